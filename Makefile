@@ -1,0 +1,65 @@
+# gpusplit: `make run` builds and prints the lesson's report; `make test` runs every test.
+# Each first installs what is missing (scripts/install-deps.sh).
+
+CC ?= cc
+CFLAGS ?= -O2
+# No -ffast-math and no -march: the native build and the wasm must agree bit for bit,
+# and a fused multiply-add on one side only would break that.
+WARN = -std=c11 -Wall -Wextra -Wpedantic -Wconversion -Wdouble-promotion -Wshadow \
+       -Wstrict-prototypes -Wmissing-prototypes -Werror -ffp-contract=off
+SAN = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+LIB = csrc/model.c csrc/shape.c csrc/json.c csrc/hardware.c csrc/format.c csrc/view.c \
+      csrc/data.c csrc/error.c
+CLI = csrc/cli.c csrc/cli_options.c csrc/cli_report.c csrc/cli_numbers.c csrc/cli_fixture.c
+HEADERS = csrc/gpusplit.h csrc/internal.h csrc/cli.h
+DATA = data/llama31_8b_config.json data/llama31_70b_config.json data/llama31_405b_shape.json \
+       data/gpu.json data/links.json
+C_TESTS = model shape format view
+TEST_LIB = tests/c/test_support.c
+
+.PHONY: all deps run test test-c test-san test-reference clean
+
+all: build/gpusplit
+
+deps:
+	@scripts/install-deps.sh
+
+build/data_files.c: scripts/embed_data.sh $(DATA)
+	@mkdir -p build
+	scripts/embed_data.sh $(DATA) > $@
+
+build/gpusplit: $(LIB) $(CLI) $(HEADERS) build/data_files.c
+	$(CC) $(CFLAGS) $(WARN) -Icsrc -o $@ $(LIB) $(CLI) build/data_files.c -lm
+
+build/asan/gpusplit: $(LIB) $(CLI) $(HEADERS) build/data_files.c
+	@mkdir -p build/asan
+	$(CC) $(SAN) $(WARN) -Icsrc -o $@ $(LIB) $(CLI) build/data_files.c -lm
+
+build/test_%: tests/c/test_%.c $(TEST_LIB) tests/c/test_support.h $(LIB) $(HEADERS) build/data_files.c
+	$(CC) $(CFLAGS) $(WARN) -Icsrc -Itests/c -o $@ $< $(TEST_LIB) $(LIB) build/data_files.c -lcmocka -lm
+
+build/asan/test_%: tests/c/test_%.c $(TEST_LIB) tests/c/test_support.h $(LIB) $(HEADERS) build/data_files.c
+	@mkdir -p build/asan
+	$(CC) $(SAN) $(WARN) -Icsrc -Itests/c -o $@ $< $(TEST_LIB) $(LIB) build/data_files.c -lcmocka -lm
+
+run: deps build/gpusplit
+	build/gpusplit report --model 70b --counts 1,2,4,8,16
+
+test: deps test-c test-san test-reference
+
+test-c: $(C_TESTS:%=build/test_%) build/gpusplit
+	@for t in $(C_TESTS); do build/test_$$t || exit 1; done
+	tests/c/cli_test.sh build/gpusplit
+	tests/c/bad_input.sh build/gpusplit
+
+test-san: $(C_TESTS:%=build/asan/test_%) build/asan/gpusplit
+	@for t in $(C_TESTS); do build/asan/test_$$t || exit 1; done
+	tests/c/bad_input.sh build/asan/gpusplit
+	tests/c/cli_test.sh build/asan/gpusplit
+
+test-reference: build/gpusplit
+	python3 tests/reference/check_report.py build/gpusplit
+
+clean:
+	rm -rf build

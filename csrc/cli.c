@@ -1,0 +1,54 @@
+/* gpusplit: the command line. Dispatches to report, numbers and fixture. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char USAGE[] =
+    "usage: gpusplit COMMAND [FLAGS]\n"
+    "\n"
+    "The cost of splitting a large language model over several GPUs, after the lesson\n"
+    "\"splitting one big model over several GPUs\".\n"
+    "\n"
+    "commands:\n"
+    "  report    memory per GPU, time per word and waiting for a model, GPU and link\n"
+    "  numbers   every number the lesson quotes\n"
+    "  fixture   every setting the widget offers, as JSON, for the parity tests\n"
+    "\n"
+    "Run gpusplit COMMAND --help for its flags. Bad input exits with status 2.\n";
+
+int cli_bad(const char *fmt, ...) {
+  va_list ap;
+  fputs("gpusplit: ", stderr);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+  return CLI_BAD_INPUT;
+}
+
+int cli_bad_error(const char *source, const gs_error *err) {
+  if (err->field[0] != '\0') return cli_bad("%s: %s: %s", source, err->field, err->what);
+  return cli_bad("%s: %s", source, err->what);
+}
+
+void cli_json_double(FILE *f, double x) {
+  char buf[40];
+  fputs(gs_exact(buf, sizeof buf, x), f);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fputs(USAGE, stderr);
+    return CLI_BAD_INPUT;
+  }
+  if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+    fputs(USAGE, stdout);
+    return CLI_OK;
+  }
+  if (strcmp(argv[1], "report") == 0) return cli_report(argc - 1, argv + 1);
+  if (strcmp(argv[1], "numbers") == 0) return cli_numbers(argc - 1, argv + 1);
+  if (strcmp(argv[1], "fixture") == 0) return cli_fixture(argc - 1, argv + 1);
+  return cli_bad("unknown command '%s' (report, numbers, fixture; see gpusplit --help)", argv[1]);
+}

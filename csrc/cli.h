@@ -1,0 +1,48 @@
+/* The command line's shared parts. The cli*.c files are the only ones that touch stdio
+ * and argv. */
+#ifndef GPUSPLIT_CLI_H
+#define GPUSPLIT_CLI_H
+
+#include <stdio.h>
+
+#include "gpusplit.h"
+
+#define CLI_MAX_COUNTS 64
+
+/* Exit statuses. */
+enum { CLI_OK = 0, CLI_FAILED = 1, CLI_BAD_INPUT = 2 };
+
+/* Everything `gpusplit report` needs, after the flags are read and checked. */
+typedef struct {
+  char model_name[256];   /* "70B", or the path given */
+  char model_source[256]; /* the file the shape came from, for messages */
+  gs_shape shape;
+  gs_gpu gpu;
+  gs_link link;
+  char link_label[32]; /* "Fast link", or "Custom link" */
+  int split;
+  uint64_t words;
+  uint64_t counts[CLI_MAX_COUNTS];
+  size_t count_n;
+  uint64_t max_n;
+  int json;
+} cli_report_options;
+
+/* Prints "gpusplit: <what>" on stderr as one line and returns CLI_BAD_INPUT. */
+int cli_bad(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+/* Prints a library error as one line: "gpusplit: <source>: <field>: <what>". */
+int cli_bad_error(const char *source, const gs_error *err);
+
+int cli_report_parse(int argc, char **argv, cli_report_options *o);
+int cli_report(int argc, char **argv);
+int cli_numbers(int argc, char **argv);
+int cli_fixture(int argc, char **argv);
+
+/* JSON output helpers: a double with 17 significant digits, a u64 as a string. */
+void cli_json_double(FILE *f, double x);
+
+#endif

@@ -1,0 +1,2 @@
+#include "cli.h"
+int cli_fixture(int argc, char **argv) { (void)argc; (void)argv; return 0; }

@@ -1,0 +1,155 @@
+/* Reading JSON with jsmn: parse into caller-owned tokens, find keys, read typed values.
+ * jsmn finds the structure; the checks on values (number grammar, whole numbers, ranges)
+ * are ours, because jsmn leaves primitives as raw text. */
+#define JSMN_STATIC
+#define JSMN_STRICT /* reject unquoted keys and primitives that JSON does not allow */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static const char *type_name(const jsmntok_t *t, const char *text) {
+  switch (t->type) {
+  case JSMN_OBJECT: return "an object";
+  case JSMN_ARRAY: return "an array";
+  case JSMN_STRING: return "a string";
+  default: break;
+  }
+  switch (text[t->start]) {
+  case 't': case 'f': return "a boolean";
+  case 'n': return "null";
+  default: return "a number";
+  }
+}
+
+static int is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+/* Parses one JSON document whose top level must be an object. */
+int gs_json_parse(const char *text, size_t len, jsmntok_t *toks, unsigned cap, gs_json *out, gs_error *err) {
+  jsmn_parser p;
+  int count;
+  size_t end;
+  if (len > 0x7fffffff) return gs_fail(err, GS_ERR_TOO_LONG, "", "is too long to read");
+  jsmn_init(&p);
+  count = jsmn_parse(&p, text, len, toks, cap);
+  if (count == JSMN_ERROR_NOMEM)
+    return gs_fail(err, GS_ERR_TOO_LONG, "", "has more than %u JSON tokens", cap);
+  if (count == JSMN_ERROR_PART) return gs_fail(err, GS_ERR_JSON, "", "is not valid JSON: it ends too early");
+  if (count < 0) return gs_fail(err, GS_ERR_JSON, "", "is not valid JSON: unexpected character at byte %u", p.pos);
+  if (count == 0) return gs_fail(err, GS_ERR_JSON, "", "is not JSON: it holds no value");
+  if (toks[0].type != JSMN_OBJECT)
+    return gs_fail(err, GS_ERR_NOT_OBJECT, "", "must hold a JSON object, not %s", type_name(&toks[0], text));
+  for (end = (size_t)toks[0].end; end < len; end++)
+    if (!is_space(text[end])) return gs_fail(err, GS_ERR_JSON, "", "is not valid JSON: text follows the object at byte %zu", end);
+  out->text = text;
+  out->toks = toks;
+  out->count = count;
+  return GS_OK;
+}
+
+/* The index of the token after the value at index, skipping its children. */
+int gs_json_next(const gs_json *j, int index) {
+  int pending = 1;
+  while (pending > 0 && index < j->count) {
+    const jsmntok_t *t = &j->toks[index++];
+    pending--;
+    if (t->type == JSMN_OBJECT) pending += 2 * t->size;
+    else if (t->type == JSMN_ARRAY) pending += t->size;
+  }
+  return index;
+}
+
+int gs_json_string_is(const gs_json *j, int index, const char *s) {
+  const jsmntok_t *t = &j->toks[index];
+  size_t n = (size_t)(t->end - t->start);
+  return t->type == JSMN_STRING && strlen(s) == n && memcmp(j->text + t->start, s, n) == 0;
+}
+
+/* The value of key in the object at index object, or -1. As in Python's json module,
+ * the last of repeated keys wins. */
+int gs_json_find(const gs_json *j, int object, const char *key) {
+  int i = object + 1, k, found = -1;
+  for (k = 0; k < j->toks[object].size && i + 1 < j->count; k++) {
+    if (gs_json_string_is(j, i, key)) found = i + 1;
+    i = gs_json_next(j, i + 1);
+  }
+  return found;
+}
+
+int gs_json_is_null(const gs_json *j, int index) {
+  const jsmntok_t *t = &j->toks[index];
+  return t->type == JSMN_PRIMITIVE && j->text[t->start] == 'n';
+}
+
+/* RFC 8259, section 6: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? */
+static int is_json_number(const char *s, size_t n) {
+  size_t i = 0;
+  if (i < n && s[i] == '-') i++;
+  if (i < n && s[i] == '0') i++;
+  else if (i < n && s[i] >= '1' && s[i] <= '9') while (i < n && s[i] >= '0' && s[i] <= '9') i++;
+  else return 0;
+  if (i < n && s[i] == '.') {
+    if (++i >= n || s[i] < '0' || s[i] > '9') return 0;
+    while (i < n && s[i] >= '0' && s[i] <= '9') i++;
+  }
+  if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+    if (++i < n && (s[i] == '+' || s[i] == '-')) i++;
+    if (i >= n || s[i] < '0' || s[i] > '9') return 0;
+    while (i < n && s[i] >= '0' && s[i] <= '9') i++;
+  }
+  return i == n;
+}
+
+/* A number token as a double, through strtod on a bounded copy (the text is not
+ * NUL-terminated after the token). */
+static int number_token(const gs_json *j, int index, const char *field, double *out, char *raw, size_t raw_cap,
+                        gs_error *err) {
+  const jsmntok_t *t = &j->toks[index];
+  size_t n = (size_t)(t->end - t->start);
+  if (t->type != JSMN_PRIMITIVE || j->text[t->start] == 't' || j->text[t->start] == 'f' || j->text[t->start] == 'n')
+    return gs_fail(err, GS_ERR_TYPE, field, "must be a number, not %s", type_name(t, j->text));
+  if (n >= raw_cap) return gs_fail(err, GS_ERR_RANGE, field, "is a number too long to read");
+  memcpy(raw, j->text + t->start, n);
+  raw[n] = '\0';
+  if (!is_json_number(raw, n)) return gs_fail(err, GS_ERR_JSON, field, "is not a JSON number: %s", raw);
+  *out = strtod(raw, NULL);
+  return GS_OK;
+}
+
+int gs_json_number(const gs_json *j, int index, const char *field, double *out, gs_error *err) {
+  char raw[64];
+  int rc = number_token(j, index, field, out, raw, sizeof raw, err);
+  if (rc != GS_OK) return rc;
+  if (*out != *out || *out - *out != 0) return gs_fail(err, GS_ERR_RANGE, field, "is too large: %s", raw);
+  return GS_OK;
+}
+
+/* A count: a whole number of at least 1, written as digits alone. 4096.0 and 4.096e3
+ * are refused rather than rounded, since a fraction may hide past a double's precision;
+ * the digits are read exactly, up to 2^53 so that every count is exact in a double. */
+int gs_json_count(const gs_json *j, int index, const char *field, uint64_t *out, gs_error *err) {
+  char raw[64];
+  double x;
+  uint64_t value = 0;
+  size_t i;
+  int rc = number_token(j, index, field, &x, raw, sizeof raw, err);
+  if (rc != GS_OK) return rc;
+  if (raw[0] == '-') return gs_fail(err, GS_ERR_RANGE, field, "must be a whole number of at least 1, not %s", raw);
+  for (i = 0; raw[i] >= '0' && raw[i] <= '9'; i++) {
+    value = value * 10 + (uint64_t)(raw[i] - '0');
+    if (value > (UINT64_C(1) << 53)) return gs_fail(err, GS_ERR_OVERFLOW, field, "is too large: %s (at most 2^53)", raw);
+  }
+  if (raw[i] != '\0') return gs_fail(err, GS_ERR_RANGE, field, "must be a whole number written as digits alone, not %s", raw);
+  if (value < 1) return gs_fail(err, GS_ERR_RANGE, field, "must be at least 1, not %s", raw);
+  *out = value;
+  return GS_OK;
+}
+
+int gs_json_bool(const gs_json *j, int index, const char *field, int *out, gs_error *err) {
+  const jsmntok_t *t = &j->toks[index];
+  char c = j->text[t->start];
+  if (t->type != JSMN_PRIMITIVE || (c != 't' && c != 'f'))
+    return gs_fail(err, GS_ERR_TYPE, field, "must be true or false, not %s", type_name(t, j->text));
+  *out = c == 't';
+  return GS_OK;
+}
