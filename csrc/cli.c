@@ -33,6 +33,19 @@ int cli_bad_error(const char *source, const gs_error *err) {
   return cli_bad("%s: %s", source, err->what);
 }
 
+/* 17 significant digits: enough for any double to read back as itself. */
+char *gs_exact(char *buf, size_t cap, double x) {
+  snprintf(buf, cap, "%.17g", x);
+  return buf;
+}
+
+/* 15 significant digits, trailing zeros dropped: a constant as a person wrote it (0.6,
+ * 6.6, 80), for labels; figures the lesson quotes go through gs_fixed. */
+char *gs_plain(char *buf, size_t cap, double x) {
+  snprintf(buf, cap, "%.15g", x);
+  return buf;
+}
+
 void cli_json_double(FILE *f, double x) {
   char buf[40];
   fputs(gs_exact(buf, sizeof buf, x), f);

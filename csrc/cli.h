@@ -42,7 +42,10 @@ int cli_report(int argc, char **argv);
 int cli_numbers(int argc, char **argv);
 int cli_fixture(int argc, char **argv);
 
-/* JSON output helpers: a double with 17 significant digits, a u64 as a string. */
+/* A double with 17 significant digits, enough to read back as itself (for JSON), and
+ * with 15, trailing zeros dropped: a constant as a person wrote it (0.6, 6.6, 80). */
+char *gs_exact(char *buf, size_t cap, double x);
+char *gs_plain(char *buf, size_t cap, double x);
 void cli_json_double(FILE *f, double x);
 
 #endif

@@ -190,7 +190,7 @@ static void print_page(const lesson *l) {
   gs_memory_per_gpu(s405, 16, &m405);
 
   printf("\n== The page: the weights must fit\n");
-  printf("70 billion weights take %s GiB at 16 bits; one GPU can use %s GiB (%s of its %s GiB).\n", gib(gs_weight_bytes(s70)),
+  printf("A model with 70 billion weights takes %s GiB at 16 bits; one GPU can use %s GiB (%s of its %s GiB).\n", gib(gs_weight_bytes(s70)),
          fixed((double)gs_usable_bytes(&l->gpu) / (double)GS_GIB, 1), pct(l->gpu.usable, 0), gs_plain(slot(), 64, l->gpu.gib));
   printf("Split four ways, each GPU holds %s GiB. With the cache and working space: %s GiB each, %s ms a word and %s of that spent waiting.\n",
          gib(m4.weights), gib(m4.total), ms(t70_4.total), pct(t70_4.share, 1));
@@ -255,7 +255,7 @@ static void print_page(const lesson *l) {
          fixed(1 / total(l, M8, 8, SLOW, 1), 0), fixed(1 / total(l, M8, 16, SLOW, 1), 0));
 
   printf("\n== The page: many words at once (70B on 8 GPUs)\n");
-  printf("The 70B model on 8 GPUs takes %s ms a word on the fast link and %s ms on the slow one.\n", ms(total(l, M70, 8, FAST, 1)),
+  printf("For one user the link matters little: the 70B model on 8 GPUs takes %s ms a word on the fast link and %s ms on the slow one.\n", ms(total(l, M70, 8, FAST, 1)),
          ms(total(l, M70, 8, SLOW, 1)));
   printf("With 64 words in each swap, the same split takes %s ms on the fast link and %s ms on the slow one.\n",
          ms(total(l, M70, 8, FAST, 64)), ms(total(l, M70, 8, SLOW, 64)));
@@ -266,8 +266,10 @@ static void print_page(const lesson *l) {
          share_list(l, M70, FAST, 1), share_list(l, M70, SLOW, 1));
   printf("The slow link costs %s ms more at 1 word and %s ms more at 64.\n", ms(total(l, M70, 8, SLOW, 1) - total(l, M70, 8, FAST, 1)),
          ms(total(l, M70, 8, SLOW, 64) - total(l, M70, 8, FAST, 64)));
-  printf("For 64 words on 8 GPUs calculation takes %s ms, still under the %s ms of reading; for one word on one GPU it takes %s ms.\n",
-         ms(gs_compute_time(s70, &l->gpu, 8, 64)), ms(gs_read_time(s70, &l->gpu, 8)), ms(gs_compute_time(s70, &l->gpu, 1, 1)));
+  printf("For 64 words on 8 GPUs calculation takes %s ms, still under the %s ms of reading, and for one word on one GPU "
+         "calculation takes %s ms against %s ms of reading.\n",
+         ms(gs_compute_time(s70, &l->gpu, 8, 64)), ms(gs_read_time(s70, &l->gpu, 8)), ms(gs_compute_time(s70, &l->gpu, 1, 1)),
+         ms(gs_read_time(s70, &l->gpu, 1)));
   printf("If both figures count both directions, the 70B model on 8 GPUs goes from %s to %s ms on the fast link and from %s to %s ms on the slow one.\n",
          ms(total(l, M70, 8, FAST, 1)), ms(halved(l, M70, 8, FAST, 1)), ms(total(l, M70, 8, SLOW, 1)), ms(halved(l, M70, 8, SLOW, 1)));
   printf("With 64 words at once the slow link goes from %s to %s ms, %s more.\n", ms(total(l, M70, 8, SLOW, 64)),
@@ -281,7 +283,10 @@ static void print_page(const lesson *l) {
   printf("Slices against groups: %s ms against %s ms; each GPU's share read in %s ms.\n", ms(t70_4.total), ms(groups.total),
          ms(gs_read_time(s70, &l->gpu, 4)));
 
-  printf("\n== The page: what the toy leaves out\n");
+  printf("\n== The page: what the toy leaves out, and what the tests check\n");
+  printf("A word makes %llu, %llu and %llu swaps. The fewest GPUs that fit are %llu, %llu and %llu.\n",
+         u(GS_ALL_REDUCES_PER_LAYER * s8->layers), u(GS_ALL_REDUCES_PER_LAYER * s70->layers),
+         u(GS_ALL_REDUCES_PER_LAYER * s405->layers), u(fewest(l, M8)), u(fewest(l, M70)), u(fewest(l, M405)));
   printf("Serving software needs the count to divide the attention heads, the %llu, %llu and %llu the three models have, so %llu GPUs is not a usable count.\n",
          u(s8->heads), u(s70->heads), u(s405->heads), u(best(l, M70, FAST, 1, 0)));
   printf("Among the counts that do divide them, the fastest are %llu for the 8B model, %llu for the 70B and %llu for the 405B, on both links.\n",

@@ -1,18 +1,75 @@
-/* Error reporting and checked integer arithmetic. */
+/* Error reporting, message text without libc's printf, and checked integer arithmetic. */
 #include <stdarg.h>
-#include <stdio.h>
+#include <string.h>
 
 #include "internal.h"
 
-/* Writes one phrase into the caller's error struct. The message is cut, never overrun,
- * when the field name or phrase is longer than the struct holds. */
+/* Appends n bytes of s to buf of cap bytes at *at, cutting them to fit. */
+static void put(char *buf, size_t cap, size_t *at, const char *s, size_t n) {
+  for (; n > 0 && *at + 1 < cap; n--) buf[(*at)++] = *s++;
+}
+
+static void put_unsigned(char *buf, size_t cap, size_t *at, unsigned long long x) {
+  char digits[24];
+  size_t n = 0, i;
+  do digits[n++] = (char)('0' + x % 10); while ((x /= 10) > 0);
+  for (i = 0; i < n; i++) put(buf, cap, at, &digits[n - 1 - i], 1);
+}
+
+/* vsnprintf for the library's messages, limited to the conversions they use: %s, %d,
+ * %u, %llu, %zu and %%. Figures go through gs_fixed, so the library needs no libc
+ * printf, and the WebAssembly module carries none (it was a third of its size). */
+static size_t vformat(char *buf, size_t cap, const char *fmt, va_list ap) {
+  size_t at = 0;
+  for (; *fmt; fmt++) {
+    if (*fmt != '%') {
+      put(buf, cap, &at, fmt, 1);
+    } else if (fmt[1] == 's') {
+      const char *s = va_arg(ap, const char *);
+      put(buf, cap, &at, s, strlen(s));
+      fmt++;
+    } else if (fmt[1] == 'd') {
+      int d = va_arg(ap, int);
+      if (d < 0) put(buf, cap, &at, "-", 1);
+      put_unsigned(buf, cap, &at, d < 0 ? 0ull - (unsigned long long)d : (unsigned long long)d);
+      fmt++;
+    } else if (fmt[1] == 'u') {
+      put_unsigned(buf, cap, &at, va_arg(ap, unsigned));
+      fmt++;
+    } else if (fmt[1] == 'z' && fmt[2] == 'u') {
+      put_unsigned(buf, cap, &at, va_arg(ap, size_t));
+      fmt += 2;
+    } else if (fmt[1] == 'l' && fmt[2] == 'l' && fmt[3] == 'u') {
+      put_unsigned(buf, cap, &at, va_arg(ap, unsigned long long));
+      fmt += 3;
+    } else if (fmt[1] == '%') {
+      put(buf, cap, &at, "%", 1);
+      fmt++;
+    } else {
+      put(buf, cap, &at, fmt, 1); /* not a conversion this knows: written as it stands */
+    }
+  }
+  if (cap) buf[at] = '\0';
+  return at;
+}
+
+int gs_format(char *buf, size_t cap, const char *fmt, ...) {
+  va_list ap;
+  size_t n;
+  va_start(ap, fmt);
+  n = vformat(buf, cap, fmt, ap);
+  va_end(ap);
+  return (int)n;
+}
+
+/* Writes one phrase into the caller's error struct, cut to fit, never overrun. */
 int gs_fail(gs_error *err, int code, const char *field, const char *fmt, ...) {
   if (err) {
     va_list ap;
     err->code = code;
-    snprintf(err->field, sizeof err->field, "%s", field ? field : "");
+    gs_format(err->field, sizeof err->field, "%s", field ? field : "");
     va_start(ap, fmt);
-    vsnprintf(err->what, sizeof err->what, fmt, ap);
+    vformat(err->what, sizeof err->what, fmt, ap);
     va_end(ap);
   }
   return code;

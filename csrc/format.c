@@ -1,30 +1,135 @@
 /* Figures as text: fixed places rounded half-up on an exact tie (JavaScript's
  * Number.prototype.toFixed, ECMA-262 section 21.1.3.3: "If there are two such n, pick
- * the larger n"), thousands separators, and 17 significant digits for exact output. */
-#include <math.h>
-#include <stdio.h>
+ * the larger n") and thousands separators. */
 #include <string.h>
 
-#include "gpusplit.h"
+#include "internal.h"
 
-/* x lies exactly halfway between two numbers of `places` decimals iff it is a multiple
- * of 2^-(places+1) but not of 2^-places: a dyadic fraction with d binary places has
- * exactly d decimal places, the last one a 5. ldexp and floor are exact. */
-static int is_tie(double ax, int places) {
-  double finer = ldexp(ax, places + 1), coarser = ldexp(ax, places);
-  return floor(finer) == finer && floor(coarser) != coarser;
+/* A nonnegative integer in base 2^32, least significant limb first: wide enough for the
+ * largest double (below 2^1024) times 10^9. */
+typedef struct {
+  uint32_t limb[40];
+  size_t n; /* limbs in use; 0 for zero */
+} big;
+
+static void big_trim(big *b) {
+  while (b->n > 0 && b->limb[b->n - 1] == 0) b->n--;
 }
 
-/* printf rounds the exact binary value correctly, ties to even; on a tie the next double
- * up lies past the halfway point and below the next one, so printf rounds it up. */
+static void big_mul_small(big *b, uint32_t k) {
+  uint64_t carry = 0;
+  size_t i;
+  for (i = 0; i < b->n; i++) {
+    uint64_t v = (uint64_t)b->limb[i] * k + carry;
+    b->limb[i] = (uint32_t)v;
+    carry = v >> 32;
+  }
+  if (carry) b->limb[b->n++] = (uint32_t)carry;
+}
+
+static void big_shift_left(big *b, unsigned bits) {
+  size_t words = bits / 32, i;
+  unsigned r = bits % 32;
+  uint32_t spill = 0;
+  if (b->n == 0) return;
+  if (r) {
+    for (i = 0; i < b->n; i++) {
+      uint32_t v = b->limb[i];
+      b->limb[i] = (v << r) | spill;
+      spill = v >> (32 - r);
+    }
+    if (spill) b->limb[b->n++] = spill;
+  }
+  for (i = b->n; i-- > 0;) b->limb[i + words] = b->limb[i];
+  for (i = 0; i < words; i++) b->limb[i] = 0;
+  b->n += words;
+}
+
+/* b >> bits, plus 1 when the bits shifted out are at least half of 2^bits: rounding to
+ * the nearest integer, a tie upward. */
+static void big_shift_right_half_up(big *b, unsigned bits) {
+  size_t words = bits / 32, i;
+  unsigned r = bits % 32;
+  int up;
+  /* the highest bit shifted out is bit (bits - 1) */
+  size_t hw = (bits - 1) / 32;
+  up = hw < b->n && ((b->limb[hw] >> ((bits - 1) % 32)) & 1u);
+  if (words >= b->n) {
+    b->n = 0;
+  } else {
+    for (i = 0; i + words < b->n; i++) b->limb[i] = b->limb[i + words];
+    b->n -= words;
+    if (r) {
+      for (i = 0; i < b->n; i++) b->limb[i] = (b->limb[i] >> r) | (i + 1 < b->n ? b->limb[i + 1] << (32 - r) : 0);
+    }
+    big_trim(b);
+  }
+  if (up) {
+    for (i = 0; i < b->n && ++b->limb[i] == 0; i++) continue;
+    if (i == b->n) b->limb[b->n++] = 1;
+  }
+}
+
+/* b / k, returning the remainder. */
+static uint32_t big_div_small(big *b, uint32_t k) {
+  uint64_t rem = 0;
+  size_t i;
+  for (i = b->n; i-- > 0;) {
+    uint64_t v = (rem << 32) | b->limb[i];
+    b->limb[i] = (uint32_t)(v / k);
+    rem = v % k;
+  }
+  big_trim(b);
+  return (uint32_t)rem;
+}
+
+/* x to `places` decimals (0 to 9), exactly: x is m * 2^e with m an integer below 2^53, so
+ * x * 10^places is the integer m * 10^places shifted by e bits, rounded at the bits it
+ * loses. No floating-point operation and no libc formatting, so the native build and
+ * the WebAssembly build cannot differ (glibc and musl round ties the same way, to even,
+ * but this rounds them up as toFixed does). */
 char *gs_fixed(char *buf, size_t cap, double x, int places) {
-  double ax = x < 0 ? -x : x;
-  if (!isfinite(x)) {
-    snprintf(buf, cap, "%s", x != x ? "NaN" : x > 0 ? "Infinity" : "-Infinity");
+  char digits[400];
+  size_t nd = 0, o = 0, i, whole;
+  uint64_t bits, m;
+  int e, exponent_field, negative;
+  big b;
+  if (cap == 0) return buf;
+  memcpy(&bits, &x, sizeof bits);
+  negative = (int)(bits >> 63) && x != 0; /* toFixed prints -0 as 0 */
+  exponent_field = (int)((bits >> 52) & 0x7ff);
+  m = bits & ((UINT64_C(1) << 52) - 1);
+  if (places < 0) places = 0;
+  if (places > 9) places = 9;
+  if (exponent_field == 0x7ff) {
+    gs_format(buf, cap, "%s", m ? "NaN" : negative ? "-Infinity" : "Infinity");
     return buf;
   }
-  if (is_tie(ax, places)) ax = nextafter(ax, INFINITY);
-  snprintf(buf, cap, "%s%.*f", signbit(x) ? "-" : "", places, ax);
+  if (exponent_field == 0) e = -1074; /* subnormal */
+  else {
+    m |= UINT64_C(1) << 52;
+    e = exponent_field - 1075;
+  }
+  b.limb[0] = (uint32_t)m;
+  b.limb[1] = (uint32_t)(m >> 32);
+  b.n = 2;
+  big_trim(&b);
+  for (i = 0; i < (size_t)places; i++) big_mul_small(&b, 10);
+  if (e >= 0) big_shift_left(&b, (unsigned)e);
+  else big_shift_right_half_up(&b, (unsigned)-e);
+  do { /* decimal digits, least significant first */
+    uint32_t group = big_div_small(&b, 1000000000u);
+    for (i = 0; i < 9; i++, group /= 10) digits[nd++] = (char)('0' + group % 10);
+  } while (b.n > 0);
+  while (nd > 1 && digits[nd - 1] == '0') nd--;
+  while (nd < (size_t)places + 1) digits[nd++] = '0';
+  whole = nd - (size_t)places;
+  if (negative && o + 1 < cap) buf[o++] = '-';
+  for (i = 0; i < nd && o + 1 < cap; i++) {
+    if (i == whole && o + 2 < cap) buf[o++] = '.';
+    buf[o++] = digits[nd - 1 - i];
+  }
+  buf[o] = '\0';
   return buf;
 }
 
@@ -38,7 +143,7 @@ static char *group_digits(char *buf, size_t cap) {
     if (i >= start && i + 1 < digits && (digits - i - 1) % 3 == 0) out[o++] = ',';
   }
   out[o] = '\0';
-  snprintf(buf, cap, "%s", out);
+  gs_format(buf, cap, "%s", out);
   return buf;
 }
 
@@ -47,19 +152,10 @@ char *gs_fixed_grouped(char *buf, size_t cap, double x, int places) {
 }
 
 char *gs_grouped(char *buf, size_t cap, uint64_t x) {
-  snprintf(buf, cap, "%llu", (unsigned long long)x);
+  char digits[24];
+  size_t n = 0, i;
+  do digits[n++] = (char)('0' + x % 10); while ((x /= 10) > 0);
+  for (i = 0; i < n && i + 1 < cap; i++) buf[i] = digits[n - 1 - i];
+  if (cap) buf[i < cap ? i : cap - 1] = '\0';
   return group_digits(buf, cap);
-}
-
-/* 17 significant digits: enough for any double to read back as itself. */
-char *gs_exact(char *buf, size_t cap, double x) {
-  snprintf(buf, cap, "%.17g", x);
-  return buf;
-}
-
-/* 15 significant digits, trailing zeros dropped: a constant as a person wrote it (0.6,
- * 6.6, 80), for labels; figures the lesson quotes go through gs_fixed. */
-char *gs_plain(char *buf, size_t cap, double x) {
-  snprintf(buf, cap, "%.15g", x);
-  return buf;
 }

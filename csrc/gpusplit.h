@@ -129,8 +129,6 @@ int gs_link_parse(const char *json, size_t len, const char *key, gs_link *out, c
 char *gs_fixed(char *buf, size_t cap, double x, int places);
 char *gs_fixed_grouped(char *buf, size_t cap, double x, int places);
 char *gs_grouped(char *buf, size_t cap, uint64_t x);
-char *gs_exact(char *buf, size_t cap, double x);
-char *gs_plain(char *buf, size_t cap, double x);
 
 /* data.c: the built-in models and hardware from data/, and the settings the widget offers. */
 typedef struct {

@@ -18,6 +18,13 @@ int gs_fail(gs_error *err, int code, const char *field, const char *fmt, ...)
 #endif
     ;
 
+/* snprintf for messages: %s, %d, %u, %llu, %zu and %% only (csrc/error.c). */
+int gs_format(char *buf, size_t cap, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
 /* a * b and a + b, or 0 when the result would not fit in 64 bits. */
 int gs_mul(uint64_t a, uint64_t b, uint64_t *out);
 int gs_add(uint64_t a, uint64_t b, uint64_t *out);

@@ -1,0 +1,73 @@
+#!/bin/sh
+# The command line on good input: the report's figures for the lesson's default view,
+# valid JSON from report --json and fixture, and help on every command.
+# Usage: tests/c/cli_test.sh build/gpusplit
+set -u
+binary=$1
+passed=0
+failed=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+check() { # name, then a shell condition
+  name=$1
+  shift
+  if "$@"; then passed=$((passed + 1)); else echo "FAILED: $name"; failed=$((failed + 1)); fi
+}
+# The report row for a count: "GPUs weights cache working total fits read wait total waiting words/s".
+row() { awk -v n="$1" '$1 == n && NF == 11' "$tmp/report"; }
+has() { grep -qF -- "$2" "$1"; }
+row_is() { [ "$(row "$1" | awk '{ print $5, $6, $9, $10 }')" = "$2" ]; }
+
+"$binary" report --model 70b > "$tmp/report" 2> "$tmp/err"
+check "report exits 0" [ $? -eq 0 ]
+check "report writes nothing on stderr" [ ! -s "$tmp/err" ]
+# lesson, "Explore the numbers": 70B on 4 GPUs, fast link: 34.93 GiB, 18.94 ms, 8.7%
+check "70B on 4 GPUs shows 34.93 GiB, 18.94 ms and 8.7%" row_is 4 "34.93 yes 18.94 8.7%"
+# lesson, "The weights must fit": 131.42 GiB of weights cannot sit on one 73.6 GiB GPU
+check "70B on 1 GPU does not fit and shows no time" row_is 1 "135.37 no - -"
+check "the report names the fewest GPUs, 2" has "$tmp/report" "Fewest GPUs that fit (up to 64): 2"
+check "the report names the best count, 19" has "$tmp/report" "Best GPU count (up to 64): 19"
+check "the report names the best count dividing the heads, 16" has "$tmp/report" "Best count that divides the 64 heads: 16"
+
+"$binary" report --model 405b --counts 1,16 > "$tmp/report"
+check "405B on 1 GPU does not fit" row_is 1 "761.76 no - -"
+# lesson: "The widget offers 16 so the 405B can fit at all: 49.60 GiB each."
+check "405B on 16 GPUs fits in 49.60 GiB" [ "$(row 16 | awk '{ print $5, $6 }')" = "49.60 yes" ]
+
+"$binary" report --json --model 8b --link slow --split groups --words 16 > "$tmp/report.json"
+check "report --json is one valid JSON object with 5 rows" python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d['split'] == 'groups' and d['words'] == 16 and len(d['rows']) == 5
+assert [r['gpus'] for r in d['rows']] == [1, 2, 4, 8, 16]
+assert d['link']['bandwidth'] == 64e9 and d['link']['step_us'] == 1.0
+" "$tmp/report.json"
+
+"$binary" report --json --model 405b --counts 1 --max-n 4 > "$tmp/none.json"
+check "searches that find no fitting count give null" python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d['fewest'] is None and d['best'] is None and d['best_dividing_heads'] is None
+" "$tmp/none.json"
+
+"$binary" fixture --random 20 --seed 7 > "$tmp/fixture.json"
+check "fixture holds the 180 settings and the random ones" python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert len(d['cases']) == 3 * 5 * 2 * 2 * 3 == 180 and len(d['random']) == 20
+keys = {(c['model'], c['gpus'], c['link'], c['split'], c['words']) for c in d['cases']}
+assert len(keys) == 180
+assert any(c['fits'] for c in d['cases']) and any(not c['fits'] for c in d['cases'])
+" "$tmp/fixture.json"
+"$binary" fixture --random 20 --seed 7 > "$tmp/again.json"
+check "the same seed gives the same fixture" cmp -s "$tmp/fixture.json" "$tmp/again.json"
+
+for command in "" report numbers fixture; do
+  # shellcheck disable=SC2086 # the empty command must vanish
+  "$binary" $command --help > "$tmp/help" 2>&1
+  check "gpusplit $command --help exits 0 with a usage line" has "$tmp/help" "usage: gpusplit"
+done
+
+echo "cli_test: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
