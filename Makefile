@@ -18,7 +18,17 @@ DATA = data/llama31_8b_config.json data/llama31_70b_config.json data/llama31_405
 C_TESTS = model shape format view
 TEST_LIB = tests/c/test_support.c
 
-.PHONY: all deps run test test-c test-san test-reference clean
+comma := ,
+space := $(subst ,, )
+WASM_EXPORTS = text_in_buffer text_in_capacity bytes_buffer numbers_buffer text_buffer chart_buffer \
+               error_buffer offered_count offered_words use_builtin use_custom setting chart
+# A standalone module: no Emscripten JavaScript, no imports, a fixed 1 MiB memory.
+EMFLAGS = -Oz --no-entry -sSTANDALONE_WASM -sINITIAL_MEMORY=1048576 -sTOTAL_STACK=262144 \
+          -sALLOW_MEMORY_GROWTH=0 -sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(WASM_EXPORTS:%=_%))
+EMCC = NODE_PATH=/usr/share/nodejs emcc
+WEB = web/src/widget.html web/src/widget.css web/src/widget.js scripts/embed_widget.mjs
+
+.PHONY: all deps run test test-c test-san test-reference test-js wasm widget clean
 
 all: build/gpusplit
 
@@ -42,6 +52,24 @@ build/test_%: tests/c/test_%.c $(TEST_LIB) tests/c/test_support.h $(LIB) $(HEADE
 build/asan/test_%: tests/c/test_%.c $(TEST_LIB) tests/c/test_support.h $(LIB) $(HEADERS) build/data_files.c
 	@mkdir -p build/asan
 	$(CC) $(SAN) $(WARN) -Icsrc -Itests/c -o $@ $< $(TEST_LIB) $(LIB) build/data_files.c -lcmocka -lm
+
+build/wasm-include/jsmn.h: /usr/include/jsmn.h
+	@mkdir -p build/wasm-include
+	cp $< $@
+
+# Only jsmn comes from /usr/include: the module must see Emscripten's libc headers, not glibc's.
+build/gpusplit.wasm: $(LIB) csrc/wasm.c $(HEADERS) build/data_files.c build/wasm-include/jsmn.h
+	$(EMCC) $(WARN) -Wno-missing-prototypes $(EMFLAGS) -Icsrc -isystem build/wasm-include -o $@ \
+	  $(LIB) csrc/wasm.c build/data_files.c
+
+wasm: build/gpusplit.wasm
+
+build/widget.html: build/gpusplit.wasm $(WEB)
+	node scripts/embed_widget.mjs build/gpusplit.wasm build/widget.html
+
+# The committed widget is this build; tests/js/widget.test.mjs keeps them equal.
+widget: build/widget.html
+	cp build/widget.html web/widget.html
 
 run: deps build/gpusplit
 	build/gpusplit report --model 70b --counts 1,2,4,8,16

@@ -88,22 +88,21 @@ static uint32_t big_div_small(big *b, uint32_t k) {
  * loses. No floating-point operation and no libc formatting, so the native build and
  * the WebAssembly build cannot differ (glibc and musl round ties the same way, to even,
  * but this rounds them up as toFixed does). */
-char *gs_fixed(char *buf, size_t cap, double x, int places) {
+/* The decimal text of x at `places` places, whole, into text (room for a double's 309
+ * integer digits, the places, a sign and a point). */
+static void fixed_text(char *text, double x, int places) {
   char digits[400];
   size_t nd = 0, o = 0, i, whole;
   uint64_t bits, m;
   int e, exponent_field, negative;
   big b;
-  if (cap == 0) return buf;
   memcpy(&bits, &x, sizeof bits);
   negative = (int)(bits >> 63) && x != 0; /* toFixed prints -0 as 0 */
   exponent_field = (int)((bits >> 52) & 0x7ff);
   m = bits & ((UINT64_C(1) << 52) - 1);
-  if (places < 0) places = 0;
-  if (places > 9) places = 9;
   if (exponent_field == 0x7ff) {
-    gs_format(buf, cap, "%s", m ? "NaN" : negative ? "-Infinity" : "Infinity");
-    return buf;
+    strcpy(text, m ? "NaN" : negative ? "-Infinity" : "Infinity");
+    return;
   }
   if (exponent_field == 0) e = -1074; /* subnormal */
   else {
@@ -124,38 +123,54 @@ char *gs_fixed(char *buf, size_t cap, double x, int places) {
   while (nd > 1 && digits[nd - 1] == '0') nd--;
   while (nd < (size_t)places + 1) digits[nd++] = '0';
   whole = nd - (size_t)places;
-  if (negative && o + 1 < cap) buf[o++] = '-';
-  for (i = 0; i < nd && o + 1 < cap; i++) {
-    if (i == whole && o + 2 < cap) buf[o++] = '.';
-    buf[o++] = digits[nd - 1 - i];
+  if (negative) text[o++] = '-';
+  for (i = 0; i < nd; i++) {
+    if (i == whole) text[o++] = '.';
+    text[o++] = digits[nd - 1 - i];
   }
-  buf[o] = '\0';
+  text[o] = '\0';
+}
+
+/* Copies s into buf of cap bytes, cut to fit. */
+static char *copy_cut(char *buf, size_t cap, const char *s) {
+  size_t i;
+  if (cap == 0) return buf;
+  for (i = 0; s[i] != '\0' && i + 1 < cap; i++) buf[i] = s[i];
+  buf[i] = '\0';
   return buf;
 }
 
-/* Inserts a comma every three digits of the integer part of the number in buf. */
-static char *group_digits(char *buf, size_t cap) {
-  char out[400];
-  size_t start = buf[0] == '-' ? 1 : 0, digits = start, i, o = 0;
-  while (buf[digits] >= '0' && buf[digits] <= '9') digits++;
-  for (i = 0; buf[i] != '\0' && o + 2 < sizeof out; i++) {
-    out[o++] = buf[i];
+/* in with a comma every three digits of its integer part, into out (room for 560). */
+static void group_digits(const char *in, char *out) {
+  size_t start = in[0] == '-' ? 1 : 0, digits = start, i, o = 0;
+  while (in[digits] >= '0' && in[digits] <= '9') digits++;
+  for (i = 0; in[i] != '\0'; i++) {
+    out[o++] = in[i];
     if (i >= start && i + 1 < digits && (digits - i - 1) % 3 == 0) out[o++] = ',';
   }
   out[o] = '\0';
-  gs_format(buf, cap, "%s", out);
-  return buf;
+}
+
+/* places are clamped to 0..9, enough for every figure the lesson prints. */
+char *gs_fixed(char *buf, size_t cap, double x, int places) {
+  char text[420];
+  fixed_text(text, x, places < 0 ? 0 : places > 9 ? 9 : places);
+  return copy_cut(buf, cap, text);
 }
 
 char *gs_fixed_grouped(char *buf, size_t cap, double x, int places) {
-  return group_digits(gs_fixed(buf, cap, x, places), cap);
+  char text[420], grouped[560];
+  fixed_text(text, x, places < 0 ? 0 : places > 9 ? 9 : places);
+  group_digits(text, grouped);
+  return copy_cut(buf, cap, grouped);
 }
 
 char *gs_grouped(char *buf, size_t cap, uint64_t x) {
-  char digits[24];
+  char digits[24], text[24], grouped[32];
   size_t n = 0, i;
   do digits[n++] = (char)('0' + x % 10); while ((x /= 10) > 0);
-  for (i = 0; i < n && i + 1 < cap; i++) buf[i] = digits[n - 1 - i];
-  if (cap) buf[i < cap ? i : cap - 1] = '\0';
-  return group_digits(buf, cap);
+  for (i = 0; i < n; i++) text[i] = digits[n - 1 - i];
+  text[n] = '\0';
+  group_digits(text, grouped);
+  return copy_cut(buf, cap, grouped);
 }

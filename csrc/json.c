@@ -23,23 +23,147 @@ static const char *type_name(const jsmntok_t *t, const char *text) {
 
 static int is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
+/* jsmn finds the structure but does not check the grammar: even in strict mode it
+ * accepts "[1 2]", "{,}", trailing commas and misspelled literals. This pass checks the
+ * text against RFC 8259's grammar first, so that anything that is not JSON is refused
+ * with the byte where it goes wrong. It builds nothing. */
+typedef struct {
+  const char *s;
+  size_t n, at;
+} cursor;
+
+static void skip_space(cursor *c) {
+  while (c->at < c->n && is_space(c->s[c->at])) c->at++;
+}
+
+static int literal(cursor *c, const char *word) {
+  size_t k = strlen(word);
+  if (c->n - c->at < k || memcmp(c->s + c->at, word, k) != 0) return 0;
+  c->at += k;
+  return 1;
+}
+
+static int is_digit(char ch) { return ch >= '0' && ch <= '9'; }
+
+static int number(cursor *c) {
+  size_t start = c->at;
+  if (c->at < c->n && c->s[c->at] == '-') c->at++;
+  if (c->at < c->n && c->s[c->at] == '0') c->at++;
+  else if (c->at < c->n && c->s[c->at] >= '1' && c->s[c->at] <= '9') while (c->at < c->n && is_digit(c->s[c->at])) c->at++;
+  else return 0;
+  if (c->at < c->n && c->s[c->at] == '.') {
+    if (++c->at >= c->n || !is_digit(c->s[c->at])) return 0;
+    while (c->at < c->n && is_digit(c->s[c->at])) c->at++;
+  }
+  if (c->at < c->n && (c->s[c->at] == 'e' || c->s[c->at] == 'E')) {
+    if (++c->at < c->n && (c->s[c->at] == '+' || c->s[c->at] == '-')) c->at++;
+    if (c->at >= c->n || !is_digit(c->s[c->at])) return 0;
+    while (c->at < c->n && is_digit(c->s[c->at])) c->at++;
+  }
+  return c->at > start;
+}
+
+static int string(cursor *c) {
+  if (c->at >= c->n || c->s[c->at] != '"') return 0;
+  for (c->at++; c->at < c->n; c->at++) {
+    unsigned char ch = (unsigned char)c->s[c->at];
+    if (ch == '"') {
+      c->at++;
+      return 1;
+    }
+    if (ch < 0x20) return 0;
+    if (ch == '\\') {
+      const char *escapes = "\"\\/bfnrtu";
+      if (++c->at >= c->n || !strchr(escapes, c->s[c->at]) || c->s[c->at] == '\0') return 0;
+      if (c->s[c->at] == 'u') {
+        int k;
+        for (k = 0; k < 4; k++) {
+          char h = ++c->at < c->n ? c->s[c->at] : '\0';
+          if (!is_digit(h) && !(h >= 'a' && h <= 'f') && !(h >= 'A' && h <= 'F')) return 0;
+        }
+      }
+    }
+  }
+  return 0;
+}
+
+static int value(cursor *c, int depth);
+
+/* An object or array after its opening bracket, up to and past its closing one. */
+static int members(cursor *c, int depth, char close, int keyed) {
+  skip_space(c);
+  if (c->at < c->n && c->s[c->at] == close) {
+    c->at++;
+    return 1;
+  }
+  for (;;) {
+    skip_space(c);
+    if (keyed) {
+      if (!string(c)) return 0;
+      skip_space(c);
+      if (c->at >= c->n || c->s[c->at] != ':') return 0;
+      c->at++;
+    }
+    if (!value(c, depth + 1)) return 0;
+    skip_space(c);
+    if (c->at >= c->n) return 0;
+    if (c->s[c->at] == close) {
+      c->at++;
+      return 1;
+    }
+    if (c->s[c->at] != ',') return 0;
+    c->at++;
+  }
+}
+
+static int value(cursor *c, int depth) {
+  char ch;
+  if (depth > 64) return 0;
+  skip_space(c);
+  if (c->at >= c->n) return 0;
+  ch = c->s[c->at];
+  if (ch == '{' || ch == '[') {
+    c->at++;
+    return members(c, depth, ch == '{' ? '}' : ']', ch == '{');
+  }
+  if (ch == '"') return string(c);
+  if (ch == 't') return literal(c, "true");
+  if (ch == 'f') return literal(c, "false");
+  if (ch == 'n') return literal(c, "null");
+  return number(c);
+}
+
 /* Parses one JSON document whose top level must be an object. */
 int gs_json_parse(const char *text, size_t len, jsmntok_t *toks, unsigned cap, gs_json *out, gs_error *err) {
   jsmn_parser p;
   int count;
-  size_t end;
+  cursor c;
   if (len > 0x7fffffff) return gs_fail(err, GS_ERR_TOO_LONG, "", "is too long to read");
+  c.s = text;
+  c.n = len;
+  c.at = 0;
+  skip_space(&c);
+  if (c.at == len) return gs_fail(err, GS_ERR_JSON, "", "is not JSON: it holds no value");
+  if (!value(&c, 0)) {
+    if (c.at >= len) return gs_fail(err, GS_ERR_JSON, "", "is not valid JSON: it ends too early");
+    return gs_fail(err, GS_ERR_JSON, "", "is not valid JSON: unexpected character at byte %zu", c.at);
+  }
+  skip_space(&c);
+  if (c.at != len) return gs_fail(err, GS_ERR_JSON, "", "is not valid JSON: text follows the value at byte %zu", c.at);
+  c.at = 0;
+  skip_space(&c);
+  if (text[c.at] != '{') {
+    const char ch = text[c.at];
+    return gs_fail(err, GS_ERR_NOT_OBJECT, "", "must hold a JSON object, not %s",
+                   ch == '[' ? "an array" : ch == '"' ? "a string" : ch == 't' || ch == 'f' ? "a boolean" : ch == 'n' ? "null" : "a number");
+  }
   jsmn_init(&p);
   count = jsmn_parse(&p, text, len, toks, cap);
   if (count == JSMN_ERROR_NOMEM)
     return gs_fail(err, GS_ERR_TOO_LONG, "", "has more than %u JSON tokens", cap);
   if (count == JSMN_ERROR_PART) return gs_fail(err, GS_ERR_JSON, "", "is not valid JSON: it ends too early");
   if (count < 0) return gs_fail(err, GS_ERR_JSON, "", "is not valid JSON: unexpected character at byte %u", p.pos);
-  if (count == 0) return gs_fail(err, GS_ERR_JSON, "", "is not JSON: it holds no value");
-  if (toks[0].type != JSMN_OBJECT)
-    return gs_fail(err, GS_ERR_NOT_OBJECT, "", "must hold a JSON object, not %s", type_name(&toks[0], text));
-  for (end = (size_t)toks[0].end; end < len; end++)
-    if (!is_space(text[end])) return gs_fail(err, GS_ERR_JSON, "", "is not valid JSON: text follows the object at byte %zu", end);
+  if (count < 1 || toks[0].type != JSMN_OBJECT) return gs_fail(err, GS_ERR_JSON, "", "is not valid JSON");
   out->text = text;
   out->toks = toks;
   out->count = count;
@@ -178,7 +302,7 @@ int gs_json_count(const gs_json *j, int index, const char *field, uint64_t *out,
   if (raw[0] == '-') return gs_fail(err, GS_ERR_RANGE, field, "must be a whole number of at least 1, not %s", raw);
   for (i = 0; raw[i] >= '0' && raw[i] <= '9'; i++) {
     value = value * 10 + (uint64_t)(raw[i] - '0');
-    if (value > (UINT64_C(1) << 53)) return gs_fail(err, GS_ERR_OVERFLOW, field, "is too large: %s (at most 2^53)", raw);
+    if (value > (UINT64_C(1) << 53)) return gs_fail(err, GS_ERR_RANGE, field, "is too large: %s (at most 2^53)", raw);
   }
   if (raw[i] != '\0') return gs_fail(err, GS_ERR_RANGE, field, "must be a whole number written as digits alone, not %s", raw);
   if (value < 1) return gs_fail(err, GS_ERR_RANGE, field, "must be at least 1, not %s", raw);

@@ -1,0 +1,198 @@
+#!/bin/sh
+# tests/c/bad_input.sh BINARY: every bad input must exit with status 2, print nothing on
+# stdout and exactly one line on stderr that names the file or flag and what is wrong
+# with it; a few good inputs must exit 0. Under a sanitizer build, no report either way.
+set -u
+set -f # the fragment lists below are split on ';', never globbed
+
+bin=${1:?usage: tests/c/bad_input.sh BINARY}
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+passed=0
+failed=0
+
+# The case as a person would type it, without the temporary directory.
+shown() { printf '%s' "$*" | sed "s|$tmp/||g"; }
+
+finish() { # finish CASE PROBLEMS
+  if [ -z "$2" ]; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAIL: $(shown "$1"):$2"
+  fi
+}
+
+sanitizer_report() { grep -q -E 'Sanitizer|runtime error:' "$tmp/err"; }
+
+# bad FRAGMENTS ARG...: runs BINARY ARG...; FRAGMENTS, separated by ';', must each be in
+# the one line on stderr.
+bad() {
+  frags=$1
+  shift
+  "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  problems=''
+  [ "$rc" -eq 2 ] || problems="$problems exit status $rc, not 2;"
+  [ -s "$tmp/out" ] && problems="$problems stdout not empty;"
+  newlines=$(wc -l <"$tmp/err")
+  lines=$(sed -n '$=' "$tmp/err")
+  if [ "$newlines" -ne 1 ] || [ "${lines:-0}" -ne 1 ]; then
+    problems="$problems stderr has ${lines:-0} lines, not exactly one;"
+  fi
+  sanitizer_report && problems="$problems sanitizer report;"
+  old_ifs=$IFS
+  IFS=';'
+  for f in gpusplit: $frags; do
+    grep -q -F -e "$f" "$tmp/err" || problems="$problems stderr lacks '$(shown "$f")';"
+  done
+  IFS=$old_ifs
+  [ -n "$problems" ] && problems="$problems stderr: $(shown "$(dd bs=300 count=1 <"$tmp/err" 2>/dev/null | tr '\n' ' ')")"
+  finish "$*" "$problems"
+}
+
+# good ARG...: must exit 0 with output on stdout and nothing on stderr.
+good() {
+  "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  problems=''
+  [ "$rc" -eq 0 ] || problems="$problems exit status $rc, not 0;"
+  [ -s "$tmp/out" ] || problems="$problems stdout empty;"
+  [ -s "$tmp/err" ] && problems="$problems stderr: $(shown "$(dd bs=300 count=1 <"$tmp/err" 2>/dev/null | tr '\n' ' ')");"
+  finish "$*" "$problems"
+}
+
+# config FILE FIELD VALUE: the 8B model's shape with FIELD's value replaced by VALUE's
+# JSON text, or left out when VALUE is '-'.
+config() {
+  file=$tmp/$1
+  field=$2
+  value=$3
+  {
+    printf '{'
+    sep=''
+    for pair in hidden_size=4096 intermediate_size=14336 num_hidden_layers=32 \
+      num_attention_heads=32 num_key_value_heads=8 vocab_size=128256; do
+      k=${pair%%=*}
+      v=${pair#*=}
+      if [ "$k" = "$field" ]; then
+        [ "$value" = - ] && continue
+        v=$value
+      fi
+      printf '%s"%s": %s' "$sep" "$k" "$v"
+      sep=', '
+    done
+    printf '}\n'
+  } >"$file"
+}
+
+m() { echo "$tmp/$1"; } # a file's path
+
+# The files.
+mkdir "$tmp/a_directory"
+printf 'hello, world\n' >"$tmp/not_json.json"
+printf '{"hidden_size": 4096, "intermediate_size": 14' >"$tmp/truncated.json"
+: >"$tmp/empty.json"
+printf '[4096, 14336, 32, 32, 8, 128256]\n' >"$tmp/array.json"
+printf '{"hidden_size": 4096}\000\n' >"$tmp/nul_byte.json"
+for f in hidden_size intermediate_size num_hidden_layers num_attention_heads vocab_size; do
+  config "missing_$f.json" "$f" -
+done
+config string.json hidden_size '"4096"'
+config boolean.json num_hidden_layers true
+config null.json vocab_size null
+config zero.json vocab_size 0
+config negative.json intermediate_size -5
+config fractional.json hidden_size 4096.5
+config fractional_zero.json hidden_size 4096.0
+config exponent.json num_hidden_layers 3.2e1
+config not_dividing.json num_key_value_heads 5
+config not_multiple.json hidden_size 4100
+config overflow_hidden.json hidden_size 9007199254740992
+config too_large.json num_hidden_layers 9007199254740993
+printf '{"hidden_size": 1048576, "intermediate_size": 14336, "num_hidden_layers": 32, "num_attention_heads": 32, "vocab_size": 1125899906842624}\n' \
+  >"$tmp/overflow_vocab.json"
+printf '{"hidden_size": 4096, "intermediate_size": 14336, "num_hidden_layers": 32, "num_attention_heads": 32, "vocab_size": 128256, "head_dim": nope}\n' \
+  >"$tmp/misspelled_literal.json"
+printf '{"hidden_size": 4096, "intermediate_size": 14336, "num_hidden_layers": 32, "num_attention_heads": 32, "vocab_size": 128256} extra\n' \
+  >"$tmp/text_after.json"
+printf '{"hidden_size": 4096, "intermediate_size": 14336, "num_hidden_layers": 32, "num_attention_heads": 32,\n"num_key_value_heads": 8, "vocab_size": 128256, "rope_scaling": {"factor": 8.0}, "architectures": ["LlamaForCausalLM"]}\n' \
+  >"$tmp/good.json"
+
+# Model files.
+bad "no_such_file.json;cannot read" report --model "$(m no_such_file.json)"
+bad "a_directory;cannot read" report --model "$(m a_directory)"
+bad "not_json.json;not valid JSON" report --model "$(m not_json.json)"
+bad "truncated.json;JSON;too early" report --model "$(m truncated.json)"
+bad "empty.json;JSON" report --model "$(m empty.json)"
+bad "array.json;JSON object;an array" report --model "$(m array.json)"
+bad "nul_byte.json;NUL" report --model "$(m nul_byte.json)"
+for f in hidden_size intermediate_size num_hidden_layers num_attention_heads vocab_size; do
+  bad "missing_$f.json;$f;missing" report --model "$(m "missing_$f.json")"
+done
+bad "string.json;hidden_size;a string" report --model "$(m string.json)"
+bad "boolean.json;num_hidden_layers;a boolean" report --model "$(m boolean.json)"
+bad "null.json;vocab_size;null" report --model "$(m null.json)"
+bad "zero.json;vocab_size;at least 1" report --model "$(m zero.json)"
+bad "negative.json;intermediate_size;at least 1" report --model "$(m negative.json)"
+bad "fractional.json;hidden_size;whole number" report --model "$(m fractional.json)"
+bad "fractional_zero.json;hidden_size;whole number" report --model "$(m fractional_zero.json)"
+bad "exponent.json;num_hidden_layers;whole number" report --model "$(m exponent.json)"
+bad "not_dividing.json;num_key_value_heads;does not divide" report --model "$(m not_dividing.json)"
+bad "not_multiple.json;hidden_size;not a multiple" report --model "$(m not_multiple.json)"
+bad "overflow_hidden.json;overflow" report --model "$(m overflow_hidden.json)"
+bad "overflow_vocab.json;overflow" report --model "$(m overflow_vocab.json)"
+bad "too_large.json;num_hidden_layers;too large" report --model "$(m too_large.json)"
+bad "misspelled_literal.json;JSON" report --model "$(m misspelled_literal.json)"
+bad "text_after.json;JSON" report --model "$(m text_after.json)"
+bad "7b;cannot read" report --model 7b
+
+# Commands and flags.
+bad "unknown command;bogus" bogus
+bad "unknown flag;--bogus" report --bogus
+bad "unknown flag;--word" report --word=1
+bad "--words;needs a value" report --words
+bad "--link;bogus" report --link bogus
+bad "--split;diagonal" report --split diagonal
+bad "--words;from 1 to" report --words 0
+bad "--words;from 1 to" report --words -1
+bad "--words;whole number" report --words 1.5
+bad "--words;must be a number;abc" report --words abc
+bad "--words;must be a number;abc" report --words=abc
+bad "--words;finite" report --words 1e400
+bad "--words;from 1 to" report --words 1048577
+bad "--words;must be a number" report --words ''
+bad "--words;must be a number" report --words ' 5'
+bad "--counts;separated by commas" report --counts ''
+bad "--counts;separated by commas" report --counts 1,,2
+bad "--counts;separated by commas" report --counts 1,
+bad "--counts;from 1 to" report --counts 0
+bad "--counts;'x'" report --counts 1,x
+bad "--counts;65537" report --counts 65537
+bad "--max-n;from 1 to" report --max-n 0
+bad "--gpu-gib;above 0" report --gpu-gib 0
+bad "--gpu-gib;above 0" report --gpu-gib -1
+bad "--gpu-gib;finite;nan" report --gpu-gib nan
+bad "--gpu-gib;finite;inf" report --gpu-gib inf
+bad "--usable;at most 1" report --usable 0
+bad "--usable;at most 1" report --usable 1.5
+bad "--gpu-bw;above 0" report --gpu-bw 0
+bad "--gpu-flops;above 0" report --gpu-flops -5
+bad "--link-bw;above 0" report --link-bw 0
+bad "--step-us;0 or more" report --step-us -1
+bad "--base-us;must be a number;'x'" report --base-us x
+
+# Good inputs: any value that parses as a number, and --flag=value.
+good report
+good report --link-bw 2.039e12 --words 1e1
+good report --words=16 --link=slow --split=groups
+good report --model 8b --counts 1,2,3 --max-n 8 --json
+good report --model 405b --max-n 10
+good report --usable 1 --step-us 0 --base-us 0
+good report --model "$(m good.json)"
+good report --help
+good --help
+
+echo "bad_input: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,595 @@
+/* The shape reader on good and bad config.json text, and the GPU and link readers on
+ * the built-in data and on bad values. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "internal.h" /* GS_JSON_TOKENS */
+#include "test_support.h"
+
+/* The 8B model's required fields (data/llama31_8b_config.json), in order. */
+static const char *const FIELDS[] = {"hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads",
+                                     "vocab_size"};
+static const char *const VALUES[] = {"4096", "14336", "32", "32", "128256"};
+enum { FIELD_COUNT = 5 };
+
+/* A config with the 8B model's required fields, where field (if not NULL) has the JSON
+ * text value instead, or is left out when value is NULL; extra is pasted in as further
+ * members (without a leading comma). */
+static const char *config(const char *field, const char *value, const char *extra) {
+  static char buf[4096];
+  size_t used = 0, i;
+  int first = 1;
+  used += (size_t)snprintf(buf + used, sizeof buf - used, "{");
+  for (i = 0; i < FIELD_COUNT; i++) {
+    const char *v = VALUES[i];
+    if (field && strcmp(field, FIELDS[i]) == 0) {
+      if (!value) continue;
+      v = value;
+    }
+    used += (size_t)snprintf(buf + used, sizeof buf - used, "%s\"%s\": %s", first ? "" : ", ", FIELDS[i], v);
+    first = 0;
+  }
+  if (field && value) {
+    for (i = 0; i < FIELD_COUNT && strcmp(field, FIELDS[i]) != 0; i++) continue;
+    if (i == FIELD_COUNT) used += (size_t)snprintf(buf + used, sizeof buf - used, ", \"%s\": %s", field, value);
+  }
+  if (extra) used += (size_t)snprintf(buf + used, sizeof buf - used, ", %s", extra);
+  snprintf(buf + used, sizeof buf - used, "}");
+  return buf;
+}
+
+static gs_shape parse_ok(const char *json) {
+  gs_shape s;
+  gs_error err;
+  int rc = ts_parse(json, &s, &err);
+  if (rc != GS_OK) fail_msg("status %d, %s: %s, for %s", rc, err.field, err.what, json);
+  return s;
+}
+
+static void refused(const char *json, int code, const char *field) {
+  gs_shape s;
+  gs_error err;
+  int rc = ts_parse(json, &s, &err);
+  if (rc != code || err.code != code || strcmp(err.field, field) != 0)
+    fail_msg("expected status %d for field '%s', got %d (err.code %d) for '%s': %s\n  in %s", code, field, rc, err.code,
+             err.field, err.what, json);
+  assert_true(err.what[0] != '\0');
+}
+
+static void the_8b_config_reads_as_its_shape(void **state) {
+  gs_shape s;
+  (void)state;
+  ts_model("8b", &s);
+  assert_int_equal(s.hidden, 4096);
+  assert_int_equal(s.intermediate, 14336);
+  assert_int_equal(s.layers, 32);
+  assert_int_equal(s.heads, 32);
+  assert_int_equal(s.kv_heads, 8);
+  assert_int_equal(s.head_dim, 128);
+  assert_int_equal(s.vocab, 128256);
+  assert_int_equal(s.tied, 0);
+}
+
+static void absent_key_value_heads_default_to_the_attention_heads(void **state) {
+  gs_shape s;
+  (void)state;
+  s = parse_ok(config(NULL, NULL, NULL));
+  assert_int_equal(s.kv_heads, 32);
+  s = parse_ok(config("num_key_value_heads", "null", NULL));
+  assert_int_equal(s.kv_heads, 32);
+  s = parse_ok(config("num_key_value_heads", "8", NULL));
+  assert_int_equal(s.kv_heads, 8);
+}
+
+static void an_absent_or_null_head_dim_defaults_to_hidden_over_heads(void **state) {
+  gs_shape s;
+  (void)state;
+  s = parse_ok(config(NULL, NULL, NULL));
+  assert_int_equal(s.head_dim, 4096 / 32);
+  s = parse_ok(config("head_dim", "null", NULL));
+  assert_int_equal(s.head_dim, 128);
+  s = parse_ok(config("head_dim", "256", NULL));
+  assert_int_equal(s.head_dim, 256);
+}
+
+static void a_given_head_dim_allows_hidden_that_is_not_a_multiple_of_heads(void **state) {
+  gs_shape s;
+  (void)state;
+  s = parse_ok(config("hidden_size", "4100", "\"head_dim\": 128"));
+  assert_int_equal(s.hidden, 4100);
+  assert_int_equal(s.head_dim, 128);
+}
+
+static void tied_embeddings_default_to_untied_and_save_one_table(void **state) {
+  gs_shape untied, tied, absent, null_tied;
+  (void)state;
+  absent = parse_ok(config(NULL, NULL, NULL));
+  assert_int_equal(absent.tied, 0);
+  untied = parse_ok(config("tie_word_embeddings", "false", NULL));
+  assert_int_equal(untied.tied, 0);
+  null_tied = parse_ok(config("tie_word_embeddings", "null", NULL));
+  assert_int_equal(null_tied.tied, 0);
+  tied = parse_ok(config("tie_word_embeddings", "true", NULL));
+  assert_int_equal(tied.tied, 1);
+  assert_int_equal(gs_param_count(&untied) - gs_param_count(&tied), UINT64_C(128256) * 4096);
+}
+
+static void extra_keys_and_nested_objects_and_arrays_are_ignored(void **state) {
+  gs_shape plain, busy;
+  (void)state;
+  plain = parse_ok(config(NULL, NULL, NULL));
+  busy = parse_ok(config(NULL, NULL,
+                         "\"rope_scaling\": {\"hidden_size\": 1, \"factor\": 8.0, \"deep\": {\"vocab_size\": [1, 2]}}, "
+                         "\"architectures\": [\"LlamaForCausalLM\", {\"num_hidden_layers\": 7}, [[]]], "
+                         "\"torch_dtype\": \"bfloat16\", \"rms_norm_eps\": 1e-05, \"use_cache\": true, \"pad\": null"));
+  assert_memory_equal(&plain, &busy, sizeof plain);
+}
+
+static void the_last_of_repeated_keys_wins_as_in_python(void **state) {
+  gs_shape s;
+  (void)state;
+  s = parse_ok(config(NULL, NULL, "\"num_hidden_layers\": 80"));
+  assert_int_equal(s.layers, 80);
+}
+
+static void whitespace_around_the_object_is_allowed(void **state) {
+  char buf[4096];
+  (void)state;
+  snprintf(buf, sizeof buf, " \n\t%s\r\n ", config(NULL, NULL, NULL));
+  (void)parse_ok(buf);
+}
+
+static void text_that_is_not_json_is_refused(void **state) {
+  (void)state;
+  refused("hello", GS_ERR_JSON, "");
+  refused("{hidden_size: 4096}", GS_ERR_JSON, "");
+  refused("{\"hidden_size\" 4096}", GS_ERR_JSON, "");
+}
+
+/* jsmn finds structure but does not validate it (zserge/jsmn's README: "it is not a
+ * validating parser"); the reader must still refuse what RFC 8259 does not allow. */
+static void misspelled_literals_are_not_json(void **state) {
+  static const struct {
+    const char *field, *value;
+  } cases[] = {{"tie_word_embeddings", "fals"}, {"tie_word_embeddings", "trueish"}, {"head_dim", "nope"},
+               {"num_key_value_heads", "nul"}, {"hidden_size", "nan"}};
+  char wrong[1024] = "";
+  size_t k, used = 0;
+  gs_shape s;
+  gs_error err;
+  (void)state;
+  for (k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    int rc = ts_parse(config(cases[k].field, cases[k].value, NULL), &s, &err);
+    if (rc != GS_ERR_JSON && used < sizeof wrong)
+      used += (size_t)snprintf(wrong + used, sizeof wrong - used, "\n  %s: %s read with status %d", cases[k].field,
+                               cases[k].value, rc);
+  }
+  if (used) fail_msg("not refused as JSON:%s", wrong);
+}
+
+static void commas_and_colons_out_of_place_are_not_json(void **state) {
+  static const char *const extras[] = {
+      "\"x\": [1 2]",   /* no comma between elements */
+      "\"x\": [1,]",    /* trailing comma */
+      "\"x\"",          /* a key with no value */
+      "\"x\": 1:2",     /* a value followed by a colon */
+      ", \"x\": 1",     /* two commas in a row */
+      "\"x\": \"\x01\"", /* a raw control character in a string */
+  };
+  char wrong[1024] = "";
+  size_t k, used = 0;
+  gs_shape s;
+  gs_error err;
+  (void)state;
+  for (k = 0; k < sizeof extras / sizeof extras[0]; k++) {
+    int rc = ts_parse(config(NULL, NULL, extras[k]), &s, &err);
+    if (rc != GS_ERR_JSON && used < sizeof wrong)
+      used += (size_t)snprintf(wrong + used, sizeof wrong - used, "\n  %s read with status %d", extras[k], rc);
+  }
+  if (used) fail_msg("not refused as JSON:%s", wrong);
+  refused("{\"hidden_size\": 4096 \"intermediate_size\": 14336, \"num_hidden_layers\": 32, "
+          "\"num_attention_heads\": 32, \"vocab_size\": 128256}",
+          GS_ERR_JSON, "");
+  refused("{, \"hidden_size\": 4096, \"intermediate_size\": 14336, \"num_hidden_layers\": 32, "
+          "\"num_attention_heads\": 32, \"vocab_size\": 128256}",
+          GS_ERR_JSON, "");
+  refused("{\"hidden_size\": 4096, \"intermediate_size\": 14336, \"num_hidden_layers\": 32, "
+          "\"num_attention_heads\": 32, \"vocab_size\": 128256,}",
+          GS_ERR_JSON, "");
+}
+
+static void truncated_json_is_refused(void **state) {
+  char buf[4096];
+  (void)state;
+  snprintf(buf, sizeof buf, "%s", config(NULL, NULL, NULL));
+  buf[strlen(buf) - 1] = '\0';
+  refused(buf, GS_ERR_JSON, "");
+  refused("{\"hidden_size\": 40", GS_ERR_JSON, "");
+  refused("{\"hidden_size\": \"40", GS_ERR_JSON, "");
+}
+
+static void empty_text_is_refused(void **state) {
+  (void)state;
+  refused("", GS_ERR_JSON, "");
+  refused("  \n", GS_ERR_JSON, "");
+}
+
+static void a_top_level_array_or_number_is_not_a_config(void **state) {
+  (void)state;
+  refused("[1, 2, 3]", GS_ERR_NOT_OBJECT, "");
+  refused("42\n", GS_ERR_NOT_OBJECT, "");
+  refused("true\n", GS_ERR_NOT_OBJECT, "");
+  refused("42", GS_ERR_NOT_OBJECT, ""); /* valid JSON (RFC 8259), though it ends at a number */
+  refused("\"hidden_size\"", GS_ERR_NOT_OBJECT, "");
+}
+
+static void each_missing_required_field_is_named(void **state) {
+  size_t i;
+  (void)state;
+  for (i = 0; i < FIELD_COUNT; i++) refused(config(FIELDS[i], NULL, NULL), GS_ERR_MISSING, FIELDS[i]);
+}
+
+static void a_required_field_of_the_wrong_type_is_named(void **state) {
+  size_t i;
+  (void)state;
+  for (i = 0; i < FIELD_COUNT; i++) {
+    refused(config(FIELDS[i], "\"4096\"", NULL), GS_ERR_TYPE, FIELDS[i]);
+    refused(config(FIELDS[i], "true", NULL), GS_ERR_TYPE, FIELDS[i]);
+    refused(config(FIELDS[i], "false", NULL), GS_ERR_TYPE, FIELDS[i]);
+    refused(config(FIELDS[i], "{}", NULL), GS_ERR_TYPE, FIELDS[i]);
+    refused(config(FIELDS[i], "[4096]", NULL), GS_ERR_TYPE, FIELDS[i]);
+  }
+  refused(config("num_key_value_heads", "\"8\"", NULL), GS_ERR_TYPE, "num_key_value_heads");
+  refused(config("head_dim", "[128]", NULL), GS_ERR_TYPE, "head_dim");
+  refused(config("tie_word_embeddings", "0", NULL), GS_ERR_TYPE, "tie_word_embeddings");
+  refused(config("tie_word_embeddings", "\"true\"", NULL), GS_ERR_TYPE, "tie_word_embeddings");
+}
+
+static void a_null_required_field_counts_as_missing(void **state) {
+  size_t i;
+  (void)state;
+  for (i = 0; i < FIELD_COUNT; i++) refused(config(FIELDS[i], "null", NULL), GS_ERR_MISSING, FIELDS[i]);
+}
+
+static void zero_negative_and_fractional_counts_are_out_of_range(void **state) {
+  static const char *const bad[] = {"0", "-1", "-4096", "-0", "4096.5", "4096.0", "4.096e3", "4096e0", "0.5"};
+  size_t i, k;
+  (void)state;
+  for (i = 0; i < FIELD_COUNT; i++)
+    for (k = 0; k < sizeof bad / sizeof bad[0]; k++) refused(config(FIELDS[i], bad[k], NULL), GS_ERR_RANGE, FIELDS[i]);
+  refused(config("num_key_value_heads", "0", NULL), GS_ERR_RANGE, "num_key_value_heads");
+  refused(config("head_dim", "128.5", NULL), GS_ERR_RANGE, "head_dim");
+}
+
+static void numbers_json_does_not_allow_are_refused(void **state) {
+  static const char *const bad[] = {"04096", "+4096", "4096.", ".5", "0x1000", "Infinity", "NaN"};
+  size_t k;
+  gs_shape s;
+  gs_error err;
+  (void)state;
+  for (k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+    int rc = ts_parse(config("hidden_size", bad[k], NULL), &s, &err);
+    if (rc != GS_ERR_JSON) fail_msg("hidden_size %s: status %d, %s: %s", bad[k], rc, err.field, err.what);
+  }
+}
+
+/* Counts must be exact in a double, so the reader stops at 2^53; the header files "too
+ * large" under GS_ERR_RANGE. */
+static void a_count_above_2_to_the_53_is_too_large(void **state) {
+  (void)state;
+  refused(config("num_hidden_layers", "9007199254740993", NULL), GS_ERR_RANGE, "num_hidden_layers");
+  refused(config("num_hidden_layers", "99999999999999999999999999", NULL), GS_ERR_RANGE, "num_hidden_layers");
+  refused(config("num_hidden_layers", "1e400", NULL), GS_ERR_RANGE, "num_hidden_layers");
+}
+
+static void a_number_longer_than_the_reader_holds_is_out_of_range(void **state) {
+  char digits[200];
+  (void)state;
+  memset(digits, '9', sizeof digits - 1);
+  digits[sizeof digits - 1] = '\0';
+  refused(config("vocab_size", digits, NULL), GS_ERR_RANGE, "vocab_size");
+}
+
+static void key_value_heads_that_do_not_divide_the_heads_are_refused(void **state) {
+  (void)state;
+  refused(config("num_key_value_heads", "5", NULL), GS_ERR_SHAPE, "num_key_value_heads");
+  refused(config("num_key_value_heads", "64", NULL), GS_ERR_SHAPE, "num_key_value_heads");
+}
+
+static void hidden_not_a_multiple_of_heads_without_head_dim_is_refused(void **state) {
+  (void)state;
+  refused(config("hidden_size", "4100", NULL), GS_ERR_SHAPE, "hidden_size");
+  refused(config("hidden_size", "4100", "\"head_dim\": null"), GS_ERR_SHAPE, "hidden_size");
+}
+
+static void sizes_whose_byte_totals_overflow_64_bits_are_refused(void **state) {
+  gs_shape s;
+  gs_error err;
+  (void)state;
+  assert_int_equal(ts_parse(config("hidden_size", "9007199254740992", NULL), &s, &err), GS_ERR_OVERFLOW);
+  assert_int_equal(ts_parse(config("hidden_size", "4294967296", NULL), &s, &err), GS_ERR_OVERFLOW);
+  assert_int_equal(ts_parse(config("vocab_size", "1125899906842624", "\"hidden_size\": 1048576"), &s, &err), GS_ERR_OVERFLOW);
+  assert_int_equal(ts_parse(config("intermediate_size", "9007199254740992", NULL), &s, &err), GS_ERR_OVERFLOW);
+  assert_int_equal(ts_parse(config("num_hidden_layers", "9007199254740992", NULL), &s, &err), GS_ERR_OVERFLOW);
+  assert_int_equal(err.code, GS_ERR_OVERFLOW);
+  assert_true(err.what[0] != '\0');
+}
+
+/* The largest total the cost model computes, 2 * params * words, must stay within 64 bits. */
+static void words_that_would_overflow_the_operation_count_are_refused(void **state) {
+  gs_shape s;
+  gs_error err;
+  (void)state;
+  ts_model("405b", &s);
+  assert_int_equal(gs_words_check(&s, 1, &err), GS_OK);
+  assert_int_equal(gs_words_check(&s, GS_MAX_WORDS, &err), GS_OK);
+  assert_int_equal(gs_words_check(&s, 0, &err), GS_ERR_RANGE);
+  assert_string_equal(err.field, "words");
+  assert_int_equal(gs_words_check(&s, GS_MAX_WORDS + 1, &err), GS_ERR_RANGE);
+  s = parse_ok(config("num_hidden_layers", "100000000", NULL));
+  assert_int_equal(gs_words_check(&s, GS_MAX_WORDS, &err), GS_ERR_OVERFLOW);
+}
+
+static void a_shape_struct_with_a_zero_field_fails_the_check(void **state) {
+  gs_shape s;
+  gs_error err;
+  (void)state;
+  ts_model("8b", &s);
+  assert_int_equal(gs_shape_check(&s, &err), GS_OK);
+  s.kv_heads = 0;
+  assert_int_equal(gs_shape_check(&s, &err), GS_ERR_RANGE);
+  assert_string_equal(err.field, "num_key_value_heads");
+}
+
+/* A document of exactly GS_JSON_TOKENS tokens: the object, 5 fields (10 tokens), a key
+ * and an array (2 tokens), and the array's elements. */
+static const char *many_tokens(size_t elements) {
+  static char buf[8192];
+  size_t used, i;
+  used = (size_t)snprintf(buf, sizeof buf, "%s", config(NULL, NULL, NULL));
+  used--; /* drop the closing brace */
+  used += (size_t)snprintf(buf + used, sizeof buf - used, ", \"pad\": [");
+  for (i = 0; i < elements; i++) used += (size_t)snprintf(buf + used, sizeof buf - used, "%s0", i ? "," : "");
+  snprintf(buf + used, sizeof buf - used, "]}");
+  return buf;
+}
+
+static void more_tokens_than_the_reader_holds_is_too_long(void **state) {
+  (void)state;
+  (void)parse_ok(many_tokens(GS_JSON_TOKENS - 13));
+  refused(many_tokens(GS_JSON_TOKENS - 12), GS_ERR_TOO_LONG, "");
+  refused(many_tokens(3000), GS_ERR_TOO_LONG, "");
+}
+
+static void text_after_the_object_is_refused(void **state) {
+  char buf[4096];
+  (void)state;
+  snprintf(buf, sizeof buf, "%s x", config(NULL, NULL, NULL));
+  refused(buf, GS_ERR_JSON, "");
+  snprintf(buf, sizeof buf, "%s{}", config(NULL, NULL, NULL));
+  refused(buf, GS_ERR_JSON, "");
+  snprintf(buf, sizeof buf, "%s,", config(NULL, NULL, NULL));
+  refused(buf, GS_ERR_JSON, "");
+}
+
+static void only_len_bytes_of_the_text_are_read(void **state) {
+  char buf[4096];
+  gs_shape s;
+  gs_error err;
+  size_t len;
+  (void)state;
+  snprintf(buf, sizeof buf, "%s garbage", config(NULL, NULL, NULL));
+  len = strlen(buf) - strlen(" garbage");
+  assert_int_equal(gs_shape_parse(buf, len, &s, &err), GS_OK);
+  assert_int_equal(gs_shape_parse(buf, len - 1, &s, &err), GS_ERR_JSON);
+}
+
+static void the_built_in_gpu_reads_as_the_data_sheets_figures(void **state) {
+  gs_gpu g;
+  gs_error err;
+  (void)state;
+  assert_int_equal(gs_gpu_parse(GS_DATA_gpu_json, strlen(GS_DATA_gpu_json), &g, &err), GS_OK);
+  assert_true(g.gib == 80);
+  assert_true(g.usable == 0.92);
+  assert_true(g.bandwidth == 2.039e12);
+  assert_true(g.flops == 312e12);
+  assert_int_equal(gs_usable_bytes(&g), UINT64_C(79027398246)); /* int(80 * 2**30 * 0.92) in the reference */
+}
+
+static void the_built_in_links_read_as_the_data_sheets_and_nccls_figures(void **state) {
+  gs_link l;
+  gs_error err;
+  char label[32];
+  (void)state;
+  assert_int_equal(gs_link_parse(GS_DATA_links_json, strlen(GS_DATA_links_json), "fast", &l, label, sizeof label, &err), GS_OK);
+  assert_true(l.bandwidth == 600e9 && l.step_us == 0.6 && l.base_us == 6.6);
+  assert_string_equal(label, "Fast link");
+  assert_int_equal(gs_link_parse(GS_DATA_links_json, strlen(GS_DATA_links_json), "slow", &l, label, sizeof label, &err), GS_OK);
+  assert_true(l.bandwidth == 64e9 && l.step_us == 1.0 && l.base_us == 6.6);
+  assert_string_equal(label, "Slow link");
+  assert_int_equal(gs_link_parse(GS_DATA_links_json, strlen(GS_DATA_links_json), "slow", &l, label, 5, &err), GS_OK);
+  assert_string_equal(label, "Slow");
+  assert_int_equal(gs_link_parse(GS_DATA_links_json, strlen(GS_DATA_links_json), "bogus", &l, label, sizeof label, &err),
+                   GS_ERR_UNKNOWN);
+  assert_string_equal(err.field, "link");
+}
+
+static void gpu_refused(const char *json, int code, const char *field) {
+  gs_gpu g;
+  gs_error err;
+  int rc;
+  memset(&err, 0, sizeof err);
+  rc = gs_gpu_parse(json, strlen(json), &g, &err);
+  if (rc != code || strcmp(err.field, field) != 0)
+    fail_msg("expected %d for '%s', got %d for '%s': %s\n  in %s", code, field, rc, err.field, err.what, json);
+}
+
+static void bad_gpu_values_are_refused_with_the_field_named(void **state) {
+  (void)state;
+  gpu_refused("{\"gib\": 80, \"usable\": 0, \"bandwidth\": 2e12, \"flops\": 3e14}", GS_ERR_RANGE, "gpu usable");
+  gpu_refused("{\"gib\": 80, \"usable\": 1.5, \"bandwidth\": 2e12, \"flops\": 3e14}", GS_ERR_RANGE, "gpu usable");
+  gpu_refused("{\"gib\": 80, \"usable\": 0.9, \"bandwidth\": -2e12, \"flops\": 3e14}", GS_ERR_RANGE, "gpu bandwidth");
+  gpu_refused("{\"gib\": 0, \"usable\": 0.9, \"bandwidth\": 2e12, \"flops\": 3e14}", GS_ERR_RANGE, "gpu gib");
+  gpu_refused("{\"gib\": 80, \"usable\": 0.9, \"bandwidth\": 2e12, \"flops\": -1}", GS_ERR_RANGE, "gpu flops");
+  gpu_refused("{\"gib\": 1e400, \"usable\": 0.9, \"bandwidth\": 2e12, \"flops\": 3e14}", GS_ERR_RANGE, "gib");
+  gpu_refused("{\"gib\": 1e20, \"usable\": 0.9, \"bandwidth\": 2e12, \"flops\": 3e14}", GS_ERR_OVERFLOW, "gpu gib");
+  gpu_refused("{\"usable\": 0.9, \"bandwidth\": 2e12, \"flops\": 3e14}", GS_ERR_MISSING, "gib");
+  gpu_refused("{\"gib\": \"80\", \"usable\": 0.9, \"bandwidth\": 2e12, \"flops\": 3e14}", GS_ERR_TYPE, "gib");
+  gpu_refused("[80]", GS_ERR_NOT_OBJECT, "");
+}
+
+static void a_gpu_struct_with_nan_or_a_bad_share_fails_the_check(void **state) {
+  gs_gpu g;
+  gs_error err;
+  (void)state;
+  ts_gpu(&g);
+  assert_int_equal(gs_gpu_check(&g, &err), GS_OK);
+  g.usable = 0;
+  assert_int_equal(gs_gpu_check(&g, &err), GS_ERR_RANGE);
+  assert_string_equal(err.field, "gpu usable");
+  g.usable = 1.5;
+  assert_int_equal(gs_gpu_check(&g, &err), GS_ERR_RANGE);
+  g.usable = 1.0;
+  assert_int_equal(gs_gpu_check(&g, &err), GS_OK);
+  g.bandwidth = NAN;
+  assert_int_equal(gs_gpu_check(&g, &err), GS_ERR_RANGE);
+  assert_string_equal(err.field, "gpu bandwidth");
+  ts_gpu(&g);
+  g.gib = NAN;
+  assert_int_equal(gs_gpu_check(&g, &err), GS_ERR_RANGE);
+  ts_gpu(&g);
+  g.usable = NAN;
+  assert_int_equal(gs_gpu_check(&g, &err), GS_ERR_RANGE);
+  ts_gpu(&g);
+  g.flops = INFINITY;
+  assert_int_equal(gs_gpu_check(&g, &err), GS_ERR_RANGE);
+  ts_gpu(&g);
+  g.gib = 1e-12; /* under one usable byte */
+  assert_int_equal(gs_gpu_check(&g, &err), GS_ERR_RANGE);
+  g.gib = 1e300; /* more usable bytes than 64 bits count */
+  assert_int_equal(gs_gpu_check(&g, &err), GS_ERR_OVERFLOW);
+  assert_string_equal(err.field, "gpu gib");
+}
+
+/* The reader must give the same double as the C compiler does for the same decimal text,
+ * or the native build and the wasm could disagree with the data's figures. */
+static void gpu_figures_read_as_the_nearest_double_to_their_text(void **state) {
+  static const struct {
+    const char *text;
+    double value;
+  } cases[] = {{"0.92", 0.92},         {"2.039e12", 2.039e12}, {"312e12", 312e12},   {"600e9", 600e9},
+               {"64e9", 64e9},         {"6.6", 6.6},           {"0.6", 0.6},         {"1.0", 1.0},
+               {"2039000000000", 2039000000000.0}, {"0.1", 0.1}, {"3.3e-1", 0.33}, {"80E0", 80.0}};
+  size_t k;
+  (void)state;
+  for (k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    char json[160];
+    gs_gpu g;
+    gs_error err;
+    int rc;
+    snprintf(json, sizeof json, "{\"gib\": 80, \"usable\": 0.5, \"bandwidth\": %s, \"flops\": 3e14}", cases[k].text);
+    rc = gs_gpu_parse(json, strlen(json), &g, &err);
+    if (rc != GS_OK) fail_msg("%s: status %d, %s: %s", cases[k].text, rc, err.field, err.what);
+    assert_memory_equal(&g.bandwidth, &cases[k].value, sizeof g.bandwidth);
+  }
+}
+
+static void a_link_with_a_negative_step_or_no_bandwidth_fails_the_check(void **state) {
+  gs_link l;
+  gs_error err;
+  (void)state;
+  ts_link("fast", &l);
+  assert_int_equal(gs_link_check(&l, &err), GS_OK);
+  l.step_us = -1;
+  assert_int_equal(gs_link_check(&l, &err), GS_ERR_RANGE);
+  assert_string_equal(err.field, "link step_us");
+  l.step_us = 0;
+  assert_int_equal(gs_link_check(&l, &err), GS_OK);
+  l.base_us = NAN;
+  assert_int_equal(gs_link_check(&l, &err), GS_ERR_RANGE);
+  assert_string_equal(err.field, "link base_us");
+  ts_link("fast", &l);
+  l.bandwidth = 0;
+  assert_int_equal(gs_link_check(&l, &err), GS_ERR_RANGE);
+  assert_string_equal(err.field, "link bandwidth");
+}
+
+static void bad_links_files_are_refused(void **state) {
+  static const struct {
+    const char *json;
+    int code;
+    const char *field;
+  } cases[] = {
+      {"{\"links\": []}", GS_ERR_MISSING, "base_us"},
+      {"{\"base_us\": 6.6}", GS_ERR_MISSING, "links"},
+      {"{\"base_us\": 6.6, \"links\": {}}", GS_ERR_TYPE, "links"},
+      {"{\"base_us\": 6.6, \"links\": [1]}", GS_ERR_TYPE, "links"},
+      {"{\"base_us\": 6.6, \"links\": [{\"key\": \"fast\", \"label\": \"F\", \"bandwidth\": 6e11, \"step_us\": -0.6}]}",
+       GS_ERR_RANGE, "link step_us"},
+      {"{\"base_us\": 6.6, \"links\": [{\"key\": \"fast\", \"label\": \"F\", \"step_us\": 0.6}]}", GS_ERR_MISSING,
+       "bandwidth"},
+      {"{\"base_us\": 6.6, \"links\": [{\"key\": \"fast\", \"bandwidth\": 6e11, \"step_us\": 0.6}]}", GS_ERR_MISSING,
+       "label"},
+  };
+  size_t i;
+  (void)state;
+  for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    gs_link l;
+    gs_error err;
+    char label[32];
+    int rc;
+    memset(&err, 0, sizeof err);
+    rc = gs_link_parse(cases[i].json, strlen(cases[i].json), "fast", &l, label, sizeof label, &err);
+    if (rc != cases[i].code || strcmp(err.field, cases[i].field) != 0)
+      fail_msg("expected %d for '%s', got %d for '%s': %s\n  in %s", cases[i].code, cases[i].field, rc, err.field,
+               err.what, cases[i].json);
+  }
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(the_8b_config_reads_as_its_shape),
+      cmocka_unit_test(absent_key_value_heads_default_to_the_attention_heads),
+      cmocka_unit_test(an_absent_or_null_head_dim_defaults_to_hidden_over_heads),
+      cmocka_unit_test(a_given_head_dim_allows_hidden_that_is_not_a_multiple_of_heads),
+      cmocka_unit_test(tied_embeddings_default_to_untied_and_save_one_table),
+      cmocka_unit_test(extra_keys_and_nested_objects_and_arrays_are_ignored),
+      cmocka_unit_test(the_last_of_repeated_keys_wins_as_in_python),
+      cmocka_unit_test(whitespace_around_the_object_is_allowed),
+      cmocka_unit_test(text_that_is_not_json_is_refused),
+      cmocka_unit_test(misspelled_literals_are_not_json),
+      cmocka_unit_test(commas_and_colons_out_of_place_are_not_json),
+      cmocka_unit_test(truncated_json_is_refused),
+      cmocka_unit_test(empty_text_is_refused),
+      cmocka_unit_test(a_top_level_array_or_number_is_not_a_config),
+      cmocka_unit_test(each_missing_required_field_is_named),
+      cmocka_unit_test(a_required_field_of_the_wrong_type_is_named),
+      cmocka_unit_test(a_null_required_field_counts_as_missing),
+      cmocka_unit_test(zero_negative_and_fractional_counts_are_out_of_range),
+      cmocka_unit_test(numbers_json_does_not_allow_are_refused),
+      cmocka_unit_test(a_count_above_2_to_the_53_is_too_large),
+      cmocka_unit_test(a_number_longer_than_the_reader_holds_is_out_of_range),
+      cmocka_unit_test(key_value_heads_that_do_not_divide_the_heads_are_refused),
+      cmocka_unit_test(hidden_not_a_multiple_of_heads_without_head_dim_is_refused),
+      cmocka_unit_test(sizes_whose_byte_totals_overflow_64_bits_are_refused),
+      cmocka_unit_test(words_that_would_overflow_the_operation_count_are_refused),
+      cmocka_unit_test(a_shape_struct_with_a_zero_field_fails_the_check),
+      cmocka_unit_test(more_tokens_than_the_reader_holds_is_too_long),
+      cmocka_unit_test(text_after_the_object_is_refused),
+      cmocka_unit_test(only_len_bytes_of_the_text_are_read),
+      cmocka_unit_test(the_built_in_gpu_reads_as_the_data_sheets_figures),
+      cmocka_unit_test(the_built_in_links_read_as_the_data_sheets_and_nccls_figures),
+      cmocka_unit_test(bad_gpu_values_are_refused_with_the_field_named),
+      cmocka_unit_test(a_gpu_struct_with_nan_or_a_bad_share_fails_the_check),
+      cmocka_unit_test(gpu_figures_read_as_the_nearest_double_to_their_text),
+      cmocka_unit_test(a_link_with_a_negative_step_or_no_bandwidth_fails_the_check),
+      cmocka_unit_test(bad_links_files_are_refused),
+  };
+  return cmocka_run_group_tests_name("shape", tests, NULL, NULL);
+}

@@ -1,0 +1,30 @@
+/* Helpers the C tests share: the built-in model, GPU and link, loaded through the public
+ * API, with any error failing the running cmocka test. Include after <cmocka.h>. */
+#ifndef GPUSPLIT_TEST_SUPPORT_H
+#define GPUSPLIT_TEST_SUPPORT_H
+
+#include <stddef.h>
+
+#include "gpusplit.h"
+
+/* The files in data/, as build/data_files.c embeds them (NUL-terminated). */
+extern const char GS_DATA_gpu_json[];
+extern const char GS_DATA_links_json[];
+
+/* Fills out with the built-in model "8b", "70b" or "405b"; fails the test on error. */
+void ts_model(const char *key, gs_shape *out);
+/* Fills out with data/gpu.json's GPU; fails the test on error. */
+void ts_gpu(gs_gpu *out);
+/* Fills out with the link "fast" or "slow" from data/links.json; fails the test on error. */
+void ts_link(const char *key, gs_link *out);
+/* gs_word_time for a built-in model, the built-in GPU and a built-in link; fails the
+ * test unless it returns GS_OK. */
+gs_time ts_time(const char *model, uint64_t n, const char *link, int split, uint64_t words);
+/* gs_view_make for the same; fails the test unless it returns GS_OK. */
+gs_view ts_view(const char *model, uint64_t n, const char *link, int split, uint64_t words);
+/* gs_shape_parse on NUL-terminated text, with err cleared first. */
+int ts_parse(const char *json, gs_shape *out, gs_error *err);
+/* Fails the test unless |actual - expected| <= rel * |expected|. */
+void ts_assert_close(double actual, double expected, double rel);
+
+#endif

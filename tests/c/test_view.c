@@ -1,0 +1,196 @@
+/* The view and the chart: the strings a person reads, against the figures the lesson
+ * prints. Each literal below is copied from the lesson's text, not from the code. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "test_support.h"
+
+/* lesson, "One user, 8B model": milliseconds a word, fast link then slow. */
+static const struct {
+  uint64_t gpus;
+  const char *fast, *slow;
+} EIGHT_B[] = {{1, "7.88 ms", "7.88 ms"},
+               {2, "4.44 ms", "4.50 ms"},
+               {4, "2.62 ms", "2.79 ms"},
+               {8, "1.95 ms", "2.32 ms"},
+               {16, "2.07 ms", "2.85 ms"}};
+
+static void the_8b_table_for_one_user_matches_the_lesson_on_both_links(void **state) {
+  size_t k;
+  (void)state;
+  for (k = 0; k < sizeof EIGHT_B / sizeof EIGHT_B[0]; k++) {
+    assert_string_equal(ts_view("8b", EIGHT_B[k].gpus, "fast", GS_SLICES, 1).time, EIGHT_B[k].fast);
+    assert_string_equal(ts_view("8b", EIGHT_B[k].gpus, "slow", GS_SLICES, 1).time, EIGHT_B[k].slow);
+  }
+}
+
+/* lesson, "One user, 8B model": "Waiting takes 11.3%, 24.9%, 49.4% and 76.2% of a word on
+ * the fast link at 2, 4, 8 and 16 GPUs, and 12.4%, 29.4%, 57.5% and 82.7% on the slow link." */
+static void the_8b_waiting_shares_match_the_lesson_on_both_links(void **state) {
+  static const uint64_t counts[] = {2, 4, 8, 16};
+  static const char *const fast[] = {"11.3%", "24.9%", "49.4%", "76.2%"};
+  static const char *const slow[] = {"12.4%", "29.4%", "57.5%", "82.7%"};
+  size_t k;
+  (void)state;
+  for (k = 0; k < 4; k++) {
+    assert_string_equal(ts_view("8b", counts[k], "fast", GS_SLICES, 1).waiting, fast[k]);
+    assert_string_equal(ts_view("8b", counts[k], "slow", GS_SLICES, 1).waiting, slow[k]);
+  }
+}
+
+/* lesson, "One user, 8B model": the check of one cell, 2 GPUs on the fast link. */
+static void the_8b_cell_checked_by_hand_reads_3_94_and_waits_0_50_ms(void **state) {
+  gs_view v;
+  (void)state;
+  v = ts_view("8b", 2, "fast", GS_SLICES, 1);
+  assert_string_equal(v.read, "3.94 ms");
+  assert_string_equal(v.transfer, "0.50 ms");
+  assert_string_equal(v.time, "4.44 ms");
+}
+
+/* lesson, "Many words at once, 70B on 8 GPUs". */
+static void the_words_at_once_table_for_70b_on_8_gpus_matches_the_lesson(void **state) {
+  static const struct {
+    uint64_t words;
+    const char *fast, *slow, *fast_wait, *slow_wait;
+  } rows[] = {{1, "11.06 ms", "12.02 ms", "21.8%", "28.0%"},
+              {16, "11.17 ms", "13.09 ms", "22.6%", "33.9%"},
+              {64, "11.54 ms", "16.53 ms", "25.0%", "47.7%"}};
+  size_t k;
+  (void)state;
+  for (k = 0; k < 3; k++) {
+    gs_view f = ts_view("70b", 8, "fast", GS_SLICES, rows[k].words);
+    gs_view s = ts_view("70b", 8, "slow", GS_SLICES, rows[k].words);
+    assert_string_equal(f.time, rows[k].fast);
+    assert_string_equal(s.time, rows[k].slow);
+    assert_string_equal(f.waiting, rows[k].fast_wait);
+    assert_string_equal(s.waiting, rows[k].slow_wait);
+  }
+}
+
+/* lesson, "Waiting for each other": "At 2, 4, 8 and 16 GPUs the waiting takes 3.5%, 8.7%,
+ * 21.8% and 47.7% of each word." (70B, fast link) */
+static void the_70b_waiting_shares_on_the_fast_link_match_the_lesson(void **state) {
+  static const uint64_t counts[] = {2, 4, 8, 16};
+  static const char *const shares[] = {"3.5%", "8.7%", "21.8%", "47.7%"};
+  size_t k;
+  (void)state;
+  for (k = 0; k < 4; k++) assert_string_equal(ts_view("70b", counts[k], "fast", GS_SLICES, 1).waiting, shares[k]);
+}
+
+/* lesson, "Another way to split" and "The fewest GPUs that fit". */
+static void groups_of_layers_take_69_23_ms_and_405b_on_16_gpus_holds_49_60_gib(void **state) {
+  gs_view v;
+  (void)state;
+  v = ts_view("70b", 4, "fast", GS_GROUPS, 1);
+  assert_string_equal(v.time, "69.23 ms");
+  assert_string_equal(v.read, "69.20 ms");
+  v = ts_view("405b", 16, "fast", GS_SLICES, 1);
+  assert_int_equal(v.fits, 1);
+  assert_string_equal(v.memory, "49.60 GiB");
+}
+
+/* The lesson gives these parts in bytes ("The memory sum, by hand"): the cache's 671,088,640
+ * bytes are exactly 0.625 GiB, a tie that rounds up; working space is 1,560,281,088. */
+static void the_view_of_a_setting_that_fits_has_a_memory_bar_below_100(void **state) {
+  gs_view v;
+  (void)state;
+  v = ts_view("70b", 4, "fast", GS_SLICES, 1);
+  assert_true(v.mem_bar > 0 && v.mem_bar < 100);
+  assert_true(v.wait_bar > 8.65 && v.wait_bar < 8.75);
+  assert_string_equal(v.cache, "0.63 GiB");
+  assert_string_equal(v.working, "1.45 GiB");
+  assert_string_equal(v.words_per_s, "52.8");
+}
+
+static void the_view_refuses_a_split_it_does_not_know(void **state) {
+  gs_shape s;
+  gs_gpu g;
+  gs_link l;
+  gs_view v;
+  (void)state;
+  ts_model("8b", &s);
+  ts_gpu(&g);
+  ts_link("fast", &l);
+  assert_int_equal(gs_view_make(&s, &g, &l, 2, 7, 1, &v), GS_ERR_SPLIT);
+}
+
+static void chart_rows_that_do_not_fit_have_no_bars(void **state) {
+  gs_shape s;
+  gs_gpu g;
+  gs_link l;
+  gs_chart_row rows[5];
+  size_t k;
+  (void)state;
+  ts_model("405b", &s);
+  ts_gpu(&g);
+  ts_link("slow", &l);
+  assert_int_equal(gs_chart_make(&s, &g, &l, GS_SLICES, 64, GS_COUNTS, GS_COUNT_COUNT, rows), GS_OK);
+  for (k = 0; k < 4; k++) {
+    assert_int_equal(rows[k].fits, 0);
+    assert_true(rows[k].read_bar == 0 && rows[k].wait_bar == 0);
+    assert_string_equal(rows[k].time, "Does not fit");
+  }
+  /* the only row that fits is also the slowest that fits */
+  assert_int_equal(rows[4].fits, 1);
+  ts_assert_close(rows[4].read_bar + rows[4].wait_bar, 100, 1e-12);
+  assert_string_equal(rows[4].time, ts_view("405b", 16, "slow", GS_SLICES, 64).time);
+}
+
+static void chart_rows_show_the_same_time_as_the_view(void **state) {
+  gs_shape s;
+  gs_gpu g;
+  gs_link l;
+  gs_chart_row rows[5];
+  size_t k;
+  (void)state;
+  ts_model("8b", &s);
+  ts_gpu(&g);
+  ts_link("slow", &l);
+  assert_int_equal(gs_chart_make(&s, &g, &l, GS_SLICES, 1, GS_COUNTS, GS_COUNT_COUNT, rows), GS_OK);
+  for (k = 0; k < GS_COUNT_COUNT; k++) {
+    gs_time t = ts_time("8b", GS_COUNTS[k], "slow", GS_SLICES, 1);
+    assert_string_equal(rows[k].time, EIGHT_B[k].slow);
+    ts_assert_close(rows[k].wait_bar / (rows[k].read_bar + rows[k].wait_bar), t.share, 1e-12);
+  }
+  /* 1 GPU is the slowest count for the 8B model: its bars fill the chart */
+  ts_assert_close(rows[0].read_bar, 100, 1e-12);
+  assert_true(rows[0].wait_bar == 0);
+}
+
+static void a_chart_of_more_rows_than_it_holds_is_refused(void **state) {
+  gs_shape s;
+  gs_gpu g;
+  gs_link l;
+  static uint64_t counts[65];
+  static gs_chart_row rows[65];
+  size_t k;
+  (void)state;
+  for (k = 0; k < 65; k++) counts[k] = k + 1;
+  ts_model("8b", &s);
+  ts_gpu(&g);
+  ts_link("fast", &l);
+  assert_int_equal(gs_chart_make(&s, &g, &l, GS_SLICES, 1, counts, 65, rows), GS_ERR_TOO_LONG);
+  assert_int_equal(gs_chart_make(&s, &g, &l, GS_SLICES, 1, counts, 64, rows), GS_OK);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(the_8b_table_for_one_user_matches_the_lesson_on_both_links),
+      cmocka_unit_test(the_8b_waiting_shares_match_the_lesson_on_both_links),
+      cmocka_unit_test(the_8b_cell_checked_by_hand_reads_3_94_and_waits_0_50_ms),
+      cmocka_unit_test(the_words_at_once_table_for_70b_on_8_gpus_matches_the_lesson),
+      cmocka_unit_test(the_70b_waiting_shares_on_the_fast_link_match_the_lesson),
+      cmocka_unit_test(groups_of_layers_take_69_23_ms_and_405b_on_16_gpus_holds_49_60_gib),
+      cmocka_unit_test(the_view_of_a_setting_that_fits_has_a_memory_bar_below_100),
+      cmocka_unit_test(the_view_refuses_a_split_it_does_not_know),
+      cmocka_unit_test(chart_rows_that_do_not_fit_have_no_bars),
+      cmocka_unit_test(chart_rows_show_the_same_time_as_the_view),
+      cmocka_unit_test(a_chart_of_more_rows_than_it_holds_is_refused),
+  };
+  return cmocka_run_group_tests_name("view", tests, NULL, NULL);
+}
