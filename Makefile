@@ -53,14 +53,19 @@ build/asan/test_%: tests/c/test_%.c $(TEST_LIB) tests/c/test_support.h $(LIB) $(
 	@mkdir -p build/asan
 	$(CC) $(SAN) $(WARN) -Icsrc -Itests/c -o $@ $< $(TEST_LIB) $(LIB) build/data_files.c -lcmocka -lm
 
+# The module embeds the data without whitespace or notes (scripts/minify_data.mjs).
+build/data_files_min.c: scripts/embed_data.sh scripts/minify_data.mjs $(DATA)
+	node scripts/minify_data.mjs build/data-min $(DATA)
+	scripts/embed_data.sh $(DATA:data/%=build/data-min/%) > $@
+
 build/wasm-include/jsmn.h: /usr/include/jsmn.h
 	@mkdir -p build/wasm-include
 	cp $< $@
 
 # Only jsmn comes from /usr/include: the module must see Emscripten's libc headers, not glibc's.
-build/gpusplit.wasm: $(LIB) csrc/wasm.c $(HEADERS) build/data_files.c build/wasm-include/jsmn.h
-	$(EMCC) $(WARN) -Wno-missing-prototypes $(EMFLAGS) -Icsrc -isystem build/wasm-include -o $@ \
-	  $(LIB) csrc/wasm.c build/data_files.c
+build/gpusplit.wasm: $(LIB) csrc/wasm.c $(HEADERS) build/data_files_min.c build/wasm-include/jsmn.h
+	$(EMCC) $(WARN) $(EMFLAGS) -Icsrc -isystem build/wasm-include -o $@ \
+	  $(LIB) csrc/wasm.c build/data_files_min.c
 
 wasm: build/gpusplit.wasm
 

@@ -10,6 +10,22 @@
 
 #define EXPORT __attribute__((used, visibility("default")))
 
+/* The exports; only JavaScript calls them, so they have no header. */
+char *text_in_buffer(void);
+uint32_t text_in_capacity(void);
+uint64_t *bytes_buffer(void);
+double *numbers_buffer(void);
+char *text_buffer(void);
+double *chart_buffer(void);
+char *error_buffer(void);
+uint32_t offered_count(uint32_t i);
+uint32_t offered_words(uint32_t i);
+int use_builtin(uint32_t model, uint32_t link);
+int use_custom(uint32_t len, double gib, double usable, double gpu_bandwidth, double flops, double link_bandwidth,
+               double step_us, double base_us);
+int setting(uint32_t n, uint32_t split, uint32_t words);
+int chart(uint32_t split, uint32_t words);
+
 /* Filled by JavaScript: a config.json's text for use_custom. */
 static char text_in[65536];
 

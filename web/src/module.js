@@ -1,0 +1,78 @@
+// Opens the gpusplit WebAssembly module (built from csrc/ by `make wasm`) and reads its
+// static buffers, whose layouts csrc/wasm.c lists. This moves numbers and strings between
+// the module and JavaScript and computes nothing. The widget inlines this file; the Node
+// tests import it, so both use the same reader.
+
+export const MODEL_KEYS = ['8b', '70b', '405b']; // the order of GS_MODELS in csrc/data.c
+export const LINK_KEYS = ['fast', 'slow']; // GS_LINK_KEYS
+export const SPLIT_KEYS = ['slices', 'groups']; // enum gs_split
+
+export async function openModule(bytes) {
+  const { instance } = await WebAssembly.instantiate(bytes, {});
+  const w = instance.exports;
+  if (w._initialize) w._initialize();
+  const decoder = new TextDecoder();
+  const encoder = new TextEncoder();
+
+  // `count` NUL-terminated UTF-8 strings, one after another, from ptr.
+  function strings(ptr, count) {
+    const bytes = new Uint8Array(w.memory.buffer, ptr);
+    const out = [];
+    let start = 0;
+    for (let i = start; out.length < count; i++) {
+      if (bytes[i] === 0) {
+        out.push(decoder.decode(bytes.subarray(start, i)));
+        start = i + 1;
+      }
+    }
+    return out;
+  }
+  function check(status) {
+    if (status !== 0) throw new Error(strings(w.error_buffer(), 1)[0]);
+  }
+  function list(at) {
+    const out = [];
+    for (let i = 0, v; (v = at(i)) !== 0; i++) out.push(v);
+    return out;
+  }
+  const counts = list(w.offered_count);
+
+  return {
+    counts,
+    words: list(w.offered_words),
+    useBuiltin(modelKey, linkKey) {
+      check(w.use_builtin(MODEL_KEYS.indexOf(modelKey) >>> 0, LINK_KEYS.indexOf(linkKey) >>> 0));
+    },
+    useCustom(configText, gpu, link) {
+      const text = encoder.encode(configText);
+      if (text.length > w.text_in_capacity()) throw new Error('config text is too long for the module');
+      new Uint8Array(w.memory.buffer, w.text_in_buffer(), text.length).set(text);
+      check(w.use_custom(text.length, gpu.gib, gpu.usable, gpu.bandwidth, gpu.flops, link.bandwidth, link.step_us, link.base_us));
+    },
+    setting(gpus, splitKey, words) {
+      check(w.setting(gpus, SPLIT_KEYS.indexOf(splitKey) >>> 0, words));
+      const b = new BigUint64Array(w.memory.buffer, w.bytes_buffer(), 8);
+      const d = new Float64Array(w.memory.buffer, w.numbers_buffer(), 8);
+      const t = strings(w.text_buffer(), 10);
+      return {
+        params: b[0], weightBytes: b[1], usableBytes: b[2],
+        memory: { weights: b[3], cache: b[4], working: b[5], total: b[6] },
+        fits: b[7] === 1n,
+        time: { read: d[0], transfer: d[1], total: d[2], share: d[3], wordsPerS: d[4] },
+        compute: d[5], memBar: d[6], waitBar: d[7],
+        text: {
+          memory: t[0], weights: t[1], cache: t[2], working: t[3], usable: t[4],
+          time: t[5], read: t[6], transfer: t[7], waiting: t[8], wordsPerS: t[9],
+        },
+      };
+    },
+    chart(splitKey, words) {
+      check(w.chart(SPLIT_KEYS.indexOf(splitKey) >>> 0, words));
+      const c = new Float64Array(w.memory.buffer, w.chart_buffer(), 4 * counts.length);
+      const times = strings(w.text_buffer(), counts.length);
+      return counts.map((_, i) => ({
+        gpus: c[4 * i], fits: c[4 * i + 1] === 1, readBar: c[4 * i + 2], waitBar: c[4 * i + 3], time: times[i],
+      }));
+    },
+  };
+}

@@ -1,0 +1,95 @@
+// The widget: one state object, input handlers that only write it, and one render()
+// that draws everything from the module's answers. No figure is computed here.
+
+const WASM_BASE64 = '__WASM_BASE64__';
+const $ = (id) => document.getElementById(id);
+const form = $('controls');
+const FIELDS = ['model', 'gpus', 'link', 'split', 'words'];
+const DEFAULTS = { model: '70b', gpus: '4', link: 'fast', split: 'slices', words: '1' };
+const state = { ...DEFAULTS };
+let module = null;
+
+// The values a control offers, as its radio buttons list them.
+const choices = (field) => [...form.elements[field]].map((input) => input.value);
+
+// The state a URL fragment asks for (#model=405b&gpus=16...); unknown values fall back.
+function readFragment() {
+  const asked = new URLSearchParams(location.hash.slice(1));
+  for (const field of FIELDS) {
+    const value = asked.get(field);
+    state[field] = choices(field).includes(value) ? value : DEFAULTS[field];
+  }
+}
+
+// Writes the state back into the fragment, so a link reproduces the view. A sandboxed
+// frame may refuse: the widget then works on without it.
+function writeFragment() {
+  const fragment = '#' + new URLSearchParams(FIELDS.map((f) => [f, state[f]])).toString();
+  if (location.hash === fragment) return;
+  try {
+    history.replaceState(null, '', fragment);
+  } catch {
+    try { location.replace(fragment); } catch { /* keep the state in the page only */ }
+  }
+}
+
+// Tells an embedding page how tall the widget is (web/embed-demo.html listens).
+function postHeight() {
+  if (window.parent === window) return;
+  window.parent.postMessage({ type: 'gpusplit:height', height: document.documentElement.scrollHeight }, '*');
+}
+
+function showError(message) {
+  $('error').hidden = false;
+  $('error').textContent = 'The widget could not start: ' + message;
+}
+
+function render() {
+  for (const field of FIELDS) form.elements[field].value = state[field];
+  if (!module) return;
+  const gpus = Number(state.gpus);
+  const words = Number(state.words);
+  module.useBuiltin(state.model, state.link);
+  const now = module.setting(gpus, state.split, words);
+  const t = now.text;
+  $('memory').textContent = t.memory;
+  $('parts').textContent = `weights ${t.weights}, cache ${t.cache}, working ${t.working}`;
+  $('usable').textContent = t.usable;
+  $('memory-bar').style.width = `${now.memBar}%`;
+  $('memory-bar').classList.toggle('gs-over', !now.fits);
+  $('time').textContent = t.time;
+  $('speed').textContent = now.fits ? `${t.wordsPerS} words a second` : 'its weights, cache and working memory are over what a GPU can use';
+  $('waiting').textContent = now.fits ? t.waiting : '—';
+  $('waiting-bar').style.width = `${now.waitBar}%`;
+  $('waiting-note').textContent = now.fits ? `${t.transfer} of ${t.time} on the link; ${t.read} reading` : '';
+  const rows = module.chart(state.split, words);
+  [...$('chart').children].forEach((li, i) => {
+    const row = rows[i];
+    li.classList.toggle('gs-current', row.gpus === gpus);
+    li.querySelector('.gs-count').textContent = `${row.gpus} GPU${row.gpus === 1 ? '' : 's'}`;
+    li.querySelector('.gs-read').style.width = `${row.readBar}%`;
+    li.querySelector('.gs-wait').style.width = `${row.waitBar}%`;
+    li.querySelector('.gs-row-time').textContent = row.time;
+  });
+  writeFragment();
+}
+
+form.addEventListener('submit', (event) => event.preventDefault());
+form.addEventListener('change', (event) => {
+  state[event.target.name] = event.target.value;
+  render();
+});
+window.addEventListener('hashchange', () => {
+  readFragment();
+  render();
+});
+new ResizeObserver(postHeight).observe(document.documentElement);
+
+readFragment();
+render();
+openModule(Uint8Array.from(atob(WASM_BASE64), (c) => c.charCodeAt(0)))
+  .then((opened) => {
+    module = opened;
+    render();
+  })
+  .catch((error) => showError(error.message));
