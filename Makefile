@@ -76,10 +76,12 @@ build/widget.html: build/gpusplit.wasm $(WEB)
 widget: build/widget.html
 	cp build/widget.html web/widget.html
 
-run: deps build/gpusplit
+run: deps build/gpusplit widget
 	build/gpusplit report --model 70b --counts 1,2,4,8,16
+	@echo
+	@echo "The widget: web/widget.html. Open it in a browser: file://$(CURDIR)/web/widget.html"
 
-test: deps test-c test-san test-reference
+test: deps test-c test-san test-reference test-js
 
 test-c: $(C_TESTS:%=build/test_%) build/gpusplit
 	@for t in $(C_TESTS); do build/test_$$t || exit 1; done
@@ -92,7 +94,13 @@ test-san: $(C_TESTS:%=build/asan/test_%) build/asan/gpusplit
 	tests/c/cli_test.sh build/asan/gpusplit
 
 test-reference: build/gpusplit
-	python3 tests/reference/check_report.py build/gpusplit
+	PYTHONDONTWRITEBYTECODE=1 python3 tests/reference/check_report.py build/gpusplit
+	tests/lesson/check_figures.sh build/gpusplit
+
+# The Node tests need the native build (it writes their fixtures), the module, and a
+# fresh widget to hold the committed one against.
+test-js: build/gpusplit build/gpusplit.wasm build/widget.html
+	node_modules/.bin/uvu tests/js '.test.mjs$$'
 
 clean:
 	rm -rf build

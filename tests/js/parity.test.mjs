@@ -1,0 +1,137 @@
+// The WebAssembly module against the native build: the 180 settings the widget offers,
+// then 10,000 seeded random settings. Doubles must be equal bit for bit (Object.is), byte
+// counts exactly, strings exactly.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { loadModule, nativeFixture } from './support.mjs';
+
+const RANDOM_SETTINGS = 10000;
+const fixture = nativeFixture('--random', String(RANDOM_SETTINGS), '--seed', '20261202');
+const module = await loadModule();
+
+// Every field of one native setting against the module's answer; returns the differences.
+function differences(native, wasm) {
+  const out = [];
+  const same = (name, a, b) => { if (!Object.is(a, b)) out.push(`${name}: wasm ${a}, native ${b}`); };
+  same('params', wasm.params, BigInt(native.params));
+  same('weight_bytes', wasm.weightBytes, BigInt(native.weight_bytes));
+  same('usable_bytes', wasm.usableBytes, BigInt(native.usable_bytes));
+  for (const k of ['weights', 'cache', 'working', 'total']) same(`memory.${k}`, wasm.memory[k], BigInt(native.memory[k]));
+  same('fits', wasm.fits, native.fits);
+  for (const k of ['read', 'transfer', 'total', 'share']) same(`time.${k}`, wasm.time[k], native.time[k]);
+  same('time.words_per_s', wasm.time.wordsPerS, native.time.words_per_s);
+  same('compute', wasm.compute, native.compute);
+  same('mem_bar', wasm.memBar, native.view.mem_bar);
+  same('wait_bar', wasm.waitBar, native.view.wait_bar);
+  const text = { ...wasm.text, words_per_s: wasm.text.wordsPerS };
+  for (const k of ['memory', 'weights', 'cache', 'working', 'usable', 'time', 'read', 'transfer', 'waiting', 'words_per_s']) {
+    same(`view.${k}`, text[k], native.view[k]);
+  }
+  return out;
+}
+
+const offered = suite('the settings the widget offers');
+
+offered('the fixture holds every one of the 3 x 5 x 2 x 2 x 3 = 180 settings', () => {
+  assert.is(fixture.cases.length, 180);
+  const keys = new Set(fixture.cases.map((c) => [c.model, c.gpus, c.link, c.split, c.words].join()));
+  assert.is(keys.size, 180);
+});
+
+offered('the module offers the same GPU counts and words as the native build', () => {
+  assert.equal(module.counts, fixture.counts);
+  assert.equal(module.words, fixture.words);
+});
+
+offered('every number and string of all 180 settings is the native build\'s, bit for bit', () => {
+  const bad = [];
+  for (const c of fixture.cases) {
+    module.useBuiltin(c.model, c.link);
+    const diff = differences(c, module.setting(c.gpus, c.split, c.words));
+    if (diff.length) bad.push(`${c.model} x${c.gpus} ${c.link} ${c.split} ${c.words}: ${diff.join('; ')}`);
+  }
+  assert.equal(bad, []);
+});
+
+offered('every chart row of all 180 settings is the native build\'s, bit for bit', () => {
+  const bad = [];
+  for (const c of fixture.cases) {
+    module.useBuiltin(c.model, c.link);
+    const rows = module.chart(c.split, c.words);
+    rows.forEach((row, i) => {
+      const want = c.chart[i];
+      const same = row.gpus === want.gpus && row.fits === want.fits && Object.is(row.readBar, want.read_bar) &&
+        Object.is(row.waitBar, want.wait_bar) && row.time === want.time;
+      if (!same) bad.push(`${c.model} ${c.link} ${c.split} ${c.words} row ${i}: ${JSON.stringify(row)} vs ${JSON.stringify(want)}`);
+    });
+  }
+  assert.equal(bad, []);
+});
+
+offered('the lesson\'s opening view is 34.93 GiB, 18.94 ms and 8.7%', () => {
+  // lesson, "Explore the numbers": 70B on 4 GPUs with the fast link
+  module.useBuiltin('70b', 'fast');
+  const text = module.setting(4, 'slices', 1).text;
+  assert.equal([text.memory, text.time, text.waiting], ['34.93 GiB', '18.94 ms', '8.7%']);
+});
+
+offered('405B on 1 GPU does not fit', () => {
+  module.useBuiltin('405b', 'fast');
+  const now = module.setting(1, 'slices', 1);
+  assert.is(now.fits, false);
+  assert.is(now.text.time, 'Does not fit');
+});
+
+offered.run();
+
+const random = suite('random settings');
+
+random(`the fixture holds ${RANDOM_SETTINGS} random settings, both splits and several shapes`, () => {
+  assert.is(fixture.random.length, RANDOM_SETTINGS);
+  assert.ok(fixture.random.some((c) => c.split === 'groups') && fixture.random.some((c) => c.split === 'slices'));
+  assert.ok(fixture.random.some((c) => c.fits) && fixture.random.some((c) => !c.fits));
+  assert.ok(fixture.random.some((c) => 'head_dim' in c.config) && fixture.random.some((c) => !('head_dim' in c.config)));
+});
+
+random('the module reads each random config.json and computes what the native build does, bit for bit', () => {
+  const bad = [];
+  for (const [i, c] of fixture.random.entries()) {
+    module.useCustom(JSON.stringify(c.config), c.gpu, c.link);
+    const diff = differences(c, module.setting(c.gpus, c.split, c.words));
+    if (diff.length) bad.push(`random ${i}: ${diff.join('; ')}`);
+    if (bad.length > 5) break;
+  }
+  assert.equal(bad, []);
+});
+
+random.run();
+
+const errors = suite('bad input to the module');
+
+errors('a config that is not JSON is refused with the reason', () => {
+  assert.throws(() => module.useCustom('{"hidden_size": 4096,', { gib: 80, usable: 0.92, bandwidth: 2e12, flops: 3e14 },
+    { bandwidth: 6e11, step_us: 0.6, base_us: 6.6 }), /not valid JSON/);
+});
+
+errors('a missing field is named', () => {
+  assert.throws(() => module.useCustom('{"hidden_size": 4096}', { gib: 80, usable: 0.92, bandwidth: 2e12, flops: 3e14 },
+    { bandwidth: 6e11, step_us: 0.6, base_us: 6.6 }), /intermediate_size: is missing/);
+});
+
+errors('a usable share above 1 is refused', () => {
+  const config = JSON.stringify(fixture.random[0].config);
+  assert.throws(() => module.useCustom(config, { gib: 80, usable: 1.5, bandwidth: 2e12, flops: 3e14 },
+    { bandwidth: 6e11, step_us: 0.6, base_us: 6.6 }), /gpu usable/);
+});
+
+errors('a split the model does not know is an error, not a free price', () => {
+  module.useBuiltin('8b', 'fast');
+  assert.throws(() => module.setting(2, 'diagonal', 1));
+});
+
+errors('a GPU count of 0 is refused', () => {
+  module.useBuiltin('8b', 'fast');
+  assert.throws(() => module.setting(0, 'slices', 1));
+});
+
+errors.run();

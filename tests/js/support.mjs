@@ -1,0 +1,18 @@
+// Shared by the Node tests: the built module, opened through the widget's own reader
+// (web/src/module.js), and fixtures written by the native build.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { openModule } from '../../web/src/module.js';
+
+export const ROOT = new URL('../../', import.meta.url);
+export const path = (relative) => new URL(relative, ROOT);
+
+export const wasmBytes = () => readFileSync(path('build/gpusplit.wasm'));
+export const loadModule = () => openModule(wasmBytes());
+
+// `gpusplit fixture` with the given flags, parsed. Doubles are written with 17
+// significant digits, so JSON.parse gives back exactly the native build's doubles.
+export function nativeFixture(...flags) {
+  const out = execFileSync(path('build/gpusplit').pathname, ['fixture', ...flags], { maxBuffer: 1 << 30, encoding: 'utf8' });
+  return JSON.parse(out);
+}

@@ -1,0 +1,94 @@
+// The committed single-file widget: a fresh build of today's C, self-contained, small,
+// asking the network for nothing, with every element its script needs, and no
+// arithmetic of its own.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readFileSync } from 'node:fs';
+import { loadModule, nativeFixture, path, wasmBytes } from './support.mjs';
+
+const committed = readFileSync(path('web/widget.html'), 'utf8');
+const fresh = readFileSync(path('build/widget.html'), 'utf8');
+const script = committed.slice(committed.indexOf('<script type="module">'), committed.lastIndexOf('</script>'));
+const page = committed.slice(0, committed.indexOf('<script'));
+const source = readFileSync(path('web/src/widget.js'), 'utf8');
+
+const build = suite('the committed widget is a fresh build');
+
+build('web/widget.html is byte for byte what `make widget` builds from today\'s sources', () => {
+  assert.ok(committed === fresh, 'web/widget.html is stale: run make widget and commit it');
+});
+
+build('the wasm inside it is byte for byte build/gpusplit.wasm', () => {
+  const inlined = script.match(/"([A-Za-z0-9+/]{1000,}={0,2})"/);
+  assert.ok(inlined, 'no base64 module found in the script');
+  assert.ok(Buffer.from(inlined[1], 'base64').equals(wasmBytes()));
+});
+
+build('the module imports nothing', () => {
+  assert.equal(WebAssembly.Module.imports(new WebAssembly.Module(wasmBytes())), []);
+});
+
+build.run();
+
+const alone = suite('the widget stands alone');
+
+alone('it is under 40 KiB', () => {
+  assert.ok(Buffer.byteLength(committed) < 40 * 1024, `${Buffer.byteLength(committed)} bytes`);
+});
+
+alone('it names no URL and calls nothing that reaches the network', () => {
+  for (const word of ['http://', 'https://', 'fetch(', 'XMLHttpRequest', 'WebSocket', 'sendBeacon', 'import(', 'EventSource']) {
+    assert.not.ok(committed.includes(word), word);
+  }
+  assert.not.ok(/\ssrc=/.test(committed), 'an element loads a src');
+  assert.not.ok(committed.includes('@import'), 'a stylesheet imports another');
+});
+
+alone('its Content-Security-Policy allows no connection, and wasm by name', () => {
+  const csp = committed.match(/<meta http-equiv="Content-Security-Policy" content="([^"]+)">/);
+  assert.ok(csp, 'no CSP meta tag');
+  const rules = csp[1].split(';').map((r) => r.trim());
+  assert.ok(rules.includes("default-src 'none'"));
+  assert.not.ok(rules.some((r) => r.startsWith('connect-src')), 'connect-src widens default-src');
+  assert.ok(rules.some((r) => r.startsWith('script-src') && r.includes("'wasm-unsafe-eval'") && !r.includes("'unsafe-inline'")));
+});
+
+alone.run();
+
+const dom = suite('the page and its script agree');
+
+dom('every element the script looks up exists in the page', () => {
+  const lookups = new Set([...source.matchAll(/\$\('([\w-]+)'\)/g)].map((m) => m[1]));
+  assert.ok(lookups.size > 5);
+  const missing = [...lookups].filter((id) => !page.includes(`id="${id}"`));
+  assert.equal(missing, []);
+  assert.ok(page.includes('id="gpu-root"'));
+});
+
+dom('the figures sit in an aria-live region, in elements #memory, #time and #waiting', () => {
+  const live = page.slice(page.indexOf('aria-live'), page.indexOf('</section>'));
+  for (const id of ['memory', 'time', 'waiting']) assert.ok(live.includes(`id="${id}"`), id);
+});
+
+dom('the controls offer exactly the settings the C offers, in its order', async () => {
+  const fixture = nativeFixture();
+  const module = await loadModule();
+  const values = (name) => [...page.matchAll(new RegExp(`name="${name}" value="([^"]+)"`, 'g'))].map((m) => m[1]);
+  assert.equal(values('model'), fixture.models.map((m) => m.key));
+  assert.equal(values('link'), fixture.links.map((l) => l.key));
+  assert.equal(values('split'), fixture.splits);
+  assert.equal(values('gpus').map(Number), module.counts);
+  assert.equal(values('words').map(Number), module.words);
+  // the labels the page shows are the data's names
+  for (const m of fixture.models) assert.ok(page.includes(`value="${m.key}"${m.key === '70b' ? ' checked' : ''}>${m.name}<`), m.name);
+  for (const l of fixture.links) assert.ok(page.includes(`>${l.label}</label>`), l.label);
+});
+
+dom('the widget\'s script does no arithmetic or rounding on figures', () => {
+  // the module (csrc/) rounds and formats every figure; the page only places its strings
+  for (const banned of ['Math.', 'toFixed', 'toPrecision', 'toLocaleString', 'Intl.', ' * ', ' / ', ' - ', 'parseFloat']) {
+    assert.not.ok(source.includes(banned), banned);
+  }
+});
+
+dom.run();
