@@ -87,12 +87,10 @@ static void print_json(const cli_report_options *o, const searches *found) {
   printf("]}\n");
 }
 
-/* Strips the " GiB" or " ms" unit that the column heading already gives. */
-static const char *bare(const char *figure) {
-  static char buf[32];
-  size_t n = strcspn(figure, " ");
-  snprintf(buf, sizeof buf, "%.*s", (int)n, figure);
-  return buf;
+/* figure without the " GiB" or " ms" unit that its column heading gives. */
+static const char *bare(char out[32], const char *figure) {
+  snprintf(out, 32, "%.*s", (int)strcspn(figure, " "), figure);
+  return out;
 }
 
 static void print_table(const cli_report_options *o, const searches *found) {
@@ -120,18 +118,14 @@ static void print_table(const cli_report_options *o, const searches *found) {
   for (i = 0; i < o->count_n; i++) {
     gs_view v;
     uint64_t n = o->counts[i];
+    char w[32], ca[32], k[32], m[32], r[32], x[32], t[32];
     gs_view_make(&o->shape, &o->gpu, &o->link, n, o->split, o->words, &v);
-    printf("%5llu %12s", (unsigned long long)n, bare(v.weights));
-    printf(" %10s", bare(v.cache));
-    printf(" %12s", bare(v.working));
-    printf(" %10s %5s", bare(v.memory), v.fits ? "yes" : "no");
-    if (v.fits) {
-      printf(" %10s", bare(v.read));
-      printf(" %10s", bare(v.transfer));
-      printf(" %10s %8s %9s\n", bare(v.time), v.waiting, v.words_per_s);
-    } else {
+    printf("%5llu %12s %10s %12s %10s %5s", (unsigned long long)n, bare(w, v.weights), bare(ca, v.cache), bare(k, v.working),
+           bare(m, v.memory), v.fits ? "yes" : "no");
+    if (v.fits)
+      printf(" %10s %10s %10s %8s %9s\n", bare(r, v.read), bare(x, v.transfer), bare(t, v.time), v.waiting, v.words_per_s);
+    else
       printf(" %10s %10s %10s %8s %9s\n", "-", "-", "-", "-", "-");
-    }
   }
   printf("\nA row that does not fit shows no time: its weights, cache and working memory exceed the usable memory.\n");
 }
