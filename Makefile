@@ -28,7 +28,7 @@ EMFLAGS = -Oz --no-entry -sSTANDALONE_WASM -sINITIAL_MEMORY=1048576 -sTOTAL_STAC
 EMCC = NODE_PATH=/usr/share/nodejs emcc
 WEB = web/src/widget.html web/src/widget.css web/src/widget.js scripts/embed_widget.mjs
 
-.PHONY: all deps run test test-c test-san test-reference test-js wasm widget clean
+.PHONY: all deps run test test-c test-san test-reference test-js wasm widget fuzz clean
 
 all: build/gpusplit
 
@@ -101,6 +101,17 @@ test-reference: build/gpusplit
 # fresh widget to hold the committed one against.
 test-js: build/gpusplit build/gpusplit.wasm build/widget.html
 	node_modules/.bin/uvu tests/js '.test.mjs$$'
+
+# Coverage-guided fuzzing of the config reader and the model (clang's libFuzzer), one
+# minute from the data files; not part of `make test`, since what it finds is not repeatable.
+build/fuzz_shape: tests/fuzz/fuzz_shape.c $(LIB) $(HEADERS) build/data_files.c
+	clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Icsrc -o $@ \
+	  $< $(LIB) build/data_files.c -lm
+
+fuzz: build/fuzz_shape
+	@mkdir -p build/fuzz-corpus
+	cp data/*.json build/fuzz-corpus/
+	build/fuzz_shape -max_total_time=60 build/fuzz-corpus
 
 clean:
 	rm -rf build
