@@ -26,9 +26,9 @@ WASM_EXPORTS = text_in_buffer text_in_capacity bytes_buffer numbers_buffer text_
 EMFLAGS = -Oz --no-entry -sSTANDALONE_WASM -sINITIAL_MEMORY=1048576 -sTOTAL_STACK=262144 \
           -sALLOW_MEMORY_GROWTH=0 -sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(WASM_EXPORTS:%=_%))
 EMCC = NODE_PATH=/usr/share/nodejs emcc
-WEB = web/src/widget.html web/src/widget.css web/src/widget.js scripts/embed_widget.mjs
+WEB = web/src/widget.html web/src/widget.css web/src/widget.js web/src/module.js scripts/embed_widget.mjs
 
-.PHONY: all deps run test test-c test-san test-reference test-js wasm widget fuzz clean
+.PHONY: all deps run test test-c test-san test-reference test-js test-browser wasm widget bench fuzz clean
 
 all: build/gpusplit
 
@@ -81,7 +81,7 @@ run: deps build/gpusplit widget
 	@echo
 	@echo "The widget: web/widget.html. Open it in a browser: file://$(CURDIR)/web/widget.html"
 
-test: deps test-c test-san test-reference test-js
+test: deps test-c test-san test-reference test-js test-browser
 
 test-c: $(C_TESTS:%=build/test_%) build/gpusplit
 	@for t in $(C_TESTS); do build/test_$$t || exit 1; done
@@ -101,6 +101,19 @@ test-reference: build/gpusplit
 # fresh widget to hold the committed one against.
 test-js: build/gpusplit build/gpusplit.wasm build/widget.html
 	node_modules/.bin/uvu tests/js '.test.mjs$$'
+
+# Headless Debian Chromium through playwright-core; the harness starts and stops the
+# browser and a static server on 127.0.0.1 itself.
+test-browser: build/gpusplit build/widget.html
+	node_modules/.bin/uvu tests/browser '.test.mjs$$'
+
+# Speed and size, reported, never asserted: input-to-figures and load time in Chromium,
+# a sweep of a million settings in the wasm against the native build, and byte sizes.
+build/bench_native: tests/bench/bench_native.c $(LIB) csrc/wasm.c $(HEADERS) build/data_files.c
+	$(CC) $(CFLAGS) $(WARN) -Icsrc -o $@ $< $(LIB) csrc/wasm.c build/data_files.c -lm
+
+bench: deps build/bench_native build/gpusplit.wasm build/widget.html
+	node tests/bench/run.mjs
 
 # Coverage-guided fuzzing of the config reader and the model (clang's libFuzzer), one
 # minute from the data files; not part of `make test`, since what it finds is not repeatable.

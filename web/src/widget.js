@@ -33,10 +33,13 @@ function writeFragment() {
   }
 }
 
-// Tells an embedding page how tall the widget is (web/embed-demo.html listens).
+// Tells an embedding page how tall the widget is, in CSS pixels, maybe fractional
+// (web/embed-demo.html listens, and rounds up). It is the page's own box: scrollHeight
+// is never less than the frame, so a frame sized by it could grow but never shrink back.
 function postHeight() {
   if (window.parent === window) return;
-  window.parent.postMessage({ type: 'gpusplit:height', height: document.documentElement.scrollHeight }, '*');
+  const height = document.documentElement.getBoundingClientRect().height;
+  window.parent.postMessage({ type: 'gpusplit:height', height }, '*');
 }
 
 function showError(message) {

@@ -1,0 +1,115 @@
+/* The native side of `make bench` (tests/bench/run.mjs runs the wasm side over the same
+ * sweep): every built-in model and link, both splits, 1 to 64 GPUs and 1 to 1304 words at
+ * once, 1,001,472 settings in all, in this order. It times two things:
+ *   export: the setting() of csrc/wasm.c compiled natively, the very code the wasm runs;
+ *   view:   gs_word_time and gs_view_make called directly, the core of that code.
+ * Each is the best of `runs` sweeps. It prints one line of JSON, with the count of
+ * settings the model refused (more groups than layers) and a checksum, the bits of the
+ * sum of every total time in sweep order, which the wasm side must match exactly.
+ * Usage: bench_native [runs] */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gpusplit.h"
+
+/* csrc/wasm.c's exports, linked natively (they have no header). */
+int use_builtin(uint32_t model, uint32_t link);
+int setting(uint32_t n, uint32_t split, uint32_t words);
+double *numbers_buffer(void);
+
+#define MAX_N 64u
+#define MAX_WORDS 1304u
+
+typedef struct {
+  uint64_t settings; /* settings tried */
+  uint64_t refused;  /* of which the model refused */
+  double sum;        /* the total times of the others, summed in sweep order */
+} tally;
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* One sweep through csrc/wasm.c's setting(). */
+static tally sweep_export(void) {
+  tally t = {0, 0, 0.0};
+  uint32_t model, link, split, n, words;
+  for (model = 0; model < GS_MODEL_COUNT; model++)
+    for (link = 0; link < GS_LINK_COUNT; link++) {
+      if (use_builtin(model, link) != GS_OK) abort();
+      for (split = 0; split < 2; split++)
+        for (n = 1; n <= MAX_N; n++)
+          for (words = 1; words <= MAX_WORDS; words++) {
+            t.settings++;
+            if (setting(n, split, words) != GS_OK) t.refused++;
+            else t.sum += numbers_buffer()[2];
+          }
+    }
+  return t;
+}
+
+/* One sweep calling the model and the view directly. */
+static tally sweep_view(void) {
+  tally t = {0, 0, 0.0};
+  gs_shape shape;
+  gs_gpu gpu;
+  gs_link link_now;
+  gs_time time;
+  gs_view view;
+  gs_error err;
+  uint32_t model, link, n, words;
+  int split;
+  if (gs_builtin_gpu(&gpu, &err) != GS_OK) abort();
+  for (model = 0; model < GS_MODEL_COUNT; model++)
+    for (link = 0; link < GS_LINK_COUNT; link++) {
+      if (gs_builtin_model(GS_MODELS[model].key, &shape, &err) != GS_OK ||
+          gs_builtin_link(GS_LINK_KEYS[link], &link_now, NULL, 0, &err) != GS_OK)
+        abort();
+      for (split = 0; split < 2; split++)
+        for (n = 1; n <= MAX_N; n++)
+          for (words = 1; words <= MAX_WORDS; words++) {
+            t.settings++;
+            if (gs_word_time(&shape, &gpu, &link_now, n, split, words, &time) != GS_OK ||
+                gs_view_make(&shape, &gpu, &link_now, n, split, words, &view) != GS_OK)
+              t.refused++;
+            else t.sum += time.total;
+          }
+    }
+  return t;
+}
+
+/* The best time of runs sweeps, and the last sweep's tally. */
+static double best(tally (*sweep)(void), int runs, tally *out) {
+  double fastest = 0;
+  int i;
+  for (i = 0; i < runs; i++) {
+    double start = now_s();
+    *out = sweep();
+    double took = now_s() - start;
+    if (i == 0 || took < fastest) fastest = took;
+  }
+  return fastest;
+}
+
+int main(int argc, char **argv) {
+  int runs = argc > 1 ? atoi(argv[1]) : 3;
+  tally e, v;
+  uint64_t bits;
+  double export_s, view_s;
+  if (runs < 1) runs = 1;
+  export_s = best(sweep_export, runs, &e);
+  view_s = best(sweep_view, runs, &v);
+  if (e.settings != v.settings || e.refused != v.refused || memcmp(&e.sum, &v.sum, sizeof e.sum) != 0) {
+    fprintf(stderr, "bench_native: the two sweeps disagree\n");
+    return 1;
+  }
+  memcpy(&bits, &e.sum, sizeof bits);
+  printf("{\"settings\":%llu,\"refused\":%llu,\"checksum\":\"%016llx\",\"export_s\":%.6f,\"view_s\":%.6f}\n",
+         (unsigned long long)e.settings, (unsigned long long)e.refused, (unsigned long long)bits, export_s, view_s);
+  return 0;
+}

@@ -1,0 +1,70 @@
+// The widget with the keyboard alone: Tab walks the five radio groups in order, arrow keys
+// change a group's value, and the figures follow, each the fixture's for the new setting.
+import * as assert from 'uvu/assert';
+import { browserSuite, caseOf, DEFAULTS, expected, fileUrl, FIELDS, openPage, shown } from './harness.mjs';
+
+const keyboard = browserSuite('the keyboard alone');
+
+// The focused element's group and value, or its tag if it is not a radio button.
+const focused = (page) => page.evaluate(() => {
+  const e = document.activeElement;
+  return e && e.type === 'radio' ? { name: e.name, value: e.value, checked: e.checked } : { tag: e ? e.tagName : null };
+});
+
+keyboard('Tab reaches the five radio groups in order, each at its checked button', async (ctx) => {
+  const { page, seen } = await openPage(ctx, fileUrl('widget.html'));
+  for (const field of FIELDS) {
+    await page.keyboard.press('Tab');
+    assert.equal(await focused(page), { name: field, value: DEFAULTS[field], checked: true });
+  }
+  assert.equal(seen.problems, []);
+});
+
+keyboard('ArrowRight on GPUs moves from 4 to 8 and shows the fixture\'s 70B figures for 8 GPUs', async (ctx) => {
+  const { page, seen } = await openPage(ctx, fileUrl('widget.html'));
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  assert.equal(await focused(page), { name: 'gpus', value: '4', checked: true });
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await focused(page), { name: 'gpus', value: '8', checked: true });
+  assert.equal(await shown(page), expected(caseOf(ctx.fixture, { ...DEFAULTS, gpus: '8' })));
+  assert.equal(seen.problems, []);
+});
+
+keyboard('arrow keys change each group in turn, and every step shows the fixture\'s figures', async (ctx) => {
+  const { page, seen } = await openPage(ctx, fileUrl('widget.html'));
+  const values = (field) => page.evaluate((f) => [...document.getElementById('controls').elements[f]].map((i) => i.value), field);
+  const setting = { ...DEFAULTS };
+  for (const field of FIELDS) {
+    await page.keyboard.press('Tab');
+    const offered = await values(field);
+    // right (or down) steps forward and wraps; left (or up) steps back
+    for (const [key, step] of [['ArrowRight', 1], ['ArrowDown', 1], ['ArrowLeft', -1], ['ArrowUp', -1], ['ArrowLeft', -1]]) {
+      await page.keyboard.press(key);
+      const at = offered.indexOf(setting[field]);
+      setting[field] = offered[(at + step + offered.length) % offered.length];
+      assert.equal(await focused(page), { name: field, value: setting[field], checked: true }, `${field} ${key}`);
+      assert.equal(await shown(page), expected(caseOf(ctx.fixture, setting)), `${field} ${key}`);
+    }
+  }
+  // Shift+Tab walks back through the groups
+  for (const field of [...FIELDS].reverse().slice(1)) {
+    await page.keyboard.press('Shift+Tab');
+    assert.equal((await focused(page)).name, field);
+  }
+  assert.equal(seen.problems, []);
+});
+
+keyboard('the focused radio button shows a visible outline', async (ctx) => {
+  const { page, seen } = await openPage(ctx, fileUrl('widget.html'));
+  await page.keyboard.press('Tab');
+  const outline = await page.evaluate(() => {
+    const style = getComputedStyle(document.activeElement);
+    return { style: style.outlineStyle, width: parseFloat(style.outlineWidth) };
+  });
+  assert.is(outline.style, 'solid');
+  assert.ok(outline.width >= 2, `${outline.width}px`);
+  assert.equal(seen.problems, []);
+});
+
+keyboard.run();
