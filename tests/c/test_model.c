@@ -87,9 +87,7 @@ static void no_count_up_to_ten_fits_the_405b_model(void **state) {
   gs_link l;
   uint64_t n = 99;
   (void)state;
-  ts_model("405b", &s);
-  ts_gpu(&g);
-  ts_link("fast", &l);
+  ts_setting("405b", "fast", &s, &g, &l);
   assert_int_equal(gs_fewest_n(&s, &g, 10, &n), GS_ERR_NONE_FITS);
   assert_int_equal(gs_best_n(&s, &g, &l, GS_SLICES, 1, 10, 0, &n), GS_ERR_NONE_FITS);
   assert_int_equal(n, 99);
@@ -269,9 +267,7 @@ static uint64_t best(const char *model, const char *link, uint64_t words, int di
   gs_gpu g;
   gs_link l;
   uint64_t n = 0;
-  ts_model(model, &s);
-  ts_gpu(&g);
-  ts_link(link, &l);
+  ts_setting(model, link, &s, &g, &l);
   assert_int_equal(gs_best_n(&s, &g, &l, GS_SLICES, words, 64, divide_heads, &n), GS_OK);
   return n;
 }
@@ -358,9 +354,7 @@ static void a_split_the_model_does_not_know_is_refused_not_priced_as_free(void *
   gs_time t;
   int split = 99;
   (void)state;
-  ts_model("8b", &s);
-  ts_gpu(&g);
-  ts_link("fast", &l);
+  ts_setting("8b", "fast", &s, &g, &l);
   assert_int_equal(gs_word_time(&s, &g, &l, 2, 7, 1, &t), GS_ERR_SPLIT);
   assert_int_equal(gs_split_parse("diagonal", &split), GS_ERR_SPLIT);
   assert_int_equal(split, 99);
@@ -416,9 +410,7 @@ static void chart_rows_scale_so_the_slowest_fitting_rows_bars_sum_to_100(void **
   double slowest = 0;
   size_t k, at = 0;
   (void)state;
-  ts_model("70b", &s);
-  ts_gpu(&g);
-  ts_link("fast", &l);
+  ts_setting("70b", "fast", &s, &g, &l);
   assert_int_equal(gs_chart_make(&s, &g, &l, GS_SLICES, 1, GS_COUNTS, GS_COUNT_COUNT, rows), GS_OK);
   for (k = 0; k < GS_COUNT_COUNT; k++) {
     assert_int_equal(rows[k].gpus, GS_COUNTS[k]);

@@ -28,15 +28,19 @@ void ts_link(const char *key, gs_link *out) {
   if (rc != GS_OK) fail_msg("built-in link %s: status %d, %s: %s", key, rc, err.field, err.what);
 }
 
+void ts_setting(const char *model, const char *link, gs_shape *s, gs_gpu *g, gs_link *l) {
+  ts_model(model, s);
+  ts_gpu(g);
+  ts_link(link, l);
+}
+
 gs_time ts_time(const char *model, uint64_t n, const char *link, int split, uint64_t words) {
   gs_shape s;
   gs_gpu g;
   gs_link l;
   gs_time t;
   int rc;
-  ts_model(model, &s);
-  ts_gpu(&g);
-  ts_link(link, &l);
+  ts_setting(model, link, &s, &g, &l);
   memset(&t, 0, sizeof t);
   rc = gs_word_time(&s, &g, &l, n, split, words, &t);
   if (rc != GS_OK) fail_msg("gs_word_time(%s, %llu, %s): status %d", model, (unsigned long long)n, link, rc);
@@ -49,9 +53,7 @@ gs_view ts_view(const char *model, uint64_t n, const char *link, int split, uint
   gs_link l;
   gs_view v;
   int rc;
-  ts_model(model, &s);
-  ts_gpu(&g);
-  ts_link(link, &l);
+  ts_setting(model, link, &s, &g, &l);
   memset(&v, 0, sizeof v);
   rc = gs_view_make(&s, &g, &l, n, split, words, &v);
   if (rc != GS_OK) fail_msg("gs_view_make(%s, %llu, %s): status %d", model, (unsigned long long)n, link, rc);

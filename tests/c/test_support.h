@@ -17,6 +17,8 @@ void ts_model(const char *key, gs_shape *out);
 void ts_gpu(gs_gpu *out);
 /* Fills out with the link "fast" or "slow" from data/links.json; fails the test on error. */
 void ts_link(const char *key, gs_link *out);
+/* A built-in model, the built-in GPU and a built-in link; fails the test on error. */
+void ts_setting(const char *model, const char *link, gs_shape *s, gs_gpu *g, gs_link *l);
 /* gs_word_time for a built-in model, the built-in GPU and a built-in link; fails the
  * test unless it returns GS_OK. */
 gs_time ts_time(const char *model, uint64_t n, const char *link, int split, uint64_t words);

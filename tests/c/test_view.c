@@ -113,9 +113,7 @@ static void the_view_refuses_a_split_it_does_not_know(void **state) {
   gs_link l;
   gs_view v;
   (void)state;
-  ts_model("8b", &s);
-  ts_gpu(&g);
-  ts_link("fast", &l);
+  ts_setting("8b", "fast", &s, &g, &l);
   assert_int_equal(gs_view_make(&s, &g, &l, 2, 7, 1, &v), GS_ERR_SPLIT);
 }
 
@@ -126,9 +124,7 @@ static void chart_rows_that_do_not_fit_have_no_bars(void **state) {
   gs_chart_row rows[5];
   size_t k;
   (void)state;
-  ts_model("405b", &s);
-  ts_gpu(&g);
-  ts_link("slow", &l);
+  ts_setting("405b", "slow", &s, &g, &l);
   assert_int_equal(gs_chart_make(&s, &g, &l, GS_SLICES, 64, GS_COUNTS, GS_COUNT_COUNT, rows), GS_OK);
   for (k = 0; k < 4; k++) {
     assert_int_equal(rows[k].fits, 0);
@@ -148,9 +144,7 @@ static void chart_rows_show_the_same_time_as_the_view(void **state) {
   gs_chart_row rows[5];
   size_t k;
   (void)state;
-  ts_model("8b", &s);
-  ts_gpu(&g);
-  ts_link("slow", &l);
+  ts_setting("8b", "slow", &s, &g, &l);
   assert_int_equal(gs_chart_make(&s, &g, &l, GS_SLICES, 1, GS_COUNTS, GS_COUNT_COUNT, rows), GS_OK);
   for (k = 0; k < GS_COUNT_COUNT; k++) {
     gs_time t = ts_time("8b", GS_COUNTS[k], "slow", GS_SLICES, 1);
@@ -171,9 +165,7 @@ static void a_chart_of_more_rows_than_it_holds_is_refused(void **state) {
   size_t k;
   (void)state;
   for (k = 0; k < 65; k++) counts[k] = k + 1;
-  ts_model("8b", &s);
-  ts_gpu(&g);
-  ts_link("fast", &l);
+  ts_setting("8b", "fast", &s, &g, &l);
   assert_int_equal(gs_chart_make(&s, &g, &l, GS_SLICES, 1, counts, 65, rows), GS_ERR_TOO_LONG);
   assert_int_equal(gs_chart_make(&s, &g, &l, GS_SLICES, 1, counts, 64, rows), GS_OK);
 }
