@@ -100,8 +100,9 @@ EXPORT int use_custom(uint32_t len, double gib, double usable, double gpu_bandwi
 static int check_setting(uint32_t n, uint32_t words) {
   gs_error err;
   int rc;
-  if (!ready) return fail(GS_ERR_UNKNOWN, NULL);
-  if (n < 1 || n > GS_MAX_GPUS) return fail(GS_ERR_RANGE, NULL);
+  if (!ready) return fail(gs_fail(&err, GS_ERR_UNKNOWN, "model", "none is loaded: call use_builtin or use_custom"), &err);
+  if (n < 1 || n > GS_MAX_GPUS)
+    return fail(gs_fail(&err, GS_ERR_RANGE, "gpus", "must be from 1 to %llu", (unsigned long long)GS_MAX_GPUS), &err);
   if ((rc = gs_words_check(&shape, words, &err)) != GS_OK) return fail(rc, &err);
   return GS_OK;
 }
@@ -119,11 +120,12 @@ EXPORT int setting(uint32_t n, uint32_t split, uint32_t words) {
   gs_time t;
   gs_view v;
   size_t at = 0;
+  gs_error err;
   int rc;
   if ((rc = check_setting(n, words)) != GS_OK) return rc;
   if ((rc = gs_word_time(&shape, &gpu, &link_now, n, (int)split, words, &t)) != GS_OK ||
       (rc = gs_view_make(&shape, &gpu, &link_now, n, (int)split, words, &v)) != GS_OK)
-    return fail(rc, NULL);
+    return fail(gs_fail(&err, rc, "split", "must be 0 (slices) or 1 (groups)"), &err);
   gs_memory_per_gpu(&shape, n, &m);
   out_bytes[0] = gs_param_count(&shape);
   out_bytes[1] = gs_weight_bytes(&shape);
@@ -158,10 +160,11 @@ EXPORT int setting(uint32_t n, uint32_t split, uint32_t words) {
 EXPORT int chart(uint32_t split, uint32_t words) {
   gs_chart_row rows[16];
   size_t i, at = 0;
+  gs_error err;
   int rc;
   if ((rc = check_setting(1, words)) != GS_OK) return rc;
   if ((rc = gs_chart_make(&shape, &gpu, &link_now, (int)split, words, GS_COUNTS, GS_COUNT_COUNT, rows)) != GS_OK)
-    return fail(rc, NULL);
+    return fail(gs_fail(&err, rc, "split", "must be 0 (slices) or 1 (groups)"), &err);
   for (i = 0; i < GS_COUNT_COUNT; i++) {
     out_chart[4 * i] = (double)rows[i].gpus;
     out_chart[4 * i + 1] = rows[i].fits;

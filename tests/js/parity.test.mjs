@@ -126,12 +126,12 @@ errors('a usable share above 1 is refused', () => {
 
 errors('a split the model does not know is an error, not a free price', () => {
   module.useBuiltin('8b', 'fast');
-  assert.throws(() => module.setting(2, 'diagonal', 1));
+  assert.throws(() => module.setting(2, 'diagonal', 1), /split: must be 0 \(slices\) or 1 \(groups\)/);
 });
 
 errors('a GPU count of 0 is refused', () => {
   module.useBuiltin('8b', 'fast');
-  assert.throws(() => module.setting(0, 'slices', 1));
+  assert.throws(() => module.setting(0, 'slices', 1), /gpus: must be from 1 to 65536/);
 });
 
 errors.run();
