@@ -37,6 +37,10 @@ int cli_bad(const char *fmt, ...)
 /* Prints a library error as one line: "gpusplit: <source>: <field>: <what>". */
 int cli_bad_error(const char *source, const gs_error *err);
 
+/* A flag's value, read as any number strtod reads, that must be a whole number from 1
+ * to max; prints why not and returns CLI_BAD_INPUT otherwise. */
+int cli_parse_whole(const char *flag, const char *text, uint64_t max, uint64_t *out);
+
 int cli_report_parse(int argc, char **argv, cli_report_options *o);
 int cli_report(int argc, char **argv);
 int cli_numbers(int argc, char **argv);

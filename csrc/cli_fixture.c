@@ -204,19 +204,6 @@ static int print_random(uint64_t count, uint64_t seed) {
   return CLI_OK;
 }
 
-static int parse_flag_count(const char *flag, const char *text, uint64_t max, uint64_t *out) {
-  uint64_t x = 0;
-  size_t i;
-  if (text[0] == '\0') return cli_bad("%s: must be a whole number, not ''", flag);
-  for (i = 0; text[i]; i++) {
-    if (text[i] < '0' || text[i] > '9') return cli_bad("%s: must be a whole number, not '%s'", flag, text);
-    x = x * 10 + (uint64_t)(text[i] - '0');
-    if (x > max) return cli_bad("%s: must be at most %llu, not '%s'", flag, (unsigned long long)max, text);
-  }
-  *out = x;
-  return CLI_OK;
-}
-
 int cli_fixture(int argc, char **argv) {
   uint64_t random_count = 0, seed = 1;
   int i, rc;
@@ -227,8 +214,8 @@ int cli_fixture(int argc, char **argv) {
     }
     if ((strcmp(argv[i], "--random") == 0 || strcmp(argv[i], "--seed") == 0) && i + 1 >= argc)
       return cli_bad("%s: needs a value", argv[i]);
-    if (strcmp(argv[i], "--random") == 0) rc = parse_flag_count("--random", argv[++i], 10000000, &random_count);
-    else if (strcmp(argv[i], "--seed") == 0) rc = parse_flag_count("--seed", argv[++i], UINT64_MAX / 10 - 1, &seed);
+    if (strcmp(argv[i], "--random") == 0) rc = cli_parse_whole("--random", argv[++i], 10000000, &random_count);
+    else if (strcmp(argv[i], "--seed") == 0) rc = cli_parse_whole("--seed", argv[++i], UINT64_C(1) << 53, &seed);
     else rc = cli_bad("fixture: unknown flag '%s' (see gpusplit fixture --help)", argv[i]);
     if (rc != CLI_OK) return rc;
   }

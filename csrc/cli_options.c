@@ -52,7 +52,7 @@ static int parse_number(const char *flag, const char *text, double *out) {
 }
 
 /* A flag's value as a whole number from 1 to max. */
-static int parse_whole(const char *flag, const char *text, uint64_t max, uint64_t *out) {
+int cli_parse_whole(const char *flag, const char *text, uint64_t max, uint64_t *out) {
   double x;
   int rc = parse_number(flag, text, &x);
   if (rc != CLI_OK) return rc;
@@ -74,7 +74,7 @@ static int parse_counts(const char *text, cli_report_options *o) {
     if (n >= sizeof item) return cli_bad("--counts: '%.20s...' is not a GPU count", p);
     memcpy(item, p, n);
     item[n] = '\0';
-    if ((rc = parse_whole("--counts", item, GS_MAX_GPUS, &o->counts[o->count_n])) != CLI_OK) return rc;
+    if ((rc = cli_parse_whole("--counts", item, GS_MAX_GPUS, &o->counts[o->count_n])) != CLI_OK) return rc;
     o->count_n++;
     if (p[n] == '\0') return CLI_OK;
     p += n + 1;
@@ -209,10 +209,10 @@ int cli_report_parse(int argc, char **argv, cli_report_options *o) {
   if (gs_split_parse(v[F_SPLIT] ? v[F_SPLIT] : "slices", &o->split) != GS_OK)
     return cli_bad("--split: must be slices or groups, not '%s'", v[F_SPLIT]);
   o->words = 1;
-  if (v[F_WORDS] && (rc = parse_whole("--words", v[F_WORDS], GS_MAX_WORDS, &o->words)) != CLI_OK) return rc;
+  if (v[F_WORDS] && (rc = cli_parse_whole("--words", v[F_WORDS], GS_MAX_WORDS, &o->words)) != CLI_OK) return rc;
   if (gs_words_check(&o->shape, o->words, &err) != GS_OK) return cli_bad("--words: %s", err.what);
   o->max_n = 64;
-  if (v[F_MAX_N] && (rc = parse_whole("--max-n", v[F_MAX_N], GS_MAX_GPUS, &o->max_n)) != CLI_OK) return rc;
+  if (v[F_MAX_N] && (rc = cli_parse_whole("--max-n", v[F_MAX_N], GS_MAX_GPUS, &o->max_n)) != CLI_OK) return rc;
   if (v[F_COUNTS]) return parse_counts(v[F_COUNTS], o);
   for (o->count_n = 0; o->count_n < GS_COUNT_COUNT; o->count_n++) o->counts[o->count_n] = GS_COUNTS[o->count_n];
   return CLI_OK;
