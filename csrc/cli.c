@@ -46,6 +46,17 @@ char *gs_plain(char *buf, size_t cap, double x) {
   return buf;
 }
 
+void cli_json_string(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+    else if (c < 0x20) fprintf(f, "\\u%04x", c);
+    else fputc(c, f);
+  }
+  fputc('"', f);
+}
+
 void cli_json_double(FILE *f, double x) {
   char buf[40];
   fputs(gs_exact(buf, sizeof buf, x), f);

@@ -51,5 +51,7 @@ int cli_fixture(int argc, char **argv);
 char *gs_exact(char *buf, size_t cap, double x);
 char *gs_plain(char *buf, size_t cap, double x);
 void cli_json_double(FILE *f, double x);
+/* s as a JSON string, quoted, with quotes, backslashes and control characters escaped. */
+void cli_json_string(FILE *f, const char *s);
 
 #endif

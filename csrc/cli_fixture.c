@@ -28,15 +28,11 @@ static double uniform(uint64_t *state, double lo, double hi) {
 }
 
 static void str(const char *key, const char *value, int comma) {
-  size_t i;
-  printf("\"%s\":\"", key);
-  for (i = 0; value[i]; i++) {
-    unsigned char c = (unsigned char)value[i];
-    if (c == '"' || c == '\\') printf("\\%c", c);
-    else putchar(c);
-  }
-  printf("\"%s", comma ? "," : "");
+  printf("\"%s\":", key);
+  cli_json_string(stdout, value);
+  printf("%s", comma ? "," : "");
 }
+
 static void u64(const char *key, uint64_t x, int comma) { printf("\"%s\":\"%llu\"%s", key, (unsigned long long)x, comma ? "," : ""); }
 static void num(const char *key, double x, int comma) {
   printf("\"%s\":", key);

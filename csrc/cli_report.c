@@ -29,14 +29,9 @@ static void print_count_or_none(FILE *f, uint64_t n, const char *none) {
 
 static void print_json(const cli_report_options *o, const searches *found) {
   size_t i;
-  printf("{\"model\":{\"name\":\"");
-  for (i = 0; o->model_name[i]; i++) { /* a path may hold characters JSON must escape */
-    unsigned char c = (unsigned char)o->model_name[i];
-    if (c == '"' || c == '\\') printf("\\%c", c);
-    else if (c < 0x20) printf("\\u%04x", c);
-    else putchar(c);
-  }
-  printf("\",\"params\":%llu,\"weight_bytes\":%llu,\"layers\":%llu,\"hidden\":%llu,\"heads\":%llu,\"kv_heads\":%llu,"
+  printf("{\"model\":{\"name\":");
+  cli_json_string(stdout, o->model_name);
+  printf(",\"params\":%llu,\"weight_bytes\":%llu,\"layers\":%llu,\"hidden\":%llu,\"heads\":%llu,\"kv_heads\":%llu,"
          "\"head_dim\":%llu},",
          (unsigned long long)gs_param_count(&o->shape), (unsigned long long)gs_weight_bytes(&o->shape),
          (unsigned long long)o->shape.layers, (unsigned long long)o->shape.hidden, (unsigned long long)o->shape.heads,
