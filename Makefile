@@ -9,13 +9,15 @@ WARN = -std=c11 -Wall -Wextra -Wpedantic -Wconversion -Wdouble-promotion -Wshado
        -Wstrict-prototypes -Wmissing-prototypes -Werror -ffp-contract=off
 SAN = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-LIB = csrc/model.c csrc/shape.c csrc/json.c csrc/hardware.c csrc/format.c csrc/view.c \
-      csrc/data.c csrc/error.c
-CLI = csrc/cli.c csrc/cli_options.c csrc/cli_report.c csrc/cli_numbers.c csrc/cli_fixture.c
-HEADERS = csrc/gpusplit.h csrc/internal.h csrc/cli.h
-DATA = data/llama31_8b_config.json data/llama31_70b_config.json data/llama31_405b_shape.json \
-       data/gpu.json data/links.json
-C_TESTS = model shape format view
+# A model family is one file in csrc/families/ (and one line in its families.c).
+FAMILIES = $(sort $(wildcard csrc/families/*.c))
+LIB = csrc/model.c csrc/config.c csrc/tally.c csrc/json.c csrc/hardware.c csrc/format.c csrc/view.c \
+      csrc/data.c csrc/error.c $(FAMILIES)
+CLI = csrc/cli.c csrc/cli_options.c csrc/cli_report.c csrc/cli_numbers.c csrc/cli_fixture.c csrc/cli_list.c
+HEADERS = csrc/gpusplit.h csrc/internal.h csrc/cli.h csrc/families/families.h
+DATA = data/gpu.json data/links.json
+CATALOGUE = data/models/catalogue.json $(wildcard data/models/*.json)
+C_TESTS = model config families format view
 TEST_LIB = tests/c/test_support.c
 
 comma := ,
@@ -39,19 +41,28 @@ build/data_files.c: scripts/embed_data.sh $(DATA)
 	@mkdir -p build
 	scripts/embed_data.sh $(DATA) > $@
 
-build/gpusplit: $(LIB) $(CLI) $(HEADERS) build/data_files.c
-	$(CC) $(CFLAGS) $(WARN) -Icsrc -o $@ $(LIB) $(CLI) build/data_files.c -lm
+# data/models/ as a C table: every model for the program, the lesson's three for the module.
+build/catalogue.c: scripts/catalogue.mjs $(CATALOGUE)
+	@mkdir -p build
+	node scripts/catalogue.mjs data/models/catalogue.json > $@
 
-build/asan/gpusplit: $(LIB) $(CLI) $(HEADERS) build/data_files.c
+build/catalogue_lesson.c: scripts/catalogue.mjs $(CATALOGUE)
+	@mkdir -p build
+	node scripts/catalogue.mjs --lesson data/models/catalogue.json > $@
+
+build/gpusplit: $(LIB) $(CLI) $(HEADERS) build/data_files.c build/catalogue.c
+	$(CC) $(CFLAGS) $(WARN) -Icsrc -o $@ $(LIB) $(CLI) build/data_files.c build/catalogue.c -lm
+
+build/asan/gpusplit: $(LIB) $(CLI) $(HEADERS) build/data_files.c build/catalogue.c
 	@mkdir -p build/asan
-	$(CC) $(SAN) $(WARN) -Icsrc -o $@ $(LIB) $(CLI) build/data_files.c -lm
+	$(CC) $(SAN) $(WARN) -Icsrc -o $@ $(LIB) $(CLI) build/data_files.c build/catalogue.c -lm
 
-build/test_%: tests/c/test_%.c $(TEST_LIB) tests/c/test_support.h $(LIB) $(HEADERS) build/data_files.c
-	$(CC) $(CFLAGS) $(WARN) -Icsrc -Itests/c -o $@ $< $(TEST_LIB) $(LIB) build/data_files.c -lcmocka -lm
+build/test_%: tests/c/test_%.c $(TEST_LIB) tests/c/test_support.h $(LIB) $(HEADERS) build/data_files.c build/catalogue.c
+	$(CC) $(CFLAGS) $(WARN) -Icsrc -Itests/c -o $@ $< $(TEST_LIB) $(LIB) build/data_files.c build/catalogue.c -lcmocka -lm
 
-build/asan/test_%: tests/c/test_%.c $(TEST_LIB) tests/c/test_support.h $(LIB) $(HEADERS) build/data_files.c
+build/asan/test_%: tests/c/test_%.c $(TEST_LIB) tests/c/test_support.h $(LIB) $(HEADERS) build/data_files.c build/catalogue.c
 	@mkdir -p build/asan
-	$(CC) $(SAN) $(WARN) -Icsrc -Itests/c -o $@ $< $(TEST_LIB) $(LIB) build/data_files.c -lcmocka -lm
+	$(CC) $(SAN) $(WARN) -Icsrc -Itests/c -o $@ $< $(TEST_LIB) $(LIB) build/data_files.c build/catalogue.c -lcmocka -lm
 
 # The module embeds the data without whitespace or notes (scripts/minify_data.mjs).
 build/data_files_min.c: scripts/embed_data.sh scripts/minify_data.mjs $(DATA)
@@ -63,9 +74,9 @@ build/wasm-include/jsmn.h: /usr/include/jsmn.h
 	cp $< $@
 
 # Only jsmn comes from /usr/include: the module must see Emscripten's libc headers, not glibc's.
-build/gpusplit.wasm: $(LIB) csrc/wasm.c $(HEADERS) build/data_files_min.c build/wasm-include/jsmn.h
+build/gpusplit.wasm: $(LIB) csrc/wasm.c $(HEADERS) build/data_files_min.c build/catalogue_lesson.c build/wasm-include/jsmn.h
 	$(EMCC) $(WARN) $(EMFLAGS) -Icsrc -isystem build/wasm-include -o $@ \
-	  $(LIB) csrc/wasm.c build/data_files_min.c
+	  $(LIB) csrc/wasm.c build/data_files_min.c build/catalogue_lesson.c
 
 wasm: build/gpusplit.wasm
 
@@ -109,17 +120,17 @@ test-browser: build/gpusplit build/widget.html
 
 # Speed and size, reported, never asserted: input-to-figures and load time in Chromium,
 # a sweep of a million settings in the wasm against the native build, and byte sizes.
-build/bench_native: tests/bench/bench_native.c $(LIB) csrc/wasm.c $(HEADERS) build/data_files.c
-	$(CC) $(CFLAGS) $(WARN) -Icsrc -o $@ $< $(LIB) csrc/wasm.c build/data_files.c -lm
+build/bench_native: tests/bench/bench_native.c $(LIB) csrc/wasm.c $(HEADERS) build/data_files.c build/catalogue.c
+	$(CC) $(CFLAGS) $(WARN) -Icsrc -o $@ $< $(LIB) csrc/wasm.c build/data_files.c build/catalogue.c -lm
 
 bench: deps build/bench_native build/gpusplit.wasm build/widget.html
 	node tests/bench/run.mjs
 
 # Coverage-guided fuzzing of the config reader and the model (clang's libFuzzer), one
 # minute from the data files; not part of `make test`, since what it finds is not repeatable.
-build/fuzz_shape: tests/fuzz/fuzz_shape.c $(LIB) $(HEADERS) build/data_files.c
+build/fuzz_shape: tests/fuzz/fuzz_shape.c $(LIB) $(HEADERS) build/data_files.c build/catalogue.c
 	clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Icsrc -o $@ \
-	  $< $(LIB) build/data_files.c -lm
+	  $< $(LIB) build/data_files.c build/catalogue.c -lm
 
 fuzz: build/fuzz_shape
 	@mkdir -p build/fuzz-corpus

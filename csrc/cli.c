@@ -15,6 +15,7 @@ static const char USAGE[] =
     "  report    memory per GPU, time per word and waiting for a model, GPU and link\n"
     "  numbers   every number the lesson quotes\n"
     "  fixture   every setting the widget offers, as JSON, for the parity tests\n"
+    "  list      the built-in models (list models)\n"
     "\n"
     "Run gpusplit COMMAND --help for its flags. Bad input exits with status 2.\n";
 
@@ -74,5 +75,6 @@ int main(int argc, char **argv) {
   if (strcmp(argv[1], "report") == 0) return cli_report(argc - 1, argv + 1);
   if (strcmp(argv[1], "numbers") == 0) return cli_numbers(argc - 1, argv + 1);
   if (strcmp(argv[1], "fixture") == 0) return cli_fixture(argc - 1, argv + 1);
-  return cli_bad("unknown command '%s' (report, numbers, fixture; see gpusplit --help)", argv[1]);
+  if (strcmp(argv[1], "list") == 0) return cli_list(argc - 1, argv + 1);
+  return cli_bad("unknown command '%s' (report, numbers, fixture, list; see gpusplit --help)", argv[1]);
 }

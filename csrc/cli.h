@@ -16,7 +16,8 @@ enum { CLI_OK = 0, CLI_FAILED = 1, CLI_BAD_INPUT = 2 };
 typedef struct {
   char model_name[256];   /* "70B", or the path given */
   char model_source[256]; /* the file the shape came from, for messages */
-  gs_shape shape;
+  gs_model model;
+  uint64_t bits;          /* --bits, or 0 for the config's stored format */
   gs_gpu gpu;
   gs_link link;
   char link_label[32]; /* "Fast link", or "Custom link" */
@@ -45,6 +46,7 @@ int cli_report_parse(int argc, char **argv, cli_report_options *o);
 int cli_report(int argc, char **argv);
 int cli_numbers(int argc, char **argv);
 int cli_fixture(int argc, char **argv);
+int cli_list(int argc, char **argv);
 
 /* A double with 17 significant digits, enough to read back as itself (for JSON), and
  * with 15, trailing zeros dropped: a constant as a person wrote it (0.6, 6.6, 80). */

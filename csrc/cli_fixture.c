@@ -8,11 +8,12 @@
 #include "cli.h"
 
 static const char FIXTURE_HELP[] =
-    "usage: gpusplit fixture [--random N] [--seed S]\n"
+    "usage: gpusplit fixture [--random N] [--families N] [--seed S]\n"
     "\n"
     "Prints every setting the widget offers, with every number the model gives for it,\n"
     "as one JSON object. --random N adds N random Llama-style settings (random shapes,\n"
-    "GPU and link figures, counts, words and splits) from the seed S (default 1).\n";
+    "GPU and link figures, counts, words and splits) from the seed S (default 1);\n"
+    "--families N adds N random configs of every model family the reader counts.\n";
 
 /* splitmix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators",
  * OOPSLA 2014): small, and the same sequence on every machine. */
@@ -41,31 +42,31 @@ static void num(const char *key, double x, int comma) {
 }
 
 /* The numbers of one setting; the caller opens and closes its object. */
-static int print_setting(const gs_shape *s, const gs_gpu *g, const gs_link *l, uint64_t n, int split, uint64_t words) {
-  gs_memory m;
-  gs_time t;
+static int print_setting(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, gs_error *err) {
+  gs_cost_result c;
   gs_view v;
   int rc;
-  if ((rc = gs_word_time(s, g, l, n, split, words, &t)) != GS_OK || (rc = gs_view_make(s, g, l, n, split, words, &v)) != GS_OK)
-    return rc;
-  gs_memory_per_gpu(s, n, &m);
-  printf("\"gpus\":%llu,\"split\":\"%s\",\"words\":%llu,", (unsigned long long)n, gs_split_name(split), (unsigned long long)words);
-  u64("params", gs_param_count(s), 1);
-  u64("weight_bytes", gs_weight_bytes(s), 1);
-  u64("usable_bytes", gs_usable_bytes(g), 1);
+  if ((rc = gs_cost(m, g, l, p, &c, err)) != GS_OK || (rc = gs_view_make(m, g, l, p, &v, err)) != GS_OK) return rc;
+  printf("\"gpus\":%llu,\"split\":\"%s\",\"words\":%llu,", (unsigned long long)p->gpus, gs_split_name(p->split),
+         (unsigned long long)p->words);
+  u64("params", m->params, 1);
+  u64("weight_bytes", m->stored_bytes, 1);
+  u64("usable_bytes", c.usable_bytes, 1);
+  u64("read_bytes", c.read_bytes, 1);
+  u64("active_params", m->active_params, 1);
   printf("\"memory\":{");
-  u64("weights", m.weights, 1);
-  u64("cache", m.cache, 1);
-  u64("working", m.working, 1);
-  u64("total", m.total, 0);
-  printf("},\"fits\":%s,\"time\":{", gs_fits(s, g, n) ? "true" : "false");
-  num("read", t.read, 1);
-  num("transfer", t.transfer, 1);
-  num("total", t.total, 1);
-  num("share", t.share, 1);
-  num("words_per_s", t.words_per_s, 0);
+  u64("weights", c.memory.weights, 1);
+  u64("cache", c.memory.cache, 1);
+  u64("working", c.memory.working, 1);
+  u64("total", c.memory.total, 0);
+  printf("},\"fits\":%s,\"time\":{", c.fits ? "true" : "false");
+  num("read", c.time.read, 1);
+  num("transfer", c.time.transfer, 1);
+  num("total", c.time.total, 1);
+  num("share", c.time.share, 1);
+  num("words_per_s", c.time.words_per_s, 0);
   printf("},");
-  num("compute", gs_compute_time(s, g, n, words), 1);
+  num("compute", c.compute, 1);
   printf("\"view\":{\"fits\":%s,", v.fits ? "true" : "false");
   str("memory", v.memory, 1);
   str("weights", v.weights, 1);
@@ -83,10 +84,10 @@ static int print_setting(const gs_shape *s, const gs_gpu *g, const gs_link *l, u
   return GS_OK;
 }
 
-static int print_chart(const gs_shape *s, const gs_gpu *g, const gs_link *l, int split, uint64_t words) {
+static int print_chart(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, gs_error *err) {
   gs_chart_row rows[16];
   size_t i;
-  int rc = gs_chart_make(s, g, l, split, words, GS_COUNTS, GS_COUNT_COUNT, rows);
+  int rc = gs_chart_make(m, g, l, p, GS_COUNTS, GS_COUNT_COUNT, rows, err);
   if (rc != GS_OK) return rc;
   printf(",\"chart\":[");
   for (i = 0; i < GS_COUNT_COUNT; i++) {
@@ -101,7 +102,8 @@ static int print_chart(const gs_shape *s, const gs_gpu *g, const gs_link *l, int
 }
 
 static int print_offered(void) {
-  gs_shape shape[8];
+  gs_model model[8];
+  size_t lesson[8], lesson_n = 0;
   gs_gpu gpu;
   gs_link link[4];
   char label[4][32];
@@ -110,9 +112,11 @@ static int print_offered(void) {
   int split, rc, first = 1;
   if (gs_builtin_gpu(&gpu, &err) != GS_OK) return cli_bad_error("data/gpu.json", &err);
   printf("\"models\":[");
-  for (m = 0; m < GS_MODEL_COUNT; m++) {
-    if (gs_builtin_model(GS_MODELS[m].key, &shape[m], &err) != GS_OK) return cli_bad_error(GS_MODELS[m].file, &err);
-    printf("%s{\"key\":\"%s\",\"name\":\"%s\"}", m ? "," : "", GS_MODELS[m].key, GS_MODELS[m].name);
+  for (m = 0; m < GS_MODEL_COUNT && lesson_n < 8; m++) {
+    if (!GS_MODELS[m].lesson) continue;
+    if (gs_builtin_model(GS_MODELS[m].key, 0, &model[lesson_n], &err) != GS_OK) return cli_bad_error(GS_MODELS[m].file, &err);
+    printf("%s{\"key\":\"%s\",\"name\":\"%s\"}", lesson_n ? "," : "", GS_MODELS[m].key, GS_MODELS[m].name);
+    lesson[lesson_n++] = m;
   }
   printf("],\"links\":[");
   for (k = 0; k < GS_LINK_COUNT; k++) {
@@ -125,48 +129,101 @@ static int print_offered(void) {
   printf("],\"words\":[");
   for (w = 0; w < GS_WORDS_COUNT; w++) printf("%s%llu", w ? "," : "", (unsigned long long)GS_WORDS[w]);
   printf("],\"splits\":[\"slices\",\"groups\"],\"cases\":[");
-  for (m = 0; m < GS_MODEL_COUNT; m++)
+  for (m = 0; m < lesson_n; m++)
     for (c = 0; c < GS_COUNT_COUNT; c++)
       for (k = 0; k < GS_LINK_COUNT; k++)
         for (split = GS_SLICES; split <= GS_GROUPS; split++)
           for (w = 0; w < GS_WORDS_COUNT; w++) {
-            printf("%s{\"model\":\"%s\",\"link\":\"%s\",", first ? "" : ",\n", GS_MODELS[m].key, GS_LINK_KEYS[k]);
+            gs_plan plan;
+            plan.gpus = GS_COUNTS[c];
+            plan.split = split;
+            plan.words = GS_WORDS[w];
+            printf("%s{\"model\":\"%s\",\"link\":\"%s\",", first ? "" : ",\n", GS_MODELS[lesson[m]].key, GS_LINK_KEYS[k]);
             first = 0;
-            if ((rc = print_setting(&shape[m], &gpu, &link[k], GS_COUNTS[c], split, GS_WORDS[w])) != GS_OK ||
-                (rc = print_chart(&shape[m], &gpu, &link[k], split, GS_WORDS[w])) != GS_OK)
-              return cli_bad("fixture: the model failed on a built-in setting (status %d)", rc);
+            if ((rc = print_setting(&model[m], &gpu, &link[k], &plan, &err)) != GS_OK ||
+                (rc = print_chart(&model[m], &gpu, &link[k], &plan, &err)) != GS_OK)
+              return cli_bad_error("fixture", &err);
             printf("}");
           }
   printf("]");
   return CLI_OK;
 }
 
-/* A random Llama-style shape: kv heads divide the heads; head_dim is sometimes given
- * and hidden then need not be heads x head_dim; sizes keep every byte total exact. */
-static void random_shape(uint64_t *state, gs_shape *s, int *head_dim_given) {
+/* A random Llama-style config: kv heads divide the heads; head_dim is sometimes given and
+ * hidden then need not be heads x head_dim; sizes keep every byte total exact. */
+static void random_llama(uint64_t *state, char *buf, size_t cap) {
   uint64_t kv_choices[] = {1, 2, 4, 8, 16};
-  s->kv_heads = kv_choices[pick(state, 0, 4)];
-  s->heads = s->kv_heads * pick(state, 1, 16);
-  *head_dim_given = pick(state, 0, 3) == 0;
-  s->head_dim = 16 * pick(state, 1, 16);
-  s->hidden = *head_dim_given ? 64 * pick(state, 4, 256) : s->heads * s->head_dim;
-  s->intermediate = 256 * pick(state, 1, 256);
-  s->layers = pick(state, 1, 160);
-  s->vocab = pick(state, 1000, 260000);
-  s->tied = pick(state, 0, 1) == 1;
+  uint64_t kv = kv_choices[pick(state, 0, 4)], heads = kv * pick(state, 1, 16), head_dim, hidden, width, layers, vocab;
+  int head_dim_given = pick(state, 0, 3) == 0, tied;
+  char head_dim_text[48] = "";
+  head_dim = 16 * pick(state, 1, 16);
+  hidden = head_dim_given ? 64 * pick(state, 4, 256) : heads * head_dim;
+  width = 256 * pick(state, 1, 256);
+  layers = pick(state, 1, 160);
+  vocab = pick(state, 1000, 260000);
+  tied = pick(state, 0, 1) == 1;
+  if (head_dim_given) snprintf(head_dim_text, sizeof head_dim_text, "\"head_dim\":%llu,", (unsigned long long)head_dim);
+  snprintf(buf, cap,
+           "{\"hidden_size\":%llu,\"intermediate_size\":%llu,\"num_hidden_layers\":%llu,\"num_attention_heads\":%llu,"
+           "\"num_key_value_heads\":%llu,%s\"vocab_size\":%llu,\"tie_word_embeddings\":%s}",
+           (unsigned long long)hidden, (unsigned long long)width, (unsigned long long)layers, (unsigned long long)heads,
+           (unsigned long long)kv, head_dim_text, (unsigned long long)vocab, tied ? "true" : "false");
 }
 
-static int print_random(uint64_t count, uint64_t seed) {
+/* A random config of one of the families the reader counts, exercising the keys that
+ * change the count: biases, norms, windows, experts, MLA, stored formats. */
+static void random_family(uint64_t *state, char *buf, size_t cap) {
+  static const char *const TYPES[] = {"llama", "mistral", "qwen2", "qwen3", "olmo2", "phi3", "gemma", "gemma2",
+                                      "gemma3_text", "mixtral", "qwen2_moe", "qwen3_moe", "deepseek_v2", "deepseek_v3", "gpt_oss"};
+  const char *type = TYPES[pick(state, 0, sizeof TYPES / sizeof TYPES[0] - 1)];
+  uint64_t kv = UINT64_C(1) << pick(state, 0, 3), heads = kv * pick(state, 1, 8), head_dim = 32 * pick(state, 1, 8);
+  uint64_t hidden = 64 * pick(state, 2, 64), layers = pick(state, 1, 64), experts = pick(state, 1, 64);
+  uint64_t k = pick(state, 1, experts), window = pick(state, 1, 16384);
+  size_t at = 0;
+  at += (size_t)snprintf(buf + at, cap - at,
+                         "{\"model_type\":\"%s\",\"hidden_size\":%llu,\"intermediate_size\":%llu,\"num_hidden_layers\":%llu,"
+                         "\"num_attention_heads\":%llu,\"num_key_value_heads\":%llu,\"head_dim\":%llu,\"vocab_size\":%llu,"
+                         "\"tie_word_embeddings\":%s,\"attention_bias\":%s,\"sliding_window\":%llu,\"use_sliding_window\":%s",
+                         type, (unsigned long long)hidden, (unsigned long long)(64 * pick(state, 1, 256)), (unsigned long long)layers,
+                         (unsigned long long)heads, (unsigned long long)kv, (unsigned long long)head_dim,
+                         (unsigned long long)pick(state, 1000, 300000), pick(state, 0, 1) ? "true" : "false",
+                         pick(state, 0, 1) ? "true" : "false", (unsigned long long)window,
+                         pick(state, 0, 1) && strstr(type, "moe") == NULL ? "true" : "false");
+  at += (size_t)snprintf(buf + at, cap - at,
+                         ",\"num_experts\":%llu,\"num_local_experts\":%llu,\"n_routed_experts\":%llu,\"num_experts_per_tok\":%llu,"
+                         "\"moe_intermediate_size\":%llu,\"shared_expert_intermediate_size\":%llu,\"decoder_sparse_step\":%llu,"
+                         "\"first_k_dense_replace\":%llu,\"n_shared_experts\":%llu,\"kv_lora_rank\":%llu,\"q_lora_rank\":%s,"
+                         "\"qk_nope_head_dim\":%llu,\"qk_rope_head_dim\":%llu,\"v_head_dim\":%llu,\"max_window_layers\":%llu",
+                         (unsigned long long)experts, (unsigned long long)experts, (unsigned long long)experts, (unsigned long long)k,
+                         (unsigned long long)(32 * pick(state, 1, 64)), (unsigned long long)(32 * pick(state, 1, 128)),
+                         (unsigned long long)pick(state, 1, 3), (unsigned long long)pick(state, 0, 3), (unsigned long long)pick(state, 0, 2),
+                         (unsigned long long)(64 * pick(state, 1, 8)), pick(state, 0, 1) ? "null" : "768",
+                         (unsigned long long)(32 * pick(state, 1, 4)), (unsigned long long)(32 * pick(state, 1, 2)),
+                         (unsigned long long)(32 * pick(state, 1, 4)), (unsigned long long)pick(state, 0, 64));
+  if (strcmp(type, "gpt_oss") == 0 && pick(state, 0, 1))
+    at += (size_t)snprintf(buf + at, cap - at, ",\"quantization_config\":{\"quant_method\":\"mxfp4\"}");
+  if (strcmp(type, "deepseek_v3") == 0 && pick(state, 0, 1))
+    at += (size_t)snprintf(buf + at, cap - at, ",\"quantization_config\":{\"quant_method\":\"fp8\",\"weight_block_size\":[128,128]}");
+  snprintf(buf + at, cap - at, "}");
+}
+
+/* count random settings from seed: Llama-style configs, or (families) configs of every
+ * family, each with a random GPU, link and plan, printed with its config text. */
+static int print_random(const char *key, uint64_t count, uint64_t seed, int families) {
   uint64_t state = seed, i;
-  printf(",\"random\":[");
+  printf(",\"%s\":[", key);
   for (i = 0; i < count; i++) {
-    gs_shape s;
+    char config[2048];
+    gs_model m;
     gs_gpu g;
     gs_link l;
+    gs_plan p;
     gs_error err;
-    int head_dim_given, split = pick(&state, 0, 1) ? GS_GROUPS : GS_SLICES, rc;
-    uint64_t n = pick(&state, 1, 64), words = pick(&state, 1, 256);
-    random_shape(&state, &s, &head_dim_given);
+    p.split = pick(&state, 0, 1) ? GS_GROUPS : GS_SLICES;
+    p.gpus = pick(&state, 1, 64);
+    p.words = pick(&state, 1, 256);
+    if (families) random_family(&state, config, sizeof config);
+    else random_llama(&state, config, sizeof config);
     g.gib = uniform(&state, 8, 200);
     g.usable = uniform(&state, 0.5, 1);
     g.bandwidth = uniform(&state, 1e11, 1e13);
@@ -174,15 +231,10 @@ static int print_random(uint64_t count, uint64_t seed) {
     l.bandwidth = uniform(&state, 1e9, 2e12);
     l.step_us = uniform(&state, 0, 5);
     l.base_us = uniform(&state, 0, 20);
-    if (gs_shape_check(&s, &err) != GS_OK || gs_words_check(&s, words, &err) != GS_OK || gs_gpu_check(&g, &err) != GS_OK ||
+    if (gs_model_parse(config, strlen(config), 0, &m, &err) != GS_OK || gs_gpu_check(&g, &err) != GS_OK ||
         gs_link_check(&l, &err) != GS_OK)
-      return cli_bad("fixture: random setting %llu is invalid: %s: %s", (unsigned long long)i, err.field, err.what);
-    printf("%s{\"config\":{\"hidden_size\":%llu,\"intermediate_size\":%llu,\"num_hidden_layers\":%llu,"
-           "\"num_attention_heads\":%llu,\"num_key_value_heads\":%llu,",
-           i ? ",\n" : "", (unsigned long long)s.hidden, (unsigned long long)s.intermediate, (unsigned long long)s.layers,
-           (unsigned long long)s.heads, (unsigned long long)s.kv_heads);
-    if (head_dim_given) printf("\"head_dim\":%llu,", (unsigned long long)s.head_dim);
-    printf("\"vocab_size\":%llu,\"tie_word_embeddings\":%s},\"gpu\":{", (unsigned long long)s.vocab, s.tied ? "true" : "false");
+      return cli_bad("fixture: random setting %llu is invalid: %s: %s (%s)", (unsigned long long)i, err.field, err.what, config);
+    printf("%s{\"config\":%s,\"gpu\":{", i ? ",\n" : "", config);
     num("gib", g.gib, 1);
     num("usable", g.usable, 1);
     num("bandwidth", g.bandwidth, 1);
@@ -192,8 +244,8 @@ static int print_random(uint64_t count, uint64_t seed) {
     num("step_us", l.step_us, 1);
     num("base_us", l.base_us, 0);
     printf("},");
-    if ((rc = print_setting(&s, &g, &l, n, split, words)) != GS_OK)
-      return cli_bad("fixture: the model failed on random setting %llu (status %d)", (unsigned long long)i, rc);
+    if (print_setting(&m, &g, &l, &p, &err) != GS_OK)
+      return cli_bad("fixture: the model failed on random setting %llu: %s: %s", (unsigned long long)i, err.field, err.what);
     printf("}");
   }
   printf("]");
@@ -201,23 +253,25 @@ static int print_random(uint64_t count, uint64_t seed) {
 }
 
 int cli_fixture(int argc, char **argv) {
-  uint64_t random_count = 0, seed = 1;
+  uint64_t random_count = 0, family_count = 0, seed = 1;
   int i, rc;
   for (i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
       fputs(FIXTURE_HELP, stdout);
       return CLI_OK;
     }
-    if ((strcmp(argv[i], "--random") == 0 || strcmp(argv[i], "--seed") == 0) && i + 1 >= argc)
+    if ((strcmp(argv[i], "--random") == 0 || strcmp(argv[i], "--families") == 0 || strcmp(argv[i], "--seed") == 0) && i + 1 >= argc)
       return cli_bad("%s: needs a value", argv[i]);
     if (strcmp(argv[i], "--random") == 0) rc = cli_parse_whole("--random", argv[++i], 10000000, &random_count);
+    else if (strcmp(argv[i], "--families") == 0) rc = cli_parse_whole("--families", argv[++i], 10000000, &family_count);
     else if (strcmp(argv[i], "--seed") == 0) rc = cli_parse_whole("--seed", argv[++i], UINT64_C(1) << 53, &seed);
     else rc = cli_bad("fixture: unknown flag '%s' (see gpusplit fixture --help)", argv[i]);
     if (rc != CLI_OK) return rc;
   }
   printf("{");
   if ((rc = print_offered()) != CLI_OK) return rc;
-  if (random_count && (rc = print_random(random_count, seed)) != CLI_OK) return rc;
+  if (random_count && (rc = print_random("random", random_count, seed, 0)) != CLI_OK) return rc;
+  if (family_count && (rc = print_random("families", family_count, seed, 1)) != CLI_OK) return rc;
   printf("}\n");
   return CLI_OK;
 }

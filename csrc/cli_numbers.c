@@ -9,7 +9,7 @@ enum { M8, M70, M405, MODELS };
 enum { FAST, SLOW, LINKS };
 
 typedef struct {
-  gs_shape shape[MODELS];
+  gs_model shape[MODELS];
   gs_gpu gpu;
   gs_link link[LINKS];
   char link_label[LINKS][32];
@@ -34,11 +34,33 @@ static const char *pct(double share, int places) {
 static const char *yes_no(int b) { return b ? "yes" : "no"; }
 static unsigned long long u(uint64_t x) { return (unsigned long long)x; }
 
-static gs_time wt(const lesson *l, int m, uint64_t n, const gs_link *link, int split, uint64_t words) {
-  gs_time t;
-  gs_word_time(&l->shape[m], &l->gpu, link, n, split, words, &t);
-  return t;
+/* One setting's cost; the lesson's settings are all valid, so nothing here fails. */
+static gs_cost_result cost(const gs_model *s, const gs_gpu *g, const gs_link *link, uint64_t n, int split, uint64_t words) {
+  gs_cost_result c;
+  gs_plan p;
+  p.gpus = n;
+  p.split = split;
+  p.words = words;
+  gs_cost(s, g, link, &p, &c, NULL);
+  return c;
 }
+static gs_time wt(const lesson *l, int m, uint64_t n, const gs_link *link, int split, uint64_t words) {
+  return cost(&l->shape[m], &l->gpu, link, n, split, words).time;
+}
+static gs_memory memory_of(const lesson *l, const gs_model *s, uint64_t n) {
+  return cost(s, &l->gpu, &l->link[FAST], n, GS_SLICES, 1).memory;
+}
+static int fits(const lesson *l, const gs_model *s, uint64_t n) { return cost(s, &l->gpu, &l->link[FAST], n, GS_SLICES, 1).fits; }
+/* Each GPU reads its 1/n of the weights for one word. */
+static double read_time(const lesson *l, const gs_model *s, uint64_t n) {
+  return (double)cost(s, &l->gpu, &l->link[FAST], n, GS_SLICES, 1).read_bytes / l->gpu.bandwidth;
+}
+static double compute_time(const lesson *l, const gs_model *s, uint64_t n, uint64_t words) {
+  return cost(s, &l->gpu, &l->link[FAST], n, GS_SLICES, words).compute;
+}
+/* Lesson 18's numbers for one token's cache and the working memory's activations. */
+static uint64_t kv_bytes_per_token(const gs_model *s) { return s->cache_full_bytes + s->cache_window_bytes; }
+static uint64_t activation_bytes(const lesson *l, const gs_model *s) { return memory_of(l, s, 1).working - GS_GIB; }
 static double total(const lesson *l, int m, uint64_t n, int link, uint64_t words) {
   return wt(l, m, n, &l->link[link], GS_SLICES, words).total;
 }
@@ -47,12 +69,20 @@ static double share(const lesson *l, int m, uint64_t n, int link, uint64_t words
 }
 static uint64_t best(const lesson *l, int m, int link, uint64_t words, int divide_heads) {
   uint64_t n = 0;
-  gs_best_n(&l->shape[m], &l->gpu, &l->link[link], GS_SLICES, words, 64, divide_heads, &n);
+  gs_plan p;
+  p.gpus = 1;
+  p.split = GS_SLICES;
+  p.words = words;
+  gs_best_n(&l->shape[m], &l->gpu, &l->link[link], &p, 64, divide_heads, &n);
   return n;
 }
 static uint64_t fewest(const lesson *l, int m) {
   uint64_t n = 0;
-  gs_fewest_n(&l->shape[m], &l->gpu, 64, &n);
+  gs_plan p;
+  p.gpus = 1;
+  p.split = GS_SLICES;
+  p.words = 1;
+  gs_fewest_n(&l->shape[m], &l->gpu, &p, 64, &n);
   return n;
 }
 /* The best of the counts the page offers, for one user. */
@@ -62,7 +92,7 @@ static uint64_t best_offered(const lesson *l, int m, int link) {
   size_t i;
   for (i = 0; i < GS_COUNT_COUNT; i++) {
     double t = total(l, m, GS_COUNTS[i], link, 1);
-    if (gs_fits(&l->shape[m], &l->gpu, GS_COUNTS[i]) && (found == 0 || t < best_total)) {
+    if (fits(l, &l->shape[m], GS_COUNTS[i]) && (found == 0 || t < best_total)) {
       found = GS_COUNTS[i];
       best_total = t;
     }
@@ -94,19 +124,19 @@ static void print_models(const lesson *l) {
   size_t i;
   printf("\n== Models (16 bits)\n");
   for (m = 0; m < MODELS; m++) {
-    const gs_shape *s = &l->shape[m];
+    const gs_model *s = &l->shape[m];
     printf("%s: %s weights, %s GiB, %llu layers, hidden %llu, %llu heads, %llu key/value heads, message %s bytes, "
            "%llu swaps a word, fewest GPUs %llu\n",
-           GS_MODELS[m].name, grouped(gs_param_count(s)), gib(gs_weight_bytes(s)), u(s->layers), u(s->hidden), u(s->heads),
+           GS_MODELS[m].name, grouped(s->params), gib(s->stored_bytes), u(s->layers), u(s->hidden), u(s->heads),
            u(s->kv_heads), grouped(gs_message_bytes(s)), u(GS_ALL_REDUCES_PER_LAYER * s->layers), u(fewest(l, m)));
   }
   printf("\n== Memory per GPU in GiB: weights + cache + working = total, fits\n");
   for (m = 0; m < MODELS; m++) {
     for (i = 0; i < GS_COUNT_COUNT; i++) {
       gs_memory mem;
-      gs_memory_per_gpu(&l->shape[m], GS_COUNTS[i], &mem);
+      mem = memory_of(l, &l->shape[m], GS_COUNTS[i]);
       printf("%s x%llu: %s + %s + %s = %s fits=%s\n", GS_MODELS[m].name, u(GS_COUNTS[i]), gib(mem.weights), gib(mem.cache),
-             gib(mem.working), gib(mem.total), yes_no(gs_fits(&l->shape[m], &l->gpu, GS_COUNTS[i])));
+             gib(mem.working), gib(mem.total), yes_no(fits(l, &l->shape[m], GS_COUNTS[i])));
     }
   }
 }
@@ -177,7 +207,7 @@ static const char *share_list(const lesson *l, int m, int link, int by_words) {
 
 /* The page, section by section: each sentence the lesson writes with a figure in it. */
 static void print_page(const lesson *l) {
-  const gs_shape *s70 = &l->shape[M70], *s8 = &l->shape[M8], *s405 = &l->shape[M405];
+  const gs_model *s70 = &l->shape[M70], *s8 = &l->shape[M8], *s405 = &l->shape[M405];
   gs_memory m4, m2, m405;
   gs_time t70_4 = wt(l, M70, 4, &l->link[FAST], GS_SLICES, 1), t8_2 = wt(l, M8, 2, &l->link[FAST], GS_SLICES, 1);
   gs_time t8_16 = wt(l, M8, 16, &l->link[FAST], GS_SLICES, 1), groups = wt(l, M70, 4, &l->link[FAST], GS_GROUPS, 1);
@@ -185,16 +215,16 @@ static void print_page(const lesson *l) {
   double g8 = total(l, M8, 8, FAST, 1), g16 = total(l, M8, 16, FAST, 1);
   double sent = (double)(2 * 3) / 4 * (double)gs_message_bytes(s70);
   size_t i;
-  gs_memory_per_gpu(s70, 4, &m4);
-  gs_memory_per_gpu(s70, 2, &m2);
-  gs_memory_per_gpu(s405, 16, &m405);
+  m4 = memory_of(l, s70, 4);
+  m2 = memory_of(l, s70, 2);
+  m405 = memory_of(l, s405, 16);
 
   printf("\n== The page: the weights must fit\n");
-  printf("A model with 70 billion weights takes %s GiB at 16 bits; one GPU can use %s GiB (%s of its %s GiB).\n", gib(gs_weight_bytes(s70)),
+  printf("A model with 70 billion weights takes %s GiB at 16 bits; one GPU can use %s GiB (%s of its %s GiB).\n", gib(s70->stored_bytes),
          fixed((double)gs_usable_bytes(&l->gpu) / (double)GS_GIB, 1), pct(l->gpu.usable, 0), gs_plain(slot(), 64, l->gpu.gib));
   printf("Split four ways, each GPU holds %s GiB. With the cache and working space: %s GiB each, %s ms a word and %s of that spent waiting.\n",
          gib(m4.weights), gib(m4.total), ms(t70_4.total), pct(t70_4.share, 1));
-  printf("The 405B model takes %s GiB and needs at least %llu GPUs; on 16: %s GiB each.\n", gib(gs_weight_bytes(s405)),
+  printf("The 405B model takes %s GiB and needs at least %llu GPUs; on 16: %s GiB each.\n", gib(s405->stored_bytes),
          u(fewest(l, M405)), gib(m405.total));
   printf("The fewest GPUs that fit are %llu for the 8B model, %llu for the 70B and %llu for the 405B.\n", u(fewest(l, M8)),
          u(fewest(l, M70)), u(fewest(l, M405)));
@@ -203,15 +233,15 @@ static void print_page(const lesson *l) {
 
   printf("\n== The page: the memory sum, by hand (70B on 4 GPUs, bytes)\n");
   printf("Weights: %s x 2 / 4 = %s. Cache: %s bytes a token, %s for the chat, shared by key/value head: %s.\n",
-         grouped(gs_param_count(s70)), grouped(m4.weights), grouped(gs_kv_bytes_per_token(s70)),
-         grouped(gs_kv_bytes_per_token(s70) * GS_CHAT_TOKENS), grouped(m4.cache));
+         grouped(s70->params), grouped(m4.weights), grouped(kv_bytes_per_token(s70)),
+         grouped(kv_bytes_per_token(s70) * GS_CHAT_TOKENS), grouped(m4.cache));
   printf("Working space: %s plus a 1 GiB allowance, %s in all. The sum is %s bytes, or %s GiB.\n",
-         grouped(gs_activation_bytes(s70)), grouped(m4.working), grouped(m4.total), gib(m4.total));
+         grouped(activation_bytes(l, s70)), grouped(m4.working), grouped(m4.total), gib(m4.total));
   printf("Each model has %llu key/value heads, so past %llu GPUs each GPU keeps a copy of one.\n", u(s70->kv_heads), u(s70->kv_heads));
 
   printf("\n== The page: slicing every layer, and the swap\n");
   printf("One GPU would need %s ms to read the 70B model's weights; four GPUs each read a quarter, in %s ms.\n",
-         ms(gs_read_time(s70, &l->gpu, 1)), ms(gs_read_time(s70, &l->gpu, 4)));
+         ms(read_time(l, s70, 1)), ms(read_time(l, s70, 4)));
   printf("%llu swaps for every word of the 70B model, each message %s bytes, about %s microseconds of start-up on 4 GPUs: the %llu swaps cost %s ms.\n",
          u(GS_ALL_REDUCES_PER_LAYER * s70->layers), grouped(gs_message_bytes(s70)), fixed(allreduce_us(l, M70, 1, 4, FAST), 0),
          u(GS_ALL_REDUCES_PER_LAYER * s70->layers), ms(t70_4.transfer));
@@ -231,7 +261,7 @@ static void print_page(const lesson *l) {
   printf("Words come %s, %s and %s times faster with each doubling from 1 GPU to 8, and %s times for the last doubling.\n",
          fixed(g1 / g2, 2), fixed(g2 / g4, 2), fixed(g4 / g8, 2), fixed(g8 / g16, 2));
   printf("Check one cell, 2 GPUs: each GPU reads %s bytes: %s ms. A message is %s bytes; start-up %s microseconds, sending %s microseconds: %s in all.\n",
-         grouped(gs_weight_bytes(s8) / 2), ms(t8_2.read), grouped(gs_message_bytes(s8)),
+         grouped(s8->stored_bytes / 2), ms(t8_2.read), grouped(gs_message_bytes(s8)),
          fixed(l->link[FAST].base_us + 2 * l->link[FAST].step_us, 1),
          fixed((double)gs_message_bytes(s8) / l->link[FAST].bandwidth * 1e6, 3), fixed(allreduce_us(l, M8, 1, 2, FAST), 2));
   printf("A word makes %llu swaps, %s ms. The total is %s + %s = %s ms, and waiting is %s of it.\n",
@@ -268,8 +298,8 @@ static void print_page(const lesson *l) {
          ms(total(l, M70, 8, SLOW, 64) - total(l, M70, 8, FAST, 64)));
   printf("For 64 words on 8 GPUs calculation takes %s ms, still under the %s ms of reading, and for one word on one GPU "
          "calculation takes %s ms against %s ms of reading.\n",
-         ms(gs_compute_time(s70, &l->gpu, 8, 64)), ms(gs_read_time(s70, &l->gpu, 8)), ms(gs_compute_time(s70, &l->gpu, 1, 1)),
-         ms(gs_read_time(s70, &l->gpu, 1)));
+         ms(compute_time(l, s70, 8, 64)), ms(read_time(l, s70, 8)), ms(compute_time(l, s70, 1, 1)),
+         ms(read_time(l, s70, 1)));
   printf("If both figures count both directions, the 70B model on 8 GPUs goes from %s to %s ms on the fast link and from %s to %s ms on the slow one.\n",
          ms(total(l, M70, 8, FAST, 1)), ms(halved(l, M70, 8, FAST, 1)), ms(total(l, M70, 8, SLOW, 1)), ms(halved(l, M70, 8, SLOW, 1)));
   printf("With 64 words at once the slow link goes from %s to %s ms, %s more.\n", ms(total(l, M70, 8, SLOW, 64)),
@@ -277,11 +307,11 @@ static void print_page(const lesson *l) {
 
   printf("\n== The page: groups of layers (70B on 4 GPUs, fast link)\n");
   printf("Waiting nearly vanishes: %s ms a word on four GPUs, against %s ms of reading alone, %s of it waiting.\n", ms(groups.total),
-         ms(gs_read_time(s70, &l->gpu, 1)), pct(groups.share, 2));
-  printf("Each group reads in turn: 4 x %s = %s ms, plus 3 hand-offs of %s microseconds.\n", ms(gs_read_time(s70, &l->gpu, 4)),
+         ms(read_time(l, s70, 1)), pct(groups.share, 2));
+  printf("Each group reads in turn: 4 x %s = %s ms, plus 3 hand-offs of %s microseconds.\n", ms(read_time(l, s70, 4)),
          ms(groups.read), fixed(gs_handoff_time(gs_message_bytes(s70), &l->link[FAST]) * 1e6, 1));
   printf("Slices against groups: %s ms against %s ms; each GPU's share read in %s ms.\n", ms(t70_4.total), ms(groups.total),
-         ms(gs_read_time(s70, &l->gpu, 4)));
+         ms(read_time(l, s70, 4)));
 
   printf("\n== The page: what the toy leaves out, and what the tests check\n");
   printf("A word makes %llu, %llu and %llu swaps. The fewest GPUs that fit are %llu, %llu and %llu.\n",
@@ -301,7 +331,7 @@ static int load(lesson *l) {
   gs_error err;
   int m, k;
   for (m = 0; m < MODELS; m++)
-    if (gs_builtin_model(GS_MODELS[m].key, &l->shape[m], &err) != GS_OK) return cli_bad_error(GS_MODELS[m].file, &err);
+    if (gs_builtin_model(GS_MODELS[m].key, 0, &l->shape[m], &err) != GS_OK) return cli_bad_error(GS_MODELS[m].file, &err);
   if (gs_builtin_gpu(&l->gpu, &err) != GS_OK) return cli_bad_error("data/gpu.json", &err);
   for (k = 0; k < LINKS; k++)
     if (gs_builtin_link(GS_LINK_KEYS[k], &l->link[k], l->link_label[k], sizeof l->link_label[k], &err) != GS_OK)

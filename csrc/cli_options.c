@@ -13,7 +13,9 @@ static const char REPORT_HELP[] =
     "The fewest GPUs that fit, the best count, and for each count the memory per GPU and\n"
     "the time for one word, with the share of it spent waiting on the link.\n"
     "\n"
-    "  --model 8b|70b|405b|PATH  a built-in model, or a Llama-style config.json (default 70b)\n"
+    "  --model NAME|PATH  a built-in model (gpusplit list models) or a Hugging Face\n"
+    "                     config.json of a family the reader counts (default 70b)\n"
+    "  --bits B           bits of every weight, 1 to 32 (default: as the config stores them)\n"
     "  --gpu-gib N        GPU memory in GiB (default 80)\n"
     "  --usable F         share of it a server may use, 0 < F <= 1 (default 0.92)\n"
     "  --gpu-bw B         bytes per second the GPU reads its memory (default 2.039e12)\n"
@@ -33,9 +35,9 @@ static const char REPORT_HELP[] =
 /* Help was printed: not an error, and nothing else to do. */
 #define HELPED 1
 
-static const char *const VALUE_FLAGS[] = {"--model", "--gpu-gib", "--usable", "--gpu-bw", "--gpu-flops", "--link", "--link-bw",
+static const char *const VALUE_FLAGS[] = {"--model", "--bits", "--gpu-gib", "--usable", "--gpu-bw", "--gpu-flops", "--link", "--link-bw",
                                           "--step-us", "--base-us", "--split", "--words", "--counts", "--max-n"};
-enum { F_MODEL, F_GPU_GIB, F_USABLE, F_GPU_BW, F_GPU_FLOPS, F_LINK, F_LINK_BW, F_STEP_US, F_BASE_US, F_SPLIT, F_WORDS,
+enum { F_MODEL, F_BITS, F_GPU_GIB, F_USABLE, F_GPU_BW, F_GPU_FLOPS, F_LINK, F_LINK_BW, F_STEP_US, F_BASE_US, F_SPLIT, F_WORDS,
        F_COUNTS, F_MAX_N, F_COUNT };
 
 /* A flag's value as a finite double, the whole text read. */
@@ -112,17 +114,16 @@ static int read_file(const char *path, char **text, size_t *len) {
 }
 
 static int load_model(const char *model, cli_report_options *o) {
+  const gs_model_entry *e = gs_find_model(model);
   gs_error err;
   char *text = NULL;
-  size_t len = 0, i;
+  size_t len = 0;
   int rc;
-  for (i = 0; i < GS_MODEL_COUNT; i++) {
-    if (strcmp(model, GS_MODELS[i].key) == 0) {
-      snprintf(o->model_name, sizeof o->model_name, "%s", GS_MODELS[i].name);
-      snprintf(o->model_source, sizeof o->model_source, "data/%s", GS_MODELS[i].file);
-      if (gs_builtin_model(model, &o->shape, &err) != GS_OK) return cli_bad_error(o->model_source, &err);
-      return CLI_OK;
-    }
+  if (e) {
+    snprintf(o->model_name, sizeof o->model_name, "%s", e->name);
+    snprintf(o->model_source, sizeof o->model_source, "data/models/%s", e->file);
+    if (gs_builtin_model(e->key, o->bits, &o->model, &err) != GS_OK) return cli_bad_error(o->model_source, &err);
+    return CLI_OK;
   }
   snprintf(o->model_name, sizeof o->model_name, "%s", model);
   snprintf(o->model_source, sizeof o->model_source, "%s", model);
@@ -131,7 +132,7 @@ static int load_model(const char *model, cli_report_options *o) {
     free(text);
     return cli_bad("%s: is not valid JSON: it holds a NUL byte", model);
   }
-  rc = gs_shape_parse(text, len, &o->shape, &err);
+  rc = gs_model_parse(text, len, o->bits, &o->model, &err);
   free(text);
   return rc == GS_OK ? CLI_OK : cli_bad_error(model, &err);
 }
@@ -204,13 +205,20 @@ int cli_report_parse(int argc, char **argv, cli_report_options *o) {
   int rc;
   memset(o, 0, sizeof *o);
   if ((rc = collect(argc, argv, v, &o->json)) != CLI_OK) return rc;
+  if (v[F_BITS] && (rc = cli_parse_whole("--bits", v[F_BITS], 32, &o->bits)) != CLI_OK) return rc;
   if ((rc = load_model(v[F_MODEL] ? v[F_MODEL] : "70b", o)) != CLI_OK) return rc;
   if ((rc = load_hardware(v, o)) != CLI_OK) return rc;
   if (gs_split_parse(v[F_SPLIT] ? v[F_SPLIT] : "slices", &o->split) != GS_OK)
     return cli_bad("--split: must be slices or groups, not '%s'", v[F_SPLIT]);
   o->words = 1;
   if (v[F_WORDS] && (rc = cli_parse_whole("--words", v[F_WORDS], GS_MAX_WORDS, &o->words)) != CLI_OK) return rc;
-  if (gs_words_check(&o->shape, o->words, &err) != GS_OK) return cli_bad("--words: %s", err.what);
+  {
+    gs_plan p;
+    p.gpus = 1;
+    p.split = o->split;
+    p.words = o->words;
+    if (gs_plan_check(&o->model, &p, &err) != GS_OK) return cli_bad("--words: %s", err.what);
+  }
   o->max_n = 64;
   if (v[F_MAX_N] && (rc = cli_parse_whole("--max-n", v[F_MAX_N], GS_MAX_GPUS, &o->max_n)) != CLI_OK) return rc;
   if (v[F_COUNTS]) return parse_counts(v[F_COUNTS], o);

@@ -9,14 +9,21 @@ typedef struct {
   uint64_t fewest, best, best_dividing_heads;
 } searches;
 
+static gs_plan plan_of(const cli_report_options *o, uint64_t gpus) {
+  gs_plan p;
+  p.gpus = gpus;
+  p.split = o->split;
+  p.words = o->words;
+  return p;
+}
+
 static int search(const cli_report_options *o, searches *out) {
+  gs_plan p = plan_of(o, 1);
   int rc;
   memset(out, 0, sizeof *out);
-  if ((rc = gs_fewest_n(&o->shape, &o->gpu, o->max_n, &out->fewest)) != GS_OK && rc != GS_ERR_NONE_FITS) return rc;
-  if ((rc = gs_best_n(&o->shape, &o->gpu, &o->link, o->split, o->words, o->max_n, 0, &out->best)) != GS_OK &&
-      rc != GS_ERR_NONE_FITS)
-    return rc;
-  if ((rc = gs_best_n(&o->shape, &o->gpu, &o->link, o->split, o->words, o->max_n, 1, &out->best_dividing_heads)) != GS_OK &&
+  if ((rc = gs_fewest_n(&o->model, &o->gpu, &p, o->max_n, &out->fewest)) != GS_OK && rc != GS_ERR_NONE_FITS) return rc;
+  if ((rc = gs_best_n(&o->model, &o->gpu, &o->link, &p, o->max_n, 0, &out->best)) != GS_OK && rc != GS_ERR_NONE_FITS) return rc;
+  if ((rc = gs_best_n(&o->model, &o->gpu, &o->link, &p, o->max_n, 1, &out->best_dividing_heads)) != GS_OK &&
       rc != GS_ERR_NONE_FITS)
     return rc;
   return GS_OK;
@@ -29,13 +36,21 @@ static void print_count_or_none(FILE *f, uint64_t n, const char *none) {
 
 static void print_json(const cli_report_options *o, const searches *found) {
   size_t i;
+  const gs_model *m = &o->model;
   printf("{\"model\":{\"name\":");
   cli_json_string(stdout, o->model_name);
-  printf(",\"params\":%llu,\"weight_bytes\":%llu,\"layers\":%llu,\"hidden\":%llu,\"heads\":%llu,\"kv_heads\":%llu,"
-         "\"head_dim\":%llu},",
-         (unsigned long long)gs_param_count(&o->shape), (unsigned long long)gs_weight_bytes(&o->shape),
-         (unsigned long long)o->shape.layers, (unsigned long long)o->shape.hidden, (unsigned long long)o->shape.heads,
-         (unsigned long long)o->shape.kv_heads, (unsigned long long)o->shape.head_dim);
+  printf(",\"type\":");
+  cli_json_string(stdout, m->type);
+  printf(",\"params\":%llu,\"weight_bytes\":%llu,\"stored_bytes\":%llu,\"active_params\":%llu,"
+         "\"cache_bytes_per_token\":%llu,\"layers\":%llu,\"hidden\":%llu,\"heads\":%llu,\"kv_heads\":%llu,"
+         "\"head_dim\":%llu,\"experts\":%llu,\"experts_per_token\":%llu,\"window\":%llu,\"note\":",
+         (unsigned long long)m->params, (unsigned long long)m->stored_bytes, (unsigned long long)m->stored_bytes,
+         (unsigned long long)m->active_params, (unsigned long long)(m->cache_full_bytes + m->cache_window_bytes),
+         (unsigned long long)m->layers, (unsigned long long)m->hidden, (unsigned long long)m->heads,
+         (unsigned long long)m->kv_heads, (unsigned long long)m->head_dim, (unsigned long long)m->experts,
+         (unsigned long long)m->experts_per_token, (unsigned long long)m->window);
+  cli_json_string(stdout, m->note);
+  printf("},");
   printf("\"gpu\":{\"gib\":");
   cli_json_double(stdout, o->gpu.gib);
   printf(",\"usable\":");
@@ -58,16 +73,16 @@ static void print_json(const cli_report_options *o, const searches *found) {
   print_count_or_none(stdout, found->best_dividing_heads, "null");
   printf(",\"rows\":[");
   for (i = 0; i < o->count_n; i++) {
-    gs_memory m;
+    gs_cost_result c;
+    gs_plan p = plan_of(o, o->counts[i]);
     gs_time t;
-    uint64_t n = o->counts[i];
-    gs_memory_per_gpu(&o->shape, n, &m);
-    gs_word_time(&o->shape, &o->gpu, &o->link, n, o->split, o->words, &t);
-    printf("%s{\"gpus\":%llu,\"fits\":%s,\"memory\":{\"weights\":%llu,\"cache\":%llu,\"working\":%llu,\"total\":%llu},"
-           "\"time\":{\"read\":",
-           i ? "," : "", (unsigned long long)n, gs_fits(&o->shape, &o->gpu, n) ? "true" : "false",
-           (unsigned long long)m.weights, (unsigned long long)m.cache, (unsigned long long)m.working,
-           (unsigned long long)m.total);
+    gs_cost(m, &o->gpu, &o->link, &p, &c, NULL);
+    t = c.time;
+    printf("%s{\"gpus\":%llu,\"fits\":%s,\"read_bytes\":%llu,\"memory\":{\"weights\":%llu,\"cache\":%llu,\"working\":%llu,"
+           "\"total\":%llu},\"time\":{\"read\":",
+           i ? "," : "", (unsigned long long)p.gpus, c.fits ? "true" : "false", (unsigned long long)c.read_bytes,
+           (unsigned long long)c.memory.weights, (unsigned long long)c.memory.cache, (unsigned long long)c.memory.working,
+           (unsigned long long)c.memory.total);
     cli_json_double(stdout, t.read);
     printf(",\"transfer\":");
     cli_json_double(stdout, t.transfer);
@@ -88,13 +103,30 @@ static const char *bare(char out[32], const char *figure) {
   return out;
 }
 
+/* How the weights are stored, for the header: "at 16 bits", "as stored (mxfp4)". */
+static const char *storage_words(const cli_report_options *o, char *buf, size_t cap) {
+  if (o->bits) snprintf(buf, cap, "at %llu bits", (unsigned long long)o->bits);
+  else if (o->model.stored_bytes == 2 * o->model.params) snprintf(buf, cap, "at 16 bits");
+  else snprintf(buf, cap, "as the config stores them");
+  return buf;
+}
+
 static void print_table(const cli_report_options *o, const searches *found) {
   char a[40], b[40], c[40];
   size_t i;
-  printf("Model: %s, %s weights, %s GiB at 16 bits, %llu layers, hidden %llu, %llu heads, %llu key/value heads\n",
-         o->model_name, gs_grouped(a, sizeof a, gs_param_count(&o->shape)),
-         gs_fixed(b, sizeof b, (double)gs_weight_bytes(&o->shape) / (double)GS_GIB, 2), (unsigned long long)o->shape.layers,
-         (unsigned long long)o->shape.hidden, (unsigned long long)o->shape.heads, (unsigned long long)o->shape.kv_heads);
+  const gs_model *m = &o->model;
+  printf("Model: %s (%s), %s weights, %s GiB %s, %llu layers, hidden %llu, %llu heads, %llu key/value heads\n",
+         o->model_name, m->type, gs_grouped(a, sizeof a, m->params),
+         gs_fixed(b, sizeof b, (double)m->stored_bytes / (double)GS_GIB, 2), storage_words(o, c, sizeof c),
+         (unsigned long long)m->layers, (unsigned long long)m->hidden, (unsigned long long)m->heads,
+         (unsigned long long)m->kv_heads);
+  if (m->experts)
+    printf("Experts: %llu of %llu a token; %s weights active a token. Words at once read the experts they pick: "
+           "a planning assumption of uniform, independent choices\n",
+           (unsigned long long)m->experts_per_token, (unsigned long long)m->experts, gs_grouped(a, sizeof a, m->active_params));
+  if (m->window) printf("Sliding window: %llu tokens on some layers\n", (unsigned long long)m->window);
+  if (m->cache_latent) printf("Attention cache: a compressed latent that every slice holds whole\n");
+  if (m->note[0]) printf("Counted %s\n", m->note);
   printf("GPU: %s GiB, ", gs_plain(a, sizeof a, o->gpu.gib));
   printf("%s GiB usable, %s GB/s, %s TFLOP/s\n", gs_fixed(a, sizeof a, (double)gs_usable_bytes(&o->gpu) / (double)GS_GIB, 1),
          gs_fixed_grouped(b, sizeof b, o->gpu.bandwidth / 1e9, 0), gs_fixed_grouped(c, sizeof c, o->gpu.flops / 1e12, 0));
@@ -106,17 +138,17 @@ static void print_table(const cli_report_options *o, const searches *found) {
   print_count_or_none(stdout, found->fewest, "none");
   printf("\nBest GPU count (up to %llu): ", (unsigned long long)o->max_n);
   print_count_or_none(stdout, found->best, "none");
-  printf("\nBest count that divides the %llu heads: ", (unsigned long long)o->shape.heads);
+  printf("\nBest count that divides the %llu heads: ", (unsigned long long)m->heads);
   print_count_or_none(stdout, found->best_dividing_heads, "none");
   printf("\n\n%5s %12s %10s %12s %10s %5s %10s %10s %10s %8s %9s\n", "GPUs", "weights GiB", "cache GiB", "working GiB",
          "total GiB", "fits", "read ms", "wait ms", "total ms", "waiting", "words/s");
   for (i = 0; i < o->count_n; i++) {
     gs_view v;
-    uint64_t n = o->counts[i];
-    char w[32], ca[32], k[32], m[32], r[32], x[32], t[32];
-    gs_view_make(&o->shape, &o->gpu, &o->link, n, o->split, o->words, &v);
-    printf("%5llu %12s %10s %12s %10s %5s", (unsigned long long)n, bare(w, v.weights), bare(ca, v.cache), bare(k, v.working),
-           bare(m, v.memory), v.fits ? "yes" : "no");
+    gs_plan p = plan_of(o, o->counts[i]);
+    char w[32], ca[32], k[32], mm[32], r[32], x[32], t[32];
+    gs_view_make(m, &o->gpu, &o->link, &p, &v, NULL);
+    printf("%5llu %12s %10s %12s %10s %5s", (unsigned long long)p.gpus, bare(w, v.weights), bare(ca, v.cache), bare(k, v.working),
+           bare(mm, v.memory), v.fits ? "yes" : "no");
     if (v.fits)
       printf(" %10s %10s %10s %8s %9s\n", bare(r, v.read), bare(x, v.transfer), bare(t, v.time), v.waiting, v.words_per_s);
     else

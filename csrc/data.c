@@ -4,18 +4,8 @@
 
 #include "internal.h"
 
-extern const char GS_DATA_llama31_8b_config_json[];
-extern const char GS_DATA_llama31_70b_config_json[];
-extern const char GS_DATA_llama31_405b_shape_json[];
 extern const char GS_DATA_gpu_json[];
 extern const char GS_DATA_links_json[];
-
-const gs_model_entry GS_MODELS[] = {
-    {"8b", "8B", "llama31_8b_config.json", GS_DATA_llama31_8b_config_json},
-    {"70b", "70B", "llama31_70b_config.json", GS_DATA_llama31_70b_config_json},
-    {"405b", "405B", "llama31_405b_shape.json", GS_DATA_llama31_405b_shape_json},
-};
-const size_t GS_MODEL_COUNT = sizeof GS_MODELS / sizeof GS_MODELS[0];
 
 const char *const GS_LINK_KEYS[] = {"fast", "slow"};
 const size_t GS_LINK_COUNT = sizeof GS_LINK_KEYS / sizeof GS_LINK_KEYS[0];
@@ -29,12 +19,32 @@ const size_t GS_COUNT_COUNT = sizeof GS_COUNTS / sizeof GS_COUNTS[0];
 const uint64_t GS_WORDS[] = {1, 16, 64};
 const size_t GS_WORDS_COUNT = sizeof GS_WORDS / sizeof GS_WORDS[0];
 
-int gs_builtin_model(const char *key, gs_shape *out, gs_error *err) {
+/* ASCII letters compared without case: a model is found by the key or the name the
+ * report prints ("70b", "70B", "Mixtral 8x7B"). */
+static int same_name(const char *a, const char *b) {
+  for (; *a && *b; a++, b++) {
+    char x = (*a >= 'A' && *a <= 'Z') ? (char)(*a - 'A' + 'a') : *a, y = (*b >= 'A' && *b <= 'Z') ? (char)(*b - 'A' + 'a') : *b;
+    if (x != y) return 0;
+  }
+  return *a == *b;
+}
+
+const gs_model_entry *gs_find_model(const char *name) {
   size_t i;
   for (i = 0; i < GS_MODEL_COUNT; i++)
-    if (strcmp(GS_MODELS[i].key, key) == 0)
-      return gs_shape_parse(GS_MODELS[i].json, strlen(GS_MODELS[i].json), out, err);
-  return gs_fail(err, GS_ERR_UNKNOWN, "model", "no built-in model is called \"%s\" (8b, 70b, 405b)", key);
+    if (same_name(GS_MODELS[i].key, name) || same_name(GS_MODELS[i].name, name)) return &GS_MODELS[i];
+  return NULL;
+}
+
+int gs_builtin_model(const char *key, uint64_t bits, gs_model *out, gs_error *err) {
+  const gs_model_entry *e = gs_find_model(key);
+  char names[400];
+  size_t i, at = 0;
+  if (e) return gs_model_parse(e->json, strlen(e->json), bits, out, err);
+  names[0] = '\0';
+  for (i = 0; i < GS_MODEL_COUNT && at + strlen(GS_MODELS[i].key) + 3 < sizeof names; i++)
+    at += (size_t)gs_format(names + at, sizeof names - at, "%s%s", i ? ", " : "", GS_MODELS[i].key);
+  return gs_fail(err, GS_ERR_UNKNOWN, "model", "no built-in model has that name (%s)", names);
 }
 
 int gs_builtin_gpu(gs_gpu *out, gs_error *err) {

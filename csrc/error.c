@@ -19,7 +19,7 @@ static void put_unsigned(char *buf, size_t cap, size_t *at, unsigned long long x
 /* vsnprintf for the library's messages, limited to the conversions they use: %s, %d,
  * %u, %llu, %zu and %%. Figures go through gs_fixed, so the library needs no libc
  * printf, and the WebAssembly module carries none (it was a third of its size). */
-static size_t vformat(char *buf, size_t cap, const char *fmt, va_list ap) {
+size_t gs_vformat(char *buf, size_t cap, const char *fmt, va_list ap) {
   size_t at = 0;
   for (; *fmt; fmt++) {
     if (*fmt != '%') {
@@ -57,7 +57,7 @@ int gs_format(char *buf, size_t cap, const char *fmt, ...) {
   va_list ap;
   size_t n;
   va_start(ap, fmt);
-  n = vformat(buf, cap, fmt, ap);
+  n = gs_vformat(buf, cap, fmt, ap);
   va_end(ap);
   return (int)n;
 }
@@ -69,7 +69,7 @@ int gs_fail(gs_error *err, int code, const char *field, const char *fmt, ...) {
     err->code = code;
     gs_format(err->field, sizeof err->field, "%s", field ? field : "");
     va_start(ap, fmt);
-    vformat(err->what, sizeof err->what, fmt, ap);
+    gs_vformat(err->what, sizeof err->what, fmt, ap);
     va_end(ap);
   }
   return code;

@@ -23,27 +23,58 @@ enum gs_status {
   GS_ERR_SPLIT = -8,     /* a split the model does not know */
   GS_ERR_TOO_LONG = -9,  /* more JSON tokens or text than the reader's fixed buffer holds */
   GS_ERR_NONE_FITS = -10,/* no GPU count up to the limit fits the model */
-  GS_ERR_UNKNOWN = -11   /* a name (model, link) that the data does not hold */
+  GS_ERR_UNKNOWN = -11,  /* a name (model, link) that the data does not hold */
+  GS_ERR_UNSUPPORTED = -12 /* a model type, layout or stored format the reader cannot count exactly */
 };
 
 /* What went wrong, for a one-line message: "<field>: <what>". */
 typedef struct {
   int code;        /* a gs_status */
   char field[48];  /* the field or setting at fault; "" when none applies */
-  char what[160];  /* what is wrong with it, one phrase */
+  char what[512];  /* what is wrong with it, one phrase */
 } gs_error;
 
-/* A Llama-style model's shape, as read from its config.json. */
+/* How the weights are stored (a config's quantization_config, or --bits). */
+enum gs_store {
+  GS_STORE_16 = 0,      /* every weight at 16 bits, the config's default */
+  GS_STORE_BITS = 1,    /* every weight at `bits` bits (--bits) */
+  GS_STORE_MXFP4 = 2,   /* routed experts' matrices in MXFP4: 4 bits plus an 8-bit scale per 32 values */
+  GS_STORE_FP8_BLOCK = 3/* linear weights at 8 bits plus a 32-bit scale per block_rows x block_cols block */
+};
+
 typedef struct {
+  int kind;            /* enum gs_store */
+  uint64_t bits;       /* GS_STORE_BITS: bits of every weight, 1 to 32 */
+  uint64_t block_rows; /* GS_STORE_FP8_BLOCK: weight_block_size */
+  uint64_t block_cols;
+} gs_storage;
+
+/* A model derived once from its config.json: every total the cost needs. Weights are
+ * counted tensor by tensor as the family's transformers modeling file builds them. */
+typedef struct {
+  char type[32];         /* model_type, as the config gives it ("llama" when absent) */
   uint64_t hidden;       /* hidden_size: numbers in one word's hidden vector */
-  uint64_t intermediate; /* intermediate_size: width of the feed-forward block */
   uint64_t layers;       /* num_hidden_layers */
   uint64_t heads;        /* num_attention_heads */
-  uint64_t kv_heads;     /* num_key_value_heads (absent: = heads) */
-  uint64_t head_dim;     /* head_dim (absent: hidden / heads) */
+  uint64_t kv_heads;     /* key/value heads (for MLA, the attention heads) */
+  uint64_t head_dim;     /* width of one attention head (for MLA, the value head) */
   uint64_t vocab;        /* vocab_size */
-  int tied;              /* tie_word_embeddings: 1 if input and output tables are one */
-} gs_shape;
+  uint64_t params;       /* every weight counted */
+  uint64_t stored_bytes; /* the bytes those weights take as stored */
+  uint64_t routed_params;/* of params, those in routed experts, all layers */
+  uint64_t routed_bytes; /* their stored bytes */
+  uint64_t unread_params;/* of params, those a word does not pass through (a vision tower) */
+  uint64_t unread_bytes; /* their stored bytes */
+  uint64_t experts;      /* routed experts in each mixture-of-experts layer; 0 when dense */
+  uint64_t experts_per_token; /* routed experts each token uses */
+  uint64_t active_params;/* weights one word uses: all it passes through but the routed experts, plus k of them */
+  uint64_t cache_full_bytes;   /* attention cache one token adds over the layers that keep every token */
+  uint64_t cache_window_bytes; /* the same over the sliding-window layers */
+  uint64_t window;       /* tokens a sliding-window layer keeps; 0 when none slides */
+  int cache_latent;      /* 1: a compressed latent (MLA) that every slice holds whole */
+  uint64_t ffn_width;    /* the widest feed-forward intermediate one token passes through */
+  char note[96];         /* what the count leaves out or adds, for people; "" when nothing */
+} gs_model;
 
 /* One GPU. */
 typedef struct {
@@ -90,34 +121,48 @@ extern const uint64_t GS_CHAT_TOKENS;
 extern const uint64_t GS_MAX_GPUS;
 extern const uint64_t GS_MAX_WORDS;
 
-/* model.c: the arithmetic. Shapes must have passed gs_shape_check, and words
- * gs_words_check; GPU counts are 1..GS_MAX_GPUS. */
-int gs_shape_check(const gs_shape *s, gs_error *err);
-int gs_words_check(const gs_shape *s, uint64_t words, gs_error *err);
+/* What a setting asks: how the model is laid out and served. */
+typedef struct {
+  uint64_t gpus;  /* 1 to GS_MAX_GPUS */
+  int split;      /* enum gs_split */
+  uint64_t words; /* words at once: chats that each get their next word in one step */
+} gs_plan;
+
+/* Everything one setting costs. */
+typedef struct {
+  gs_memory memory;      /* bytes one GPU holds */
+  uint64_t usable_bytes; /* what one GPU may use */
+  int fits;              /* memory.total <= usable_bytes */
+  uint64_t read_bytes;   /* bytes one GPU reads in one step */
+  double compute;        /* seconds one GPU computes in one step */
+  gs_time time;
+} gs_cost_result;
+
+/* model.c: checks and the one cost function. A model from gs_model_parse is checked
+ * already; gs_plan_check bounds the words and GPUs so that every total fits 64 bits. */
 int gs_gpu_check(const gs_gpu *g, gs_error *err);
 int gs_link_check(const gs_link *l, gs_error *err);
+int gs_plan_check(const gs_model *m, const gs_plan *p, gs_error *err);
 int gs_split_parse(const char *name, int *split);
 const char *gs_split_name(int split);
-uint64_t gs_param_count(const gs_shape *s);
-uint64_t gs_weight_bytes(const gs_shape *s);
-uint64_t gs_kv_bytes_per_token(const gs_shape *s);
-uint64_t gs_activation_bytes(const gs_shape *s);
-uint64_t gs_message_bytes(const gs_shape *s);
 uint64_t gs_usable_bytes(const gs_gpu *g);
-void gs_memory_per_gpu(const gs_shape *s, uint64_t n, gs_memory *out);
-int gs_fits(const gs_shape *s, const gs_gpu *g, uint64_t n);
-double gs_read_time(const gs_shape *s, const gs_gpu *g, uint64_t n);
-double gs_compute_time(const gs_shape *s, const gs_gpu *g, uint64_t n, uint64_t words);
+uint64_t gs_message_bytes(const gs_model *m);
+uint64_t gs_chat_cache_bytes(const gs_model *m);
+double gs_routed_share(const gs_model *m, uint64_t words);
 double gs_allreduce_time(uint64_t size, uint64_t n, const gs_link *l);
 double gs_handoff_time(uint64_t size, const gs_link *l);
-int gs_word_time(const gs_shape *s, const gs_gpu *g, const gs_link *l, uint64_t n,
-                 int split, uint64_t words, gs_time *out);
-int gs_best_n(const gs_shape *s, const gs_gpu *g, const gs_link *l, int split, uint64_t words,
-              uint64_t max_n, int divide_heads, uint64_t *best);
-int gs_fewest_n(const gs_shape *s, const gs_gpu *g, uint64_t max_n, uint64_t *fewest);
+int gs_cost(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, gs_cost_result *out,
+            gs_error *err);
+/* The count from 1 to max_n with the shortest step for p's split and words. */
+int gs_best_n(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, uint64_t max_n, int divide_heads,
+              uint64_t *best);
+int gs_fewest_n(const gs_model *m, const gs_gpu *g, const gs_plan *p, uint64_t max_n, uint64_t *fewest);
 
-/* shape.c: a config.json's text to a shape; the error names the field. */
-int gs_shape_parse(const char *json, size_t len, gs_shape *out, gs_error *err);
+/* config.c: a config.json's text to a derived model; the error names the field. bits is
+ * 0 to keep the stored format the config gives, or the bits of every weight. */
+int gs_model_parse(const char *json, size_t len, uint64_t bits, gs_model *out, gs_error *err);
+/* The model types the reader counts, comma-separated, for messages and help. */
+const char *gs_supported_types(void);
 
 /* hardware.c: data/gpu.json and data/links.json text to structs. */
 int gs_gpu_parse(const char *json, size_t len, gs_gpu *out, gs_error *err);
@@ -130,12 +175,18 @@ char *gs_fixed(char *buf, size_t cap, double x, int places);
 char *gs_fixed_grouped(char *buf, size_t cap, double x, int places);
 char *gs_grouped(char *buf, size_t cap, uint64_t x);
 
-/* data.c: the built-in models and hardware from data/, and the settings the widget offers. */
+/* data.c and the generated catalogue (scripts/catalogue.mjs): the built-in models and
+ * hardware from data/, and the settings the widget offers. */
 typedef struct {
-  const char *key;  /* "8b" */
-  const char *name; /* "8B" */
-  const char *file; /* "llama31_8b_config.json" */
-  const char *json; /* that file's text */
+  const char *key;           /* "8b" */
+  const char *name;          /* "8B" */
+  const char *file;          /* "llama31_8b_config.json", in data/models/ */
+  const char *json;          /* that file's text */
+  const char *model;         /* the Hugging Face repository ("" in the lesson's module) */
+  const char *source;        /* where the config and its total were found ("" likewise) */
+  uint64_t published_params; /* the published parameter count; 0 when the total is in bytes */
+  uint64_t published_bytes;  /* the published bytes of a 16-bit checkpoint; 0 when not published */
+  int lesson;                /* 1 for the lesson's three models, which the widget offers */
 } gs_model_entry;
 
 extern const gs_model_entry GS_MODELS[];
@@ -146,7 +197,9 @@ extern const uint64_t GS_COUNTS[];
 extern const size_t GS_COUNT_COUNT;
 extern const uint64_t GS_WORDS[];
 extern const size_t GS_WORDS_COUNT;
-int gs_builtin_model(const char *key, gs_shape *out, gs_error *err);
+/* The entry whose key or name is name, in any case; NULL when none is. */
+const gs_model_entry *gs_find_model(const char *name);
+int gs_builtin_model(const char *key, uint64_t bits, gs_model *out, gs_error *err);
 int gs_builtin_gpu(gs_gpu *out, gs_error *err);
 int gs_builtin_link(const char *key, gs_link *out, char *label, size_t label_cap, gs_error *err);
 
@@ -176,9 +229,9 @@ typedef struct {
   char time[24];    /* "18.94 ms", or "Does not fit" */
 } gs_chart_row;
 
-int gs_view_make(const gs_shape *s, const gs_gpu *g, const gs_link *l, uint64_t n, int split,
-                 uint64_t words, gs_view *out);
-int gs_chart_make(const gs_shape *s, const gs_gpu *g, const gs_link *l, int split, uint64_t words,
-                  const uint64_t *counts, size_t count_n, gs_chart_row *rows);
+int gs_view_make(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, gs_view *out, gs_error *err);
+/* rows has room for count_n rows; the plan's gpus is ignored. */
+int gs_chart_make(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, const uint64_t *counts,
+                  size_t count_n, gs_chart_row *rows, gs_error *err);
 
 #endif

@@ -2,6 +2,8 @@
 #ifndef GPUSPLIT_INTERNAL_H
 #define GPUSPLIT_INTERNAL_H
 
+#include <stdarg.h>
+
 #include "gpusplit.h"
 
 /* jsmn (zserge/jsmn, Debian's libjsmn-dev): json.c holds its code, the other files
@@ -25,6 +27,9 @@ int gs_format(char *buf, size_t cap, const char *fmt, ...)
 #endif
     ;
 
+/* gs_format with a va_list; returns the length it wrote. */
+size_t gs_vformat(char *buf, size_t cap, const char *fmt, va_list ap);
+
 /* a * b and a + b, or 0 when the result would not fit in 64 bits. */
 int gs_mul(uint64_t a, uint64_t b, uint64_t *out);
 int gs_add(uint64_t a, uint64_t b, uint64_t *out);
@@ -36,16 +41,101 @@ typedef struct {
   int count; /* tokens used */
 } gs_json;
 
-/* The most tokens one document may have; a Llama config.json has under 100. */
-#define GS_JSON_TOKENS 1024
+/* The most tokens one document may have; a real config.json has under 300 (Gemma 3's
+ * layer_types list is the longest seen). */
+#define GS_JSON_TOKENS 4096
 
 int gs_json_parse(const char *text, size_t len, jsmntok_t *toks, unsigned cap, gs_json *out, gs_error *err);
 int gs_json_find(const gs_json *j, int object, const char *key);
 int gs_json_next(const gs_json *j, int index);
 int gs_json_is_null(const gs_json *j, int index);
 int gs_json_count(const gs_json *j, int index, const char *field, uint64_t *out, gs_error *err);
+/* Like gs_json_count, but min may be 0. */
+int gs_json_whole(const gs_json *j, int index, const char *field, uint64_t min, uint64_t *out, gs_error *err);
 int gs_json_number(const gs_json *j, int index, const char *field, double *out, gs_error *err);
 int gs_json_bool(const gs_json *j, int index, const char *field, int *out, gs_error *err);
 int gs_json_string_is(const gs_json *j, int index, const char *s);
+
+/* tally.c: weights counted tensor by tensor, and the bits each takes as stored. */
+enum gs_part {
+  GS_PART_TABLE = 0,     /* the embedding and output tables */
+  GS_PART_ATTENTION = 1, /* attention projections */
+  GS_PART_NORM = 2,      /* norms, biases and other vectors */
+  GS_PART_MLP = 3,       /* a dense or shared feed-forward block */
+  GS_PART_ROUTER = 4,    /* a mixture-of-experts router */
+  GS_PART_EXPERT = 5,    /* routed experts */
+  GS_PART_VISION = 6     /* a vision tower and its projector */
+};
+
+typedef struct {
+  gs_storage storage;
+  uint64_t params, bits;               /* every weight, and its stored bits */
+  uint64_t routed_params, routed_bits; /* of those, the routed experts' */
+  uint64_t unread_params, unread_bits; /* and those a word does not pass through */
+  int code;                            /* GS_OK, or the first failure (err says which) */
+  gs_error *err;
+} gs_tally;
+
+/* copies x a rows x cols matrix (rows out, cols in, as nn.Linear's weight). */
+void gs_tally_matrix(gs_tally *t, int part, uint64_t copies, uint64_t rows, uint64_t cols);
+/* copies x a vector of len values (a norm, a bias, a table row), never quantized. */
+void gs_tally_vector(gs_tally *t, int part, uint64_t copies, uint64_t len);
+/* a x b, or 0 with the tally failed when it would not fit in 64 bits. */
+uint64_t gs_tally_mul(gs_tally *t, uint64_t a, uint64_t b);
+/* A vector a block-FP8 checkpoint keeps at 32 bits (DeepSeek-V3's e_score_correction_bias). */
+void gs_tally_vector_fp32(gs_tally *t, uint64_t copies, uint64_t len);
+
+/* config.c: the language model's keys (the top object, or text_config's) for a family. */
+typedef struct {
+  const gs_json *json;
+  int object;    /* token of the object holding the keys */
+  gs_error *err;
+} gs_config;
+
+/* A count of at least 1: required when def is NULL, else def when absent or null. */
+int gs_config_count(const gs_config *c, const char *key, const uint64_t *def, uint64_t *out);
+/* A whole number, 0 or more, def when absent or null. */
+int gs_config_whole(const gs_config *c, const char *key, uint64_t def, uint64_t *out);
+int gs_config_bool(const gs_config *c, const char *key, int def, int *out);
+/* 1 when key is present and not null. */
+int gs_config_has(const gs_config *c, const char *key);
+/* layer_types, when present: how many of the layers are "sliding_attention"; each entry
+ * must be that or "full_attention". *present is 0 when the key is absent or null. */
+int gs_config_layer_types(const gs_config *c, uint64_t layers, uint64_t *sliding, int *present);
+/* A list of layer numbers (absent or null: none) as flags: listed[i] is 1 when it names
+ * layer i. listed has room for cap layers; more layers are refused. */
+#define GS_MAX_LISTED_LAYERS 4096
+int gs_config_layer_flags(const gs_config *c, const char *key, uint64_t layers, unsigned char *listed, size_t cap);
+int gs_config_refuse(const gs_config *c, const char *key, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* families/: each family fills a model from its config and tallies its weights. */
+typedef struct {
+  const char *type;                                               /* model_type */
+  int (*count)(const gs_config *c, gs_tally *t, gs_model *m);     /* 0 or a gs_status */
+  unsigned formats; /* the stored formats (1 << enum gs_store) its checkpoints use beyond 16 bits */
+} gs_family;
+
+extern const gs_family GS_FAMILIES[];
+extern const size_t GS_FAMILY_COUNT;
+
+/* families/decoder.c: the parts most decoders share. */
+/* hidden_size, num_hidden_layers, num_attention_heads, num_key_value_heads (absent: the
+ * heads) and vocab_size; head_dim from the config, else head_dim_default, else (when that
+ * is 0) hidden_size / heads. */
+int gs_decoder_read(const gs_config *c, uint64_t head_dim_default, gs_model *m);
+/* The embedding table, the output table unless tied, and the final norm. */
+int gs_decoder_tables(const gs_config *c, gs_tally *t, const gs_model *m, int tied_default);
+/* q, k, v and o projections in every layer, with their biases when asked. */
+void gs_decoder_attention(gs_tally *t, const gs_model *m, int qkv_bias, int o_bias);
+/* copies of a gated feed-forward block (gate, up, down) of the given width. */
+void gs_decoder_mlp(gs_tally *t, int part, uint64_t copies, uint64_t hidden, uint64_t width, int bias);
+/* The grouped-heads cache: sliding of the layers keep at most window tokens. */
+int gs_decoder_cache(gs_model *m, uint64_t sliding, uint64_t window, gs_error *err);
+/* sliding_window (absent or null: none) on every layer, as Mistral, Mixtral and Phi-3 use it. */
+int gs_decoder_cache_all_sliding(const gs_config *c, gs_model *m);
 
 #endif

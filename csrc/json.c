@@ -273,21 +273,25 @@ int gs_json_number(const gs_json *j, int index, const char *field, double *out, 
 /* A count: a whole number of at least 1, written as digits alone. 4096.0 and 4.096e3
  * are refused rather than rounded, since a fraction may hide past a double's precision;
  * the digits are read exactly, up to 2^53 so that every count is exact in a double. */
-int gs_json_count(const gs_json *j, int index, const char *field, uint64_t *out, gs_error *err) {
+int gs_json_whole(const gs_json *j, int index, const char *field, uint64_t min, uint64_t *out, gs_error *err) {
   char raw[64];
   uint64_t value = 0;
   size_t i;
   int rc = number_token(j, index, field, raw, sizeof raw, err);
   if (rc != GS_OK) return rc;
-  if (raw[0] == '-') return gs_fail(err, GS_ERR_RANGE, field, "must be a whole number of at least 1, not %s", raw);
+  if (raw[0] == '-') return gs_fail(err, GS_ERR_RANGE, field, "must be a whole number of at least %llu, not %s", (unsigned long long)min, raw);
   for (i = 0; raw[i] >= '0' && raw[i] <= '9'; i++) {
     value = value * 10 + (uint64_t)(raw[i] - '0');
     if (value > (UINT64_C(1) << 53)) return gs_fail(err, GS_ERR_RANGE, field, "is too large: %s (at most 2^53)", raw);
   }
   if (raw[i] != '\0') return gs_fail(err, GS_ERR_RANGE, field, "must be a whole number written as digits alone, not %s", raw);
-  if (value < 1) return gs_fail(err, GS_ERR_RANGE, field, "must be at least 1, not %s", raw);
+  if (value < min) return gs_fail(err, GS_ERR_RANGE, field, "must be at least %llu, not %s", (unsigned long long)min, raw);
   *out = value;
   return GS_OK;
+}
+
+int gs_json_count(const gs_json *j, int index, const char *field, uint64_t *out, gs_error *err) {
+  return gs_json_whole(j, index, field, 1, out, err);
 }
 
 int gs_json_bool(const gs_json *j, int index, const char *field, int *out, gs_error *err) {

@@ -17,49 +17,51 @@ static void ms_text(char *buf, size_t cap, double seconds) {
   gs_format(buf, cap, "%s ms", gs_fixed_grouped(n, sizeof n, seconds * 1e3, 2));
 }
 
-int gs_view_make(const gs_shape *s, const gs_gpu *g, const gs_link *l, uint64_t n, int split, uint64_t words,
-                 gs_view *out) {
-  gs_memory m;
-  gs_time t;
-  double usable = (double)gs_usable_bytes(g), used;
+int gs_view_make(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, gs_view *out, gs_error *err) {
+  gs_cost_result c;
+  double usable, used;
   char num[32];
-  int rc = gs_word_time(s, g, l, n, split, words, &t);
+  int rc = gs_cost(m, g, l, p, &c, err);
   if (rc != GS_OK) return rc;
-  gs_memory_per_gpu(s, n, &m);
   memset(out, 0, sizeof *out);
-  out->fits = gs_fits(s, g, n);
-  gib_text(out->memory, sizeof out->memory, m.total);
-  gib_text(out->weights, sizeof out->weights, m.weights);
-  gib_text(out->cache, sizeof out->cache, m.cache);
-  gib_text(out->working, sizeof out->working, m.working);
+  usable = (double)c.usable_bytes;
+  out->fits = c.fits;
+  gib_text(out->memory, sizeof out->memory, c.memory.total);
+  gib_text(out->weights, sizeof out->weights, c.memory.weights);
+  gib_text(out->cache, sizeof out->cache, c.memory.cache);
+  gib_text(out->working, sizeof out->working, c.memory.working);
   gs_format(out->usable, sizeof out->usable, "%s GiB", gs_fixed(num, sizeof num, usable / (double)GS_GIB, 1));
-  used = (double)m.total / usable;
+  used = (double)c.memory.total / usable;
   out->mem_bar = 100 * (used < 1 ? used : 1);
   if (!out->fits) {
     gs_format(out->time, sizeof out->time, "%s", DOES_NOT_FIT);
     return GS_OK;
   }
-  ms_text(out->time, sizeof out->time, t.total);
-  ms_text(out->read, sizeof out->read, t.read);
-  ms_text(out->transfer, sizeof out->transfer, t.transfer);
-  gs_format(out->waiting, sizeof out->waiting, "%s%%", gs_fixed(num, sizeof num, t.share * 100, 1));
-  gs_fixed_grouped(out->words_per_s, sizeof out->words_per_s, t.words_per_s, 1);
-  out->wait_bar = 100 * t.share;
+  ms_text(out->time, sizeof out->time, c.time.total);
+  ms_text(out->read, sizeof out->read, c.time.read);
+  ms_text(out->transfer, sizeof out->transfer, c.time.transfer);
+  gs_format(out->waiting, sizeof out->waiting, "%s%%", gs_fixed(num, sizeof num, c.time.share * 100, 1));
+  gs_fixed_grouped(out->words_per_s, sizeof out->words_per_s, c.time.words_per_s, 1);
+  out->wait_bar = 100 * c.time.share;
   return GS_OK;
 }
 
 /* One row per count; the bars of the rows that fit are scaled to the slowest of them. */
-int gs_chart_make(const gs_shape *s, const gs_gpu *g, const gs_link *l, int split, uint64_t words,
-                  const uint64_t *counts, size_t count_n, gs_chart_row *rows) {
+int gs_chart_make(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, const uint64_t *counts,
+                  size_t count_n, gs_chart_row *rows, gs_error *err) {
   gs_time times[64];
+  gs_plan at = *p;
   double top = 0;
   size_t i;
-  if (count_n > sizeof times / sizeof times[0]) return GS_ERR_TOO_LONG;
+  if (count_n > sizeof times / sizeof times[0]) return gs_fail(err, GS_ERR_TOO_LONG, "counts", "at most 64 counts");
   for (i = 0; i < count_n; i++) {
-    int rc = gs_word_time(s, g, l, counts[i], split, words, &times[i]);
-    if (rc != GS_OK) return rc;
+    gs_cost_result c;
+    int rc;
+    at.gpus = counts[i];
+    if ((rc = gs_cost(m, g, l, &at, &c, err)) != GS_OK) return rc;
+    times[i] = c.time;
     rows[i].gpus = counts[i];
-    rows[i].fits = gs_fits(s, g, counts[i]);
+    rows[i].fits = c.fits;
     if (rows[i].fits && times[i].total > top) top = times[i].total;
   }
   for (i = 0; i < count_n; i++) {

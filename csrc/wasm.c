@@ -20,7 +20,7 @@ double *chart_buffer(void);
 char *error_buffer(void);
 uint32_t offered_count(uint32_t i);
 uint32_t offered_words(uint32_t i);
-int use_builtin(uint32_t model, uint32_t link);
+int use_builtin(uint32_t model_index, uint32_t link);
 int use_custom(uint32_t len, double gib, double usable, double gpu_bandwidth, double flops, double link_bandwidth,
                double step_us, double base_us);
 int setting(uint32_t n, uint32_t split, uint32_t words);
@@ -30,13 +30,14 @@ int chart(uint32_t split, uint32_t words);
 static char text_in[65536];
 
 /* The current model, GPU and link. */
-static gs_shape shape;
+static gs_model model;
 static gs_gpu gpu;
 static gs_link link_now;
 static int ready;
 
-/* setting(): params, weight_bytes, usable_bytes, memory weights, cache, working, total, fits */
-static uint64_t out_bytes[8];
+/* setting(): params, weight_bytes, usable_bytes, memory weights, cache, working, total, fits,
+ * read_bytes, active_params */
+static uint64_t out_bytes[10];
 /* setting(): read, transfer, total, share, words_per_s, compute, mem_bar, wait_bar */
 static double out_numbers[8];
 /* setting(): memory, weights, cache, working, usable, time, read, transfer, waiting,
@@ -64,12 +65,12 @@ EXPORT uint32_t offered_words(uint32_t i) { return i < GS_WORDS_COUNT ? (uint32_
 
 /* One of the built-in models (0: 8B, 1: 70B, 2: 405B) with the lesson's GPU and one of
  * its links (0: fast, 1: slow). */
-EXPORT int use_builtin(uint32_t model, uint32_t link) {
+EXPORT int use_builtin(uint32_t model_index, uint32_t link) {
   gs_error err;
   int rc;
   ready = 0;
-  if (model >= GS_MODEL_COUNT || link >= GS_LINK_COUNT) return fail(GS_ERR_UNKNOWN, NULL);
-  if ((rc = gs_builtin_model(GS_MODELS[model].key, &shape, &err)) != GS_OK || (rc = gs_builtin_gpu(&gpu, &err)) != GS_OK ||
+  if (model_index >= GS_MODEL_COUNT || link >= GS_LINK_COUNT) return fail(GS_ERR_UNKNOWN, NULL);
+  if ((rc = gs_builtin_model(GS_MODELS[model_index].key, 0, &model, &err)) != GS_OK || (rc = gs_builtin_gpu(&gpu, &err)) != GS_OK ||
       (rc = gs_builtin_link(GS_LINK_KEYS[link], &link_now, NULL, 0, &err)) != GS_OK)
     return fail(rc, &err);
   ready = 1;
@@ -90,20 +91,16 @@ EXPORT int use_custom(uint32_t len, double gib, double usable, double gpu_bandwi
   link_now.bandwidth = link_bandwidth;
   link_now.step_us = step_us;
   link_now.base_us = base_us;
-  if ((rc = gs_shape_parse(text_in, len, &shape, &err)) != GS_OK || (rc = gs_gpu_check(&gpu, &err)) != GS_OK ||
+  if ((rc = gs_model_parse(text_in, len, 0, &model, &err)) != GS_OK || (rc = gs_gpu_check(&gpu, &err)) != GS_OK ||
       (rc = gs_link_check(&link_now, &err)) != GS_OK)
     return fail(rc, &err);
   ready = 1;
   return GS_OK;
 }
 
-static int check_setting(uint32_t n, uint32_t words) {
+static int check_ready(void) {
   gs_error err;
-  int rc;
   if (!ready) return fail(gs_fail(&err, GS_ERR_UNKNOWN, "model", "none is loaded: call use_builtin or use_custom"), &err);
-  if (n < 1 || n > GS_MAX_GPUS)
-    return fail(gs_fail(&err, GS_ERR_RANGE, "gpus", "must be from 1 to %llu", (unsigned long long)GS_MAX_GPUS), &err);
-  if ((rc = gs_words_check(&shape, words, &err)) != GS_OK) return fail(rc, &err);
   return GS_OK;
 }
 
@@ -116,31 +113,34 @@ static size_t put_text(size_t at, const char *s) {
 
 /* Every number and string of n GPUs with this split and words at once. */
 EXPORT int setting(uint32_t n, uint32_t split, uint32_t words) {
-  gs_memory m;
-  gs_time t;
+  gs_cost_result c;
   gs_view v;
+  gs_plan p;
   size_t at = 0;
   gs_error err;
   int rc;
-  if ((rc = check_setting(n, words)) != GS_OK) return rc;
-  if ((rc = gs_word_time(&shape, &gpu, &link_now, n, (int)split, words, &t)) != GS_OK ||
-      (rc = gs_view_make(&shape, &gpu, &link_now, n, (int)split, words, &v)) != GS_OK)
-    return fail(gs_fail(&err, rc, "split", "must be 0 (slices) or 1 (groups)"), &err);
-  gs_memory_per_gpu(&shape, n, &m);
-  out_bytes[0] = gs_param_count(&shape);
-  out_bytes[1] = gs_weight_bytes(&shape);
-  out_bytes[2] = gs_usable_bytes(&gpu);
-  out_bytes[3] = m.weights;
-  out_bytes[4] = m.cache;
-  out_bytes[5] = m.working;
-  out_bytes[6] = m.total;
-  out_bytes[7] = (uint64_t)gs_fits(&shape, &gpu, n);
-  out_numbers[0] = t.read;
-  out_numbers[1] = t.transfer;
-  out_numbers[2] = t.total;
-  out_numbers[3] = t.share;
-  out_numbers[4] = t.words_per_s;
-  out_numbers[5] = gs_compute_time(&shape, &gpu, n, words);
+  if ((rc = check_ready()) != GS_OK) return rc;
+  p.gpus = n;
+  p.split = (int)split;
+  p.words = words;
+  if ((rc = gs_cost(&model, &gpu, &link_now, &p, &c, &err)) != GS_OK || (rc = gs_view_make(&model, &gpu, &link_now, &p, &v, &err)) != GS_OK)
+    return fail(rc, &err);
+  out_bytes[0] = model.params;
+  out_bytes[1] = model.stored_bytes;
+  out_bytes[2] = c.usable_bytes;
+  out_bytes[3] = c.memory.weights;
+  out_bytes[4] = c.memory.cache;
+  out_bytes[5] = c.memory.working;
+  out_bytes[6] = c.memory.total;
+  out_bytes[7] = (uint64_t)c.fits;
+  out_bytes[8] = c.read_bytes;
+  out_bytes[9] = model.active_params;
+  out_numbers[0] = c.time.read;
+  out_numbers[1] = c.time.transfer;
+  out_numbers[2] = c.time.total;
+  out_numbers[3] = c.time.share;
+  out_numbers[4] = c.time.words_per_s;
+  out_numbers[5] = c.compute;
   out_numbers[6] = v.mem_bar;
   out_numbers[7] = v.wait_bar;
   at = put_text(at, v.memory);
@@ -159,12 +159,15 @@ EXPORT int setting(uint32_t n, uint32_t split, uint32_t words) {
 /* The chart over the counts the widget offers. */
 EXPORT int chart(uint32_t split, uint32_t words) {
   gs_chart_row rows[16];
+  gs_plan p;
   size_t i, at = 0;
   gs_error err;
   int rc;
-  if ((rc = check_setting(1, words)) != GS_OK) return rc;
-  if ((rc = gs_chart_make(&shape, &gpu, &link_now, (int)split, words, GS_COUNTS, GS_COUNT_COUNT, rows)) != GS_OK)
-    return fail(gs_fail(&err, rc, "split", "must be 0 (slices) or 1 (groups)"), &err);
+  if ((rc = check_ready()) != GS_OK) return rc;
+  p.gpus = 1;
+  p.split = (int)split;
+  p.words = words;
+  if ((rc = gs_chart_make(&model, &gpu, &link_now, &p, GS_COUNTS, GS_COUNT_COUNT, rows, &err)) != GS_OK) return fail(rc, &err);
   for (i = 0; i < GS_COUNT_COUNT; i++) {
     out_chart[4 * i] = (double)rows[i].gpus;
     out_chart[4 * i + 1] = rows[i].fits;

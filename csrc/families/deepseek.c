@@ -1,0 +1,83 @@
+/* DeepSeek-V2 and V3 (DeepSeek's modeling_deepseek.py, as transformers'
+ * modeling_deepseek_v2.py and modeling_deepseek_v3.py port it). Attention is MLA: q through
+ * a low-rank q_a_proj, its norm and q_b_proj (or one q_proj when q_lora_rank is null), a
+ * kv_a_proj_with_mqa to kv_lora_rank + qk_rope_head_dim, its norm, kv_b_proj back to every
+ * head, and o_proj; attention_bias puts biases on q_a, kv_a and o. The cache keeps the
+ * compressed latent and the rotary key: kv_lora_rank + qk_rope_head_dim values a token a
+ * layer. Layer i has a mixture of experts when n_routed_experts is set, i is at least
+ * first_k_dense_replace and a multiple of moe_layer_freq: a router (no bias; V3 adds a
+ * 32-bit e_score_correction_bias), n_routed_experts experts of moe_intermediate_size, and
+ * n_shared_experts folded into one block of n_shared_experts x that width. Other layers
+ * have a dense block of intermediate_size. Untied by default. The multi-token-prediction
+ * layers (num_nextn_predict_layers) that V3's checkpoint also stores are not counted:
+ * inference does not use them. */
+#include "families.h"
+
+static const uint64_t CACHE_VALUE_BYTES = 2; /* lesson 18: the cache keeps 16-bit numbers */
+static const uint64_t ONE = 1;
+
+static int count(const gs_config *c, gs_tally *t, gs_model *m, int v3) {
+  uint64_t dense_width, expert_width = 0, q_rank = 0, kv_rank, nope, rope, v_dim, first_dense, freq, shared = 0, moe = 0, i;
+  uint64_t q_width;
+  int rc, attention_bias, routed = gs_config_has(c, "n_routed_experts");
+  if ((rc = gs_decoder_read(c, 1, m)) != GS_OK || (rc = gs_config_count(c, "intermediate_size", NULL, &dense_width)) != GS_OK ||
+      (rc = gs_config_count(c, "kv_lora_rank", NULL, &kv_rank)) != GS_OK ||
+      (rc = gs_config_count(c, "qk_nope_head_dim", NULL, &nope)) != GS_OK ||
+      (rc = gs_config_count(c, "qk_rope_head_dim", NULL, &rope)) != GS_OK ||
+      (rc = gs_config_count(c, "v_head_dim", NULL, &v_dim)) != GS_OK ||
+      (rc = gs_config_bool(c, "attention_bias", 0, &attention_bias)) != GS_OK ||
+      (gs_config_has(c, "q_lora_rank") && (rc = gs_config_count(c, "q_lora_rank", NULL, &q_rank)) != GS_OK))
+    return rc;
+  if (routed && ((rc = gs_config_count(c, "n_routed_experts", NULL, &m->experts)) != GS_OK ||
+                 (rc = gs_config_count(c, "num_experts_per_tok", NULL, &m->experts_per_token)) != GS_OK ||
+                 (rc = gs_config_count(c, "moe_intermediate_size", NULL, &expert_width)) != GS_OK ||
+                 (rc = gs_config_whole(c, "first_k_dense_replace", 0, &first_dense)) != GS_OK ||
+                 (rc = gs_config_count(c, "moe_layer_freq", &ONE, &freq)) != GS_OK ||
+                 (rc = gs_config_whole(c, "n_shared_experts", 0, &shared)) != GS_OK))
+    return rc;
+  if (!v3 && gs_json_string_is(c->json, gs_json_find(c->json, c->object, "topk_method"), "noaux_tc"))
+    return gs_config_refuse(c, "topk_method", "noaux_tc on deepseek_v2 adds a correction bias the reader does not count");
+  if (routed)
+    for (i = first_dense; i < m->layers; i++)
+      if (i % freq == 0) moe++;
+  m->kv_heads = m->heads;
+  m->head_dim = v_dim;
+  q_width = gs_tally_mul(t, m->heads, nope + rope);
+  if (q_rank == 0) {
+    gs_tally_matrix(t, GS_PART_ATTENTION, m->layers, q_width, m->hidden);
+  } else {
+    gs_tally_matrix(t, GS_PART_ATTENTION, m->layers, q_rank, m->hidden);
+    if (attention_bias) gs_tally_vector(t, GS_PART_NORM, m->layers, q_rank);
+    gs_tally_vector(t, GS_PART_NORM, m->layers, q_rank);
+    gs_tally_matrix(t, GS_PART_ATTENTION, m->layers, q_width, q_rank);
+  }
+  gs_tally_matrix(t, GS_PART_ATTENTION, m->layers, kv_rank + rope, m->hidden);
+  if (attention_bias) gs_tally_vector(t, GS_PART_NORM, m->layers, kv_rank + rope);
+  gs_tally_vector(t, GS_PART_NORM, m->layers, kv_rank);
+  gs_tally_matrix(t, GS_PART_ATTENTION, m->layers, gs_tally_mul(t, m->heads, nope + v_dim), kv_rank);
+  gs_tally_matrix(t, GS_PART_ATTENTION, m->layers, m->hidden, gs_tally_mul(t, m->heads, v_dim));
+  if (attention_bias) gs_tally_vector(t, GS_PART_NORM, m->layers, m->hidden);
+  gs_tally_vector(t, GS_PART_NORM, 2 * m->layers, m->hidden);
+  gs_decoder_mlp(t, GS_PART_MLP, m->layers - moe, m->hidden, dense_width, 0);
+  m->ffn_width = moe < m->layers ? dense_width : 0;
+  if (moe > 0) {
+    uint64_t moe_width = gs_tally_mul(t, m->experts_per_token + shared, expert_width);
+    gs_tally_matrix(t, GS_PART_ROUTER, moe, m->experts, m->hidden);
+    if (v3) gs_tally_vector_fp32(t, moe, m->experts);
+    gs_decoder_mlp(t, GS_PART_EXPERT, gs_tally_mul(t, moe, m->experts), m->hidden, expert_width, 0);
+    if (shared) gs_decoder_mlp(t, GS_PART_MLP, moe, m->hidden, gs_tally_mul(t, shared, expert_width), 0);
+    if (moe_width > m->ffn_width) m->ffn_width = moe_width;
+  } else {
+    m->experts = m->experts_per_token = 0;
+  }
+  if ((rc = gs_decoder_tables(c, t, m, 0)) != GS_OK) return rc;
+  if (!gs_mul(gs_tally_mul(t, m->layers, kv_rank + rope), CACHE_VALUE_BYTES, &m->cache_full_bytes))
+    return gs_fail(c->err, GS_ERR_OVERFLOW, "kv_lora_rank", "the attention cache's bytes would overflow 64 bits");
+  m->cache_latent = 1;
+  if (gs_config_has(c, "num_nextn_predict_layers"))
+    gs_format(m->note, sizeof m->note, "without the multi-token-prediction layers, which inference does not use");
+  return GS_OK;
+}
+
+int gs_count_deepseek_v2(const gs_config *c, gs_tally *t, gs_model *m) { return count(c, t, m, 0); }
+int gs_count_deepseek_v3(const gs_config *c, gs_tally *t, gs_model *m) { return count(c, t, m, 1); }
