@@ -9,6 +9,8 @@
 
 #include "test_support.h"
 
+static const gs_plan ONE_WORD = {1, GS_SLICES, 1};
+
 /* The published weight totals, as lesson 18 pins them (test_gpu_split.py, PUBLISHED). */
 static const char *const KEYS[] = {"8b", "70b", "405b"};
 static const uint64_t PUBLISHED[] = {UINT64_C(8030261248), UINT64_C(70553706496), UINT64_C(405853388800)};
@@ -18,19 +20,19 @@ static void weight_counts_match_the_published_totals(void **state) {
   size_t i;
   (void)state;
   for (i = 0; i < 3; i++) {
-    gs_shape s;
+    gs_model s;
     ts_model(KEYS[i], &s);
-    assert_int_equal(gs_param_count(&s), PUBLISHED[i]);
-    assert_int_equal(gs_weight_bytes(&s), 2 * PUBLISHED[i]);
+    assert_int_equal(s.params, PUBLISHED[i]);
+    assert_int_equal(s.stored_bytes, 2 * PUBLISHED[i]);
   }
 }
 
 static void memory_of_70b_on_4_gpus_adds_up_by_hand(void **state) {
-  gs_shape s;
+  gs_model s;
   gs_memory m;
   (void)state;
   ts_model("70b", &s);
-  gs_memory_per_gpu(&s, 4, &m);
+  m = ts_memory(&s, 4);
   assert_int_equal(m.weights, 2 * UINT64_C(70553706496) / 4);
   assert_int_equal(m.weights, UINT64_C(35276853248));
   assert_int_equal(m.cache, UINT64_C(2) * 80 * 8 * 128 * 2 * 8192 / 4);
@@ -42,12 +44,12 @@ static void memory_of_70b_on_4_gpus_adds_up_by_hand(void **state) {
 }
 
 static void sixteen_gpus_hold_as_much_cache_as_eight(void **state) {
-  gs_shape s;
+  gs_model s;
   gs_memory m8, m16;
   (void)state;
   ts_model("70b", &s);
-  gs_memory_per_gpu(&s, 8, &m8);
-  gs_memory_per_gpu(&s, 16, &m16);
+  m8 = ts_memory(&s, 8);
+  m16 = ts_memory(&s, 16);
   assert_int_equal(m16.cache, m8.cache);
   assert_true(m16.weights < m8.weights);
 }
@@ -60,9 +62,9 @@ static void the_fits_verdicts_match_the_lesson_for_every_offered_count(void **st
   ts_gpu(&g);
   assert_int_equal(GS_COUNT_COUNT, 5);
   for (i = 0; i < 3; i++) {
-    gs_shape s;
+    gs_model s;
     ts_model(KEYS[i], &s);
-    for (k = 0; k < GS_COUNT_COUNT; k++) assert_int_equal(gs_fits(&s, &g, GS_COUNTS[k]), expected[i][k]);
+    for (k = 0; k < GS_COUNT_COUNT; k++) assert_int_equal(ts_fits(&s, &g, GS_COUNTS[k]), expected[i][k]);
   }
 }
 
@@ -73,33 +75,33 @@ static void the_fewest_gpus_that_fit_are_1_2_and_11(void **state) {
   (void)state;
   ts_gpu(&g);
   for (i = 0; i < 3; i++) {
-    gs_shape s;
+    gs_model s;
     uint64_t fewest = 0;
     ts_model(KEYS[i], &s);
-    assert_int_equal(gs_fewest_n(&s, &g, 64, &fewest), GS_OK);
+    assert_int_equal(gs_fewest_n(&s, &g, &ONE_WORD, 64, &fewest), GS_OK);
     assert_int_equal(fewest, expected[i]);
   }
 }
 
 static void no_count_up_to_ten_fits_the_405b_model(void **state) {
-  gs_shape s;
+  gs_model s;
   gs_gpu g;
   gs_link l;
   uint64_t n = 99;
   (void)state;
   ts_setting("405b", "fast", &s, &g, &l);
-  assert_int_equal(gs_fewest_n(&s, &g, 10, &n), GS_ERR_NONE_FITS);
-  assert_int_equal(gs_best_n(&s, &g, &l, GS_SLICES, 1, 10, 0, &n), GS_ERR_NONE_FITS);
+  assert_int_equal(gs_fewest_n(&s, &g, &ONE_WORD, 10, &n), GS_ERR_NONE_FITS);
+  assert_int_equal(gs_best_n(&s, &g, &l, &ONE_WORD, 10, 0, &n), GS_ERR_NONE_FITS);
   assert_int_equal(n, 99);
 }
 
 static void read_time_on_one_gpu_is_the_weight_bytes_over_the_bandwidth(void **state) {
-  gs_shape s;
+  gs_model s;
   gs_gpu g;
   (void)state;
   ts_model("8b", &s);
   ts_gpu(&g);
-  assert_true(gs_read_time(&s, &g, 1) == (double)(2 * UINT64_C(8030261248)) / 2.039e12);
+  assert_true(ts_read_time(&s, &g, 1) == (double)(2 * UINT64_C(8030261248)) / 2.039e12);
 }
 
 static void read_time_times_the_gpu_count_stays_one_gpus_read(void **state) {
@@ -108,10 +110,10 @@ static void read_time_times_the_gpu_count_stays_one_gpus_read(void **state) {
   (void)state;
   ts_gpu(&g);
   for (i = 0; i < 3; i++) {
-    gs_shape s;
+    gs_model s;
     ts_model(KEYS[i], &s);
     for (k = 0; k < GS_COUNT_COUNT; k++)
-      ts_assert_close(gs_read_time(&s, &g, GS_COUNTS[k]) * (double)GS_COUNTS[k], gs_read_time(&s, &g, 1), 1e-6);
+      ts_assert_close(ts_read_time(&s, &g, GS_COUNTS[k]) * (double)GS_COUNTS[k], ts_read_time(&s, &g, 1), 1e-6);
   }
 }
 
@@ -122,11 +124,11 @@ static void computing_is_shorter_than_reading_for_every_setting_of_the_widget(vo
   ts_gpu(&g);
   assert_int_equal(GS_WORDS_COUNT, 3);
   for (i = 0; i < 3; i++) {
-    gs_shape s;
+    gs_model s;
     ts_model(KEYS[i], &s);
     for (k = 0; k < GS_COUNT_COUNT; k++)
       for (w = 0; w < GS_WORDS_COUNT; w++)
-        assert_true(gs_compute_time(&s, &g, GS_COUNTS[k], GS_WORDS[w]) < gs_read_time(&s, &g, GS_COUNTS[k]));
+        assert_true(ts_compute_time(&s, &g, GS_COUNTS[k], GS_WORDS[w]) < ts_read_time(&s, &g, GS_COUNTS[k]));
   }
 }
 
@@ -215,7 +217,7 @@ static void one_gpu_waits_on_no_one(void **state) {
 
 static void a_word_makes_two_swaps_per_layer(void **state) {
   static const uint64_t swaps[] = {64, 160, 252};
-  gs_shape s;
+  gs_model s;
   gs_link l;
   gs_time t;
   size_t i;
@@ -263,12 +265,13 @@ static void each_doubling_gains_less_and_16_gpus_are_slower_than_8_for_the_8b_mo
 }
 
 static uint64_t best(const char *model, const char *link, uint64_t words, int divide_heads) {
-  gs_shape s;
+  gs_model s;
   gs_gpu g;
   gs_link l;
   uint64_t n = 0;
+  gs_plan plan = ts_plan(1, GS_SLICES, words);
   ts_setting(model, link, &s, &g, &l);
-  assert_int_equal(gs_best_n(&s, &g, &l, GS_SLICES, words, 64, divide_heads, &n), GS_OK);
+  assert_int_equal(gs_best_n(&s, &g, &l, &plan, 64, divide_heads, &n), GS_OK);
   return n;
 }
 
@@ -287,7 +290,7 @@ static void the_best_count_that_divides_the_heads_is_8_16_and_32_on_both_links(v
   size_t i, j;
   (void)state;
   for (i = 0; i < 3; i++) {
-    gs_shape s;
+    gs_model s;
     ts_model(KEYS[i], &s);
     for (j = 0; j < 2; j++) {
       uint64_t n = best(KEYS[i], LINKS[j], 1, 1);
@@ -296,7 +299,7 @@ static void the_best_count_that_divides_the_heads_is_8_16_and_32_on_both_links(v
     }
   }
   {
-    gs_shape s;
+    gs_model s;
     ts_model("70b", &s);
     assert_int_not_equal(s.heads % best("70b", "fast", 1, 0), 0);
   }
@@ -309,14 +312,14 @@ static void among_the_offered_counts_8_is_best_for_8b_and_16_for_the_others(void
   (void)state;
   ts_gpu(&g);
   for (i = 0; i < 3; i++) {
-    gs_shape s;
+    gs_model s;
     ts_model(KEYS[i], &s);
     for (j = 0; j < 2; j++) {
       uint64_t found = 0;
       double top = 0;
       for (k = 0; k < GS_COUNT_COUNT; k++) {
         double total;
-        if (!gs_fits(&s, &g, GS_COUNTS[k])) continue;
+        if (!ts_fits(&s, &g, GS_COUNTS[k])) continue;
         total = ts_time(KEYS[i], GS_COUNTS[k], LINKS[j], GS_SLICES, 1).total;
         if (found == 0 || total < top) {
           found = GS_COUNTS[k];
@@ -334,10 +337,10 @@ static void layer_groups_stay_within_2_percent_of_one_gpus_read(void **state) {
   (void)state;
   ts_gpu(&g);
   for (i = 0; i < 3; i++) {
-    gs_shape s;
+    gs_model s;
     double whole;
     ts_model(KEYS[i], &s);
-    whole = gs_read_time(&s, &g, 1);
+    whole = ts_read_time(&s, &g, 1);
     for (k = 0; k < GS_COUNT_COUNT; k++)
       for (j = 0; j < 2; j++) {
         gs_time t = ts_time(KEYS[i], GS_COUNTS[k], LINKS[j], GS_GROUPS, 1);
@@ -348,14 +351,15 @@ static void layer_groups_stay_within_2_percent_of_one_gpus_read(void **state) {
 }
 
 static void a_split_the_model_does_not_know_is_refused_not_priced_as_free(void **state) {
-  gs_shape s;
+  gs_model s;
   gs_gpu g;
   gs_link l;
-  gs_time t;
+  gs_cost_result c;
+  gs_plan bad_split = ts_plan(2, 7, 1);
   int split = 99;
   (void)state;
   ts_setting("8b", "fast", &s, &g, &l);
-  assert_int_equal(gs_word_time(&s, &g, &l, 2, 7, 1, &t), GS_ERR_SPLIT);
+  assert_int_equal(gs_cost(&s, &g, &l, &bad_split, &c, NULL), GS_ERR_SPLIT);
   assert_int_equal(gs_split_parse("diagonal", &split), GS_ERR_SPLIT);
   assert_int_equal(split, 99);
   assert_int_equal(gs_split_parse("groups", &split), GS_OK);
@@ -403,7 +407,7 @@ static void the_405b_model_on_one_gpu_does_not_fit(void **state) {
 }
 
 static void chart_rows_scale_so_the_slowest_fitting_rows_bars_sum_to_100(void **state) {
-  gs_shape s;
+  gs_model s;
   gs_gpu g;
   gs_link l;
   gs_chart_row rows[5];
@@ -411,7 +415,7 @@ static void chart_rows_scale_so_the_slowest_fitting_rows_bars_sum_to_100(void **
   size_t k, at = 0;
   (void)state;
   ts_setting("70b", "fast", &s, &g, &l);
-  assert_int_equal(gs_chart_make(&s, &g, &l, GS_SLICES, 1, GS_COUNTS, GS_COUNT_COUNT, rows), GS_OK);
+  assert_int_equal(gs_chart_make(&s, &g, &l, &ONE_WORD, GS_COUNTS, GS_COUNT_COUNT, rows, NULL), GS_OK);
   for (k = 0; k < GS_COUNT_COUNT; k++) {
     assert_int_equal(rows[k].gpus, GS_COUNTS[k]);
     if (rows[k].fits && ts_time("70b", GS_COUNTS[k], "fast", GS_SLICES, 1).total > slowest) {

@@ -9,9 +9,9 @@
 
 #include "test_support.h"
 
-void ts_model(const char *key, gs_shape *out) {
+void ts_model(const char *key, gs_model *out) {
   gs_error err = {0, "", ""};
-  int rc = gs_builtin_model(key, out, &err);
+  int rc = gs_builtin_model(key, 0, out, &err);
   if (rc != GS_OK) fail_msg("built-in model %s: status %d, %s: %s", key, rc, err.field, err.what);
 }
 
@@ -28,44 +28,80 @@ void ts_link(const char *key, gs_link *out) {
   if (rc != GS_OK) fail_msg("built-in link %s: status %d, %s: %s", key, rc, err.field, err.what);
 }
 
-void ts_setting(const char *model, const char *link, gs_shape *s, gs_gpu *g, gs_link *l) {
+void ts_setting(const char *model, const char *link, gs_model *s, gs_gpu *g, gs_link *l) {
   ts_model(model, s);
   ts_gpu(g);
   ts_link(link, l);
 }
 
-gs_time ts_time(const char *model, uint64_t n, const char *link, int split, uint64_t words) {
-  gs_shape s;
+gs_plan ts_plan(uint64_t n, int split, uint64_t words) {
+  gs_plan p;
+  p.gpus = n;
+  p.split = split;
+  p.words = words;
+  return p;
+}
+
+gs_cost_result ts_cost_of(const gs_model *m, const gs_gpu *g, const gs_link *l, uint64_t n, int split, uint64_t words) {
+  gs_cost_result c;
+  gs_error err = {0, "", ""};
+  gs_plan p = ts_plan(n, split, words);
+  int rc = gs_cost(m, g, l, &p, &c, &err);
+  if (rc != GS_OK) fail_msg("gs_cost(%llu GPUs): status %d, %s: %s", (unsigned long long)n, rc, err.field, err.what);
+  return c;
+}
+
+gs_cost_result ts_cost(const char *model, uint64_t n, const char *link, int split, uint64_t words) {
+  gs_model s;
   gs_gpu g;
   gs_link l;
-  gs_time t;
-  int rc;
   ts_setting(model, link, &s, &g, &l);
-  memset(&t, 0, sizeof t);
-  rc = gs_word_time(&s, &g, &l, n, split, words, &t);
-  if (rc != GS_OK) fail_msg("gs_word_time(%s, %llu, %s): status %d", model, (unsigned long long)n, link, rc);
-  return t;
+  return ts_cost_of(&s, &g, &l, n, split, words);
+}
+
+gs_time ts_time(const char *model, uint64_t n, const char *link, int split, uint64_t words) {
+  return ts_cost(model, n, link, split, words).time;
 }
 
 gs_view ts_view(const char *model, uint64_t n, const char *link, int split, uint64_t words) {
-  gs_shape s;
+  gs_model s;
   gs_gpu g;
   gs_link l;
   gs_view v;
+  gs_plan p = ts_plan(n, split, words);
   int rc;
   ts_setting(model, link, &s, &g, &l);
   memset(&v, 0, sizeof v);
-  rc = gs_view_make(&s, &g, &l, n, split, words, &v);
+  rc = gs_view_make(&s, &g, &l, &p, &v, NULL);
   if (rc != GS_OK) fail_msg("gs_view_make(%s, %llu, %s): status %d", model, (unsigned long long)n, link, rc);
   return v;
 }
 
-int ts_parse(const char *json, gs_shape *out, gs_error *err) {
+int ts_parse(const char *json, gs_model *out, gs_error *err) {
   memset(err, 0, sizeof *err);
-  return gs_shape_parse(json, strlen(json), out, err);
+  return gs_model_parse(json, strlen(json), 0, out, err);
 }
 
 void ts_assert_close(double actual, double expected, double rel) {
   if (!(fabs(actual - expected) <= rel * fabs(expected)))
     fail_msg("%.17g is not within %g (relative) of %.17g", actual, rel, expected);
+}
+
+/* The lesson's single quantities, through the one cost function (fast link, slices). */
+static gs_cost_result lesson_cost(const gs_model *m, const gs_gpu *g, uint64_t n, uint64_t words) {
+  gs_link l;
+  ts_link("fast", &l);
+  return ts_cost_of(m, g, &l, n, GS_SLICES, words);
+}
+gs_memory ts_memory(const gs_model *m, uint64_t n) {
+  gs_gpu g;
+  ts_gpu(&g);
+  return lesson_cost(m, &g, n, 1).memory;
+}
+int ts_fits(const gs_model *m, const gs_gpu *g, uint64_t n) { return lesson_cost(m, g, n, 1).fits; }
+double ts_read_time(const gs_model *m, const gs_gpu *g, uint64_t n) {
+  return (double)lesson_cost(m, g, n, 1).read_bytes / g->bandwidth;
+}
+double ts_compute_time(const gs_model *m, const gs_gpu *g, uint64_t n, uint64_t words) {
+  return lesson_cost(m, g, n, words).compute;
 }

@@ -12,20 +12,31 @@ extern const char GS_DATA_gpu_json[];
 extern const char GS_DATA_links_json[];
 
 /* Fills out with the built-in model "8b", "70b" or "405b"; fails the test on error. */
-void ts_model(const char *key, gs_shape *out);
+void ts_model(const char *key, gs_model *out);
 /* Fills out with data/gpu.json's GPU; fails the test on error. */
 void ts_gpu(gs_gpu *out);
 /* Fills out with the link "fast" or "slow" from data/links.json; fails the test on error. */
 void ts_link(const char *key, gs_link *out);
 /* A built-in model, the built-in GPU and a built-in link; fails the test on error. */
-void ts_setting(const char *model, const char *link, gs_shape *s, gs_gpu *g, gs_link *l);
-/* gs_word_time for a built-in model, the built-in GPU and a built-in link; fails the
+void ts_setting(const char *model, const char *link, gs_model *s, gs_gpu *g, gs_link *l);
+/* A plan of n GPUs. */
+gs_plan ts_plan(uint64_t n, int split, uint64_t words);
+/* gs_cost for a model, GPU and link; fails the test unless it returns GS_OK. */
+gs_cost_result ts_cost_of(const gs_model *m, const gs_gpu *g, const gs_link *l, uint64_t n, int split, uint64_t words);
+/* gs_cost for a built-in model, the built-in GPU and a built-in link. */
+gs_cost_result ts_cost(const char *model, uint64_t n, const char *link, int split, uint64_t words);
+/* The time of ts_cost, for a built-in model, the built-in GPU and a built-in link; fails the
  * test unless it returns GS_OK. */
 gs_time ts_time(const char *model, uint64_t n, const char *link, int split, uint64_t words);
 /* gs_view_make for the same; fails the test unless it returns GS_OK. */
 gs_view ts_view(const char *model, uint64_t n, const char *link, int split, uint64_t words);
-/* gs_shape_parse on NUL-terminated text, with err cleared first. */
-int ts_parse(const char *json, gs_shape *out, gs_error *err);
+/* gs_model_parse on NUL-terminated text (16-bit weights), with err cleared first. */
+int ts_parse(const char *json, gs_model *out, gs_error *err);
+/* One quantity of the lesson's, through gs_cost with the fast link and slices. */
+gs_memory ts_memory(const gs_model *m, uint64_t n);
+int ts_fits(const gs_model *m, const gs_gpu *g, uint64_t n);
+double ts_read_time(const gs_model *m, const gs_gpu *g, uint64_t n);
+double ts_compute_time(const gs_model *m, const gs_gpu *g, uint64_t n, uint64_t words);
 /* Fails the test unless |actual - expected| <= rel * |expected|. */
 void ts_assert_close(double actual, double expected, double rel);
 

@@ -9,6 +9,9 @@
 
 #include "test_support.h"
 
+static const gs_plan chart_words_1 = {1, GS_SLICES, 1};
+static const gs_plan chart_words_64 = {1, GS_SLICES, 64};
+
 /* lesson, "One user, 8B model": milliseconds a word, fast link then slow. */
 static const struct {
   uint64_t gpus;
@@ -108,24 +111,25 @@ static void the_view_of_a_setting_that_fits_has_a_memory_bar_below_100(void **st
 }
 
 static void the_view_refuses_a_split_it_does_not_know(void **state) {
-  gs_shape s;
+  gs_model s;
   gs_gpu g;
   gs_link l;
   gs_view v;
+  gs_plan bad_split = ts_plan(2, 7, 1);
   (void)state;
   ts_setting("8b", "fast", &s, &g, &l);
-  assert_int_equal(gs_view_make(&s, &g, &l, 2, 7, 1, &v), GS_ERR_SPLIT);
+  assert_int_equal(gs_view_make(&s, &g, &l, &bad_split, &v, NULL), GS_ERR_SPLIT);
 }
 
 static void chart_rows_that_do_not_fit_have_no_bars(void **state) {
-  gs_shape s;
+  gs_model s;
   gs_gpu g;
   gs_link l;
   gs_chart_row rows[5];
   size_t k;
   (void)state;
   ts_setting("405b", "slow", &s, &g, &l);
-  assert_int_equal(gs_chart_make(&s, &g, &l, GS_SLICES, 64, GS_COUNTS, GS_COUNT_COUNT, rows), GS_OK);
+  assert_int_equal(gs_chart_make(&s, &g, &l, &chart_words_64, GS_COUNTS, GS_COUNT_COUNT, rows, NULL), GS_OK);
   for (k = 0; k < 4; k++) {
     assert_int_equal(rows[k].fits, 0);
     assert_true(rows[k].read_bar == 0 && rows[k].wait_bar == 0);
@@ -138,14 +142,14 @@ static void chart_rows_that_do_not_fit_have_no_bars(void **state) {
 }
 
 static void chart_rows_show_the_same_time_as_the_view(void **state) {
-  gs_shape s;
+  gs_model s;
   gs_gpu g;
   gs_link l;
   gs_chart_row rows[5];
   size_t k;
   (void)state;
   ts_setting("8b", "slow", &s, &g, &l);
-  assert_int_equal(gs_chart_make(&s, &g, &l, GS_SLICES, 1, GS_COUNTS, GS_COUNT_COUNT, rows), GS_OK);
+  assert_int_equal(gs_chart_make(&s, &g, &l, &chart_words_1, GS_COUNTS, GS_COUNT_COUNT, rows, NULL), GS_OK);
   for (k = 0; k < GS_COUNT_COUNT; k++) {
     gs_time t = ts_time("8b", GS_COUNTS[k], "slow", GS_SLICES, 1);
     assert_string_equal(rows[k].time, EIGHT_B[k].slow);
@@ -157,7 +161,7 @@ static void chart_rows_show_the_same_time_as_the_view(void **state) {
 }
 
 static void a_chart_of_more_rows_than_it_holds_is_refused(void **state) {
-  gs_shape s;
+  gs_model s;
   gs_gpu g;
   gs_link l;
   static uint64_t counts[65];
@@ -166,8 +170,8 @@ static void a_chart_of_more_rows_than_it_holds_is_refused(void **state) {
   (void)state;
   for (k = 0; k < 65; k++) counts[k] = k + 1;
   ts_setting("8b", "fast", &s, &g, &l);
-  assert_int_equal(gs_chart_make(&s, &g, &l, GS_SLICES, 1, counts, 65, rows), GS_ERR_TOO_LONG);
-  assert_int_equal(gs_chart_make(&s, &g, &l, GS_SLICES, 1, counts, 64, rows), GS_OK);
+  assert_int_equal(gs_chart_make(&s, &g, &l, &chart_words_1, counts, 65, rows, NULL), GS_ERR_TOO_LONG);
+  assert_int_equal(gs_chart_make(&s, &g, &l, &chart_words_1, counts, 64, rows, NULL), GS_OK);
 }
 
 int main(void) {

@@ -1,0 +1,283 @@
+/* Every family against published totals and against cases worked by hand: the catalogue's
+ * totals, DeepSeek-V3's FP8 checkpoint, what one step of a mixture of experts reads, the
+ * caches of MLA and sliding windows, and refusals of what the reader cannot count. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "test_support.h"
+
+static gs_model parse_ok(const char *json) {
+  gs_model m;
+  gs_error err;
+  int rc = ts_parse(json, &m, &err);
+  if (rc != GS_OK) fail_msg("status %d, %s: %s, for %s", rc, err.field, err.what, json);
+  return m;
+}
+
+static void refused(const char *json, int code, const char *field, const char *words) {
+  gs_model m;
+  gs_error err;
+  int rc = ts_parse(json, &m, &err);
+  if (rc != code || strcmp(err.field, field) != 0 || strstr(err.what, words) == NULL)
+    fail_msg("expected %d on '%s' saying '%s'; got %d on '%s': %s\n  for %s", code, field, words, rc, err.field, err.what, json);
+}
+
+/* data/models/catalogue.json gives a published total for each model: its parameters, or
+ * the bytes of its 16-bit checkpoint (the safetensors index's total_size). */
+static void every_catalogue_model_counts_to_its_published_total(void **state) {
+  size_t i, pinned = 0;
+  (void)state;
+  for (i = 0; i < GS_MODEL_COUNT; i++) {
+    const gs_model_entry *e = &GS_MODELS[i];
+    gs_model m;
+    ts_model(e->key, &m);
+    if (e->published_params) {
+      if (m.params != e->published_params)
+        fail_msg("%s: counted %llu weights, published %llu", e->key, (unsigned long long)m.params,
+                 (unsigned long long)e->published_params);
+      pinned++;
+    }
+    if (e->published_bytes) {
+      if (m.stored_bytes != e->published_bytes)
+        fail_msg("%s: counted %llu bytes, published %llu", e->key, (unsigned long long)m.stored_bytes,
+                 (unsigned long long)e->published_bytes);
+      pinned++;
+    }
+  }
+  assert_true(pinned >= GS_MODEL_COUNT - 1); /* all but DeepSeek-V3, below */
+}
+
+/* Every family the reader counts has a model in the catalogue with a published total. */
+static void every_family_has_a_pinned_model(void **state) {
+  static const char *const TYPES[] = {"llama", "mistral", "qwen2", "qwen3", "olmo2", "phi3", "gemma", "gemma2", "gemma3_text",
+                                      "gemma3", "mixtral", "qwen2_moe", "qwen3_moe", "deepseek_v2", "deepseek_v3", "gpt_oss"};
+  size_t t, i;
+  (void)state;
+  for (t = 0; t < sizeof TYPES / sizeof TYPES[0]; t++) {
+    int found = 0;
+    for (i = 0; i < GS_MODEL_COUNT && !found; i++) {
+      gs_model m;
+      ts_model(GS_MODELS[i].key, &m);
+      found = strcmp(m.type, TYPES[t]) == 0;
+    }
+    if (!found) fail_msg("no catalogue model of type %s", TYPES[t]);
+  }
+}
+
+/* The Hub counts DeepSeek-V3's FP8 checkpoint as 3,918,786,560 BF16, 680,571,043,840
+ * F8_E4M3 and 41,555,600 F32 values (catalogue.json). That checkpoint also stores the
+ * multi-token-prediction layer 61, which the count leaves out: one more mixture-of-experts
+ * layer, its own copies of the embedding and output tables, three norms and eh_proj
+ * (hidden x 2 hidden, BF16), worked out here from the config's figures. What remains must
+ * be the count, 671B, and its bytes as stored. */
+static void deepseek_v3_reconciles_with_its_published_fp8_checkpoint(void **state) {
+  const uint64_t h = 7168, heads = 128, vocab = 129280, q_rank = 1536, kv_rank = 512, nope = 128, rope = 64, v = 128;
+  const uint64_t experts = 256, width = 2048, layers = 61, dense = 3, dense_width = 18432;
+  uint64_t f8 = 0, f32 = 0, bf16 = 0, blocks = 0;
+  const uint64_t mats[][2] = {{q_rank, h}, {heads * (nope + rope), q_rank}, {kv_rank + rope, h}, {heads * (nope + v), kv_rank}, {h, heads * v}};
+  size_t i;
+  gs_model m;
+  (void)state;
+  /* the MTP layer: attention, 256 routed experts and one shared, all FP8 with 128 x 128 scales */
+  for (i = 0; i < 5; i++) {
+    f8 += mats[i][0] * mats[i][1];
+    blocks += ((mats[i][0] + 127) / 128) * ((mats[i][1] + 127) / 128);
+  }
+  f8 += (experts + 1) * 3 * width * h;
+  blocks += (experts + 1) * 3 * (width / 128) * (h / 128);
+  f32 = blocks + experts;                          /* scales and e_score_correction_bias */
+  bf16 = q_rank + kv_rank + 2 * h + experts * h    /* attention norms, layer norms, router */
+         + 3 * h + 2 * vocab * h + h * 2 * h;      /* enorm, hnorm, head norm, tables, eh_proj */
+  ts_model("deepseek-v3", &m);
+  assert_string_equal(m.type, "deepseek_v3");
+  assert_int_equal(m.params, UINT64_C(3918786560) - bf16 + UINT64_C(680571043840) - f8 + (layers - dense) * experts);
+  assert_int_equal(m.stored_bytes, 2 * (UINT64_C(3918786560) - bf16) + (UINT64_C(680571043840) - f8) + 4 * (UINT64_C(41555600) - f32));
+  assert_int_equal(m.params, UINT64_C(671026419200));
+  /* FP8: about one byte a weight, not two */
+  assert_true(m.stored_bytes < m.params + m.params / 100);
+  (void)dense_width;
+}
+
+/* Mixtral 8x7B at one word: the attention, the router, the norms, the tables and 2 of the
+ * 8 experts of each layer; each expert is three 4096 x 14336 matrices. */
+static void mixtral_reads_two_experts_a_layer_for_one_word(void **state) {
+  const uint64_t h = 4096, kv = 1024, width = 14336, layers = 32, vocab = 32000, experts = 8;
+  uint64_t attention = 2 * h * h + 2 * h * kv, expert = 3 * h * width;
+  uint64_t one_word = layers * (attention + experts * h + 2 * h + 2 * expert) + 2 * vocab * h + h;
+  gs_cost_result c;
+  gs_model m;
+  gs_gpu g;
+  gs_link l;
+  (void)state;
+  ts_model("mixtral-8x7b", &m);
+  ts_gpu(&g);
+  ts_link("fast", &l);
+  c = ts_cost_of(&m, &g, &l, 1, GS_SLICES, 1);
+  assert_int_equal(c.read_bytes, 2 * one_word);
+  assert_int_equal(m.active_params, one_word);
+  /* four GPUs read a quarter each */
+  c = ts_cost_of(&m, &g, &l, 4, GS_SLICES, 1);
+  assert_int_equal(c.read_bytes, 2 * one_word / 4);
+  /* two words pick 8 x (1 - 0.75^2) = 3.5 experts a layer on average */
+  c = ts_cost_of(&m, &g, &l, 1, GS_SLICES, 2);
+  assert_int_equal(c.read_bytes, 2 * (one_word + layers * expert * 3 / 2));
+  /* compute counts the active weights only */
+  assert_true(c.compute == (double)(2 * one_word * 2) / (1.0 * g.flops));
+  /* working memory: two experts' width at once */
+  assert_int_equal(c.memory.working, UINT64_C(2048) * (3 * 2 * width + 4 * h) * 2 + GS_GIB);
+}
+
+/* Many words read nearly every expert: 64 words of Mixtral read more than 7.99 of 8. */
+static void many_words_read_nearly_every_expert(void **state) {
+  gs_model m;
+  (void)state;
+  ts_model("mixtral-8x7b", &m);
+  assert_true(gs_routed_share(&m, 1) == 0.25);
+  assert_true(gs_routed_share(&m, 64) > 0.9999 && gs_routed_share(&m, 64) < 1);
+  assert_true(gs_routed_share(&m, GS_MAX_WORDS) == 1);
+}
+
+/* MLA keeps kv_lora_rank + qk_rope_head_dim = 576 values a token a layer, which no slice
+ * shares: 61 layers x 576 x 2 bytes x 8,192 tokens on every GPU. Groups split the layers. */
+static void deepseek_cache_does_not_shrink_under_slices(void **state) {
+  const uint64_t whole = UINT64_C(61) * 576 * 2 * 8192;
+  gs_model m;
+  gs_gpu g;
+  gs_link l;
+  (void)state;
+  ts_model("deepseek-v3", &m);
+  ts_gpu(&g);
+  ts_link("fast", &l);
+  assert_int_equal(ts_cost_of(&m, &g, &l, 1, GS_SLICES, 1).memory.cache, whole);
+  assert_int_equal(ts_cost_of(&m, &g, &l, 8, GS_SLICES, 1).memory.cache, whole);
+  assert_int_equal(ts_cost_of(&m, &g, &l, 8, GS_GROUPS, 1).memory.cache, (whole + 7) / 8);
+}
+
+/* Gemma 2 9B: 42 layers, every other one sliding over 4,096 tokens; 8 key/value heads of
+ * 256. An 8,192-token chat: 21 layers keep 8,192 tokens, 21 keep 4,096. */
+static void gemma2_sliding_layers_hold_at_most_their_window(void **state) {
+  const uint64_t per_layer = 2 * 8 * 256 * 2;
+  gs_model m;
+  (void)state;
+  ts_model("gemma-2-9b", &m);
+  assert_int_equal(m.window, 4096);
+  assert_int_equal(gs_chat_cache_bytes(&m), per_layer * (21 * 8192 + 21 * 4096));
+}
+
+/* gpt-oss-120b in its stored MXFP4 fits on one 80 GiB GPU, as OpenAI publishes; at 16
+ * bits it would not. */
+static void gpt_oss_120b_fits_one_80_gib_gpu_as_stored(void **state) {
+  gs_model m;
+  gs_gpu g;
+  gs_link l;
+  gs_error err;
+  (void)state;
+  ts_model("gpt-oss-120b", &m);
+  ts_gpu(&g);
+  ts_link("fast", &l);
+  assert_true(ts_cost_of(&m, &g, &l, 1, GS_SLICES, 1).fits);
+  assert_int_equal(gs_builtin_model("gpt-oss-120b", 16, &m, &err), GS_OK);
+  assert_int_equal(m.stored_bytes, 2 * UINT64_C(116829156672));
+  assert_false(ts_cost_of(&m, &g, &l, 1, GS_SLICES, 1).fits);
+}
+
+/* MXFP4 by hand, for a tiny gpt-oss: one layer, 2 experts of width 64 on hidden 64. Each
+ * expert's 3 x 64 x 64 values take 4 bits plus one byte per 32; everything else 16 bits. */
+static void mxfp4_stores_experts_at_4_bits_and_a_scale_per_32(void **state) {
+  const char *json = "{\"model_type\":\"gpt_oss\",\"hidden_size\":64,\"intermediate_size\":64,\"num_hidden_layers\":1,"
+                     "\"num_attention_heads\":2,\"num_key_value_heads\":1,\"head_dim\":32,\"vocab_size\":100,"
+                     "\"num_local_experts\":2,\"num_experts_per_tok\":1,"
+                     "\"quantization_config\":{\"quant_method\":\"mxfp4\",\"modules_to_not_convert\":[\"model.layers.*.self_attn\"]}}";
+  const uint64_t values = 2 * 3 * 64 * 64, rest_bias = 2 * (2 * 64 + 64);
+  gs_model m = parse_ok(json);
+  (void)state;
+  assert_int_equal(m.routed_params, values + rest_bias);
+  assert_int_equal(m.routed_bytes, values / 2 + values / 32 + 2 * rest_bias);
+  assert_int_equal(m.stored_bytes - m.routed_bytes, 2 * (m.params - m.routed_params));
+}
+
+static void bad_keys_of_the_new_families_are_refused(void **state) {
+  (void)state;
+  refused("{\"model_type\":\"mixtral\",\"hidden_size\":64,\"intermediate_size\":64,\"num_hidden_layers\":1,"
+          "\"num_attention_heads\":2,\"vocab_size\":10,\"num_local_experts\":0,\"num_experts_per_tok\":1}",
+          GS_ERR_RANGE, "num_local_experts", "at least 1");
+  refused("{\"model_type\":\"mixtral\",\"hidden_size\":64,\"intermediate_size\":64,\"num_hidden_layers\":1,"
+          "\"num_attention_heads\":2,\"vocab_size\":10,\"num_local_experts\":4,\"num_experts_per_tok\":5}",
+          GS_ERR_SHAPE, "num_experts_per_tok", "more than the 4 experts");
+  refused("{\"model_type\":\"mistral\",\"hidden_size\":64,\"intermediate_size\":64,\"num_hidden_layers\":1,"
+          "\"num_attention_heads\":2,\"vocab_size\":10,\"sliding_window\":0}",
+          GS_ERR_RANGE, "sliding_window", "at least 1");
+  refused("{\"model_type\":\"llama\",\"hidden_size\":64,\"intermediate_size\":64,\"num_hidden_layers\":1,"
+          "\"num_attention_heads\":2,\"vocab_size\":10,\"quantization_config\":{\"quant_method\":\"awq\"}}",
+          GS_ERR_UNSUPPORTED, "quantization_config", "quant_method 'awq' is not supported");
+  refused("{\"model_type\":\"llama\",\"hidden_size\":64,\"intermediate_size\":64,\"num_hidden_layers\":1,"
+          "\"num_attention_heads\":2,\"vocab_size\":10,\"quantization_config\":{\"quant_method\":\"mxfp4\"}}",
+          GS_ERR_UNSUPPORTED, "quantization_config", "not supported for model_type 'llama'");
+  refused("{\"model_type\":\"gemma3\",\"text_config\":[1],\"vision_config\":{}}", GS_ERR_TYPE, "text_config", "must be an object");
+  refused("{\"model_type\":\"mllama\",\"hidden_size\":64}", GS_ERR_UNSUPPORTED, "", "model_type 'mllama' is not supported (supported: llama,");
+  refused("{\"model_type\":\"gemma2\",\"hidden_size\":64,\"intermediate_size\":64,\"num_hidden_layers\":2,"
+          "\"num_attention_heads\":2,\"vocab_size\":10,\"layer_types\":[\"full_attention\",\"chunked_attention\"]}",
+          GS_ERR_UNSUPPORTED, "layer_types", "entry 1");
+  refused("{\"model_type\":\"deepseek_v3\",\"hidden_size\":64,\"intermediate_size\":64,\"num_hidden_layers\":1,"
+          "\"num_attention_heads\":2,\"vocab_size\":10,\"kv_lora_rank\":8,\"qk_nope_head_dim\":8,\"qk_rope_head_dim\":8,"
+          "\"v_head_dim\":8,\"quantization_config\":{\"quant_method\":\"fp8\"}}",
+          GS_ERR_UNSUPPORTED, "quantization_config", "weight_block_size");
+}
+
+/* Keys that change the count, on a small shape worked by hand: hidden 64, 4 heads of 16
+ * (2 of them key/value), width 128, 2 layers, 100 words. Plain attention a layer: q and o
+ * 64 x 64, k and v 64 x 32: 12,288. head_dim 32 (as Mistral-Nemo's differs from hidden /
+ * heads): q and o 64 x 128, k and v 64 x 64: 24,576. */
+static void keys_that_change_the_count_are_counted(void **state) {
+  const char *base = "\"hidden_size\":64,\"intermediate_size\":128,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+                     "\"num_key_value_heads\":2,\"vocab_size\":100";
+  const uint64_t tables = 2 * 100 * 64 + 64, mlp = 3 * 64 * 128, norms = 2 * 64, layers = 2;
+  char json[512];
+  (void)state;
+  snprintf(json, sizeof json, "{\"model_type\":\"llama\",%s}", base);
+  assert_int_equal(parse_ok(json).params, tables + layers * (12288 + mlp + norms));
+  snprintf(json, sizeof json, "{\"model_type\":\"mistral\",%s,\"head_dim\":32}", base);
+  assert_int_equal(parse_ok(json).params, tables + layers * (24576 + mlp + norms));
+  /* biases on q (64), k and v (32 each), o (64); on gate and up (128 each) and down (64) */
+  snprintf(json, sizeof json, "{\"model_type\":\"llama\",%s,\"attention_bias\":true,\"mlp_bias\":true}", base);
+  assert_int_equal(parse_ok(json).params, tables + layers * (12288 + 192 + mlp + 320 + norms));
+  /* Qwen2: biases on q, k and v only */
+  snprintf(json, sizeof json, "{\"model_type\":\"qwen2\",%s}", base);
+  assert_int_equal(parse_ok(json).params, tables + layers * (12288 + 128 + mlp + norms));
+  /* Qwen3: a norm of head_dim on q and on k */
+  snprintf(json, sizeof json, "{\"model_type\":\"qwen3\",%s,\"head_dim\":16}", base);
+  assert_int_equal(parse_ok(json).params, tables + layers * (12288 + 32 + mlp + norms));
+  /* Gemma: one table, tied by default */
+  snprintf(json, sizeof json, "{\"model_type\":\"gemma\",%s,\"head_dim\":16}", base);
+  assert_int_equal(parse_ok(json).params, tables - 100 * 64 + layers * (12288 + mlp + norms));
+  /* --bits 4: half a byte a weight */
+  {
+    gs_model m;
+    gs_error err;
+    snprintf(json, sizeof json, "{\"model_type\":\"llama\",%s}", base);
+    assert_int_equal(gs_model_parse(json, strlen(json), 4, &m, &err), GS_OK);
+    assert_int_equal(m.stored_bytes, (tables + layers * (12288 + mlp + norms)) / 2);
+  }
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(every_catalogue_model_counts_to_its_published_total),
+      cmocka_unit_test(every_family_has_a_pinned_model),
+      cmocka_unit_test(deepseek_v3_reconciles_with_its_published_fp8_checkpoint),
+      cmocka_unit_test(mixtral_reads_two_experts_a_layer_for_one_word),
+      cmocka_unit_test(many_words_read_nearly_every_expert),
+      cmocka_unit_test(deepseek_cache_does_not_shrink_under_slices),
+      cmocka_unit_test(gemma2_sliding_layers_hold_at_most_their_window),
+      cmocka_unit_test(gpt_oss_120b_fits_one_80_gib_gpu_as_stored),
+      cmocka_unit_test(mxfp4_stores_experts_at_4_bits_and_a_scale_per_32),
+      cmocka_unit_test(bad_keys_of_the_new_families_are_refused),
+      cmocka_unit_test(keys_that_change_the_count_are_counted),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
