@@ -78,10 +78,17 @@ build/gpusplit.wasm: $(LIB) csrc/wasm.c $(HEADERS) build/data_files_min.c build/
 	$(EMCC) $(WARN) $(EMFLAGS) -Icsrc -isystem build/wasm-include -o $@ \
 	  $(LIB) csrc/wasm.c build/data_files_min.c build/catalogue_lesson.c
 
-wasm: build/gpusplit.wasm
+# The lesson's widget: the same library with only the Llama family and the lesson's
+# three models. The parity tests hold both modules against the native build.
+LESSON_LIB = $(filter-out csrc/families/%,$(LIB)) csrc/families/families.c csrc/families/decoder.c csrc/families/llama.c
+build/lesson.wasm: $(LIB) csrc/wasm.c $(HEADERS) build/data_files_min.c build/catalogue_lesson.c build/wasm-include/jsmn.h
+	$(EMCC) $(WARN) $(EMFLAGS) -DGS_LESSON_ONLY -Icsrc -isystem build/wasm-include -o $@ \
+	  $(LESSON_LIB) csrc/wasm.c build/data_files_min.c build/catalogue_lesson.c
 
-build/widget.html: build/gpusplit.wasm $(WEB)
-	node scripts/embed_widget.mjs build/gpusplit.wasm build/widget.html
+wasm: build/gpusplit.wasm build/lesson.wasm
+
+build/widget.html: build/lesson.wasm $(WEB)
+	node scripts/embed_widget.mjs build/lesson.wasm build/widget.html
 
 # The committed widget is this build; tests/js/widget.test.mjs keeps them equal.
 widget: build/widget.html
@@ -110,7 +117,7 @@ test-reference: build/gpusplit
 
 # The Node tests need the native build (it writes their fixtures), the module, and a
 # fresh widget to hold the committed one against.
-test-js: build/gpusplit build/gpusplit.wasm build/widget.html
+test-js: build/gpusplit build/gpusplit.wasm build/lesson.wasm build/widget.html
 	node_modules/.bin/uvu tests/js '.test.mjs$$'
 
 # Headless Debian Chromium through playwright-core; the harness starts and stops the

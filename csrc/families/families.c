@@ -6,8 +6,11 @@
 #define MXFP4 (1u << GS_STORE_MXFP4)
 #define FP8 (1u << GS_STORE_FP8_BLOCK)
 
+/* The lesson's widget carries a leaner module that counts Llama only (-DGS_LESSON_ONLY):
+ * its three models are Llama's, and its size is part of the page's budget. */
 const gs_family GS_FAMILIES[] = {
     {"llama", gs_count_llama, 0},
+#ifndef GS_LESSON_ONLY
     {"mistral", gs_count_mistral, 0},
     {"qwen2", gs_count_qwen2, 0},
     {"qwen3", gs_count_qwen3, 0},
@@ -23,5 +26,6 @@ const gs_family GS_FAMILIES[] = {
     {"deepseek_v2", gs_count_deepseek_v2, FP8},
     {"deepseek_v3", gs_count_deepseek_v3, FP8},
     {"gpt_oss", gs_count_gpt_oss, MXFP4},
+#endif
 };
 const size_t GS_FAMILY_COUNT = sizeof GS_FAMILIES / sizeof GS_FAMILIES[0];

@@ -6,7 +6,8 @@ import * as assert from 'uvu/assert';
 import { loadModule, nativeFixture } from './support.mjs';
 
 const RANDOM_SETTINGS = 10000;
-const fixture = nativeFixture('--random', String(RANDOM_SETTINGS), '--seed', '20261202');
+const FAMILY_SETTINGS = 3000;
+const fixture = nativeFixture('--random', String(RANDOM_SETTINGS), '--families', String(FAMILY_SETTINGS), '--seed', '20261202');
 const module = await loadModule();
 
 // Every field of one native setting against the module's answer; returns the differences.
@@ -16,6 +17,8 @@ function differences(native, wasm) {
   same('params', wasm.params, BigInt(native.params));
   same('weight_bytes', wasm.weightBytes, BigInt(native.weight_bytes));
   same('usable_bytes', wasm.usableBytes, BigInt(native.usable_bytes));
+  same('read_bytes', wasm.readBytes, BigInt(native.read_bytes));
+  same('active_params', wasm.activeParams, BigInt(native.active_params));
   for (const k of ['weights', 'cache', 'working', 'total']) same(`memory.${k}`, wasm.memory[k], BigInt(native.memory[k]));
   same('fits', wasm.fits, native.fits);
   for (const k of ['read', 'transfer', 'total', 'share']) same(`time.${k}`, wasm.time[k], native.time[k]);
@@ -68,6 +71,24 @@ offered('every chart row of all 180 settings is the native build\'s, bit for bit
   assert.equal(bad, []);
 });
 
+offered('the widget\'s leaner module gives all 180 settings and 1,000 random Llama configs bit for bit too', async () => {
+  const lesson = await loadModule('build/lesson.wasm');
+  const bad = [];
+  for (const c of fixture.cases) {
+    lesson.useBuiltin(c.model, c.link);
+    const diff = differences(c, lesson.setting(c.gpus, c.split, c.words));
+    if (diff.length) bad.push(`${c.model} x${c.gpus}: ${diff.join('; ')}`);
+  }
+  for (const [i, c] of fixture.random.slice(0, 1000).entries()) {
+    lesson.useCustom(JSON.stringify(c.config), c.gpu, c.link);
+    const diff = differences(c, lesson.setting(c.gpus, c.split, c.words));
+    if (diff.length) bad.push(`random ${i}: ${diff.join('; ')}`);
+  }
+  assert.equal(bad.slice(0, 5), []);
+  assert.throws(() => lesson.useCustom('{"model_type":"mixtral"}', { gib: 80, usable: 0.92, bandwidth: 2e12, flops: 3e14 },
+    { bandwidth: 6e11, step_us: 0.6, base_us: 6.6 }), /model_type 'mixtral' is not supported \(supported: llama\)/);
+});
+
 offered('the lesson\'s opening view is 34.93 GiB, 18.94 ms and 8.7%', () => {
   // lesson, "Explore the numbers": 70B on 4 GPUs with the fast link
   module.useBuiltin('70b', 'fast');
@@ -104,6 +125,21 @@ random('the module reads each random config.json and computes what the native bu
   assert.equal(bad, []);
 });
 
+random(`${FAMILY_SETTINGS} random configs of every family: the module counts and prices them as the native build does`, () => {
+  assert.is(fixture.families.length, FAMILY_SETTINGS);
+  const types = new Set(fixture.families.map((c) => c.config.model_type));
+  assert.ok(types.size >= 15, `only ${[...types].join(', ')}`);
+  assert.ok(fixture.families.some((c) => c.config.quantization_config));
+  const bad = [];
+  for (const [i, c] of fixture.families.entries()) {
+    module.useCustom(JSON.stringify(c.config), c.gpu, c.link);
+    const diff = differences(c, module.setting(c.gpus, c.split, c.words));
+    if (diff.length) bad.push(`family ${i} (${c.config.model_type}): ${diff.join('; ')}`);
+    if (bad.length > 5) break;
+  }
+  assert.equal(bad, []);
+});
+
 random.run();
 
 const errors = suite('bad input to the module');
@@ -115,7 +151,7 @@ errors('a config that is not JSON is refused with the reason', () => {
 
 errors('a missing field is named', () => {
   assert.throws(() => module.useCustom('{"hidden_size": 4096}', { gib: 80, usable: 0.92, bandwidth: 2e12, flops: 3e14 },
-    { bandwidth: 6e11, step_us: 0.6, base_us: 6.6 }), /intermediate_size: is missing/);
+    { bandwidth: 6e11, step_us: 0.6, base_us: 6.6 }), /num_hidden_layers: is missing/);
 });
 
 errors('a usable share above 1 is refused', () => {
@@ -126,7 +162,7 @@ errors('a usable share above 1 is refused', () => {
 
 errors('a split the model does not know is an error, not a free price', () => {
   module.useBuiltin('8b', 'fast');
-  assert.throws(() => module.setting(2, 'diagonal', 1), /split: must be 0 \(slices\) or 1 \(groups\)/);
+  assert.throws(() => module.setting(2, 'diagonal', 1), /split: must be slices or groups/);
 });
 
 errors('a GPU count of 0 is refused', () => {

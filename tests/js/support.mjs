@@ -7,8 +7,9 @@ import { openModule } from '../../web/src/module.js';
 export const ROOT = new URL('../../', import.meta.url);
 export const path = (relative) => new URL(relative, ROOT);
 
-export const wasmBytes = () => readFileSync(path('build/gpusplit.wasm'));
-export const loadModule = () => openModule(wasmBytes());
+// build/gpusplit.wasm counts every family; build/lesson.wasm, inside the widget, Llama only.
+export const wasmBytes = (file = 'build/gpusplit.wasm') => readFileSync(path(file));
+export const loadModule = (file) => openModule(wasmBytes(file));
 
 // `gpusplit fixture` with the given flags, parsed. Doubles are written with 17
 // significant digits, so JSON.parse gives back exactly the native build's doubles.

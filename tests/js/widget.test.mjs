@@ -18,22 +18,26 @@ build('web/widget.html is byte for byte what `make widget` builds from today\'s 
   assert.ok(committed === fresh, 'web/widget.html is stale: run make widget and commit it');
 });
 
-build('the wasm inside it is byte for byte build/gpusplit.wasm', () => {
+build('the wasm inside it is byte for byte build/lesson.wasm', () => {
   const inlined = script.match(/"([A-Za-z0-9+/]{1000,}={0,2})"/);
   assert.ok(inlined, 'no base64 module found in the script');
-  assert.ok(Buffer.from(inlined[1], 'base64').equals(wasmBytes()));
+  assert.ok(Buffer.from(inlined[1], 'base64').equals(wasmBytes('build/lesson.wasm')));
 });
 
-build('the module imports nothing', () => {
+build('both modules import nothing', () => {
   assert.equal(WebAssembly.Module.imports(new WebAssembly.Module(wasmBytes())), []);
+  assert.equal(WebAssembly.Module.imports(new WebAssembly.Module(wasmBytes('build/lesson.wasm'))), []);
 });
 
 build.run();
 
 const alone = suite('the widget stands alone');
 
-alone('it is under 40 KiB', () => {
-  assert.ok(Buffer.byteLength(committed) < 40 * 1024, `${Buffer.byteLength(committed)} bytes`);
+// The budget was 40 KiB before the config reader learnt every family and stored format
+// (the lesson module still carries that reader for pasted configs); issue 10 brings the page
+// down with tables built at build time.
+alone('it is under 48 KiB', () => {
+  assert.ok(Buffer.byteLength(committed) < 48 * 1024, `${Buffer.byteLength(committed)} bytes`);
 });
 
 alone('it names no URL and calls nothing that reaches the network', () => {

@@ -51,13 +51,13 @@ export async function openModule(bytes) {
     },
     setting(gpus, splitKey, words) {
       check(w.setting(gpus, SPLIT_KEYS.indexOf(splitKey) >>> 0, words));
-      const b = new BigUint64Array(w.memory.buffer, w.bytes_buffer(), 8);
+      const b = new BigUint64Array(w.memory.buffer, w.bytes_buffer(), 10);
       const d = new Float64Array(w.memory.buffer, w.numbers_buffer(), 8);
       const t = strings(w.text_buffer(), 10);
       return {
         params: b[0], weightBytes: b[1], usableBytes: b[2],
         memory: { weights: b[3], cache: b[4], working: b[5], total: b[6] },
-        fits: b[7] === 1n,
+        fits: b[7] === 1n, readBytes: b[8], activeParams: b[9],
         time: { read: d[0], transfer: d[1], total: d[2], share: d[3], wordsPerS: d[4] },
         compute: d[5], memBar: d[6], waitBar: d[7],
         text: {
