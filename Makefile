@@ -135,14 +135,14 @@ bench: deps build/bench_native build/gpusplit.wasm build/widget.html
 
 # Coverage-guided fuzzing of the config reader and the model (clang's libFuzzer), one
 # minute from the data files; not part of `make test`, since what it finds is not repeatable.
-build/fuzz_shape: tests/fuzz/fuzz_shape.c $(LIB) $(HEADERS) build/data_files.c build/catalogue.c
+build/fuzz_config: tests/fuzz/fuzz_config.c $(LIB) $(HEADERS) build/data_files.c build/catalogue.c
 	clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Icsrc -o $@ \
 	  $< $(LIB) build/data_files.c build/catalogue.c -lm
 
-fuzz: build/fuzz_shape
+fuzz: build/fuzz_config
 	@mkdir -p build/fuzz-corpus
-	cp data/*.json build/fuzz-corpus/
-	build/fuzz_shape -max_total_time=60 build/fuzz-corpus
+	cp data/*.json data/models/*.json build/fuzz-corpus/
+	build/fuzz_config -max_total_time=60 build/fuzz-corpus
 
 clean:
 	rm -rf build

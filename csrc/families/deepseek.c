@@ -19,7 +19,7 @@ static const uint64_t ONE = 1;
 static int count(const gs_config *c, gs_tally *t, gs_model *m, int v3) {
   uint64_t dense_width, expert_width = 0, q_rank = 0, kv_rank, nope, rope, v_dim, first_dense, freq, shared = 0, moe = 0, i;
   uint64_t q_width;
-  int rc, attention_bias, routed = gs_config_has(c, "n_routed_experts");
+  int rc, attention_bias, topk, routed = gs_config_has(c, "n_routed_experts");
   if ((rc = gs_decoder_read(c, 1, m)) != GS_OK || (rc = gs_config_count(c, "intermediate_size", NULL, &dense_width)) != GS_OK ||
       (rc = gs_config_count(c, "kv_lora_rank", NULL, &kv_rank)) != GS_OK ||
       (rc = gs_config_count(c, "qk_nope_head_dim", NULL, &nope)) != GS_OK ||
@@ -35,7 +35,8 @@ static int count(const gs_config *c, gs_tally *t, gs_model *m, int v3) {
                  (rc = gs_config_count(c, "moe_layer_freq", &ONE, &freq)) != GS_OK ||
                  (rc = gs_config_whole(c, "n_shared_experts", 0, &shared)) != GS_OK))
     return rc;
-  if (!v3 && gs_json_string_is(c->json, gs_json_find(c->json, c->object, "topk_method"), "noaux_tc"))
+  topk = gs_json_find(c->json, c->object, "topk_method");
+  if (!v3 && topk >= 0 && gs_json_string_is(c->json, topk, "noaux_tc"))
     return gs_config_refuse(c, "topk_method", "noaux_tc on deepseek_v2 adds a correction bias the reader does not count");
   if (routed)
     for (i = first_dense; i < m->layers; i++)

@@ -2,7 +2,7 @@
  * sweep): every built-in model and link, both splits, 1 to 64 GPUs and 1 to 1304 words at
  * once, 1,001,472 settings in all, in this order. It times two things:
  *   export: the setting() of csrc/wasm.c compiled natively, the very code the wasm runs;
- *   view:   gs_word_time and gs_view_make called directly, the core of that code.
+ *   view:   gs_cost and gs_view_make called directly, the core of that code.
  * Each is the best of `runs` sweeps. It prints one line of JSON, with the count of
  * settings the model refused (more groups than layers) and a checksum, the bits of the
  * sum of every total time in sweep order, which the wasm side must match exactly.
@@ -41,6 +41,7 @@ static tally sweep_export(void) {
   uint32_t model, link, split, n, words;
   for (model = 0; model < GS_MODEL_COUNT; model++)
     for (link = 0; link < GS_LINK_COUNT; link++) {
+      if (!GS_MODELS[model].lesson) continue;
       if (use_builtin(model, link) != GS_OK) abort();
       for (split = 0; split < 2; split++)
         for (n = 1; n <= MAX_N; n++)
@@ -56,10 +57,10 @@ static tally sweep_export(void) {
 /* One sweep calling the model and the view directly. */
 static tally sweep_view(void) {
   tally t = {0, 0, 0.0};
-  gs_shape shape;
+  gs_model shape;
   gs_gpu gpu;
   gs_link link_now;
-  gs_time time;
+  gs_cost_result cost;
   gs_view view;
   gs_error err;
   uint32_t model, link, n, words;
@@ -67,17 +68,22 @@ static tally sweep_view(void) {
   if (gs_builtin_gpu(&gpu, &err) != GS_OK) abort();
   for (model = 0; model < GS_MODEL_COUNT; model++)
     for (link = 0; link < GS_LINK_COUNT; link++) {
-      if (gs_builtin_model(GS_MODELS[model].key, &shape, &err) != GS_OK ||
+      if (!GS_MODELS[model].lesson) continue;
+      if (gs_builtin_model(GS_MODELS[model].key, 0, &shape, &err) != GS_OK ||
           gs_builtin_link(GS_LINK_KEYS[link], &link_now, NULL, 0, &err) != GS_OK)
         abort();
       for (split = 0; split < 2; split++)
         for (n = 1; n <= MAX_N; n++)
           for (words = 1; words <= MAX_WORDS; words++) {
+            gs_plan plan;
+            plan.gpus = n;
+            plan.split = split;
+            plan.words = words;
             t.settings++;
-            if (gs_word_time(&shape, &gpu, &link_now, n, split, words, &time) != GS_OK ||
-                gs_view_make(&shape, &gpu, &link_now, n, split, words, &view) != GS_OK)
+            if (gs_cost(&shape, &gpu, &link_now, &plan, &cost, NULL) != GS_OK ||
+                gs_view_make(&shape, &gpu, &link_now, &plan, &view, NULL) != GS_OK)
               t.refused++;
-            else t.sum += time.total;
+            else t.sum += cost.time.total;
           }
     }
   return t;

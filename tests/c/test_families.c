@@ -229,6 +229,20 @@ static void bad_keys_of_the_new_families_are_refused(void **state) {
           GS_ERR_UNSUPPORTED, "quantization_config", "weight_block_size");
 }
 
+/* Found by fuzzing (make fuzz): a deepseek_v2 config without topk_method read outside the
+ * tokens. It is counted; with noaux_tc, which adds a bias V2 does not count, it is refused. */
+static void a_deepseek_v2_config_without_topk_method_is_counted(void **state) {
+  const char *json = "{\"model_type\":\"deepseek_v2\",\"hidden_size\":64,\"intermediate_size\":64,\"num_hidden_layers\":1,"
+                     "\"num_attention_heads\":2,\"vocab_size\":10,\"kv_lora_rank\":8,\"qk_nope_head_dim\":8,"
+                     "\"qk_rope_head_dim\":8,\"v_head_dim\":8}";
+  (void)state;
+  assert_int_equal(parse_ok(json).params, 2 * 10 * 64 + 64 + (64 * 2 * 16 + 64 * 16 + 8 + 8 * 2 * 16 + 64 * 16) + 2 * 64 + 3 * 64 * 64);
+  refused("{\"model_type\":\"deepseek_v2\",\"hidden_size\":64,\"intermediate_size\":64,\"num_hidden_layers\":1,"
+          "\"num_attention_heads\":2,\"vocab_size\":10,\"kv_lora_rank\":8,\"qk_nope_head_dim\":8,"
+          "\"qk_rope_head_dim\":8,\"v_head_dim\":8,\"topk_method\":\"noaux_tc\"}",
+          GS_ERR_UNSUPPORTED, "topk_method", "noaux_tc");
+}
+
 /* Keys that change the count, on a small shape worked by hand: hidden 64, 4 heads of 16
  * (2 of them key/value), width 128, 2 layers, 100 words. Plain attention a layer: q and o
  * 64 x 64, k and v 64 x 32: 12,288. head_dim 32 (as Mistral-Nemo's differs from hidden /
@@ -278,6 +292,7 @@ int main(void) {
       cmocka_unit_test(mxfp4_stores_experts_at_4_bits_and_a_scale_per_32),
       cmocka_unit_test(bad_keys_of_the_new_families_are_refused),
       cmocka_unit_test(keys_that_change_the_count_are_counted),
+      cmocka_unit_test(a_deepseek_v2_config_without_topk_method_is_counted),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
