@@ -125,6 +125,23 @@ bad "no_such_file.json;cannot read" report --model "$(m no_such_file.json)"
 bad "a_directory;cannot read" report --model "$(m a_directory)"
 bad "not_json.json;not valid JSON" report --model "$(m not_json.json)"
 bad "truncated.json;JSON;too early" report --model "$(m truncated.json)"
+# The families: a type the reader cannot count is refused by name, never priced as Llama;
+# bad values of the keys the families add are named.
+fam='"hidden_size": 64, "intermediate_size": 64, "num_hidden_layers": 1, "num_attention_heads": 2, "vocab_size": 10'
+printf '{"model_type": "mllama", %s}\n' "$fam" >"$tmp/mllama.json"
+printf '{"model_type": "mixtral", %s, "num_local_experts": 0, "num_experts_per_tok": 1}\n' "$fam" >"$tmp/no_experts.json"
+printf '{"model_type": "mixtral", %s, "num_local_experts": 4, "num_experts_per_tok": 5}\n' "$fam" >"$tmp/k_above_e.json"
+printf '{"model_type": "mistral", %s, "sliding_window": 0}\n' "$fam" >"$tmp/window_zero.json"
+printf '{"model_type": "llama", %s, "quantization_config": {"quant_method": "gptq"}}\n' "$fam" >"$tmp/gptq.json"
+printf '{"model_type": "gemma3", "text_config": "text", "vision_config": {}}\n' >"$tmp/text_config.json"
+bad "mllama.json;model_type 'mllama' is not supported (supported: llama, mistral" report --model "$(m mllama.json)"
+bad "no_experts.json;num_local_experts;at least 1" report --model "$(m no_experts.json)"
+bad "k_above_e.json;num_experts_per_tok;more than the 4 experts" report --model "$(m k_above_e.json)"
+bad "window_zero.json;sliding_window;at least 1" report --model "$(m window_zero.json)"
+bad "gptq.json;quantization_config;quant_method 'gptq' is not supported" report --model "$(m gptq.json)"
+bad "text_config.json;text_config;must be an object" report --model "$(m text_config.json)"
+bad "--bits;from 1 to 32" report --bits 0
+bad "--bits;from 1 to 32" report --bits 33
 bad "empty.json;JSON" report --model "$(m empty.json)"
 bad "array.json;JSON object;an array" report --model "$(m array.json)"
 bad "nul_byte.json;NUL" report --model "$(m nul_byte.json)"
