@@ -13,7 +13,7 @@ static const uint64_t ONE = 1;
 static int count(const gs_config *c, gs_tally *t, gs_model *m, int qwen3) {
   uint64_t dense_width, expert_width, shared_width = 0, step, sparse = 0, i;
   unsigned char only[GS_MAX_LISTED_LAYERS];
-  int rc, attention_bias = 0;
+  int rc, attention_bias = 0, sliding = 0;
   if ((rc = gs_decoder_read(c, qwen3 ? QWEN3_HEAD_DIM : 0, m)) != GS_OK ||
       (rc = gs_config_count(c, "intermediate_size", NULL, &dense_width)) != GS_OK ||
       (rc = gs_config_count(c, "moe_intermediate_size", NULL, &expert_width)) != GS_OK ||
@@ -26,6 +26,9 @@ static int count(const gs_config *c, gs_tally *t, gs_model *m, int qwen3) {
     return rc;
   for (i = 0; i < m->layers; i++)
     if ((i + 1) % step == 0 && !only[i]) sparse++;
+  if (!gs_config_has(c, "layer_types") && (rc = gs_config_bool(c, "use_sliding_window", 0, &sliding)) != GS_OK) return rc;
+  if (sliding)
+    return gs_config_refuse(c, "use_sliding_window", "true without layer_types: which layers of a mixture of experts slide is not counted");
   gs_decoder_attention(t, m, qwen3 ? attention_bias : 1, attention_bias);
   if (qwen3) gs_tally_vector(t, GS_PART_NORM, 2 * m->layers, m->head_dim);
   gs_decoder_mlp(t, GS_PART_MLP, m->layers - sparse, m->hidden, dense_width, 0);
