@@ -87,11 +87,13 @@ test-c: $(C_TESTS:%=build/test_%) build/gpusplit
 	@for t in $(C_TESTS); do build/test_$$t || exit 1; done
 	tests/c/cli_test.sh build/gpusplit
 	tests/c/bad_input.sh build/gpusplit
+	tests/c/output_test.sh build/gpusplit
 
 test-san: $(C_TESTS:%=build/asan/test_%) build/asan/gpusplit
 	@for t in $(C_TESTS); do build/asan/test_$$t || exit 1; done
 	tests/c/bad_input.sh build/asan/gpusplit
 	tests/c/cli_test.sh build/asan/gpusplit
+	tests/c/output_test.sh build/asan/gpusplit
 
 test-reference: build/gpusplit
 	PYTHONDONTWRITEBYTECODE=1 python3 tests/reference/check_report.py build/gpusplit
