@@ -2,6 +2,9 @@
 # Each first installs what is missing (scripts/install-deps.sh).
 
 CC ?= cc
+# Recipes run quietly; `make V=1 ...` shows each command.
+V ?= 0
+Q = $(if $(filter 1,$(V)),,@)
 CFLAGS ?= -O2
 # No -ffast-math and no -march: the native build and the wasm must agree bit for bit,
 # and a fused multiply-add on one side only would break that.
@@ -37,47 +40,47 @@ deps:
 
 build/data_files.c: scripts/embed_data.sh $(DATA)
 	@mkdir -p build
-	scripts/embed_data.sh $(DATA) > $@
+	$(Q)scripts/embed_data.sh $(DATA) > $@
 
 build/gpusplit: $(LIB) $(CLI) $(HEADERS) build/data_files.c
-	$(CC) $(CFLAGS) $(WARN) -Icsrc -o $@ $(LIB) $(CLI) build/data_files.c -lm
+	$(Q)$(CC) $(CFLAGS) $(WARN) -Icsrc -o $@ $(LIB) $(CLI) build/data_files.c -lm
 
 build/asan/gpusplit: $(LIB) $(CLI) $(HEADERS) build/data_files.c
 	@mkdir -p build/asan
-	$(CC) $(SAN) $(WARN) -Icsrc -o $@ $(LIB) $(CLI) build/data_files.c -lm
+	$(Q)$(CC) $(SAN) $(WARN) -Icsrc -o $@ $(LIB) $(CLI) build/data_files.c -lm
 
 build/test_%: tests/c/test_%.c $(TEST_LIB) tests/c/test_support.h $(LIB) $(HEADERS) build/data_files.c
-	$(CC) $(CFLAGS) $(WARN) -Icsrc -Itests/c -o $@ $< $(TEST_LIB) $(LIB) build/data_files.c -lcmocka -lm
+	$(Q)$(CC) $(CFLAGS) $(WARN) -Icsrc -Itests/c -o $@ $< $(TEST_LIB) $(LIB) build/data_files.c -lcmocka -lm
 
 build/asan/test_%: tests/c/test_%.c $(TEST_LIB) tests/c/test_support.h $(LIB) $(HEADERS) build/data_files.c
 	@mkdir -p build/asan
-	$(CC) $(SAN) $(WARN) -Icsrc -Itests/c -o $@ $< $(TEST_LIB) $(LIB) build/data_files.c -lcmocka -lm
+	$(Q)$(CC) $(SAN) $(WARN) -Icsrc -Itests/c -o $@ $< $(TEST_LIB) $(LIB) build/data_files.c -lcmocka -lm
 
 # The module embeds the data without whitespace or notes (scripts/minify_data.mjs).
 build/data_files_min.c: scripts/embed_data.sh scripts/minify_data.mjs $(DATA)
-	node scripts/minify_data.mjs build/data-min $(DATA)
-	scripts/embed_data.sh $(DATA:data/%=build/data-min/%) > $@
+	$(Q)node scripts/minify_data.mjs build/data-min $(DATA)
+	$(Q)scripts/embed_data.sh $(DATA:data/%=build/data-min/%) > $@
 
 build/wasm-include/jsmn.h: /usr/include/jsmn.h
 	@mkdir -p build/wasm-include
-	cp $< $@
+	$(Q)cp $< $@
 
 # Only jsmn comes from /usr/include: the module must see Emscripten's libc headers, not glibc's.
 build/gpusplit.wasm: $(LIB) csrc/wasm.c $(HEADERS) build/data_files_min.c build/wasm-include/jsmn.h
-	$(EMCC) $(WARN) $(EMFLAGS) -Icsrc -isystem build/wasm-include -o $@ \
+	$(Q)$(EMCC) $(WARN) $(EMFLAGS) -Icsrc -isystem build/wasm-include -o $@ \
 	  $(LIB) csrc/wasm.c build/data_files_min.c
 
 wasm: build/gpusplit.wasm
 
 build/widget.html: build/gpusplit.wasm $(WEB)
-	node scripts/embed_widget.mjs build/gpusplit.wasm build/widget.html
+	$(Q)node scripts/embed_widget.mjs build/gpusplit.wasm build/widget.html
 
 # The committed widget is this build; tests/js/widget.test.mjs keeps them equal.
 widget: build/widget.html
-	cp build/widget.html web/widget.html
+	$(Q)cp build/widget.html web/widget.html
 
 run: deps build/gpusplit widget
-	build/gpusplit report --model 70b --counts 1,2,4,8,16
+	$(Q)build/gpusplit report --model 70b --counts 1,2,4,8,16
 	@echo
 	@echo "The widget: web/widget.html. Open it in a browser: file://$(CURDIR)/web/widget.html"
 
@@ -112,7 +115,7 @@ test-browser: build/gpusplit build/widget.html
 # Speed and size, reported, never asserted: input-to-figures and load time in Chromium,
 # a sweep of a million settings in the wasm against the native build, and byte sizes.
 build/bench_native: tests/bench/bench_native.c $(LIB) csrc/wasm.c $(HEADERS) build/data_files.c
-	$(CC) $(CFLAGS) $(WARN) -Icsrc -o $@ $< $(LIB) csrc/wasm.c build/data_files.c -lm
+	$(Q)$(CC) $(CFLAGS) $(WARN) -Icsrc -o $@ $< $(LIB) csrc/wasm.c build/data_files.c -lm
 
 bench: deps build/bench_native build/gpusplit.wasm build/widget.html
 	node tests/bench/run.mjs
@@ -120,7 +123,7 @@ bench: deps build/bench_native build/gpusplit.wasm build/widget.html
 # Coverage-guided fuzzing of the config reader and the model (clang's libFuzzer), one
 # minute from the data files; not part of `make test`, since what it finds is not repeatable.
 build/fuzz_shape: tests/fuzz/fuzz_shape.c $(LIB) $(HEADERS) build/data_files.c
-	clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Icsrc -o $@ \
+	$(Q)clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Icsrc -o $@ \
 	  $< $(LIB) build/data_files.c -lm
 
 fuzz: build/fuzz_shape
