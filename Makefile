@@ -84,33 +84,48 @@ run: deps build/gpusplit widget
 	@echo
 	@echo "The widget: web/widget.html. Open it in a browser: file://$(CURDIR)/web/widget.html"
 
-test: deps test-c test-san test-reference test-js test-browser
+# Each suite prints one line, "NAME: N passed, N failed", and its whole log (kept in
+# build/test-logs/) only when it fails; `make test` runs every suite, even after a failure,
+# and ends with the plain line "N passed, N failed" over all of them.
+SUITE = scripts/run-suite.sh
+
+test: deps
+	$(Q)rm -rf build/test-logs
+	$(Q)status=0; \
+	$(MAKE) --no-print-directory -k test-c test-san test-reference test-js test-browser || status=$$?; \
+	$(SUITE) --total $$status
 
 test-c: $(C_TESTS:%=build/test_%) build/gpusplit
-	@for t in $(C_TESTS); do build/test_$$t || exit 1; done
-	tests/c/cli_test.sh build/gpusplit
-	tests/c/bad_input.sh build/gpusplit
-	tests/c/output_test.sh build/gpusplit
+	$(Q)status=0; \
+	for t in $(C_TESTS); do $(SUITE) "c: $$t" cmocka build/test_$$t || status=1; done; \
+	$(SUITE) "c: cli" plain tests/c/cli_test.sh build/gpusplit || status=1; \
+	$(SUITE) "c: bad input" plain tests/c/bad_input.sh build/gpusplit || status=1; \
+	$(SUITE) "c: output" plain tests/c/output_test.sh build/gpusplit || status=1; \
+	exit $$status
 
 test-san: $(C_TESTS:%=build/asan/test_%) build/asan/gpusplit
-	@for t in $(C_TESTS); do build/asan/test_$$t || exit 1; done
-	tests/c/bad_input.sh build/asan/gpusplit
-	tests/c/cli_test.sh build/asan/gpusplit
-	tests/c/output_test.sh build/asan/gpusplit
+	$(Q)status=0; \
+	for t in $(C_TESTS); do $(SUITE) "san: $$t" cmocka build/asan/test_$$t || status=1; done; \
+	$(SUITE) "san: bad input" plain tests/c/bad_input.sh build/asan/gpusplit || status=1; \
+	$(SUITE) "san: cli" plain tests/c/cli_test.sh build/asan/gpusplit || status=1; \
+	$(SUITE) "san: output" plain tests/c/output_test.sh build/asan/gpusplit || status=1; \
+	exit $$status
 
 test-reference: build/gpusplit
-	PYTHONDONTWRITEBYTECODE=1 python3 tests/reference/check_report.py build/gpusplit
-	tests/lesson/check_figures.sh build/gpusplit
+	$(Q)status=0; \
+	PYTHONDONTWRITEBYTECODE=1 $(SUITE) "reference: report" plain python3 tests/reference/check_report.py build/gpusplit || status=1; \
+	$(SUITE) "reference: lesson figures" plain tests/lesson/check_figures.sh build/gpusplit || status=1; \
+	exit $$status
 
 # The Node tests need the native build (it writes their fixtures), the module, and a
 # fresh widget to hold the committed one against.
 test-js: build/gpusplit build/gpusplit.wasm build/widget.html
-	node_modules/.bin/uvu tests/js '.test.mjs$$'
+	$(Q)$(SUITE) "js: node" uvu node_modules/.bin/uvu tests/js '.test.mjs$$'
 
 # Headless Debian Chromium through playwright-core; the harness starts and stops the
 # browser and a static server on 127.0.0.1 itself.
 test-browser: build/gpusplit build/widget.html
-	node_modules/.bin/uvu tests/browser '.test.mjs$$'
+	$(Q)$(SUITE) "browser: chromium" uvu node_modules/.bin/uvu tests/browser '.test.mjs$$'
 
 # Speed and size, reported, never asserted: input-to-figures and load time in Chromium,
 # a sweep of a million settings in the wasm against the native build, and byte sizes.

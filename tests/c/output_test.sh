@@ -54,6 +54,7 @@ check "gpusplit report into a closed pipe says why in one line" one_line "Broken
 status=$?
 check "gpusplit fixture into a file exits 0" [ "$status" -eq 0 ]
 check "gpusplit fixture into a file writes nothing on stderr" [ ! -s "$tmp/err" ]
+# shellcheck disable=SC2016 # expanded by the inner sh
 check "the file holds the whole fixture" sh -c '"$1" fixture | cmp -s - "$2"' sh "$binary" "$tmp/fixture.json"
 
 echo "output_test: $passed passed, $failed failed"
