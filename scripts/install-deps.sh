@@ -34,7 +34,7 @@ too_old() {
 }
 
 refuse_node() { # refuse_node WHAT-WAS-FOUND
-  echo "install-deps: found $1, but the tests need Node.js $NODE_MAJOR or newer (playwright-core 1.65); install Node.js $NODE_MAJOR or newer (Debian 12 and its backports have only 18; one way: npm install -g node@$NODE_MAJOR, the npm registry's build, into /usr/local/bin), then run this again" >&2
+  echo "install-deps: found $1, but the tests need Node.js $NODE_MAJOR or newer (playwright-core 1.65); install Node.js $NODE_MAJOR or newer (Debian 12 and its backports have only 18; one way: npm install -g node@$NODE_MAJOR, a prebuilt Node.js from the npm registry), then run this again" >&2
   exit 1
 }
 
