@@ -2,6 +2,9 @@
 # Each first installs what is missing (scripts/install-deps.sh).
 
 CC ?= cc
+# Recipes run quietly; `make V=1 ...` shows each command.
+V ?= 0
+Q = $(if $(filter 1,$(V)),,@)
 CFLAGS ?= -O2
 # No -ffast-math and no -march: the native build and the wasm must agree bit for bit,
 # and a fused multiply-add on one side only would break that.
@@ -39,96 +42,113 @@ deps:
 
 build/data_files.c: scripts/embed_data.sh $(DATA)
 	@mkdir -p build
-	scripts/embed_data.sh $(DATA) > $@
+	$(Q)scripts/embed_data.sh $(DATA) > $@
 
 # data/models/ as a C table: every model for the program, the lesson's three for the module.
 build/catalogue.c: scripts/catalogue.mjs $(CATALOGUE)
 	@mkdir -p build
-	node scripts/catalogue.mjs data/models/catalogue.json > $@
+	$(Q)node scripts/catalogue.mjs data/models/catalogue.json > $@
 
 build/catalogue_lesson.c: scripts/catalogue.mjs $(CATALOGUE)
 	@mkdir -p build
-	node scripts/catalogue.mjs --lesson data/models/catalogue.json > $@
+	$(Q)node scripts/catalogue.mjs --lesson data/models/catalogue.json > $@
 
 build/gpusplit: $(LIB) $(CLI) $(HEADERS) build/data_files.c build/catalogue.c
-	$(CC) $(CFLAGS) $(WARN) -Icsrc -o $@ $(LIB) $(CLI) build/data_files.c build/catalogue.c -lm
+	$(Q)$(CC) $(CFLAGS) $(WARN) -Icsrc -o $@ $(LIB) $(CLI) build/data_files.c build/catalogue.c -lm
 
 build/asan/gpusplit: $(LIB) $(CLI) $(HEADERS) build/data_files.c build/catalogue.c
 	@mkdir -p build/asan
-	$(CC) $(SAN) $(WARN) -Icsrc -o $@ $(LIB) $(CLI) build/data_files.c build/catalogue.c -lm
+	$(Q)$(CC) $(SAN) $(WARN) -Icsrc -o $@ $(LIB) $(CLI) build/data_files.c build/catalogue.c -lm
 
 build/test_%: tests/c/test_%.c $(TEST_LIB) tests/c/test_support.h $(LIB) $(HEADERS) build/data_files.c build/catalogue.c
-	$(CC) $(CFLAGS) $(WARN) -Icsrc -Itests/c -o $@ $< $(TEST_LIB) $(LIB) build/data_files.c build/catalogue.c -lcmocka -lm
+	$(Q)$(CC) $(CFLAGS) $(WARN) -Icsrc -Itests/c -o $@ $< $(TEST_LIB) $(LIB) build/data_files.c build/catalogue.c -lcmocka -lm
 
 build/asan/test_%: tests/c/test_%.c $(TEST_LIB) tests/c/test_support.h $(LIB) $(HEADERS) build/data_files.c build/catalogue.c
 	@mkdir -p build/asan
-	$(CC) $(SAN) $(WARN) -Icsrc -Itests/c -o $@ $< $(TEST_LIB) $(LIB) build/data_files.c build/catalogue.c -lcmocka -lm
+	$(Q)$(CC) $(SAN) $(WARN) -Icsrc -Itests/c -o $@ $< $(TEST_LIB) $(LIB) build/data_files.c build/catalogue.c -lcmocka -lm
 
 # The module embeds the data without whitespace or notes (scripts/minify_data.mjs).
 build/data_files_min.c: scripts/embed_data.sh scripts/minify_data.mjs $(DATA)
-	node scripts/minify_data.mjs build/data-min $(DATA)
-	scripts/embed_data.sh $(DATA:data/%=build/data-min/%) > $@
+	$(Q)node scripts/minify_data.mjs build/data-min $(DATA)
+	$(Q)scripts/embed_data.sh $(DATA:data/%=build/data-min/%) > $@
 
 build/wasm-include/jsmn.h: /usr/include/jsmn.h
 	@mkdir -p build/wasm-include
-	cp $< $@
+	$(Q)cp $< $@
 
 # Only jsmn comes from /usr/include: the module must see Emscripten's libc headers, not glibc's.
 build/gpusplit.wasm: $(LIB) csrc/wasm.c $(HEADERS) build/data_files_min.c build/catalogue_lesson.c build/wasm-include/jsmn.h
-	$(EMCC) $(WARN) $(EMFLAGS) -Icsrc -isystem build/wasm-include -o $@ \
+	$(Q)$(EMCC) $(WARN) $(EMFLAGS) -Icsrc -isystem build/wasm-include -o $@ \
 	  $(LIB) csrc/wasm.c build/data_files_min.c build/catalogue_lesson.c
 
 # The lesson's widget: the same library with only the Llama family and the lesson's
 # three models. The parity tests hold both modules against the native build.
 LESSON_LIB = $(filter-out csrc/families/%,$(LIB)) csrc/families/families.c csrc/families/decoder.c csrc/families/llama.c
 build/lesson.wasm: $(LIB) csrc/wasm.c $(HEADERS) build/data_files_min.c build/catalogue_lesson.c build/wasm-include/jsmn.h
-	$(EMCC) $(WARN) $(EMFLAGS) -DGS_LESSON_ONLY -Icsrc -isystem build/wasm-include -o $@ \
+	$(Q)$(EMCC) $(WARN) $(EMFLAGS) -DGS_LESSON_ONLY -Icsrc -isystem build/wasm-include -o $@ \
 	  $(LESSON_LIB) csrc/wasm.c build/data_files_min.c build/catalogue_lesson.c
 
 wasm: build/gpusplit.wasm build/lesson.wasm
 
 build/widget.html: build/lesson.wasm $(WEB)
-	node scripts/embed_widget.mjs build/lesson.wasm build/widget.html
+	$(Q)node scripts/embed_widget.mjs build/lesson.wasm build/widget.html
 
 # The committed widget is this build; tests/js/widget.test.mjs keeps them equal.
 widget: build/widget.html
-	cp build/widget.html web/widget.html
+	$(Q)cp build/widget.html web/widget.html
 
 run: deps build/gpusplit widget
-	build/gpusplit report --model 70b --counts 1,2,4,8,16
+	$(Q)build/gpusplit report --model 70b --counts 1,2,4,8,16
 	@echo
 	@echo "The widget: web/widget.html. Open it in a browser: file://$(CURDIR)/web/widget.html"
 
-test: deps test-c test-san test-reference test-js test-browser
+# Each suite prints one line, "NAME: N passed, N failed", and its whole log (kept in
+# build/test-logs/) only when it fails; `make test` runs every suite, even after a failure,
+# and ends with the plain line "N passed, N failed" over all of them.
+SUITE = scripts/run-suite.sh
+
+test: deps
+	$(Q)rm -rf build/test-logs
+	$(Q)status=0; \
+	$(MAKE) --no-print-directory -k test-c test-san test-reference test-js test-browser || status=$$?; \
+	$(SUITE) --total $$status
 
 test-c: $(C_TESTS:%=build/test_%) build/gpusplit
-	@for t in $(C_TESTS); do build/test_$$t || exit 1; done
-	tests/c/cli_test.sh build/gpusplit
-	tests/c/bad_input.sh build/gpusplit
+	$(Q)status=0; \
+	for t in $(C_TESTS); do $(SUITE) "c: $$t" cmocka build/test_$$t || status=1; done; \
+	$(SUITE) "c: cli" plain tests/c/cli_test.sh build/gpusplit || status=1; \
+	$(SUITE) "c: bad input" plain tests/c/bad_input.sh build/gpusplit || status=1; \
+	$(SUITE) "c: output" plain tests/c/output_test.sh build/gpusplit || status=1; \
+	exit $$status
 
 test-san: $(C_TESTS:%=build/asan/test_%) build/asan/gpusplit
-	@for t in $(C_TESTS); do build/asan/test_$$t || exit 1; done
-	tests/c/bad_input.sh build/asan/gpusplit
-	tests/c/cli_test.sh build/asan/gpusplit
+	$(Q)status=0; \
+	for t in $(C_TESTS); do $(SUITE) "san: $$t" cmocka build/asan/test_$$t || status=1; done; \
+	$(SUITE) "san: bad input" plain tests/c/bad_input.sh build/asan/gpusplit || status=1; \
+	$(SUITE) "san: cli" plain tests/c/cli_test.sh build/asan/gpusplit || status=1; \
+	$(SUITE) "san: output" plain tests/c/output_test.sh build/asan/gpusplit || status=1; \
+	exit $$status
 
 test-reference: build/gpusplit
-	PYTHONDONTWRITEBYTECODE=1 python3 tests/reference/check_report.py build/gpusplit
-	tests/lesson/check_figures.sh build/gpusplit
+	$(Q)status=0; \
+	PYTHONDONTWRITEBYTECODE=1 $(SUITE) "reference: report" plain python3 tests/reference/check_report.py build/gpusplit || status=1; \
+	$(SUITE) "reference: lesson figures" plain tests/lesson/check_figures.sh build/gpusplit || status=1; \
+	exit $$status
 
 # The Node tests need the native build (it writes their fixtures), the module, and a
 # fresh widget to hold the committed one against.
 test-js: build/gpusplit build/gpusplit.wasm build/lesson.wasm build/widget.html
-	node_modules/.bin/uvu tests/js '.test.mjs$$'
+	$(Q)$(SUITE) "js: node" uvu node_modules/.bin/uvu tests/js '.test.mjs$$'
 
 # Headless Debian Chromium through playwright-core; the harness starts and stops the
 # browser and a static server on 127.0.0.1 itself.
 test-browser: build/gpusplit build/widget.html
-	node_modules/.bin/uvu tests/browser '.test.mjs$$'
+	$(Q)$(SUITE) "browser: chromium" uvu node_modules/.bin/uvu tests/browser '.test.mjs$$'
 
 # Speed and size, reported, never asserted: input-to-figures and load time in Chromium,
 # a sweep of a million settings in the wasm against the native build, and byte sizes.
 build/bench_native: tests/bench/bench_native.c $(LIB) csrc/wasm.c $(HEADERS) build/data_files.c build/catalogue.c
-	$(CC) $(CFLAGS) $(WARN) -Icsrc -o $@ $< $(LIB) csrc/wasm.c build/data_files.c build/catalogue.c -lm
+	$(Q)$(CC) $(CFLAGS) $(WARN) -Icsrc -o $@ $< $(LIB) csrc/wasm.c build/data_files.c build/catalogue.c -lm
 
 bench: deps build/bench_native build/gpusplit.wasm build/widget.html
 	node tests/bench/run.mjs
@@ -136,7 +156,7 @@ bench: deps build/bench_native build/gpusplit.wasm build/widget.html
 # Coverage-guided fuzzing of the config reader and the model (clang's libFuzzer), one
 # minute from the data files; not part of `make test`, since what it finds is not repeatable.
 build/fuzz_config: tests/fuzz/fuzz_config.c $(LIB) $(HEADERS) build/data_files.c build/catalogue.c
-	clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Icsrc -o $@ \
+	$(Q)clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Icsrc -o $@ \
 	  $< $(LIB) build/data_files.c build/catalogue.c -lm
 
 fuzz: build/fuzz_config

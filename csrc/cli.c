@@ -1,4 +1,5 @@
 /* gpusplit: the command line. Dispatches to report, numbers and fixture. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -63,7 +64,7 @@ void cli_json_double(FILE *f, double x) {
   fputs(gs_exact(buf, sizeof buf, x), f);
 }
 
-int main(int argc, char **argv) {
+static int run(int argc, char **argv) {
   if (argc < 2) {
     fputs(USAGE, stderr);
     return CLI_BAD_INPUT;
@@ -78,3 +79,31 @@ int main(int argc, char **argv) {
   if (strcmp(argv[1], "list") == 0) return cli_list(argc - 1, argv + 1);
   return cli_bad("unknown command '%s' (report, numbers, fixture, list; see gpusplit --help)", argv[1]);
 }
+
+/* Output that did not arrive is a failure, not a success with a short file: a full disk,
+ * a closed stdout or a reader that went away (EPIPE, when SIGPIPE is ignored) exits 1
+ * with one line. The buffer is flushed and stdout closed here, not at exit, so that a
+ * failed last write or close is seen. A write that failed earlier set the error flag;
+ * stdio then emptied its buffer, so the last flush usually fails again and names the
+ * cause, and where it has nothing left to write no cause is guessed from a stale errno.
+ * A command that already failed has said why on stderr: its status stands. */
+static int close_stdout(int status) {
+  int failed = ferror(stdout) != 0;
+  int cause = 0;
+  errno = 0;
+  if (fflush(stdout) != 0) {
+    failed = 1;
+    cause = errno;
+  }
+  errno = 0;
+  if (fclose(stdout) != 0 && !failed) {
+    failed = 1;
+    cause = errno;
+  }
+  if (!failed || status != CLI_OK) return status;
+  if (cause != 0) fprintf(stderr, "gpusplit: writing output: %s\n", strerror(cause));
+  else fputs("gpusplit: writing output failed\n", stderr);
+  return CLI_FAILED;
+}
+
+int main(int argc, char **argv) { return close_stdout(run(argc, argv)); }
