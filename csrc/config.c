@@ -87,23 +87,14 @@ int gs_config_layer_flags(const gs_config *c, const char *key, uint64_t layers, 
   return GS_OK;
 }
 
-/* The type names, for the refusal: "llama, mistral, ...". */
-const char *gs_supported_types(void) {
-  static char list[512];
+/* The type names, for the refusal: "llama, mistral, ...", into the caller's buf. */
+const char *gs_supported_types(char *buf, size_t cap) {
   size_t i, at = 0;
-  if (list[0]) return list;
-  for (i = 0; i < GS_FAMILY_COUNT; i++) {
-    size_t n = strlen(GS_FAMILIES[i].type);
-    if (at + n + 3 > sizeof list) break;
-    if (i) {
-      memcpy(list + at, ", ", 2);
-      at += 2;
-    }
-    memcpy(list + at, GS_FAMILIES[i].type, n);
-    at += n;
-  }
-  list[at] = '\0';
-  return list;
+  if (cap == 0) return buf;
+  buf[0] = '\0';
+  for (i = 0; i < GS_FAMILY_COUNT; i++)
+    at += (size_t)gs_format(buf + at, cap - at, "%s%s", i ? ", " : "", GS_FAMILIES[i].type);
+  return buf;
 }
 
 /* A type name that is safe to quote: letters, digits, _ . - only, and short. */
@@ -121,10 +112,12 @@ static int plain_name(const char *text, size_t n) {
 /* The string at token `at` into buf (cap > 31), when it is a plain name. */
 static int read_name(const gs_json *j, int at, const char *field, char *buf, size_t cap, gs_error *err) {
   size_t n;
+  char types[256];
   if (j->toks[at].type != JSMN_STRING) return gs_fail(err, GS_ERR_TYPE, field, "must be a string");
   n = (size_t)(j->toks[at].end - j->toks[at].start);
   if (!plain_name(j->text + j->toks[at].start, n) || n >= cap)
-    return gs_fail(err, GS_ERR_UNSUPPORTED, field, "is not a name the reader knows (supported: %s)", gs_supported_types());
+    return gs_fail(err, GS_ERR_UNSUPPORTED, field, "is not a name the reader knows (supported: %s)",
+                   gs_supported_types(types, sizeof types));
   memcpy(buf, j->text + j->toks[at].start, n);
   buf[n] = '\0';
   return GS_OK;
@@ -233,7 +226,11 @@ int gs_model_parse(const char *json, size_t len, uint64_t bits, gs_model *out, g
     return rc;
   for (i = 0; i < GS_FAMILY_COUNT && !family; i++)
     if (strcmp(GS_FAMILIES[i].type, m.type) == 0) family = &GS_FAMILIES[i];
-  if (!family) return gs_fail(err, GS_ERR_UNSUPPORTED, "", "model_type '%s' is not supported (supported: %s)", m.type, gs_supported_types());
+  if (!family) {
+    char types[256];
+    return gs_fail(err, GS_ERR_UNSUPPORTED, "", "model_type '%s' is not supported (supported: %s)", m.type,
+                   gs_supported_types(types, sizeof types));
+  }
   memset(&t, 0, sizeof t);
   t.err = err;
   if ((rc = read_storage(&j, bits, family->formats, m.type, &t.storage, err)) != GS_OK) return rc;

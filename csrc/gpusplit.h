@@ -161,8 +161,8 @@ int gs_fewest_n(const gs_model *m, const gs_gpu *g, const gs_plan *p, uint64_t m
 /* config.c: a config.json's text to a derived model; the error names the field. bits is
  * 0 to keep the stored format the config gives, or the bits of every weight. */
 int gs_model_parse(const char *json, size_t len, uint64_t bits, gs_model *out, gs_error *err);
-/* The model types the reader counts, comma-separated, for messages and help. */
-const char *gs_supported_types(void);
+/* The model types the reader counts, comma-separated, into buf (cut to cap); returns buf. */
+const char *gs_supported_types(char *buf, size_t cap);
 
 /* hardware.c: data/gpu.json and data/links.json text to structs. */
 int gs_gpu_parse(const char *json, size_t len, gs_gpu *out, gs_error *err);

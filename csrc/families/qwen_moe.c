@@ -39,7 +39,8 @@ static int count(const gs_config *c, gs_tally *t, gs_model *m, int qwen3) {
     gs_tally_matrix(t, GS_PART_ROUTER, sparse, 1, m->hidden);
   }
   gs_tally_vector(t, GS_PART_NORM, 2 * m->layers, m->hidden);
-  m->ffn_width = gs_tally_mul(t, m->experts_per_token, expert_width) + shared_width;
+  if (!gs_add(gs_tally_mul(t, m->experts_per_token, expert_width), shared_width, &m->ffn_width))
+    return gs_fail(c->err, GS_ERR_OVERFLOW, "moe_intermediate_size", "the feed-forward width would overflow 64 bits");
   if (sparse < m->layers && dense_width > m->ffn_width) m->ffn_width = dense_width;
   if (sparse == 0) m->experts = m->experts_per_token = 0;
   if ((rc = gs_decoder_tables(c, t, m, 0)) != GS_OK) return rc;
