@@ -20,9 +20,6 @@ int gs_decoder_read(const gs_config *c, uint64_t head_dim_default, gs_model *m) 
     head_dim_default = m->hidden / m->heads;
   }
   if ((rc = gs_config_count(c, "head_dim", &head_dim_default, &m->head_dim)) != GS_OK) return rc;
-  if (m->heads % m->kv_heads != 0)
-    return gs_fail(c->err, GS_ERR_SHAPE, "num_key_value_heads", "%llu does not divide num_attention_heads %llu",
-                   (unsigned long long)m->kv_heads, (unsigned long long)m->heads);
   m->ffn_width = 0;
   return GS_OK;
 }
