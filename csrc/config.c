@@ -109,17 +109,16 @@ static int plain_name(const char *text, size_t n) {
   return 1;
 }
 
-/* The string at token `at` into buf (cap > 31), when it is a plain name. */
+/* The string at token `at`, decoded, into buf (cap > 31), when it is a plain name. */
 static int read_name(const gs_json *j, int at, const char *field, char *buf, size_t cap, gs_error *err) {
   size_t n;
-  char types[256];
+  char types[256], decoded[GS_JSON_NAME_CAP];
   if (j->toks[at].type != JSMN_STRING) return gs_fail(err, GS_ERR_TYPE, field, "must be a string");
-  n = (size_t)(j->toks[at].end - j->toks[at].start);
-  if (!plain_name(j->text + j->toks[at].start, n) || n >= cap)
+  n = gs_json_string(j, at, decoded, sizeof decoded);
+  if (n == (size_t)-1 || !plain_name(decoded, n) || n >= cap)
     return gs_fail(err, GS_ERR_UNSUPPORTED, field, "is not a name the reader knows (supported: %s)",
                    gs_supported_types(types, sizeof types));
-  memcpy(buf, j->text + j->toks[at].start, n);
-  buf[n] = '\0';
+  memcpy(buf, decoded, n + 1);
   return GS_OK;
 }
 
@@ -127,9 +126,9 @@ static int read_name(const gs_json *j, int at, const char *field, char *buf, siz
  * bits anyway: gpt-oss lists its attention, router, embedding and output table. */
 static int unconverted_module_known(const gs_json *j, int at) {
   static const char *const ENDS[] = {"self_attn", "router", "embed_tokens", "lm_head"};
-  size_t i, n = (size_t)(j->toks[at].end - j->toks[at].start);
-  const char *s = j->text + j->toks[at].start;
-  if (j->toks[at].type != JSMN_STRING) return 0;
+  char s[GS_JSON_NAME_CAP];
+  size_t i, n;
+  if (j->toks[at].type != JSMN_STRING || (n = gs_json_string(j, at, s, sizeof s)) == (size_t)-1) return 0;
   for (i = 0; i < sizeof ENDS / sizeof ENDS[0]; i++) {
     size_t e = strlen(ENDS[i]);
     if (n >= e && memcmp(s + n - e, ENDS[i], e) == 0) return 1;
@@ -156,10 +155,9 @@ static int read_storage(const gs_json *j, uint64_t bits, unsigned formats, const
   if (gs_json_string_is(j, method, "mxfp4")) out->kind = GS_STORE_MXFP4;
   else if (gs_json_string_is(j, method, "fp8")) out->kind = GS_STORE_FP8_BLOCK;
   else {
-    size_t n = (size_t)(j->toks[method].end - j->toks[method].start);
-    if (!plain_name(j->text + j->toks[method].start, n)) return gs_fail(err, GS_ERR_UNSUPPORTED, "quantization_config", "quant_method is not supported (supported: mxfp4, fp8)");
-    memcpy(name, j->text + j->toks[method].start, n);
-    name[n] = '\0';
+    size_t n = gs_json_string(j, method, name, sizeof name);
+    if (n == (size_t)-1 || !plain_name(name, n))
+      return gs_fail(err, GS_ERR_UNSUPPORTED, "quantization_config", "quant_method is not supported (supported: mxfp4, fp8)");
     return gs_fail(err, GS_ERR_UNSUPPORTED, "quantization_config", "quant_method '%s' is not supported (supported: mxfp4, fp8)", name);
   }
   if (!(formats & (1u << out->kind)))

@@ -49,6 +49,7 @@ size_t gs_vformat(char *buf, size_t cap, const char *fmt, va_list ap) {
       put(buf, cap, &at, fmt, 1); /* not a conversion this knows: written as it stands */
     }
   }
+  if (at + 1 >= cap) at = gs_utf8_whole(buf, at); /* a cut leaves no half character */
   if (cap) buf[at] = '\0';
   return at;
 }

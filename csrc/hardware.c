@@ -48,12 +48,8 @@ int gs_link_parse(const char *json, size_t len, const char *key, gs_link *out, c
     if ((rc = read_number(&j, i, "bandwidth", &l.bandwidth, err)) != GS_OK ||
         (rc = read_number(&j, i, "step_us", &l.step_us, err)) != GS_OK || (rc = gs_link_check(&l, err)) != GS_OK)
       return rc;
-    if (label && label_cap > 0) {
-      size_t n = (size_t)(toks[at_label].end - toks[at_label].start);
-      if (n >= label_cap) n = label_cap - 1;
-      memcpy(label, json + toks[at_label].start, n);
-      label[n] = '\0';
-    }
+    if (label && label_cap > 0 && gs_json_string(&j, at_label, label, label_cap) == (size_t)-1)
+      return gs_fail(err, GS_ERR_TOO_LONG, "label", "is longer than %zu bytes", label_cap - 1);
     *out = l;
     return GS_OK;
   }

@@ -41,6 +41,13 @@ typedef struct {
   int count; /* tokens used */
 } gs_json;
 
+/* The largest document the reader takes (a real config.json is under 100 KB; the
+ * command line reads files of up to this size), its deepest nesting (real configs nest
+ * three levels), and the longest string a key or name is compared as. */
+#define GS_JSON_MAX_BYTES (4u << 20)
+#define GS_JSON_DEPTH 64
+#define GS_JSON_NAME_CAP 256
+
 /* The most tokens one document may have; a real config.json has under 300 (Gemma 3's
  * layer_types list is the longest seen). */
 #define GS_JSON_TOKENS 4096
@@ -55,6 +62,8 @@ int gs_json_whole(const gs_json *j, int index, const char *field, uint64_t min, 
 int gs_json_number(const gs_json *j, int index, const char *field, double *out, gs_error *err);
 int gs_json_bool(const gs_json *j, int index, const char *field, int *out, gs_error *err);
 int gs_json_string_is(const gs_json *j, int index, const char *s);
+/* A string token decoded into buf; its length, or (size_t)-1 if it needs cap or more. */
+size_t gs_json_string(const gs_json *j, int index, char *buf, size_t cap);
 
 /* tally.c: weights counted tensor by tensor, and the bits each takes as stored. */
 enum gs_part {

@@ -30,6 +30,7 @@ static int is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == 
 typedef struct {
   const char *s;
   size_t n, at;
+  int too_deep; /* set when nesting passed GS_JSON_DEPTH */
 } cursor;
 
 static void skip_space(cursor *c) {
@@ -118,7 +119,10 @@ static int members(cursor *c, int depth, char close, int keyed) {
 
 static int value(cursor *c, int depth) {
   char ch;
-  if (depth > 64) return 0;
+  if (depth > GS_JSON_DEPTH) {
+    c->too_deep = 1;
+    return 0;
+  }
   skip_space(c);
   if (c->at >= c->n) return 0;
   ch = c->s[c->at];
@@ -137,19 +141,30 @@ static int value(cursor *c, int depth) {
 int gs_json_parse(const char *text, size_t len, jsmntok_t *toks, unsigned cap, gs_json *out, gs_error *err) {
   jsmn_parser p;
   int count;
+  size_t bad, bom = 0;
   cursor c;
-  if (len > 0x7fffffff) return gs_fail(err, GS_ERR_TOO_LONG, "", "is too long to read");
+  if (len > GS_JSON_MAX_BYTES)
+    return gs_fail(err, GS_ERR_TOO_LONG, "", "is larger than %u bytes, more than the reader takes", (unsigned)GS_JSON_MAX_BYTES);
+  /* RFC 8259 section 8.1 lets a parser ignore a byte-order mark, and editors on Windows
+   * write one; offsets in messages still count from the file's first byte. */
+  if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) bom = 3;
+  if ((bad = gs_utf8_invalid_at(text, len)) < len)
+    return gs_fail(err, GS_ERR_JSON, "", "is not valid JSON: not UTF-8 at byte %zu", bad);
+  text += bom;
+  len -= bom;
   c.s = text;
   c.n = len;
   c.at = 0;
+  c.too_deep = 0;
   skip_space(&c);
   if (c.at == len) return gs_fail(err, GS_ERR_JSON, "", "is not JSON: it holds no value");
   if (!value(&c, 0)) {
+    if (c.too_deep) return gs_fail(err, GS_ERR_TOO_LONG, "", "nests deeper than %d levels, more than the reader takes", GS_JSON_DEPTH);
     if (c.at >= len) return gs_fail(err, GS_ERR_JSON, "", "is not valid JSON: it ends too early");
-    return gs_fail(err, GS_ERR_JSON, "", "is not valid JSON: unexpected character at byte %zu", c.at);
+    return gs_fail(err, GS_ERR_JSON, "", "is not valid JSON: unexpected character at byte %zu", c.at + bom);
   }
   skip_space(&c);
-  if (c.at != len) return gs_fail(err, GS_ERR_JSON, "", "is not valid JSON: text follows the value at byte %zu", c.at);
+  if (c.at != len) return gs_fail(err, GS_ERR_JSON, "", "is not valid JSON: text follows the value at byte %zu", c.at + bom);
   c.at = 0;
   skip_space(&c);
   if (text[c.at] != '{') {
@@ -162,7 +177,7 @@ int gs_json_parse(const char *text, size_t len, jsmntok_t *toks, unsigned cap, g
   if (count == JSMN_ERROR_NOMEM)
     return gs_fail(err, GS_ERR_TOO_LONG, "", "has more than %u JSON tokens", cap);
   if (count == JSMN_ERROR_PART) return gs_fail(err, GS_ERR_JSON, "", "is not valid JSON: it ends too early");
-  if (count < 0) return gs_fail(err, GS_ERR_JSON, "", "is not valid JSON: unexpected character at byte %u", p.pos);
+  if (count < 0) return gs_fail(err, GS_ERR_JSON, "", "is not valid JSON: unexpected character at byte %zu", (size_t)p.pos + bom);
   if (count < 1 || toks[0].type != JSMN_OBJECT) return gs_fail(err, GS_ERR_JSON, "", "is not valid JSON");
   out->text = text;
   out->toks = toks;
@@ -182,10 +197,81 @@ int gs_json_next(const gs_json *j, int index) {
   return index;
 }
 
-int gs_json_string_is(const gs_json *j, int index, const char *s) {
+static unsigned hex_value(char h) {
+  return (unsigned)(h <= '9' ? h - '0' : (h | 0x20) - 'a' + 10);
+}
+
+/* The code point of the \uXXXX escape at s (grammar already checked). */
+static unsigned hex4(const char *s) {
+  return hex_value(s[0]) << 12 | hex_value(s[1]) << 8 | hex_value(s[2]) << 4 | hex_value(s[3]);
+}
+
+/* Appends code point u as UTF-8 (a lone surrogate as U+FFFD, as most readers do). */
+static size_t put_utf8(unsigned u, char *out) {
+  if (u >= 0xD800 && u <= 0xDFFF) u = 0xFFFD;
+  if (u < 0x80) {
+    out[0] = (char)u;
+    return 1;
+  }
+  if (u < 0x800) {
+    out[0] = (char)(0xC0 | u >> 6);
+    out[1] = (char)(0x80 | (u & 0x3F));
+    return 2;
+  }
+  if (u < 0x10000) {
+    out[0] = (char)(0xE0 | u >> 12);
+    out[1] = (char)(0x80 | (u >> 6 & 0x3F));
+    out[2] = (char)(0x80 | (u & 0x3F));
+    return 3;
+  }
+  out[0] = (char)(0xF0 | u >> 18);
+  out[1] = (char)(0x80 | (u >> 12 & 0x3F));
+  out[2] = (char)(0x80 | (u >> 6 & 0x3F));
+  out[3] = (char)(0x80 | (u & 0x3F));
+  return 4;
+}
+
+/* A string token's value with its escapes decoded (RFC 8259 section 7), into buf; its
+ * length, or (size_t)-1 when it needs more than cap - 1 bytes. Keys and values are
+ * compared decoded, so "hidden\u005fsize" is hidden_size as every JSON reader sees it. */
+size_t gs_json_string(const gs_json *j, int index, char *buf, size_t cap) {
   const jsmntok_t *t = &j->toks[index];
-  size_t n = (size_t)(t->end - t->start);
-  return t->type == JSMN_STRING && strlen(s) == n && memcmp(j->text + t->start, s, n) == 0;
+  const char *s = j->text + t->start, *end = j->text + t->end;
+  size_t o = 0;
+  while (s < end) {
+    char piece[8];
+    size_t n = 1;
+    if (*s != '\\') piece[0] = *s++;
+    else if (s[1] != 'u') {
+      static const char FROM[] = "\"\\/bfnrt", TO[] = "\"\\/\b\f\n\r\t";
+      piece[0] = TO[strchr(FROM, s[1]) - FROM];
+      s += 2;
+    } else {
+      unsigned u = hex4(s + 2);
+      s += 6;
+      if (u >= 0xD800 && u <= 0xDBFF && end - s >= 6 && s[0] == '\\' && s[1] == 'u') {
+        unsigned low = hex4(s + 2);
+        if (low >= 0xDC00 && low <= 0xDFFF) {
+          u = 0x10000 + ((u - 0xD800) << 10) + (low - 0xDC00);
+          s += 6;
+        }
+      }
+      n = put_utf8(u, piece);
+    }
+    if (o + n >= cap) return (size_t)-1;
+    memcpy(buf + o, piece, n);
+    o += n;
+  }
+  if (cap > 0) buf[o] = '\0';
+  return o;
+}
+
+int gs_json_string_is(const gs_json *j, int index, const char *s) {
+  char decoded[GS_JSON_NAME_CAP];
+  size_t n;
+  if (j->toks[index].type != JSMN_STRING) return 0;
+  n = gs_json_string(j, index, decoded, sizeof decoded);
+  return n != (size_t)-1 && strlen(s) == n && memcmp(decoded, s, n) == 0;
 }
 
 /* The value of key in the object at index object, or -1. As in Python's json module,

@@ -6,6 +6,7 @@
 #include <setjmp.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -403,8 +404,9 @@ static void the_built_in_links_read_as_the_data_sheets_and_nccls_figures(void **
   assert_int_equal(gs_link_parse(GS_DATA_links_json, strlen(GS_DATA_links_json), "slow", &l, label, sizeof label, &err), GS_OK);
   assert_true(l.bandwidth == 64e9 && l.step_us == 1.0 && l.base_us == 6.6);
   assert_string_equal(label, "Slow link");
-  assert_int_equal(gs_link_parse(GS_DATA_links_json, strlen(GS_DATA_links_json), "slow", &l, label, 5, &err), GS_OK);
-  assert_string_equal(label, "Slow");
+  /* a label is never cut short: too little room is an error */
+  assert_int_equal(gs_link_parse(GS_DATA_links_json, strlen(GS_DATA_links_json), "slow", &l, label, 5, &err), GS_ERR_TOO_LONG);
+  assert_string_equal(err.field, "label");
   assert_int_equal(gs_link_parse(GS_DATA_links_json, strlen(GS_DATA_links_json), "bogus", &l, label, sizeof label, &err),
                    GS_ERR_UNKNOWN);
   assert_string_equal(err.field, "link");
@@ -480,13 +482,15 @@ static void gpu_figures_read_as_the_nearest_double_to_their_text(void **state) {
   (void)state;
   for (k = 0; k < sizeof cases / sizeof cases[0]; k++) {
     char json[160];
-    gs_gpu g;
+    jsmntok_t toks[8];
+    gs_json j;
+    double x;
     gs_error err;
-    int rc;
-    snprintf(json, sizeof json, "{\"gib\": 80, \"usable\": 0.5, \"bandwidth\": %s, \"flops\": 3e14}", cases[k].text);
-    rc = gs_gpu_parse(json, strlen(json), &g, &err);
-    if (rc != GS_OK) fail_msg("%s: status %d, %s: %s", cases[k].text, rc, err.field, err.what);
-    assert_memory_equal(&g.bandwidth, &cases[k].value, sizeof g.bandwidth);
+    snprintf(json, sizeof json, "{\"bandwidth\": %s}", cases[k].text);
+    assert_int_equal(gs_json_parse(json, strlen(json), toks, 8, &j, &err), GS_OK);
+    if (gs_json_number(&j, gs_json_find(&j, 0, "bandwidth"), "bandwidth", &x, &err) != GS_OK)
+      fail_msg("%s: %s: %s", cases[k].text, err.field, err.what);
+    assert_memory_equal(&x, &cases[k].value, sizeof x);
   }
 }
 
@@ -542,9 +546,75 @@ static void bad_links_files_are_refused(void **state) {
   }
 }
 
+/* Issue 11's readers: a byte-order mark and escaped keys are JSON every reader takes. */
+static void a_byte_order_mark_and_escaped_keys_read_as_the_plain_text(void **state) {
+  const gs_model_entry *e = gs_find_model("8b");
+  gs_model plain, read;
+  gs_error err;
+  char *text;
+  const char *key;
+  size_t n;
+  (void)state;
+  assert_non_null(e);
+  assert_int_equal(gs_model_parse(e->json, strlen(e->json), 0, &plain, &err), GS_OK);
+  n = strlen(e->json);
+  text = malloc(n + 64);
+  assert_non_null(text);
+  /* the same text after a UTF-8 byte-order mark */
+  memcpy(text, "\xEF\xBB\xBF", 3);
+  memcpy(text + 3, e->json, n + 1);
+  assert_int_equal(gs_model_parse(text, n + 3, 0, &read, &err), GS_OK);
+  assert_memory_equal(&read, &plain, sizeof read);
+  /* "hidden_size" written "hidden\u005fsize", and "llama" as "ll\u0061ma" */
+  key = strstr(e->json, "\"hidden_size\"");
+  assert_non_null(key);
+  memcpy(text, e->json, (size_t)(key - e->json));
+  strcpy(text + (key - e->json), "\"hidden\\u005fsize\"");
+  strcat(text, key + strlen("\"hidden_size\""));
+  assert_int_equal(gs_model_parse(text, strlen(text), 0, &read, &err), GS_OK);
+  assert_memory_equal(&read, &plain, sizeof read);
+  free(text);
+  assert_int_equal(ts_parse("{\"model_type\": \"ll\\u0061ma\", \"hidden_size\": 64, \"intermediate_size\": 128, "
+                            "\"num_hidden_layers\": 2, \"num_attention_heads\": 4, \"vocab_size\": 100}",
+                            &read, &err),
+                   GS_OK);
+  assert_string_equal(read.type, "llama");
+}
+
+static void text_that_is_not_utf8_or_nests_too_deep_is_refused_by_name(void **state) {
+  char deep[200];
+  gs_model m;
+  gs_error err;
+  size_t i;
+  (void)state;
+  assert_int_equal(ts_parse("{\"model_type\": \"\xC0\xAF\"}", &m, &err), GS_ERR_JSON); /* an overlong '/' */
+  assert_non_null(strstr(err.what, "not UTF-8 at byte 16"));
+  assert_int_equal(ts_parse("{\"a\": \"\xED\xA0\x80\"}", &m, &err), GS_ERR_JSON); /* a surrogate */
+  for (i = 0; i < 80; i++) deep[i] = '[';
+  for (i = 80; i < 160; i++) deep[i] = ']';
+  deep[160] = '\0';
+  assert_int_equal(ts_parse(deep, &m, &err), GS_ERR_TOO_LONG);
+  assert_non_null(strstr(err.what, "nests deeper than 64 levels"));
+}
+
+/* A message cut to fit its buffer never ends in half a character. */
+static void a_cut_message_keeps_whole_characters(void **state) {
+  char buf[8];
+  (void)state;
+  gs_format(buf, sizeof buf, "%s", "abcde\xC3\xA9\xC3\xA9"); /* "abcdeéé": 9 bytes into 7 */
+  assert_string_equal(buf, "abcde\xC3\xA9");
+  gs_format(buf, sizeof buf, "%s", "abcdef\xC3\xA9"); /* the é would be cut in half */
+  assert_string_equal(buf, "abcdef");
+  assert_int_equal(gs_utf8_invalid_at("a\xF4\x90\x80\x80", 5), 1); /* above U+10FFFF */
+  assert_int_equal(gs_utf8_invalid_at("\xF0\x9F\x98\x80", 4), 4);  /* an emoji is fine */
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(the_8b_config_reads_as_its_shape),
+      cmocka_unit_test(a_byte_order_mark_and_escaped_keys_read_as_the_plain_text),
+      cmocka_unit_test(text_that_is_not_utf8_or_nests_too_deep_is_refused_by_name),
+      cmocka_unit_test(a_cut_message_keeps_whole_characters),
       cmocka_unit_test(absent_key_value_heads_default_to_the_attention_heads),
       cmocka_unit_test(an_absent_or_null_head_dim_defaults_to_hidden_over_heads),
       cmocka_unit_test(a_given_head_dim_allows_hidden_that_is_not_a_multiple_of_heads),
