@@ -98,8 +98,8 @@ static void print_json(const cli_report_options *o, const searches *found) {
 }
 
 /* figure without the " GiB" or " ms" unit that its column heading gives. */
-static const char *bare(char out[32], const char *figure) {
-  snprintf(out, 32, "%.*s", (int)strcspn(figure, " "), figure);
+static const char *bare(char out[GS_FIGURE_CAP], const char *figure) {
+  snprintf(out, GS_FIGURE_CAP, "%.*s", (int)strcspn(figure, " "), figure);
   return out;
 }
 
@@ -112,11 +112,12 @@ static const char *storage_words(const cli_report_options *o, char *buf, size_t 
 }
 
 static void print_table(const cli_report_options *o, const searches *found) {
-  char a[40], b[40], c[40];
+  char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP], c[GS_FIGURE_CAP];
   size_t i;
   const gs_model *m = &o->model;
-  printf("Model: %s (%s), %s weights, %s GiB %s, %llu layers, hidden %llu, %llu heads, %llu key/value heads\n",
-         o->model_name, m->type, gs_grouped(a, sizeof a, m->params),
+  fputs("Model: ", stdout);
+  cli_put_text(stdout, o->model_name); /* a path the user gave */
+  printf(" (%s), %s weights, %s GiB %s, %llu layers, hidden %llu, %llu heads, %llu key/value heads\n", m->type, gs_grouped(a, sizeof a, m->params),
          gs_fixed(b, sizeof b, (double)m->stored_bytes / (double)GS_GIB, 2), storage_words(o, c, sizeof c),
          (unsigned long long)m->layers, (unsigned long long)m->hidden, (unsigned long long)m->heads,
          (unsigned long long)m->kv_heads);
@@ -145,7 +146,8 @@ static void print_table(const cli_report_options *o, const searches *found) {
   for (i = 0; i < o->count_n; i++) {
     gs_view v;
     gs_plan p = plan_of(o, o->counts[i]);
-    char w[32], ca[32], k[32], mm[32], r[32], x[32], t[32];
+    char w[GS_FIGURE_CAP], ca[GS_FIGURE_CAP], k[GS_FIGURE_CAP], mm[GS_FIGURE_CAP], r[GS_FIGURE_CAP], x[GS_FIGURE_CAP],
+        t[GS_FIGURE_CAP];
     gs_view_make(m, &o->gpu, &o->link, &p, &v, NULL);
     printf("%5llu %12s %10s %12s %10s %5s", (unsigned long long)p.gpus, bare(w, v.weights), bare(ca, v.cache), bare(k, v.working),
            bare(mm, v.memory), v.fits ? "yes" : "no");

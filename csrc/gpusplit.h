@@ -203,19 +203,32 @@ int gs_builtin_model(const char *key, uint64_t bits, gs_model *out, gs_error *er
 int gs_builtin_gpu(gs_gpu *out, gs_error *err);
 int gs_builtin_link(const char *key, gs_link *out, char *label, size_t label_cap, gs_error *err);
 
+/* UTF-8 (utf8.c): the length of the valid sequence at text (0 if none starts there);
+ * the offset of the first invalid byte (len if none); and len less a sequence cut open
+ * at the end, for text cut to fit a buffer. */
+size_t gs_utf8_sequence(const char *text, size_t len);
+size_t gs_utf8_invalid_at(const char *text, size_t len);
+size_t gs_utf8_whole(const char *text, size_t len);
+
+/* The longest step gs_cost returns (it refuses a setting that would take longer), and
+ * the room any figure's text needs: 1e27 ms with digit groups, two places and a unit is
+ * 43 characters. */
+#define GS_MAX_STEP_SECONDS 1e24
+#define GS_FIGURE_CAP 48
+
 /* view.c: what a person sees for one setting, the same in the terminal and the widget. */
 typedef struct {
   int fits;              /* 1 if the memory fits the usable memory */
-  char memory[24];       /* total per GPU: "34.93 GiB" */
-  char weights[24];      /* "32.85 GiB" */
-  char cache[24];        /* "0.63 GiB" */
-  char working[24];      /* "1.45 GiB" */
-  char usable[24];       /* "73.6 GiB" */
-  char time[24];         /* "18.94 ms", or "Does not fit" */
-  char read[24];         /* "17.30 ms", or "" when it does not fit */
-  char transfer[24];     /* "1.64 ms", or "" */
-  char waiting[24];      /* "8.7%", or "" */
-  char words_per_s[24];  /* "52.8", or "" */
+  char memory[GS_FIGURE_CAP];       /* total per GPU: "34.93 GiB" */
+  char weights[GS_FIGURE_CAP];      /* "32.85 GiB" */
+  char cache[GS_FIGURE_CAP];        /* "0.63 GiB" */
+  char working[GS_FIGURE_CAP];      /* "1.45 GiB" */
+  char usable[GS_FIGURE_CAP];       /* "73.6 GiB" */
+  char time[GS_FIGURE_CAP];         /* "18.94 ms", or "Does not fit" */
+  char read[GS_FIGURE_CAP];         /* "17.30 ms", or "" when it does not fit */
+  char transfer[GS_FIGURE_CAP];     /* "1.64 ms", or "" */
+  char waiting[GS_FIGURE_CAP];      /* "8.7%", or "" */
+  char words_per_s[GS_FIGURE_CAP];  /* "52.8", or "" */
   double mem_bar;        /* percent of the usable memory, at most 100 */
   double wait_bar;       /* percent of the time spent waiting; 0 when it does not fit */
 } gs_view;
@@ -226,7 +239,7 @@ typedef struct {
   int fits;
   double read_bar;  /* percent of the slowest setting that fits */
   double wait_bar;
-  char time[24];    /* "18.94 ms", or "Does not fit" */
+  char time[GS_FIGURE_CAP];    /* "18.94 ms", or "Does not fit" */
 } gs_chart_row;
 
 int gs_view_make(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, gs_view *out, gs_error *err);

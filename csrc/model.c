@@ -21,21 +21,53 @@ static const uint64_t OVERHEAD_GIB = 1;         /* lesson 18's allowance */
 /* isfinite and comparisons only: no libm call that could differ between builds. */
 static int positive(double x) { return isfinite(x) && x > 0; }
 
+/* The ranges a hardware figure may take. They are wide (a millionth of today's slowest
+ * part to a thousand times its fastest) and they keep every result finite: with them the
+ * longest step stays far below GS_MAX_STEP_SECONDS, and no figure is infinite, NaN or
+ * wider than GS_FIGURE_CAP. Each bound is written out as the message quotes it. */
+typedef struct {
+  const char *field, *unit;
+  double low, high;
+  const char *low_text, *high_text;
+  int low_open; /* 1: the low bound itself is refused (a bandwidth of 0) */
+} figure_range;
+
+static const figure_range GPU_USABLE = {"gpu usable", "", 0.01, 1, "0.01", "1", 0};
+static const figure_range GPU_BANDWIDTH = {"gpu bandwidth", "bytes per second", 1e6, 1e16, "1e6", "1e16", 0};
+static const figure_range GPU_FLOPS = {"gpu flops", "operations per second", 1e6, 1e19, "1e6", "1e19", 0};
+static const figure_range LINK_BANDWIDTH = {"link bandwidth", "bytes per second", 1e6, 1e16, "1e6", "1e16", 0};
+static const figure_range LINK_STEP = {"link step_us", "microseconds", 0, 1e6, "0", "1e6", 0};
+static const figure_range LINK_BASE = {"link base_us", "microseconds", 0, 1e6, "0", "1e6", 0};
+
+static int check_range(const figure_range *r, double x, gs_error *err) {
+  const char *space = r->unit[0] ? " " : "";
+  if (!isfinite(x)) return gs_fail(err, GS_ERR_RANGE, r->field, "must be a finite number%s%s", r->unit[0] ? " of " : "", r->unit);
+  if (x <= 0 && r->low > 0) return gs_fail(err, GS_ERR_RANGE, r->field, "must be above 0%s%s", r->unit[0] ? ", in " : "", r->unit);
+  if (x < 0) return gs_fail(err, GS_ERR_RANGE, r->field, "must be 0 or more%s%s", r->unit[0] ? " " : "", r->unit);
+  if (x < r->low) return gs_fail(err, GS_ERR_RANGE, r->field, "is too small: at least %s%s%s", r->low_text, space, r->unit);
+  if (x > r->high) return gs_fail(err, GS_ERR_RANGE, r->field, "is too large: at most %s%s%s", r->high_text, space, r->unit);
+  return GS_OK;
+}
+
 int gs_gpu_check(const gs_gpu *g, gs_error *err) {
+  int rc;
   if (!positive(g->gib)) return gs_fail(err, GS_ERR_RANGE, "gpu gib", "must be a number above 0");
-  if (!positive(g->usable) || g->usable > 1) return gs_fail(err, GS_ERR_RANGE, "gpu usable", "must be above 0 and at most 1");
-  if (!positive(g->bandwidth)) return gs_fail(err, GS_ERR_RANGE, "gpu bandwidth", "must be a number of bytes per second above 0");
-  if (!positive(g->flops)) return gs_fail(err, GS_ERR_RANGE, "gpu flops", "must be a number of operations per second above 0");
+  if (g->usable > 0 && g->usable < GPU_USABLE.low)
+    return gs_fail(err, GS_ERR_RANGE, "gpu usable", "is too small: at least 0.01 of the memory");
+  if ((rc = check_range(&GPU_USABLE, g->usable, err)) != GS_OK ||
+      (rc = check_range(&GPU_BANDWIDTH, g->bandwidth, err)) != GS_OK || (rc = check_range(&GPU_FLOPS, g->flops, err)) != GS_OK)
+    return rc;
   if (!(g->gib * (double)GS_GIB * g->usable < 18446744073709551616.0))
     return gs_fail(err, GS_ERR_OVERFLOW, "gpu gib", "the usable bytes would overflow 64 bits");
-  if (gs_usable_bytes(g) < 1) return gs_fail(err, GS_ERR_RANGE, "gpu gib", "leaves less than one usable byte");
+  if (gs_usable_bytes(g) < 1) return gs_fail(err, GS_ERR_RANGE, "gpu gib", "is too small: it leaves less than one usable byte");
   return GS_OK;
 }
 
 int gs_link_check(const gs_link *l, gs_error *err) {
-  if (!positive(l->bandwidth)) return gs_fail(err, GS_ERR_RANGE, "link bandwidth", "must be a number of bytes per second above 0");
-  if (!isfinite(l->step_us) || l->step_us < 0) return gs_fail(err, GS_ERR_RANGE, "link step_us", "must be a number of microseconds, 0 or more");
-  if (!isfinite(l->base_us) || l->base_us < 0) return gs_fail(err, GS_ERR_RANGE, "link base_us", "must be a number of microseconds, 0 or more");
+  int rc;
+  if ((rc = check_range(&LINK_BANDWIDTH, l->bandwidth, err)) != GS_OK || (rc = check_range(&LINK_STEP, l->step_us, err)) != GS_OK ||
+      (rc = check_range(&LINK_BASE, l->base_us, err)) != GS_OK)
+    return rc;
   return GS_OK;
 }
 
@@ -161,7 +193,8 @@ int gs_cost(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan 
   uint64_t n = p->gpus, size;
   double read, busy;
   int rc;
-  if ((rc = gs_plan_check(m, p, err)) != GS_OK) return rc;
+  if ((rc = gs_plan_check(m, p, err)) != GS_OK || (rc = gs_gpu_check(g, err)) != GS_OK || (rc = gs_link_check(l, err)) != GS_OK)
+    return rc;
   memset(out, 0, sizeof *out);
   memory_per_gpu(m, p, &out->memory);
   out->usable_bytes = gs_usable_bytes(g);
@@ -179,6 +212,10 @@ int gs_cost(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan 
     out->time.read = (double)n * busy;
   }
   out->time.total = out->time.read + out->time.transfer;
+  /* Not reached with the checked ranges and a real model; kept so that no figure can be
+   * infinite or wider than its text, whatever the model's totals. */
+  if (!(out->time.total <= GS_MAX_STEP_SECONDS))
+    return gs_fail(err, GS_ERR_RANGE, "time", "one step would take more than 1e24 seconds; use faster figures");
   out->time.share = out->time.transfer / out->time.total;
   out->time.words_per_s = 1 / out->time.total;
   return GS_OK;

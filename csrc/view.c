@@ -8,19 +8,19 @@
 static const char DOES_NOT_FIT[] = "Does not fit";
 
 static void gib_text(char *buf, size_t cap, uint64_t bytes) {
-  char n[32];
+  char n[GS_FIGURE_CAP];
   gs_format(buf, cap, "%s GiB", gs_fixed(n, sizeof n, (double)bytes / (double)GS_GIB, 2));
 }
 
 static void ms_text(char *buf, size_t cap, double seconds) {
-  char n[32];
+  char n[GS_FIGURE_CAP];
   gs_format(buf, cap, "%s ms", gs_fixed_grouped(n, sizeof n, seconds * 1e3, 2));
 }
 
 int gs_view_make(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, gs_view *out, gs_error *err) {
   gs_cost_result c;
   double usable, used;
-  char num[32];
+  char num[GS_FIGURE_CAP];
   int rc = gs_cost(m, g, l, p, &c, err);
   if (rc != GS_OK) return rc;
   memset(out, 0, sizeof *out);

@@ -174,6 +174,80 @@ static void a_chart_of_more_rows_than_it_holds_is_refused(void **state) {
   assert_int_equal(gs_chart_make(&s, &g, &l, &chart_words_1, counts, 64, rows, NULL), GS_OK);
 }
 
+/* Issue 11: at the slowest and fastest figures the checks allow, and with the largest
+ * model, GPU count and words at once, every figure is finite and whole: each fits its
+ * text with room to spare and ends in its unit (a cut figure would lose the unit). */
+static int ends_with(const char *s, const char *end) {
+  size_t n = strlen(s), e = strlen(end);
+  return n >= e && strcmp(s + n - e, end) == 0;
+}
+
+static void figures_at_the_checks_extremes_are_finite_and_whole(void **state) {
+  static const char *const models[] = {"405b", "8b", "deepseek-v3"};
+  static const double gpu_bw[] = {1e6, 1e16}, flops[] = {1e6, 1e19}, link_bw[] = {1e6, 1e16}, us[] = {0, 1e6};
+  static const uint64_t gpus[] = {1, 2, 65536}, words[] = {1, 1048576};
+  size_t a, b, c, d, k, n, w, split;
+  (void)state;
+  for (k = 0; k < 3; k++)
+    for (a = 0; a < 2; a++)
+      for (b = 0; b < 2; b++)
+        for (c = 0; c < 2; c++)
+          for (d = 0; d < 2; d++)
+            for (n = 0; n < 3; n++)
+              for (w = 0; w < 2; w++)
+                for (split = 0; split < 2; split++) {
+                  gs_model m;
+                  gs_gpu g;
+                  gs_link l;
+                  gs_view v;
+                  gs_error err;
+                  gs_plan p = ts_plan(gpus[n], split ? GS_GROUPS : GS_SLICES, words[w]);
+                  ts_model(models[k], &m);
+                  ts_gpu(&g);
+                  ts_link("fast", &l);
+                  g.gib = 1e9; /* everything fits, so every time is shown */
+                  g.bandwidth = gpu_bw[a];
+                  g.flops = flops[b];
+                  l.bandwidth = link_bw[c];
+                  l.step_us = l.base_us = us[d];
+                  assert_int_equal(gs_view_make(&m, &g, &l, &p, &v, &err), GS_OK);
+                  assert_true(v.fits);
+                  assert_true(ends_with(v.time, " ms") && ends_with(v.read, " ms") && ends_with(v.transfer, " ms"));
+                  assert_true(ends_with(v.memory, " GiB") && ends_with(v.waiting, "%"));
+                  assert_true(strlen(v.time) < GS_FIGURE_CAP - 8 && strlen(v.words_per_s) < GS_FIGURE_CAP - 8);
+                  assert_null(strstr(v.time, "Inf"));
+                  assert_null(strstr(v.waiting, "NaN"));
+                }
+}
+
+/* gs_cost checks the GPU and link itself, so a caller that skipped gs_gpu_check (the
+ * module's callers, a fuzzer) still gets an error, never an infinite time. */
+static void the_cost_refuses_hardware_outside_the_checks(void **state) {
+  gs_model m;
+  gs_gpu g;
+  gs_link l;
+  gs_cost_result c;
+  gs_error err;
+  gs_plan p = ts_plan(4, GS_SLICES, 1);
+  (void)state;
+  ts_model("70b", &m);
+  ts_gpu(&g);
+  ts_link("fast", &l);
+  g.bandwidth = 1e-300;
+  assert_int_equal(gs_cost(&m, &g, &l, &p, &c, &err), GS_ERR_RANGE);
+  assert_string_equal(err.field, "gpu bandwidth");
+  assert_non_null(strstr(err.what, "too small"));
+  ts_gpu(&g);
+  l.base_us = 1e20;
+  assert_int_equal(gs_cost(&m, &g, &l, &p, &c, &err), GS_ERR_RANGE);
+  assert_string_equal(err.field, "link base_us");
+  assert_non_null(strstr(err.what, "too large"));
+  ts_link("fast", &l);
+  g.flops = 1e308;
+  assert_int_equal(gs_cost(&m, &g, &l, &p, &c, &err), GS_ERR_RANGE);
+  assert_string_equal(err.field, "gpu flops");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(the_8b_table_for_one_user_matches_the_lesson_on_both_links),
@@ -187,6 +261,8 @@ int main(void) {
       cmocka_unit_test(chart_rows_that_do_not_fit_have_no_bars),
       cmocka_unit_test(chart_rows_show_the_same_time_as_the_view),
       cmocka_unit_test(a_chart_of_more_rows_than_it_holds_is_refused),
+      cmocka_unit_test(figures_at_the_checks_extremes_are_finite_and_whole),
+      cmocka_unit_test(the_cost_refuses_hardware_outside_the_checks),
   };
   return cmocka_run_group_tests_name("view", tests, NULL, NULL);
 }
