@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -20,13 +21,38 @@ static const char USAGE[] =
     "\n"
     "Run gpusplit COMMAND --help for its flags. Bad input exits with status 2.\n";
 
+/* Text that may come from the user (a path, a flag's value), made safe for a terminal:
+ * control characters and bytes that are not UTF-8 are written as \xNN, so a message stays
+ * one line of valid UTF-8 and cannot move the cursor or change colours. */
+void cli_put_text(FILE *f, const char *s) {
+  size_t len = strlen(s), at = 0;
+  while (at < len) {
+    size_t n = gs_utf8_sequence(s + at, len - at);
+    unsigned char c = (unsigned char)s[at];
+    if (n == 0 || c < 0x20 || c == 0x7f) {
+      fprintf(f, "\\x%02x", c);
+      n = 1;
+    } else fwrite(s + at, 1, n, f);
+    at += n;
+  }
+}
+
 int cli_bad(const char *fmt, ...) {
   va_list ap;
-  fputs("gpusplit: ", stderr);
+  char fixed[1024], *text = fixed;
+  int n;
   va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
+  n = vsnprintf(fixed, sizeof fixed, fmt, ap);
   va_end(ap);
+  if (n >= (int)sizeof fixed && (text = malloc((size_t)n + 1)) != NULL) {
+    va_start(ap, fmt);
+    vsnprintf(text, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+  }
+  fputs("gpusplit: ", stderr);
+  cli_put_text(stderr, text ? text : fixed);
   fputc('\n', stderr);
+  if (text != fixed) free(text);
   return CLI_BAD_INPUT;
 }
 
@@ -48,13 +74,21 @@ char *gs_plain(char *buf, size_t cap, double x) {
   return buf;
 }
 
+/* JSON must be UTF-8 (RFC 8259, section 8.1): a byte that is not is written as U+FFFD,
+ * as a decoder would show it. */
 void cli_json_string(FILE *f, const char *s) {
+  size_t len = strlen(s), at = 0;
   fputc('"', f);
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
-    else if (c < 0x20) fprintf(f, "\\u%04x", c);
-    else fputc(c, f);
+  while (at < len) {
+    size_t n = gs_utf8_sequence(s + at, len - at);
+    unsigned char c = (unsigned char)s[at];
+    if (n == 0) {
+      fputs("\\ufffd", f);
+      n = 1;
+    } else if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+    else if (c < 0x20 || c == 0x7f) fprintf(f, "\\u%04x", c);
+    else fwrite(s + at, 1, n, f);
+    at += n;
   }
   fputc('"', f);
 }
@@ -64,7 +98,7 @@ void cli_json_double(FILE *f, double x) {
   fputs(gs_exact(buf, sizeof buf, x), f);
 }
 
-static int run(int argc, char **argv) {
+int cli_run(int argc, char **argv) {
   if (argc < 2) {
     fputs(USAGE, stderr);
     return CLI_BAD_INPUT;
@@ -80,6 +114,8 @@ static int run(int argc, char **argv) {
   return cli_bad("unknown command '%s' (report, numbers, fixture, list; see gpusplit --help)", argv[1]);
 }
 
+/* The fuzz harness (tests/fuzz/fuzz_cli.c) calls cli_run itself, with its own stdout. */
+#ifndef GS_NO_MAIN
 /* Output that did not arrive is a failure, not a success with a short file: a full disk,
  * a closed stdout or a reader that went away (EPIPE, when SIGPIPE is ignored) exits 1
  * with one line. The buffer is flushed and stdout closed here, not at exit, so that a
@@ -106,4 +142,5 @@ static int close_stdout(int status) {
   return CLI_FAILED;
 }
 
-int main(int argc, char **argv) { return close_stdout(run(argc, argv)); }
+int main(int argc, char **argv) { return close_stdout(cli_run(argc, argv)); }
+#endif

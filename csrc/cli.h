@@ -42,6 +42,8 @@ int cli_bad_error(const char *source, const gs_error *err);
  * to max; prints why not and returns CLI_BAD_INPUT otherwise. */
 int cli_parse_whole(const char *flag, const char *text, uint64_t max, uint64_t *out);
 
+/* The whole command line, argv[0] being the program; returns the exit status. */
+int cli_run(int argc, char **argv);
 int cli_report_parse(int argc, char **argv, cli_report_options *o);
 int cli_report(int argc, char **argv);
 int cli_numbers(int argc, char **argv);
@@ -55,5 +57,7 @@ char *gs_plain(char *buf, size_t cap, double x);
 void cli_json_double(FILE *f, double x);
 /* s as a JSON string, quoted, with quotes, backslashes and control characters escaped. */
 void cli_json_string(FILE *f, const char *s);
+/* Text from the user for a terminal: control characters and non-UTF-8 bytes as \xNN. */
+void cli_put_text(FILE *f, const char *s);
 
 #endif

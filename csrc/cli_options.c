@@ -40,7 +40,8 @@ static const char *const VALUE_FLAGS[] = {"--model", "--bits", "--gpu-gib", "--u
 enum { F_MODEL, F_BITS, F_GPU_GIB, F_USABLE, F_GPU_BW, F_GPU_FLOPS, F_LINK, F_LINK_BW, F_STEP_US, F_BASE_US, F_SPLIT, F_WORDS,
        F_COUNTS, F_MAX_N, F_COUNT };
 
-/* A flag's value as a finite double, the whole text read. */
+/* A flag's value as a finite double, the whole text read. A value strtod cannot hold
+ * (ERANGE) is named for what it is: too small (1e-310) or too large (1e400). */
 static int parse_number(const char *flag, const char *text, double *out) {
   char *end;
   double x;
@@ -48,19 +49,26 @@ static int parse_number(const char *flag, const char *text, double *out) {
   errno = 0;
   x = strtod(text, &end);
   if (*end != '\0') return cli_bad("%s: must be a number, not '%s'", flag, text);
-  if (!isfinite(x) || errno == ERANGE) return cli_bad("%s: must be a finite number, not '%s'", flag, text);
+  if (errno == ERANGE && fabs(x) <= 1) return cli_bad("%s: '%s' is too small to use", flag, text);
+  if (errno == ERANGE) return cli_bad("%s: '%s' is too large: it must be a finite number", flag, text);
+  if (!isfinite(x)) return cli_bad("%s: must be a finite number, not '%s'", flag, text);
   *out = x;
   return CLI_OK;
 }
 
-/* A flag's value as a whole number from 1 to max. */
+/* A flag's value as a whole number from 1 to max, written as digits alone: 4.0 and
+ * 4.0000000000000001 are refused rather than rounded, as config.json's counts are. */
 int cli_parse_whole(const char *flag, const char *text, uint64_t max, uint64_t *out) {
-  double x;
-  int rc = parse_number(flag, text, &x);
-  if (rc != CLI_OK) return rc;
-  if (x != floor(x)) return cli_bad("%s: must be a whole number, not '%s'", flag, text);
-  if (x < 1 || x > (double)max) return cli_bad("%s: must be from 1 to %llu, not '%s'", flag, (unsigned long long)max, text);
-  *out = (uint64_t)x;
+  uint64_t x = 0;
+  size_t i;
+  if (text[0] == '\0') return cli_bad("%s: must be a whole number, not ''", flag);
+  for (i = 0; text[i] != '\0'; i++) {
+    if (text[i] < '0' || text[i] > '9') return cli_bad("%s: must be a whole number written as digits, not '%s'", flag, text);
+    if (x > max) continue; /* already too large; keep checking that it is all digits */
+    x = x * 10 + (uint64_t)(text[i] - '0');
+  }
+  if (x < 1 || x > max) return cli_bad("%s: must be from 1 to %llu, not '%s'", flag, (unsigned long long)max, text);
+  *out = x;
   return CLI_OK;
 }
 
@@ -113,6 +121,15 @@ static int read_file(const char *path, char **text, size_t *len) {
   return CLI_OK;
 }
 
+/* 1 unless opening path says it is not there (not there as a file: a name, then). */
+static int file_exists(const char *path) {
+  FILE *f;
+  errno = 0;
+  f = fopen(path, "rb");
+  if (f) fclose(f);
+  return f != NULL || errno != ENOENT;
+}
+
 static int load_model(const char *model, cli_report_options *o) {
   const gs_model_entry *e = gs_find_model(model);
   gs_error err;
@@ -127,6 +144,14 @@ static int load_model(const char *model, cli_report_options *o) {
   }
   snprintf(o->model_name, sizeof o->model_name, "%s", model);
   snprintf(o->model_source, sizeof o->model_source, "%s", model);
+  if (!strchr(model, '/') && !file_exists(model)) {
+    char names[1024];
+    size_t at = 0, i;
+    names[0] = '\0';
+    for (i = 0; i < GS_MODEL_COUNT && at < sizeof names; i++)
+      at += (size_t)snprintf(names + at, sizeof names - at, "%s%s", i ? ", " : "", GS_MODELS[i].key);
+    return cli_bad("--model: no built-in model is named '%s' and no file has that name (names: %s)", model, names);
+  }
   if ((rc = read_file(model, &text, &len)) != CLI_OK) return rc;
   if (memchr(text, '\0', len)) {
     free(text);
@@ -167,8 +192,9 @@ static int collect(int argc, char **argv, const char **values, int *json) {
     for (f = 0; f < F_COUNT; f++)
       if (strlen(VALUE_FLAGS[f]) == name_len && strncmp(arg, VALUE_FLAGS[f], name_len) == 0) break;
     if (f == F_COUNT) return cli_bad("report: unknown flag '%s' (see gpusplit report --help)", arg);
+    /* A flag's value never starts with "--": "--counts --max-n 4" lacks the counts. */
     if (eq) values[f] = eq + 1;
-    else if (i + 1 < argc) values[f] = argv[++i];
+    else if (i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0) values[f] = argv[++i];
     else return cli_bad("%s: needs a value", VALUE_FLAGS[f]);
   }
   return CLI_OK;

@@ -163,7 +163,8 @@ bad "overflow_vocab.json;overflow" report --model "$(m overflow_vocab.json)"
 bad "too_large.json;num_hidden_layers;too large" report --model "$(m too_large.json)"
 bad "misspelled_literal.json;JSON" report --model "$(m misspelled_literal.json)"
 bad "text_after.json;JSON" report --model "$(m text_after.json)"
-bad "7b;cannot read" report --model 7b
+bad "--model;no built-in model is named '7b';names: 8b, 70b" report --model 7b
+bad "$(m a_directory)/none.json;cannot read" report --model "$(m a_directory)/none.json"
 
 # Commands and flags.
 bad "unknown command;bogus" bogus
@@ -173,14 +174,14 @@ bad "--words;needs a value" report --words
 bad "--link;bogus" report --link bogus
 bad "--split;diagonal" report --split diagonal
 bad "--words;from 1 to" report --words 0
-bad "--words;from 1 to" report --words -1
+bad "--words;whole number written as digits;-1" report --words -1
 bad "--words;whole number" report --words 1.5
-bad "--words;must be a number;abc" report --words abc
-bad "--words;must be a number;abc" report --words=abc
-bad "--words;finite" report --words 1e400
+bad "--words;whole number;abc" report --words abc
+bad "--words;whole number;abc" report --words=abc
+bad "--words;written as digits;1e400" report --words 1e400
 bad "--words;from 1 to" report --words 1048577
-bad "--words;must be a number" report --words ''
-bad "--words;must be a number" report --words ' 5'
+bad "--words;whole number" report --words ''
+bad "--words;whole number" report --words ' 5'
 bad "--counts;separated by commas" report --counts ''
 bad "--counts;separated by commas" report --counts 1,,2
 bad "--counts;separated by commas" report --counts 1,
@@ -192,7 +193,7 @@ bad "--gpu-gib;above 0" report --gpu-gib 0
 bad "--gpu-gib;above 0" report --gpu-gib -1
 bad "--gpu-gib;finite;nan" report --gpu-gib nan
 bad "--gpu-gib;finite;inf" report --gpu-gib inf
-bad "--usable;at most 1" report --usable 0
+bad "--usable;above 0" report --usable 0
 bad "--usable;at most 1" report --usable 1.5
 bad "--gpu-bw;above 0" report --gpu-bw 0
 bad "--gpu-flops;above 0" report --gpu-flops -5
@@ -200,9 +201,45 @@ bad "--link-bw;above 0" report --link-bw 0
 bad "--step-us;0 or more" report --step-us -1
 bad "--base-us;must be a number;'x'" report --base-us x
 
+# Issue 11's cases: settings whose figures would be infinite, NaN or cut, numbers that
+# are too small or not written as counts, flags without values, names in any case.
+bad "--gpu-bw;too small;1e6" report --gpu-bw 1e-300 --json
+bad "--gpu-bw;too large" report --gpu-bw 1e17
+bad "--base-us;too large;1e6" report --base-us 1e20
+bad "--step-us;too large" report --step-us 1e7
+bad "--gpu-flops;too large;1e19" report --gpu-flops 1e308
+bad "--gpu-flops;too small" report --gpu-flops 1
+bad "--link-bw;too small" report --link-bw 1e-300
+bad "--usable;too small" report --usable 1e-310
+bad "--usable;too small" report --usable 0.001
+bad "--gpu-gib;too small" report --gpu-gib 1e-300
+bad "--gpu-bw;too large;1e400" report --gpu-bw 1e400
+bad "--counts;written as digits;4.0000000000000001" report --counts 4.0000000000000001
+bad "--counts;written as digits;4.0" report --counts 4.0
+bad "--max-n;written as digits" report --max-n 8e0
+bad "--bits;written as digits" report --bits 4.5
+bad "--counts;needs a value" report --counts --max-n 4
+bad "--model;needs a value" report --model --json
+good report --model 8B
+good report --model LLAMA-3.2-1B --counts 1
+good report --model Mixtral-8x7B --counts 8
+printf '\357\273\277{"hidden_size": 4096, "intermediate_size": 14336, "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8, "vocab_size": 128256}' >"$tmp/bom.json"
+good report --model "$(m bom.json)"
+printf '{"hidden\\u005fsize": 4096, "intermediate_size": 14336, "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8, "vocab_size": 128256}' >"$tmp/escaped_key.json"
+good report --model "$(m escaped_key.json)"
+awk 'BEGIN { for (i = 0; i < 100; i++) printf "["; for (i = 0; i < 100; i++) printf "]" }' >"$tmp/deep.json"
+bad "deep.json;nests deeper than 64 levels" report --model "$(m deep.json)"
+printf '{"hidden_size": "\377"}' >"$tmp/latin1.json"
+bad "latin1.json;not UTF-8 at byte 17" report --model "$(m latin1.json)"
+head -c 5000000 /dev/zero | tr '\0' ' ' >"$tmp/huge.json"
+bad "huge.json;larger than 4 MiB" report --model "$(m huge.json)"
+# A path with an escape sequence and a byte that is not UTF-8 reaches the terminal escaped.
+bad "\\x1b[31m;\\xff;cannot read" report --model "$(printf 'x/\033[31m\377.json')"
+
 # Good inputs: any value that parses as a number, and --flag=value.
 good report
-good report --link-bw 2.039e12 --words 1e1
+good report --link-bw 2.039e12 --words 10
+bad "--words;written as digits;1e1" report --words 1e1
 good report --words=16 --link=slow --split=groups
 good report --model 8b --counts 1,2,3 --max-n 8 --json
 good report --model 405b --max-n 10

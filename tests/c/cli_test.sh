@@ -69,5 +69,23 @@ for command in "" report numbers fixture; do
   check "gpusplit $command --help exits 0 with a usage line" has "$tmp/help" "usage: gpusplit"
 done
 
+# A config whose file name holds a control character and a byte that is not UTF-8: the
+# JSON stays valid UTF-8 (the byte becomes U+FFFD, the control character an escape), and
+# the table shows the name escaped.
+odd=$(printf '%s/odd\033\377.json' "$tmp")
+cp data/models/llama31_8b_config.json "$odd"
+"$binary" report --model "$odd" --counts 1 --json > "$tmp/odd.json"
+check "a path that is not UTF-8 gives valid UTF-8 JSON that names it" python3 -c "
+import json, sys
+name = json.loads(open(sys.argv[1], 'rb').read().decode('utf-8', 'strict'))['model']['name']
+assert name.endswith('odd\x1b\ufffd.json'), name
+" "$tmp/odd.json"
+"$binary" report --model "$odd" --counts 1 > "$tmp/odd.txt"
+check "the table shows such a path escaped, with no raw control character" python3 -c "
+import sys
+text = open(sys.argv[1], 'rb').read()
+assert b'odd\\\\x1b\\\\xff.json' in text and b'\\x1b' not in text, text[:200]
+" "$tmp/odd.txt"
+
 echo "cli_test: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
