@@ -14,7 +14,7 @@ SAN = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fr
 
 # A model family is one file in csrc/families/ (and one line in its families.c).
 FAMILIES = $(sort $(wildcard csrc/families/*.c))
-LIB = csrc/model.c csrc/config.c csrc/tally.c csrc/json.c csrc/hardware.c csrc/format.c csrc/view.c \
+LIB = csrc/model.c csrc/config.c csrc/tally.c csrc/json.c csrc/utf8.c csrc/hardware.c csrc/format.c csrc/view.c \
       csrc/data.c csrc/error.c $(FAMILIES)
 CLI = csrc/cli.c csrc/cli_options.c csrc/cli_report.c csrc/cli_numbers.c csrc/cli_fixture.c csrc/cli_list.c
 HEADERS = csrc/gpusplit.h csrc/internal.h csrc/cli.h csrc/families/families.h
@@ -33,7 +33,7 @@ EMFLAGS = -Oz --no-entry -sSTANDALONE_WASM -sINITIAL_MEMORY=1048576 -sTOTAL_STAC
 EMCC = NODE_PATH=/usr/share/nodejs emcc
 WEB = web/src/widget.html web/src/widget.css web/src/widget.js web/src/module.js scripts/embed_widget.mjs
 
-.PHONY: all deps run test test-c test-san test-reference test-js test-browser wasm widget bench fuzz clean
+.PHONY: all deps run test test-c test-san test-fuzz test-reference test-js test-browser wasm widget bench fuzz clean
 
 all: build/gpusplit
 
@@ -110,7 +110,7 @@ SUITE = scripts/run-suite.sh
 test: deps
 	$(Q)rm -rf build/test-logs
 	$(Q)status=0; \
-	$(MAKE) --no-print-directory -k test-c test-san test-reference test-js test-browser || status=$$?; \
+	$(MAKE) --no-print-directory -k test-c test-san test-fuzz test-reference test-js test-browser || status=$$?; \
 	$(SUITE) --total $$status
 
 test-c: $(C_TESTS:%=build/test_%) build/gpusplit
@@ -153,16 +153,28 @@ build/bench_native: tests/bench/bench_native.c $(LIB) csrc/wasm.c $(HEADERS) bui
 bench: deps build/bench_native build/gpusplit.wasm build/widget.html
 	node tests/bench/run.mjs
 
-# Coverage-guided fuzzing of the config reader and the model (clang's libFuzzer), one
-# minute from the data files; not part of `make test`, since what it finds is not repeatable.
-build/fuzz_config: tests/fuzz/fuzz_config.c $(LIB) $(HEADERS) build/data_files.c build/catalogue.c
-	$(Q)clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Icsrc -o $@ \
-	  $< $(LIB) build/data_files.c build/catalogue.c -lm
+# Coverage-guided fuzzing with clang's libFuzzer: the config reader with hardware figures
+# at their extremes, the command line, and the data readers. `make fuzz` runs each for
+# FUZZ_SECONDS; `make test` runs each briefly (test-fuzz).
+FUZZ = config cli data
+FUZZ_SECONDS ?= 60
+FUZZ_CC = clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Icsrc -Itests/fuzz
+FUZZ_DEPS = tests/fuzz/fuzz_check.h $(LIB) $(HEADERS) build/data_files.c build/catalogue.c
 
-fuzz: build/fuzz_config
-	@mkdir -p build/fuzz-corpus
-	cp data/*.json data/models/*.json build/fuzz-corpus/
-	build/fuzz_config -max_total_time=60 build/fuzz-corpus
+build/fuzz_config: tests/fuzz/fuzz_config.c $(FUZZ_DEPS)
+	$(Q)$(FUZZ_CC) -o $@ $< $(LIB) build/data_files.c build/catalogue.c -lm
+
+build/fuzz_data: tests/fuzz/fuzz_data.c $(FUZZ_DEPS)
+	$(Q)$(FUZZ_CC) -o $@ $< $(LIB) build/data_files.c build/catalogue.c -lm
+
+build/fuzz_cli: tests/fuzz/fuzz_cli.c $(CLI) $(FUZZ_DEPS)
+	$(Q)$(FUZZ_CC) -DGS_NO_MAIN -o $@ $< $(LIB) $(CLI) build/data_files.c build/catalogue.c -lm
+
+fuzz: deps $(FUZZ:%=build/fuzz_%)
+	$(Q)scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ)
+
+test-fuzz: $(FUZZ:%=build/fuzz_%)
+	$(Q)$(SUITE) "fuzz: $(FUZZ) for 10 s each" plain scripts/fuzz.sh 10 $(FUZZ)
 
 clean:
 	rm -rf build

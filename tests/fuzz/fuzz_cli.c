@@ -1,0 +1,87 @@
+/* libFuzzer target: the command line, its argv taken from the input (one argument a
+ * line, at most 24). It runs in-process with stdout and stderr caught in memory, and
+ * must exit 0, 1 or 2; on 2 say why in exactly one line; and never print a figure that
+ * is infinite, NaN or cut short (digit groups ending in a comma). Run with `make fuzz`.
+ * glibc's open_memstream and assignable stdout/stderr keep this harness Linux-only. */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+enum { MAX_ARGS = 24 };
+
+/* word, case-insensitively, standing alone (no letter either side) in text */
+static int has_word(const char *text, size_t len, const char *word) {
+  size_t n = strlen(word), i, k;
+  for (i = 0; i + n <= len; i++) {
+    for (k = 0; k < n && tolower((unsigned char)text[i + k]) == word[k]; k++) {}
+    if (k < n) continue;
+    if ((i > 0 && isalpha((unsigned char)text[i - 1])) || (i + n < len && isalpha((unsigned char)text[i + n]))) continue;
+    return 1;
+  }
+  return 0;
+}
+
+/* Arguments that would make one run slow or touch the machine rather than the program:
+ * the fixture's large random sets, and devices or FIFOs read as a config. */
+static int unsafe(char **argv, int argc) {
+  int i;
+  for (i = 1; i < argc; i++)
+    if (strstr(argv[i], "/dev") || strstr(argv[i], "/proc") || strstr(argv[i], "/sys") || strstr(argv[i], "--random") ||
+        strstr(argv[i], "--families"))
+      return 1;
+  return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  char *text = malloc(size + 1), *argv[MAX_ARGS + 2], *out = NULL, *err = NULL;
+  size_t out_len = 0, err_len = 0, i;
+  int argc = 1, status, flagged = 0;
+  FILE *saved_out = stdout, *saved_err = stderr;
+  if (!text) return 0;
+  memcpy(text, data, size);
+  text[size] = '\0';
+  argv[0] = "gpusplit";
+  argv[argc++] = text;
+  for (i = 0; i < size && argc <= MAX_ARGS; i++)
+    if (text[i] == '\n') {
+      text[i] = '\0';
+      argv[argc++] = text + i + 1;
+    }
+  if (i < size) text[i] = '\0'; /* the rest is dropped */
+  argv[argc] = NULL;
+  if (unsafe(argv, argc)) {
+    free(text);
+    return 0;
+  }
+  for (i = 1; i < (size_t)argc; i++)
+    flagged |= has_word(argv[i], strlen(argv[i]), "inf") || has_word(argv[i], strlen(argv[i]), "nan") ||
+               has_word(argv[i], strlen(argv[i]), "infinity") || strchr(argv[i], ',') != NULL;
+  stdout = open_memstream(&out, &out_len);
+  stderr = open_memstream(&err, &err_len);
+  if (!stdout || !stderr) abort();
+  status = cli_run(argc, argv);
+  fclose(stdout);
+  fclose(stderr);
+  stdout = saved_out;
+  stderr = saved_err;
+  if (status != CLI_OK && status != CLI_FAILED && status != CLI_BAD_INPUT) abort();
+  if (status == CLI_BAD_INPUT && (err_len == 0 || memchr(err, '\n', err_len) != err + err_len - 1)) abort();
+  if (status == CLI_OK && err_len != 0) abort();
+  if (!flagged) {
+    if (has_word(out, out_len, "inf") || has_word(out, out_len, "nan") || has_word(out, out_len, "infinity")) abort();
+    for (i = 4; i + 1 < out_len; i++) /* ",000," then a space or the line's end: a figure cut short */
+      if (out[i - 4] == ',' && isdigit((unsigned char)out[i - 3]) && isdigit((unsigned char)out[i - 2]) &&
+          isdigit((unsigned char)out[i - 1]) && out[i] == ',' && (out[i + 1] == ' ' || out[i + 1] == '\n'))
+        abort();
+  }
+  free(out);
+  free(err);
+  free(text);
+  return 0;
+}
