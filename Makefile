@@ -14,11 +14,11 @@ SAN = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fr
 
 # A model family is one file in csrc/families/ (and one line in its families.c).
 FAMILIES = $(sort $(wildcard csrc/families/*.c))
-LIB = csrc/model.c csrc/config.c csrc/tally.c csrc/json.c csrc/utf8.c csrc/hardware.c csrc/format.c csrc/view.c \
+LIB = csrc/model.c csrc/nccl.c csrc/explain.c csrc/config.c csrc/tally.c csrc/json.c csrc/utf8.c csrc/hardware.c csrc/format.c csrc/view.c \
       csrc/data.c csrc/error.c $(FAMILIES)
 CLI = csrc/cli.c csrc/cli_options.c csrc/cli_report.c csrc/cli_numbers.c csrc/cli_fixture.c csrc/cli_list.c
 HEADERS = csrc/gpusplit.h csrc/internal.h csrc/cli.h csrc/families/families.h
-DATA = data/gpu.json data/links.json
+DATA = data/gpus.json data/links.json
 CATALOGUE = data/models/catalogue.json $(wildcard data/models/*.json)
 C_TESTS = model config families format view
 TEST_LIB = tests/c/test_support.c
@@ -72,6 +72,10 @@ build/data_files_min.c: scripts/embed_data.sh scripts/minify_data.mjs $(DATA)
 	$(Q)node scripts/minify_data.mjs build/data-min $(DATA)
 	$(Q)scripts/embed_data.sh $(DATA:data/%=build/data-min/%) > $@
 
+build/data_files_lesson.c: scripts/embed_data.sh scripts/minify_data.mjs $(DATA)
+	$(Q)node scripts/minify_data.mjs --lesson build/data-lesson $(DATA)
+	$(Q)scripts/embed_data.sh $(DATA:data/%=build/data-lesson/%) > $@
+
 build/wasm-include/jsmn.h: /usr/include/jsmn.h
 	@mkdir -p build/wasm-include
 	$(Q)cp $< $@
@@ -81,12 +85,12 @@ build/gpusplit.wasm: $(LIB) csrc/wasm.c $(HEADERS) build/data_files_min.c build/
 	$(Q)$(EMCC) $(WARN) $(EMFLAGS) -Icsrc -isystem build/wasm-include -o $@ \
 	  $(LIB) csrc/wasm.c build/data_files_min.c build/catalogue_lesson.c
 
-# The lesson's widget: the same library with only the Llama family and the lesson's
-# three models. The parity tests hold both modules against the native build.
+# The lesson's widget: the same library with only the Llama family, the lesson's three
+# models, its GPU and two links, and the lesson's all-reduce rule (no --nccl auto). The parity tests hold both modules against the native build.
 LESSON_LIB = $(filter-out csrc/families/%,$(LIB)) csrc/families/families.c csrc/families/decoder.c csrc/families/llama.c
-build/lesson.wasm: $(LIB) csrc/wasm.c $(HEADERS) build/data_files_min.c build/catalogue_lesson.c build/wasm-include/jsmn.h
+build/lesson.wasm: $(LIB) csrc/wasm.c $(HEADERS) build/data_files_lesson.c build/catalogue_lesson.c build/wasm-include/jsmn.h
 	$(Q)$(EMCC) $(WARN) $(EMFLAGS) -DGS_LESSON_ONLY -Icsrc -isystem build/wasm-include -o $@ \
-	  $(LESSON_LIB) csrc/wasm.c build/data_files_min.c build/catalogue_lesson.c
+	  $(LESSON_LIB) csrc/wasm.c build/data_files_lesson.c build/catalogue_lesson.c
 
 wasm: build/gpusplit.wasm build/lesson.wasm
 

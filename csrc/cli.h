@@ -19,14 +19,17 @@ typedef struct {
   gs_model model;
   uint64_t bits;          /* --bits, or 0 for the config's stored format */
   gs_gpu gpu;
+  gs_hardware_text gpu_text;     /* its key and name ("lesson", "The lesson's GPU") */
   gs_link link;
-  char link_label[32]; /* "Fast link", or "Custom link" */
-  int split;
-  uint64_t words;
+  gs_hardware_text link_text;    /* "fast", "Fast link"; the name is "Custom link" when figures were typed */
+  gs_hardware_text between_text; /* the link between servers */
+  gs_plan plan;           /* every setting but the GPU count */
+  int divide_heads;       /* --divide-heads: only counts that divide the heads */
   uint64_t counts[CLI_MAX_COUNTS];
   size_t count_n;
   uint64_t max_n;
   int json;
+  uint64_t explain_gpus;  /* --explain --gpus N: N, or 0 */
 } cli_report_options;
 
 /* Prints "gpusplit: <what>" on stderr as one line and returns CLI_BAD_INPUT. */

@@ -106,11 +106,11 @@ static int print_offered(void) {
   size_t lesson[8], lesson_n = 0;
   gs_gpu gpu;
   gs_link link[4];
-  char label[4][32];
+  gs_hardware_text label[4];
   gs_error err;
   size_t m, k, c, w;
   int split, rc, first = 1;
-  if (gs_builtin_gpu(&gpu, &err) != GS_OK) return cli_bad_error("data/gpu.json", &err);
+  if (gs_builtin_gpu("lesson", &gpu, NULL, &err) != GS_OK) return cli_bad_error("data/gpus.json", &err);
   printf("\"models\":[");
   for (m = 0; m < GS_MODEL_COUNT && lesson_n < 8; m++) {
     if (!GS_MODELS[m].lesson) continue;
@@ -120,9 +120,8 @@ static int print_offered(void) {
   }
   printf("],\"links\":[");
   for (k = 0; k < GS_LINK_COUNT; k++) {
-    if (gs_builtin_link(GS_LINK_KEYS[k], &link[k], label[k], sizeof label[k], &err) != GS_OK)
-      return cli_bad_error("data/links.json", &err);
-    printf("%s{\"key\":\"%s\",\"label\":\"%s\"}", k ? "," : "", GS_LINK_KEYS[k], label[k]);
+    if (gs_builtin_link(GS_LINK_KEYS[k], &link[k], &label[k], &err) != GS_OK) return cli_bad_error("data/links.json", &err);
+    printf("%s{\"key\":\"%s\",\"label\":\"%s\"}", k ? "," : "", GS_LINK_KEYS[k], label[k].name);
   }
   printf("],\"counts\":[");
   for (c = 0; c < GS_COUNT_COUNT; c++) printf("%s%llu", c ? "," : "", (unsigned long long)GS_COUNTS[c]);
@@ -134,7 +133,7 @@ static int print_offered(void) {
       for (k = 0; k < GS_LINK_COUNT; k++)
         for (split = GS_SLICES; split <= GS_GROUPS; split++)
           for (w = 0; w < GS_WORDS_COUNT; w++) {
-            gs_plan plan;
+            gs_plan plan = {0};
             plan.gpus = GS_COUNTS[c];
             plan.split = split;
             plan.words = GS_WORDS[w];
@@ -215,9 +214,9 @@ static int print_random(const char *key, uint64_t count, uint64_t seed, int fami
   for (i = 0; i < count; i++) {
     char config[2048];
     gs_model m;
-    gs_gpu g;
-    gs_link l;
-    gs_plan p;
+    gs_gpu g = {0};
+    gs_link l = {0};
+    gs_plan p = {0};
     gs_error err;
     p.split = pick(&state, 0, 1) ? GS_GROUPS : GS_SLICES;
     p.gpus = pick(&state, 1, 64);

@@ -12,7 +12,7 @@ typedef struct {
   gs_model shape[MODELS];
   gs_gpu gpu;
   gs_link link[LINKS];
-  char link_label[LINKS][32];
+  char link_label[LINKS][64];
 } lesson;
 
 /* A ring of buffers, so that one printf can hold several formatted figures. */
@@ -37,7 +37,7 @@ static unsigned long long u(uint64_t x) { return (unsigned long long)x; }
 /* One setting's cost; the lesson's settings are all valid, so nothing here fails. */
 static gs_cost_result cost(const gs_model *s, const gs_gpu *g, const gs_link *link, uint64_t n, int split, uint64_t words) {
   gs_cost_result c;
-  gs_plan p;
+  gs_plan p = {0};
   p.gpus = n;
   p.split = split;
   p.words = words;
@@ -69,7 +69,7 @@ static double share(const lesson *l, int m, uint64_t n, int link, uint64_t words
 }
 static uint64_t best(const lesson *l, int m, int link, uint64_t words, int divide_heads) {
   uint64_t n = 0;
-  gs_plan p;
+  gs_plan p = {0};
   p.gpus = 1;
   p.split = GS_SLICES;
   p.words = words;
@@ -78,7 +78,7 @@ static uint64_t best(const lesson *l, int m, int link, uint64_t words, int divid
 }
 static uint64_t fewest(const lesson *l, int m) {
   uint64_t n = 0;
-  gs_plan p;
+  gs_plan p = {0};
   p.gpus = 1;
   p.split = GS_SLICES;
   p.words = 1;
@@ -328,14 +328,15 @@ static void print_page(const lesson *l) {
 }
 
 static int load(lesson *l) {
+  gs_hardware_text text;
   gs_error err;
   int m, k;
   for (m = 0; m < MODELS; m++)
     if (gs_builtin_model(GS_MODELS[m].key, 0, &l->shape[m], &err) != GS_OK) return cli_bad_error(GS_MODELS[m].file, &err);
-  if (gs_builtin_gpu(&l->gpu, &err) != GS_OK) return cli_bad_error("data/gpu.json", &err);
+  if (gs_builtin_gpu("lesson", &l->gpu, NULL, &err) != GS_OK) return cli_bad_error("data/gpus.json", &err);
   for (k = 0; k < LINKS; k++)
-    if (gs_builtin_link(GS_LINK_KEYS[k], &l->link[k], l->link_label[k], sizeof l->link_label[k], &err) != GS_OK)
-      return cli_bad_error("data/links.json", &err);
+    if (gs_builtin_link(GS_LINK_KEYS[k], &l->link[k], &text, &err) != GS_OK) return cli_bad_error("data/links.json", &err);
+    else snprintf(l->link_label[k], sizeof l->link_label[k], "%s", text.name);
   return CLI_OK;
 }
 

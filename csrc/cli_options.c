@@ -13,32 +13,55 @@ static const char REPORT_HELP[] =
     "The fewest GPUs that fit, the best count, and for each count the memory per GPU and\n"
     "the time for one word, with the share of it spent waiting on the link.\n"
     "\n"
+    "The model:\n"
     "  --model NAME|PATH  a built-in model (gpusplit list models) or a Hugging Face\n"
     "                     config.json of a family the reader counts (default 70b)\n"
     "  --bits B           bits of every weight, 1 to 32 (default: as the config stores them)\n"
-    "  --gpu-gib N        GPU memory in GiB (default 80)\n"
-    "  --usable F         share of it a server may use, 0 < F <= 1 (default 0.92)\n"
-    "  --gpu-bw B         bytes per second the GPU reads its memory (default 2.039e12)\n"
-    "  --gpu-flops F      16-bit operations per second (default 312e12)\n"
-    "  --link fast|slow   the lesson's NVLink-like or PCIe-like link (default fast)\n"
-    "  --link-bw B        link bytes per second (overrides --link's)\n"
-    "  --step-us U        latency of one ring step, microseconds (overrides --link's)\n"
+    "The machines (each flag below overrides one figure of --gpu or --link):\n"
+    "  --gpu NAME         a GPU from gpusplit list gpus (default lesson, the lesson's GPU)\n"
+    "  --gpu-gib N        GPU memory in GiB\n"
+    "  --usable F         share of it a server may use, 0.01 to 1 (default 0.92)\n"
+    "  --gpu-bw B         bytes per second the GPU reads its memory\n"
+    "  --gpu-flops F      16-bit operations per second\n"
+    "  --link NAME        the link within a server, from gpusplit list links (default fast)\n"
+    "  --link-bw B        link bytes per second\n"
+    "  --step-us U        latency of one ring step, microseconds\n"
     "  --base-us U        latency once per all-reduce, microseconds (default 6.6)\n"
-    "  --split slices|groups  slices of every layer, or groups of layers (default slices)\n"
-    "  --words N          words moving through together (default 1)\n"
+    "  --per-server G     GPUs one server holds (default: every GPU in one server)\n"
+    "  --between NAME     the link between servers (default ib-ndr)\n"
+    "How it is split and served:\n"
+    "  --split S          slices (every layer cut, tensor parallel), groups (of layers,\n"
+    "                     pipeline) or slices-groups (slices in a server, groups across)\n"
+    "  --words N          chats that each get their next word in one step (default 1)\n"
+    "  --chat-tokens N    tokens a chat's cache holds (default 8192)\n"
+    "  --cache-bits B     bits of each cached number, 1 to 32 (default 16)\n"
+    "  --cache-per-chat   each chat keeps its own cache (default: the lesson's one chat)\n"
+    "What the lesson leaves out, each off by default:\n"
+    "  --nccl lesson|auto the lesson's all-reduce cost, or NCCL's cheapest ring protocol\n"
+    "  --overlap          each layer's all-reduce hides behind the next layer's reading\n"
+    "  --read-cache       each step also reads every chat's cache\n"
+    "  --divide-heads     offer and search only counts that divide the attention heads\n"
+    "The report:\n"
     "  --counts LIST      GPU counts to show, comma-separated (default 1,2,4,8,16)\n"
     "  --max-n N          highest count the fewest and best searches try (default 64)\n"
+    "  --explain --gpus N the sums for N GPUs, with the numbers put in\n"
     "  --json             one JSON object instead of the table\n"
     "\n"
-    "Numbers may be written in any form strtod reads: 2.039e12, 600e9, 0.92.\n";
+    "Figures may be written in any form strtod reads: 2.039e12, 600e9, 0.92; counts and\n"
+    "bits as digits.\n";
 
 /* Help was printed: not an error, and nothing else to do. */
 #define HELPED 1
 
-static const char *const VALUE_FLAGS[] = {"--model", "--bits", "--gpu-gib", "--usable", "--gpu-bw", "--gpu-flops", "--link", "--link-bw",
-                                          "--step-us", "--base-us", "--split", "--words", "--counts", "--max-n"};
-enum { F_MODEL, F_BITS, F_GPU_GIB, F_USABLE, F_GPU_BW, F_GPU_FLOPS, F_LINK, F_LINK_BW, F_STEP_US, F_BASE_US, F_SPLIT, F_WORDS,
-       F_COUNTS, F_MAX_N, F_COUNT };
+static const char *const VALUE_FLAGS[] = {"--model", "--bits", "--gpu", "--gpu-gib", "--usable", "--gpu-bw", "--gpu-flops",
+                                          "--link", "--link-bw", "--step-us", "--base-us", "--per-server", "--between",
+                                          "--split", "--words", "--chat-tokens", "--cache-bits", "--nccl", "--counts",
+                                          "--max-n", "--gpus"};
+enum { F_MODEL, F_BITS, F_GPU, F_GPU_GIB, F_USABLE, F_GPU_BW, F_GPU_FLOPS, F_LINK, F_LINK_BW, F_STEP_US, F_BASE_US,
+       F_PER_SERVER, F_BETWEEN, F_SPLIT, F_WORDS, F_CHAT_TOKENS, F_CACHE_BITS, F_NCCL, F_COUNTS, F_MAX_N, F_GPUS, F_COUNT };
+
+static const char *const SWITCHES[] = {"--json", "--overlap", "--read-cache", "--divide-heads", "--cache-per-chat", "--explain"};
+enum { S_JSON, S_OVERLAP, S_READ_CACHE, S_DIVIDE_HEADS, S_CACHE_PER_CHAT, S_EXPLAIN, S_COUNT };
 
 /* A flag's value as a finite double, the whole text read. A value strtod cannot hold
  * (ERANGE) is named for what it is: too small (1e-310) or too large (1e400). */
@@ -174,8 +197,18 @@ static const char *flag_for(const char *field) {
   return field;
 }
 
-/* Splits argv into flag values; --flag VALUE and --flag=VALUE both work. */
-static int collect(int argc, char **argv, const char **values, int *json) {
+/* The flag a gs_plan_check field belongs to: "chat_tokens" is --chat-tokens. */
+static const char *flag_of(const char *field) {
+  static char flag[64];
+  size_t i;
+  snprintf(flag, sizeof flag, "--%s", field);
+  for (i = 2; flag[i]; i++)
+    if (flag[i] == '_') flag[i] = '-';
+  return flag;
+}
+
+/* Splits argv into flag values and switches; --flag VALUE and --flag=VALUE both work. */
+static int collect(int argc, char **argv, const char **values, int *switches) {
   int i;
   for (i = 1; i < argc; i++) {
     const char *arg = argv[i], *eq = strchr(arg, '=');
@@ -185,8 +218,10 @@ static int collect(int argc, char **argv, const char **values, int *json) {
       fputs(REPORT_HELP, stdout);
       return HELPED;
     }
-    if (strcmp(arg, "--json") == 0) {
-      *json = 1;
+    for (f = 0; f < S_COUNT; f++)
+      if (strcmp(arg, SWITCHES[f]) == 0) break;
+    if (f < S_COUNT) {
+      switches[f] = 1;
       continue;
     }
     for (f = 0; f < F_COUNT; f++)
@@ -200,54 +235,111 @@ static int collect(int argc, char **argv, const char **values, int *json) {
   return CLI_OK;
 }
 
-/* The GPU and link: the data's figures, then each flag given in place of one. */
+/* A GPU or link from the catalogue; an unknown name lists the names. */
+static int builtin_link(const char *flag, const char *key, gs_link *out, gs_hardware_text *text) {
+  gs_error err;
+  if (gs_builtin_link(key, out, text, &err) != GS_OK) return cli_bad("%s: %s", flag, err.what);
+  return CLI_OK;
+}
+
+/* The GPU and links: the catalogue's figures, then each flag given in place of one. */
 static int load_hardware(const char **v, cli_report_options *o) {
-  const char *link_key = v[F_LINK] ? v[F_LINK] : "fast";
   double *targets[] = {&o->gpu.gib, &o->gpu.usable, &o->gpu.bandwidth, &o->gpu.flops,
                        &o->link.bandwidth, &o->link.step_us, &o->link.base_us};
   const int flags[] = {F_GPU_GIB, F_USABLE, F_GPU_BW, F_GPU_FLOPS, F_LINK_BW, F_STEP_US, F_BASE_US};
   gs_error err;
   size_t i;
   int rc;
-  if (gs_builtin_gpu(&o->gpu, &err) != GS_OK) return cli_bad_error("data/gpu.json", &err);
-  if (strcmp(link_key, "fast") != 0 && strcmp(link_key, "slow") != 0)
-    return cli_bad("--link: must be fast or slow, not '%s'", link_key);
-  if (gs_builtin_link(link_key, &o->link, o->link_label, sizeof o->link_label, &err) != GS_OK)
-    return cli_bad_error("data/links.json", &err);
+  if (gs_builtin_gpu(v[F_GPU] ? v[F_GPU] : "lesson", &o->gpu, &o->gpu_text, &err) != GS_OK) return cli_bad("--gpu: %s", err.what);
+  if ((rc = builtin_link("--link", v[F_LINK] ? v[F_LINK] : "fast", &o->link, &o->link_text)) != CLI_OK ||
+      (rc = builtin_link("--between", v[F_BETWEEN] ? v[F_BETWEEN] : "ib-ndr", &o->plan.between, &o->between_text)) != CLI_OK)
+    return rc;
   for (i = 0; i < sizeof flags / sizeof flags[0]; i++) {
     if (!v[flags[i]]) continue;
     if ((rc = parse_number(VALUE_FLAGS[flags[i]], v[flags[i]], targets[i])) != CLI_OK) return rc;
-    if (flags[i] >= F_LINK_BW) snprintf(o->link_label, sizeof o->link_label, "Custom link");
+    if (flags[i] >= F_LINK_BW) snprintf(o->link_text.name, sizeof o->link_text.name, "Custom link");
+    else snprintf(o->gpu_text.name, sizeof o->gpu_text.name, "Custom GPU");
   }
+  /* the start-up is paid once an all-reduce, whichever links it crosses */
+  o->plan.between.base_us = o->link.base_us;
   if (gs_gpu_check(&o->gpu, &err) != GS_OK || gs_link_check(&o->link, &err) != GS_OK)
     return cli_bad("%s: %s", flag_for(err.field), err.what);
+  return CLI_OK;
+}
+
+/* The counts to show: --counts, or the lesson's that the plan can take; each checked. */
+static int choose_counts(const char **v, cli_report_options *o) {
+  size_t i, kept = 0;
+  int rc;
+  if (v[F_COUNTS]) {
+    if ((rc = parse_counts(v[F_COUNTS], o)) != CLI_OK) return rc;
+  } else {
+    for (o->count_n = 0; o->count_n < GS_COUNT_COUNT; o->count_n++) o->counts[o->count_n] = GS_COUNTS[o->count_n];
+  }
+  for (i = 0; i < o->count_n; i++) {
+    gs_plan p = o->plan;
+    gs_error err;
+    p.gpus = o->counts[i];
+    if (o->divide_heads && o->model.heads % p.gpus != 0) {
+      if (v[F_COUNTS])
+        return cli_bad("--counts: %llu does not divide the %llu heads (--divide-heads)", (unsigned long long)p.gpus,
+                       (unsigned long long)o->model.heads);
+      continue;
+    }
+    if ((rc = gs_plan_check(&o->model, &p, &err)) != GS_OK) {
+      if (v[F_COUNTS] || rc != GS_ERR_SHAPE) return cli_bad("--counts: %s: %s", err.field, err.what);
+      continue;
+    }
+    o->counts[kept++] = o->counts[i];
+  }
+  o->count_n = kept;
+  if (kept == 0) return cli_bad("--counts: none of the lesson's counts (1, 2, 4, 8, 16) suits these settings; give --counts");
   return CLI_OK;
 }
 
 /* Fills o from argv; returns CLI_OK, HELPED, or CLI_BAD_INPUT after printing why. */
 int cli_report_parse(int argc, char **argv, cli_report_options *o) {
   const char *v[F_COUNT] = {0};
+  int sw[S_COUNT] = {0};
   gs_error err;
   int rc;
   memset(o, 0, sizeof *o);
-  if ((rc = collect(argc, argv, v, &o->json)) != CLI_OK) return rc;
+  if ((rc = collect(argc, argv, v, sw)) != CLI_OK) return rc;
+  o->json = sw[S_JSON];
+  o->divide_heads = sw[S_DIVIDE_HEADS];
+  o->plan.overlap = sw[S_OVERLAP];
+  o->plan.read_cache = sw[S_READ_CACHE];
+  o->plan.cache_per_chat = sw[S_CACHE_PER_CHAT];
   if (v[F_BITS] && (rc = cli_parse_whole("--bits", v[F_BITS], 32, &o->bits)) != CLI_OK) return rc;
   if ((rc = load_model(v[F_MODEL] ? v[F_MODEL] : "70b", o)) != CLI_OK) return rc;
   if ((rc = load_hardware(v, o)) != CLI_OK) return rc;
-  if (gs_split_parse(v[F_SPLIT] ? v[F_SPLIT] : "slices", &o->split) != GS_OK)
-    return cli_bad("--split: must be slices or groups, not '%s'", v[F_SPLIT]);
-  o->words = 1;
-  if (v[F_WORDS] && (rc = cli_parse_whole("--words", v[F_WORDS], GS_MAX_WORDS, &o->words)) != CLI_OK) return rc;
+  if (gs_split_parse(v[F_SPLIT] ? v[F_SPLIT] : "slices", &o->plan.split) != GS_OK)
+    return cli_bad("--split: must be slices, groups or slices-groups, not '%s'", v[F_SPLIT]);
+  if (v[F_NCCL] && strcmp(v[F_NCCL], "auto") == 0) o->plan.nccl = GS_NCCL_AUTO;
+  else if (v[F_NCCL] && strcmp(v[F_NCCL], "lesson") != 0) return cli_bad("--nccl: must be lesson or auto, not '%s'", v[F_NCCL]);
+  if (o->plan.nccl == GS_NCCL_AUTO && o->gpu.arch == GS_ARCH_NONE)
+    return cli_bad("--nccl: auto needs an NVIDIA GPU; %s runs RCCL, whose tables NCCL's are not", o->gpu_text.name);
+  o->plan.words = 1;
+  o->plan.chat_tokens = GS_CHAT_TOKENS;
+  o->plan.cache_bits = 16;
+  if ((v[F_WORDS] && (rc = cli_parse_whole("--words", v[F_WORDS], GS_MAX_WORDS, &o->plan.words)) != CLI_OK) ||
+      (v[F_PER_SERVER] && (rc = cli_parse_whole("--per-server", v[F_PER_SERVER], GS_MAX_GPUS, &o->plan.per_server)) != CLI_OK) ||
+      (v[F_CHAT_TOKENS] && (rc = cli_parse_whole("--chat-tokens", v[F_CHAT_TOKENS], GS_MAX_CHAT_TOKENS, &o->plan.chat_tokens)) != CLI_OK) ||
+      (v[F_CACHE_BITS] && (rc = cli_parse_whole("--cache-bits", v[F_CACHE_BITS], 32, &o->plan.cache_bits)) != CLI_OK))
+    return rc;
   {
-    gs_plan p;
+    gs_plan p = o->plan;
     p.gpus = 1;
-    p.split = o->split;
-    p.words = o->words;
-    if (gs_plan_check(&o->model, &p, &err) != GS_OK) return cli_bad("--words: %s", err.what);
+    if (gs_plan_check(&o->model, &p, &err) != GS_OK) return cli_bad("%s: %s", flag_of(err.field), err.what);
   }
   o->max_n = 64;
   if (v[F_MAX_N] && (rc = cli_parse_whole("--max-n", v[F_MAX_N], GS_MAX_GPUS, &o->max_n)) != CLI_OK) return rc;
-  if (v[F_COUNTS]) return parse_counts(v[F_COUNTS], o);
-  for (o->count_n = 0; o->count_n < GS_COUNT_COUNT; o->count_n++) o->counts[o->count_n] = GS_COUNTS[o->count_n];
-  return CLI_OK;
+  if (sw[S_EXPLAIN] != (v[F_GPUS] != NULL)) return cli_bad("--explain and --gpus N go together: --explain --gpus N");
+  if (v[F_GPUS]) {
+    gs_plan p = o->plan;
+    if ((rc = cli_parse_whole("--gpus", v[F_GPUS], GS_MAX_GPUS, &o->explain_gpus)) != CLI_OK) return rc;
+    p.gpus = o->explain_gpus;
+    if (gs_plan_check(&o->model, &p, &err) != GS_OK) return cli_bad("--gpus: %s", err.what);
+  }
+  return choose_counts(v, o);
 }

@@ -1,5 +1,6 @@
-/* `gpusplit report`: the lesson's portfolio project. For one model, GPU and link: the
- * fewest GPUs that fit, the best count, and a row per count, as a table or as JSON. */
+/* `gpusplit report`: the lesson's portfolio project, past the lesson. For one model,
+ * GPU, link and plan: the fewest GPUs that fit, the best count, and a row per count, as
+ * a table or as JSON; or, with --explain --gpus N, the sums for one count. */
 #include <string.h>
 
 #include "cli.h"
@@ -10,22 +11,48 @@ typedef struct {
 } searches;
 
 static gs_plan plan_of(const cli_report_options *o, uint64_t gpus) {
-  gs_plan p;
+  gs_plan p = o->plan;
   p.gpus = gpus;
-  p.split = o->split;
-  p.words = o->words;
   return p;
+}
+
+/* The fewest counts that fit; with --divide-heads, among those that divide the heads. */
+static int fewest(const cli_report_options *o, uint64_t *out) {
+  gs_plan p = plan_of(o, 1);
+  uint64_t n;
+  int rc;
+  *out = 0;
+  if (!o->divide_heads) {
+    rc = gs_fewest_n(&o->model, &o->gpu, &p, o->max_n, out);
+    return rc == GS_ERR_NONE_FITS ? GS_OK : rc;
+  }
+  for (n = 1; n <= o->max_n; n++) {
+    gs_cost_result c;
+    if (o->model.heads % n != 0) continue;
+    p.gpus = n;
+    rc = gs_cost(&o->model, &o->gpu, &o->link, &p, &c, NULL);
+    if (rc == GS_ERR_SHAPE) continue;
+    if (rc != GS_OK) return rc;
+    if (c.fits) {
+      *out = n;
+      return GS_OK;
+    }
+  }
+  return GS_OK;
 }
 
 static int search(const cli_report_options *o, searches *out) {
   gs_plan p = plan_of(o, 1);
   int rc;
   memset(out, 0, sizeof *out);
-  if ((rc = gs_fewest_n(&o->model, &o->gpu, &p, o->max_n, &out->fewest)) != GS_OK && rc != GS_ERR_NONE_FITS) return rc;
-  if ((rc = gs_best_n(&o->model, &o->gpu, &o->link, &p, o->max_n, 0, &out->best)) != GS_OK && rc != GS_ERR_NONE_FITS) return rc;
+  if ((rc = fewest(o, &out->fewest)) != GS_OK) return rc;
+  if (!o->divide_heads &&
+      (rc = gs_best_n(&o->model, &o->gpu, &o->link, &p, o->max_n, 0, &out->best)) != GS_OK && rc != GS_ERR_NONE_FITS)
+    return rc;
   if ((rc = gs_best_n(&o->model, &o->gpu, &o->link, &p, o->max_n, 1, &out->best_dividing_heads)) != GS_OK &&
       rc != GS_ERR_NONE_FITS)
     return rc;
+  if (o->divide_heads) out->best = out->best_dividing_heads;
   return GS_OK;
 }
 
@@ -34,24 +61,42 @@ static void print_count_or_none(FILE *f, uint64_t n, const char *none) {
   else fputs(none, f);
 }
 
+static void json_link(const gs_link *l, const gs_hardware_text *t) {
+  printf("{\"key\":");
+  cli_json_string(stdout, t->key);
+  printf(",\"name\":");
+  cli_json_string(stdout, t->name);
+  printf(",\"kind\":\"%s\",\"bandwidth\":", gs_link_kind_name(l->kind));
+  cli_json_double(stdout, l->bandwidth);
+  printf(",\"step_us\":");
+  cli_json_double(stdout, l->step_us);
+  printf(",\"base_us\":");
+  cli_json_double(stdout, l->base_us);
+  printf("}");
+}
+
 static void print_json(const cli_report_options *o, const searches *found) {
   size_t i;
   const gs_model *m = &o->model;
+  const gs_plan *s = &o->plan;
   printf("{\"model\":{\"name\":");
   cli_json_string(stdout, o->model_name);
   printf(",\"type\":");
   cli_json_string(stdout, m->type);
   printf(",\"params\":%llu,\"weight_bytes\":%llu,\"stored_bytes\":%llu,\"active_params\":%llu,"
          "\"cache_bytes_per_token\":%llu,\"layers\":%llu,\"hidden\":%llu,\"heads\":%llu,\"kv_heads\":%llu,"
-         "\"head_dim\":%llu,\"experts\":%llu,\"experts_per_token\":%llu,\"window\":%llu,\"note\":",
+         "\"head_dim\":%llu,\"experts\":%llu,\"experts_per_token\":%llu,\"window\":%llu,\"bits\":%llu,\"note\":",
          (unsigned long long)m->params, (unsigned long long)m->stored_bytes, (unsigned long long)m->stored_bytes,
          (unsigned long long)m->active_params, (unsigned long long)(m->cache_full_bytes + m->cache_window_bytes),
          (unsigned long long)m->layers, (unsigned long long)m->hidden, (unsigned long long)m->heads,
          (unsigned long long)m->kv_heads, (unsigned long long)m->head_dim, (unsigned long long)m->experts,
-         (unsigned long long)m->experts_per_token, (unsigned long long)m->window);
+         (unsigned long long)m->experts_per_token, (unsigned long long)m->window, (unsigned long long)o->bits);
   cli_json_string(stdout, m->note);
-  printf("},");
-  printf("\"gpu\":{\"gib\":");
+  printf("},\"gpu\":{\"key\":");
+  cli_json_string(stdout, o->gpu_text.key);
+  printf(",\"name\":");
+  cli_json_string(stdout, o->gpu_text.name);
+  printf(",\"arch\":\"%s\",\"gib\":", gs_arch_name(o->gpu.arch));
   cli_json_double(stdout, o->gpu.gib);
   printf(",\"usable\":");
   cli_json_double(stdout, o->gpu.usable);
@@ -59,13 +104,18 @@ static void print_json(const cli_report_options *o, const searches *found) {
   cli_json_double(stdout, o->gpu.bandwidth);
   printf(",\"flops\":");
   cli_json_double(stdout, o->gpu.flops);
-  printf("},\"link\":{\"bandwidth\":");
-  cli_json_double(stdout, o->link.bandwidth);
-  printf(",\"step_us\":");
-  cli_json_double(stdout, o->link.step_us);
-  printf(",\"base_us\":");
-  cli_json_double(stdout, o->link.base_us);
-  printf("},\"split\":\"%s\",\"words\":%llu,\"fewest\":", gs_split_name(o->split), (unsigned long long)o->words);
+  printf("},\"link\":");
+  json_link(&o->link, &o->link_text);
+  printf(",\"between\":");
+  json_link(&s->between, &o->between_text);
+  printf(",\"per_server\":");
+  print_count_or_none(stdout, s->per_server, "null");
+  printf(",\"split\":\"%s\",\"words\":%llu,\"chat_tokens\":%llu,\"cache_bits\":%llu,\"cache_per_chat\":%s,\"nccl\":\"%s\","
+         "\"overlap\":%s,\"read_cache\":%s,\"divide_heads\":%s,\"max_n\":%llu,\"fewest\":",
+         gs_split_name(s->split), (unsigned long long)s->words, (unsigned long long)s->chat_tokens,
+         (unsigned long long)s->cache_bits, s->cache_per_chat ? "true" : "false", s->nccl == GS_NCCL_AUTO ? "auto" : "lesson",
+         s->overlap ? "true" : "false", s->read_cache ? "true" : "false", o->divide_heads ? "true" : "false",
+         (unsigned long long)o->max_n);
   print_count_or_none(stdout, found->fewest, "null");
   printf(",\"best\":");
   print_count_or_none(stdout, found->best, "null");
@@ -78,11 +128,14 @@ static void print_json(const cli_report_options *o, const searches *found) {
     gs_time t;
     gs_cost(m, &o->gpu, &o->link, &p, &c, NULL);
     t = c.time;
-    printf("%s{\"gpus\":%llu,\"fits\":%s,\"read_bytes\":%llu,\"memory\":{\"weights\":%llu,\"cache\":%llu,\"working\":%llu,"
-           "\"total\":%llu},\"time\":{\"read\":",
-           i ? "," : "", (unsigned long long)p.gpus, c.fits ? "true" : "false", (unsigned long long)c.read_bytes,
-           (unsigned long long)c.memory.weights, (unsigned long long)c.memory.cache, (unsigned long long)c.memory.working,
-           (unsigned long long)c.memory.total);
+    printf("%s{\"gpus\":%llu,\"servers\":%llu,\"fits\":%s,\"read_bytes\":%llu,\"memory\":{\"weights\":%llu,\"cache\":%llu,"
+           "\"working\":%llu,\"total\":%llu},\"protocol\":",
+           i ? "," : "", (unsigned long long)p.gpus, (unsigned long long)c.servers, c.fits ? "true" : "false",
+           (unsigned long long)c.read_bytes, (unsigned long long)c.memory.weights, (unsigned long long)c.memory.cache,
+           (unsigned long long)c.memory.working, (unsigned long long)c.memory.total);
+    if (c.protocol == GS_PROTO_NONE) printf("null");
+    else printf("\"%s\"", gs_protocol_name(c.protocol));
+    printf(",\"time\":{\"read\":");
     cli_json_double(stdout, t.read);
     printf(",\"transfer\":");
     cli_json_double(stdout, t.transfer);
@@ -90,8 +143,12 @@ static void print_json(const cli_report_options *o, const searches *found) {
     cli_json_double(stdout, t.total);
     printf(",\"share\":");
     cli_json_double(stdout, t.share);
+    printf(",\"swap\":");
+    cli_json_double(stdout, c.swap);
     printf(",\"words_per_s\":");
     cli_json_double(stdout, t.words_per_s);
+    printf(",\"total_words_per_s\":");
+    cli_json_double(stdout, t.total_words_per_s);
     printf("}}");
   }
   printf("]}\n");
@@ -111,16 +168,22 @@ static const char *storage_words(const cli_report_options *o, char *buf, size_t 
   return buf;
 }
 
-static void print_table(const cli_report_options *o, const searches *found) {
+static const char *split_words(int split) {
+  return split == GS_SLICES ? "slices of every layer (tensor parallel)"
+         : split == GS_GROUPS ? "groups of layers (pipeline)"
+                              : "slices within each server, groups of layers across servers";
+}
+
+static void print_header(const cli_report_options *o) {
   char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP], c[GS_FIGURE_CAP];
-  size_t i;
   const gs_model *m = &o->model;
+  const gs_plan *s = &o->plan;
   fputs("Model: ", stdout);
   cli_put_text(stdout, o->model_name); /* a path the user gave */
-  printf(" (%s), %s weights, %s GiB %s, %llu layers, hidden %llu, %llu heads, %llu key/value heads\n", m->type, gs_grouped(a, sizeof a, m->params),
-         gs_fixed(b, sizeof b, (double)m->stored_bytes / (double)GS_GIB, 2), storage_words(o, c, sizeof c),
-         (unsigned long long)m->layers, (unsigned long long)m->hidden, (unsigned long long)m->heads,
-         (unsigned long long)m->kv_heads);
+  printf(" (%s), %s weights, %s GiB %s, %llu layers, hidden %llu, %llu heads, %llu key/value heads\n", m->type,
+         gs_grouped(a, sizeof a, m->params), gs_fixed(b, sizeof b, (double)m->stored_bytes / (double)GS_GIB, 2),
+         storage_words(o, c, sizeof c), (unsigned long long)m->layers, (unsigned long long)m->hidden,
+         (unsigned long long)m->heads, (unsigned long long)m->kv_heads);
   if (m->experts)
     printf("Experts: %llu of %llu a token; %s weights active a token. Words at once read the experts they pick: "
            "a planning assumption of uniform, independent choices\n",
@@ -128,35 +191,70 @@ static void print_table(const cli_report_options *o, const searches *found) {
   if (m->window) printf("Sliding window: %llu tokens on some layers\n", (unsigned long long)m->window);
   if (m->cache_latent) printf("Attention cache: a compressed latent that every slice holds whole\n");
   if (m->note[0]) printf("Counted %s\n", m->note);
-  printf("GPU: %s GiB, ", gs_plain(a, sizeof a, o->gpu.gib));
+  printf("GPU: %s, %s GiB, ", o->gpu_text.name, gs_plain(a, sizeof a, o->gpu.gib));
   printf("%s GiB usable, %s GB/s, %s TFLOP/s\n", gs_fixed(a, sizeof a, (double)gs_usable_bytes(&o->gpu) / (double)GS_GIB, 1),
          gs_fixed_grouped(b, sizeof b, o->gpu.bandwidth / 1e9, 0), gs_fixed_grouped(c, sizeof c, o->gpu.flops / 1e12, 0));
-  printf("Link: %s, %s GB/s, ", o->link_label, gs_fixed_grouped(a, sizeof a, o->link.bandwidth / 1e9, 0));
+  printf("Link: %s, %s GB/s, ", o->link_text.name, gs_fixed_grouped(a, sizeof a, o->link.bandwidth / 1e9, 0));
   printf("%s us a step, base %s us\n", gs_plain(b, sizeof b, o->link.step_us), gs_plain(c, sizeof c, o->link.base_us));
-  printf("Split: %s; %llu word%s at once\n", o->split == GS_SLICES ? "slices of every layer (tensor parallel)" : "groups of layers (pipeline)",
-         (unsigned long long)o->words, o->words == 1 ? "" : "s");
+  if (s->per_server)
+    printf("Servers: %llu GPUs each, joined by %s, %s GB/s, %s us a step\n", (unsigned long long)s->per_server,
+           o->between_text.name, gs_fixed_grouped(a, sizeof a, s->between.bandwidth / 1e9, 0), gs_plain(b, sizeof b, s->between.step_us));
+  printf("Split: %s; %llu chat%s at once, each getting a word a step\n", split_words(s->split), (unsigned long long)s->words,
+         s->words == 1 ? "" : "s");
+  printf("Cache: %s tokens a chat at %llu bits, %s\n", gs_grouped(a, sizeof a, s->chat_tokens), (unsigned long long)s->cache_bits,
+         s->cache_per_chat ? "one for each chat" : "one chat's (the lesson's)");
+  if (s->nccl == GS_NCCL_AUTO)
+    printf("All-reduce: NCCL's cheapest ring protocol (v2.30.7 tuning tables; Tree, NVLS and CollNet left out)\n");
+  if (s->overlap) printf("Overlap: each layer's all-reduce hides behind the next layer's reading\n");
+  if (s->read_cache) printf("Each step also reads every chat's cache\n");
+  if (o->divide_heads) printf("Only counts that divide the %llu heads\n", (unsigned long long)m->heads);
+}
+
+static void print_table(const cli_report_options *o, const searches *found) {
+  size_t i;
+  const gs_model *m = &o->model;
+  print_header(o);
   printf("Fewest GPUs that fit (up to %llu): ", (unsigned long long)o->max_n);
   print_count_or_none(stdout, found->fewest, "none");
   printf("\nBest GPU count (up to %llu): ", (unsigned long long)o->max_n);
   print_count_or_none(stdout, found->best, "none");
   printf("\nBest count that divides the %llu heads: ", (unsigned long long)m->heads);
   print_count_or_none(stdout, found->best_dividing_heads, "none");
-  printf("\n\n%5s %12s %10s %12s %10s %5s %10s %10s %10s %8s %9s\n", "GPUs", "weights GiB", "cache GiB", "working GiB",
-         "total GiB", "fits", "read ms", "wait ms", "total ms", "waiting", "words/s");
+  printf("\n\n%5s %12s %10s %12s %10s %5s %10s %10s %10s %8s %9s %11s\n", "GPUs", "weights GiB", "cache GiB", "working GiB",
+         "total GiB", "fits", "read ms", "wait ms", "total ms", "waiting", "words/s", "all words/s");
   for (i = 0; i < o->count_n; i++) {
     gs_view v;
+    gs_cost_result c;
     gs_plan p = plan_of(o, o->counts[i]);
     char w[GS_FIGURE_CAP], ca[GS_FIGURE_CAP], k[GS_FIGURE_CAP], mm[GS_FIGURE_CAP], r[GS_FIGURE_CAP], x[GS_FIGURE_CAP],
-        t[GS_FIGURE_CAP];
+        t[GS_FIGURE_CAP], all[GS_FIGURE_CAP];
     gs_view_make(m, &o->gpu, &o->link, &p, &v, NULL);
+    gs_cost(m, &o->gpu, &o->link, &p, &c, NULL);
     printf("%5llu %12s %10s %12s %10s %5s", (unsigned long long)p.gpus, bare(w, v.weights), bare(ca, v.cache), bare(k, v.working),
            bare(mm, v.memory), v.fits ? "yes" : "no");
     if (v.fits)
-      printf(" %10s %10s %10s %8s %9s\n", bare(r, v.read), bare(x, v.transfer), bare(t, v.time), v.waiting, v.words_per_s);
+      printf(" %10s %10s %10s %8s %9s %11s", bare(r, v.read), bare(x, v.transfer), bare(t, v.time), v.waiting, v.words_per_s,
+             gs_fixed_grouped(all, sizeof all, c.time.total_words_per_s, 1));
     else
-      printf(" %10s %10s %10s %8s %9s\n", "-", "-", "-", "-", "-");
+      printf(" %10s %10s %10s %8s %9s %11s", "-", "-", "-", "-", "-", "-");
+    if (o->plan.nccl == GS_NCCL_AUTO && v.fits) printf("  %s", gs_protocol_name(c.protocol));
+    if (c.servers > 1) printf("  %llu servers", (unsigned long long)c.servers);
+    printf("\n");
   }
   printf("\nA row that does not fit shows no time: its weights, cache and working memory exceed the usable memory.\n");
+  printf("words/s is for each chat; all words/s, for the %llu chat%s together.\n", (unsigned long long)o->plan.words,
+         o->plan.words == 1 ? "" : "s");
+}
+
+static int print_explain(const cli_report_options *o) {
+  char text[GS_EXPLAIN_CAP];
+  gs_plan p = plan_of(o, o->explain_gpus);
+  gs_error err;
+  if (gs_explain(&o->model, &o->gpu, &o->link, &p, text, sizeof text, &err) != GS_OK) return cli_bad_error("--explain", &err);
+  print_header(o);
+  printf("\n");
+  fputs(text, stdout);
+  return CLI_OK;
 }
 
 int cli_report(int argc, char **argv) {
@@ -164,6 +262,7 @@ int cli_report(int argc, char **argv) {
   searches found;
   int rc = cli_report_parse(argc, argv, &o);
   if (rc != CLI_OK) return rc == CLI_BAD_INPUT ? CLI_BAD_INPUT : CLI_OK;
+  if (o.explain_gpus) return print_explain(&o);
   if ((rc = search(&o, &found)) != GS_OK) return cli_bad("report: the model could not price this split (status %d)", rc);
   if (o.json) print_json(&o, &found);
   else print_table(&o, &found);

@@ -4,7 +4,7 @@
 
 #include "internal.h"
 
-extern const char GS_DATA_gpu_json[];
+extern const char GS_DATA_gpus_json[];
 extern const char GS_DATA_links_json[];
 
 const char *const GS_LINK_KEYS[] = {"fast", "slow"};
@@ -47,10 +47,15 @@ int gs_builtin_model(const char *key, uint64_t bits, gs_model *out, gs_error *er
   return gs_fail(err, GS_ERR_UNKNOWN, "model", "no built-in model has that name (%s)", names);
 }
 
-int gs_builtin_gpu(gs_gpu *out, gs_error *err) {
-  return gs_gpu_parse(GS_DATA_gpu_json, strlen(GS_DATA_gpu_json), out, err);
+int gs_builtin_gpu(const char *key, gs_gpu *out, gs_hardware_text *text, gs_error *err) {
+  return gs_gpu_parse(GS_DATA_gpus_json, strlen(GS_DATA_gpus_json), key, out, text, err);
 }
 
-int gs_builtin_link(const char *key, gs_link *out, char *label, size_t label_cap, gs_error *err) {
-  return gs_link_parse(GS_DATA_links_json, strlen(GS_DATA_links_json), key, out, label, label_cap, err);
+int gs_builtin_link(const char *key, gs_link *out, gs_hardware_text *text, gs_error *err) {
+  return gs_link_parse(GS_DATA_links_json, strlen(GS_DATA_links_json), key, out, text, err);
+}
+
+int gs_builtin_keys(const char *array, char *buf, size_t cap, gs_error *err) {
+  const char *json = strcmp(array, "gpus") == 0 ? GS_DATA_gpus_json : GS_DATA_links_json;
+  return gs_hardware_keys(json, strlen(json), array, buf, cap, err);
 }

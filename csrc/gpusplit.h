@@ -76,26 +76,40 @@ typedef struct {
   char note[96];         /* what the count leaves out or adds, for people; "" when nothing */
 } gs_model;
 
+/* The GPU generations NCCL's tables tell apart (src/graph/tuning.cc, compCapIndex), or
+ * none: a GPU NCCL does not run on (AMD's run RCCL), or one not named. */
+enum gs_arch { GS_ARCH_NONE = 0, GS_ARCH_VOLTA = 1, GS_ARCH_AMPERE = 2, GS_ARCH_HOPPER = 3, GS_ARCH_BLACKWELL = 4 };
+
 /* One GPU. */
 typedef struct {
   double gib;       /* memory, GiB */
   double usable;    /* share of the memory a server may use, 0 < usable <= 1 */
   double bandwidth; /* bytes per second the GPU reads its own memory */
   double flops;     /* 16-bit operations per second */
+  int arch;         /* enum gs_arch, for --nccl auto */
 } gs_gpu;
+
+/* The kinds of link NCCL's latency tables tell apart (NCCL_HW_NVLINK, _PCI, _NET). */
+enum gs_link_kind { GS_LINK_NVLINK = 0, GS_LINK_PCI = 1, GS_LINK_NET = 2 };
 
 /* The link between GPUs, with NCCL's ring all-reduce start-up. */
 typedef struct {
   double bandwidth; /* bytes per second */
   double step_us;   /* latency of one ring step, microseconds */
   double base_us;   /* latency paid once per all-reduce, microseconds */
+  int kind;         /* enum gs_link_kind */
 } gs_link;
 
 /* How the model is split. */
 enum gs_split {
-  GS_SLICES = 0, /* tensor parallelism: every layer cut into n slices */
-  GS_GROUPS = 1  /* pipeline parallelism: n groups of whole layers, one after another */
+  GS_SLICES = 0,       /* tensor parallelism: every layer cut into n slices */
+  GS_GROUPS = 1,       /* pipeline parallelism: n groups of whole layers, one after another */
+  GS_SLICES_GROUPS = 2 /* slices inside each server, groups across servers (vLLM's advice) */
 };
+
+/* Whose all-reduce cost: the lesson's (NCCL's LL start-up with the link's full speed), or
+ * NCCL's own choice of the cheapest protocol (csrc/nccl.c). */
+enum gs_nccl { GS_NCCL_LESSON = 0, GS_NCCL_AUTO = 1 };
 
 /* Bytes one of n GPUs holds. */
 typedef struct {
@@ -111,7 +125,8 @@ typedef struct {
   double transfer;    /* waiting on the link: all-reduces or hand-offs */
   double total;       /* read + transfer */
   double share;       /* transfer / total */
-  double words_per_s; /* 1 / total */
+  double words_per_s; /* 1 / total: for each chat */
+  double total_words_per_s; /* words / total: for all chats together */
 } gs_time;
 
 /* The lesson's constants that are not data (cited where they are defined, csrc/model.c). */
@@ -120,13 +135,40 @@ extern const uint64_t GS_ALL_REDUCES_PER_LAYER;
 extern const uint64_t GS_CHAT_TOKENS;
 extern const uint64_t GS_MAX_GPUS;
 extern const uint64_t GS_MAX_WORDS;
+extern const uint64_t GS_MAX_CHAT_TOKENS;
 
-/* What a setting asks: how the model is laid out and served. */
+/* What a setting asks: how the model is laid out and served. A field left 0 takes the
+ * lesson's value, so a plan of gpus, split and words alone is the lesson's setting. */
 typedef struct {
-  uint64_t gpus;  /* 1 to GS_MAX_GPUS */
-  int split;      /* enum gs_split */
-  uint64_t words; /* words at once: chats that each get their next word in one step */
+  uint64_t gpus;        /* 1 to GS_MAX_GPUS */
+  int split;            /* enum gs_split */
+  uint64_t words;       /* words at once: chats that each get their next word in one step */
+  uint64_t per_server;  /* GPUs one server holds; 0: every GPU in one server */
+  gs_link between;      /* the link between servers, used when there is more than one */
+  uint64_t chat_tokens; /* tokens a chat's cache holds; 0: GS_CHAT_TOKENS */
+  uint64_t cache_bits;  /* bits of each cached number; 0: 16 */
+  int cache_per_chat;   /* 1: each of the words' chats keeps its own cache (the lesson: one chat) */
+  int overlap;          /* 1: each layer's all-reduce hides behind the next layer's reading */
+  int read_cache;       /* 1: each step also reads every chat's cache */
+  int nccl;             /* enum gs_nccl */
 } gs_plan;
+
+/* NCCL's protocols (NCCL_PROTO_LL, _LL128, _SIMPLE); none when nothing is sent. */
+enum gs_protocol { GS_PROTO_NONE = -1, GS_PROTO_LL = 0, GS_PROTO_LL128 = 1, GS_PROTO_SIMPLE = 2 };
+
+/* A ring of GPUs for one all-reduce: csrc/nccl.c prices it. */
+typedef struct {
+  uint64_t gpus, servers;
+  const gs_link *intra;   /* within a server */
+  const gs_link *between; /* between servers, when servers > 1 */
+  int arch;               /* enum gs_arch: NCCL's LL cap on one server depends on it */
+  int nccl;               /* enum gs_nccl */
+} gs_ring;
+
+/* Seconds one all-reduce of size bytes takes, and the protocol it uses. */
+double gs_ring_allreduce(uint64_t size, const gs_ring *r, int *protocol);
+double gs_ring_steps(uint64_t gpus);
+const char *gs_protocol_name(int protocol);
 
 /* Everything one setting costs. */
 typedef struct {
@@ -135,6 +177,9 @@ typedef struct {
   int fits;              /* memory.total <= usable_bytes */
   uint64_t read_bytes;   /* bytes one GPU reads in one step */
   double compute;        /* seconds one GPU computes in one step */
+  uint64_t servers;      /* servers the GPUs span */
+  double swap;           /* seconds one all-reduce (slices) or hand-off (groups) takes within a server */
+  int protocol;          /* the NCCL protocol chosen for that all-reduce (enum gs_protocol) */
   gs_time time;
 } gs_cost_result;
 
@@ -148,6 +193,9 @@ const char *gs_split_name(int split);
 uint64_t gs_usable_bytes(const gs_gpu *g);
 uint64_t gs_message_bytes(const gs_model *m);
 uint64_t gs_chat_cache_bytes(const gs_model *m);
+/* One chat's cache at the plan's tokens and bits; the servers the plan's GPUs span. */
+uint64_t gs_plan_cache_bytes(const gs_model *m, const gs_plan *p);
+uint64_t gs_plan_servers(const gs_plan *p);
 double gs_routed_share(const gs_model *m, uint64_t words);
 double gs_allreduce_time(uint64_t size, uint64_t n, const gs_link *l);
 double gs_handoff_time(uint64_t size, const gs_link *l);
@@ -164,10 +212,22 @@ int gs_model_parse(const char *json, size_t len, uint64_t bits, gs_model *out, g
 /* The model types the reader counts, comma-separated, into buf (cut to cap); returns buf. */
 const char *gs_supported_types(char *buf, size_t cap);
 
-/* hardware.c: data/gpu.json and data/links.json text to structs. */
-int gs_gpu_parse(const char *json, size_t len, gs_gpu *out, gs_error *err);
-int gs_link_parse(const char *json, size_t len, const char *key, gs_link *out, char *label,
-                  size_t label_cap, gs_error *err);
+/* hardware.c: data/gpus.json and data/links.json text to structs. An entry is found by
+ * its key or its name in any case; text, when not NULL, gets its key, name and source. */
+typedef struct {
+  char key[32];
+  char name[64];
+  char source[1024]; /* "" in the module, whose data has no sources */
+} gs_hardware_text;
+
+int gs_gpu_parse(const char *json, size_t len, const char *key, gs_gpu *out, gs_hardware_text *text, gs_error *err);
+int gs_link_parse(const char *json, size_t len, const char *key, gs_link *out, gs_hardware_text *text, gs_error *err);
+/* The keys of the "gpus" or "links" array, comma-separated, into buf. */
+int gs_hardware_keys(const char *json, size_t len, const char *array, char *buf, size_t cap, gs_error *err);
+const char *gs_arch_name(int arch);
+const char *gs_link_kind_name(int kind);
+/* nccl.c: NCCL's ring LL step latency for a kind of link, microseconds. */
+double gs_nccl_ll_step_us(int kind);
 
 /* format.c: figures as text. Fixed-point rounds half-up on an exact tie, as JavaScript's
  * toFixed does. Each returns buf, cut to cap. */
@@ -200,8 +260,11 @@ extern const size_t GS_WORDS_COUNT;
 /* The entry whose key or name is name, in any case; NULL when none is. */
 const gs_model_entry *gs_find_model(const char *name);
 int gs_builtin_model(const char *key, uint64_t bits, gs_model *out, gs_error *err);
-int gs_builtin_gpu(gs_gpu *out, gs_error *err);
-int gs_builtin_link(const char *key, gs_link *out, char *label, size_t label_cap, gs_error *err);
+/* The built-in GPU and link of that key or name ("lesson", "h100-sxm"; "fast", "ib-ndr"),
+ * and the keys of each catalogue. */
+int gs_builtin_gpu(const char *key, gs_gpu *out, gs_hardware_text *text, gs_error *err);
+int gs_builtin_link(const char *key, gs_link *out, gs_hardware_text *text, gs_error *err);
+int gs_builtin_keys(const char *array, char *buf, size_t cap, gs_error *err);
 
 /* UTF-8 (utf8.c): the length of the valid sequence at text (0 if none starts there);
  * the offset of the first invalid byte (len if none); and len less a sequence cut open
@@ -215,6 +278,11 @@ size_t gs_utf8_whole(const char *text, size_t len);
  * 43 characters. */
 #define GS_MAX_STEP_SECONDS 1e24
 #define GS_FIGURE_CAP 48
+
+/* explain.c: the sums of one setting with the numbers put in, lines of text into buf
+ * (GS_EXPLAIN_CAP is room enough). */
+#define GS_EXPLAIN_CAP 4096
+int gs_explain(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, char *buf, size_t cap, gs_error *err);
 
 /* view.c: what a person sees for one setting, the same in the terminal and the widget. */
 typedef struct {

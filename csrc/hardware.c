@@ -1,5 +1,7 @@
-/* data/gpu.json and data/links.json to gs_gpu and gs_link. Their "_source" fields are
- * for people and are not read. */
+/* data/gpus.json and data/links.json to gs_gpu and gs_link: each file a catalogue of
+ * entries found by key (or name, in any case), with the figures checked as the command
+ * line's are. The "_source" notes are for people and are not read; each entry's "source"
+ * is read only when the caller asks for it (gpusplit list). */
 #include <string.h>
 
 #include "internal.h"
@@ -10,48 +12,159 @@ static int read_number(const gs_json *j, int object, const char *field, double *
   return gs_json_number(j, at, field, out, err);
 }
 
-int gs_gpu_parse(const char *json, size_t len, gs_gpu *out, gs_error *err) {
+/* The string field of an entry into buf; an absent field gives "" when optional. */
+static int read_text(const gs_json *j, int object, const char *field, int optional, char *buf, size_t cap, gs_error *err) {
+  int at = gs_json_find(j, object, field);
+  if (!buf || cap == 0) return GS_OK;
+  buf[0] = '\0';
+  if (at < 0 && optional) return GS_OK;
+  if (at < 0) return gs_fail(err, GS_ERR_MISSING, field, "is missing");
+  if (j->toks[at].type != JSMN_STRING) return gs_fail(err, GS_ERR_TYPE, field, "must be a string");
+  if (gs_json_string(j, at, buf, cap) == (size_t)-1) return gs_fail(err, GS_ERR_TOO_LONG, field, "is longer than %zu bytes", cap - 1);
+  return GS_OK;
+}
+
+/* One of a fixed set of names, as its index. */
+static int read_choice(const gs_json *j, int object, const char *field, const char *const *names, int count, int *out,
+                       gs_error *err) {
+  int at = gs_json_find(j, object, field), i;
+  if (at < 0) return gs_fail(err, GS_ERR_MISSING, field, "is missing");
+  for (i = 0; i < count; i++)
+    if (gs_json_string_is(j, at, names[i])) {
+      *out = i;
+      return GS_OK;
+    }
+  return gs_fail(err, GS_ERR_RANGE, field, "must be one of the names the reader knows");
+}
+
+static char lower(char c) { return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c; }
+
+/* 1 when the entry's key or name is `key`, in any case. */
+static int entry_is(const gs_json *j, int object, const char *key, const char *name_field) {
+  static const char *fields[2];
+  char text[GS_JSON_NAME_CAP];
+  int f;
+  fields[0] = "key";
+  fields[1] = name_field;
+  for (f = 0; f < 2; f++) {
+    int at = gs_json_find(j, object, fields[f]);
+    size_t n, i;
+    if (at < 0 || j->toks[at].type != JSMN_STRING || (n = gs_json_string(j, at, text, sizeof text)) == (size_t)-1) continue;
+    for (i = 0; i < n && key[i] && lower(text[i]) == lower(key[i]); i++) {}
+    if (i == n && key[i] == '\0') return 1;
+  }
+  return 0;
+}
+
+/* The array `array`'s token, checked to hold objects. */
+static int entry_list(const gs_json *j, const char *array, int *list, gs_error *err) {
+  int i, k;
+  *list = gs_json_find(j, 0, array);
+  if (*list < 0) return gs_fail(err, GS_ERR_MISSING, array, "is missing");
+  if (j->toks[*list].type != JSMN_ARRAY) return gs_fail(err, GS_ERR_TYPE, array, "must be an array");
+  for (k = 0, i = *list + 1; k < j->toks[*list].size; k++, i = gs_json_next(j, i))
+    if (j->toks[i].type != JSMN_OBJECT) return gs_fail(err, GS_ERR_TYPE, array, "must hold objects");
+  return GS_OK;
+}
+
+/* The entries' keys, comma-separated, into buf (cut at a whole key, with "..."). */
+static void list_keys(const gs_json *j, int list, char *buf, size_t cap) {
+  int i, k;
+  size_t at = 0;
+  buf[0] = '\0';
+  for (k = 0, i = list + 1; k < j->toks[list].size; k++, i = gs_json_next(j, i)) {
+    char key[GS_JSON_NAME_CAP];
+    int at_key = gs_json_find(j, i, "key");
+    size_t n;
+    if (at_key < 0 || j->toks[at_key].type != JSMN_STRING || (n = gs_json_string(j, at_key, key, sizeof key)) == (size_t)-1)
+      continue;
+    if (at + n + 6 >= cap) {
+      gs_format(buf + at, cap - at, "%s...", at ? ", " : "");
+      return;
+    }
+    at += (size_t)gs_format(buf + at, cap - at, "%s%s", at ? ", " : "", key);
+  }
+}
+
+/* The entry of array `array` whose key or name is key; its token, or a failure that
+ * lists the keys. */
+static int find_entry(const gs_json *j, const char *array, const char *key, const char *name_field, const char *what,
+                      int *entry, gs_error *err) {
+  int list, i, k, rc;
+  char keys[400];
+  if ((rc = entry_list(j, array, &list, err)) != GS_OK) return rc;
+  for (k = 0, i = list + 1; k < j->toks[list].size; k++, i = gs_json_next(j, i))
+    if (entry_is(j, i, key, name_field)) {
+      *entry = i;
+      return GS_OK;
+    }
+  list_keys(j, list, keys, sizeof keys);
+  return gs_fail(err, GS_ERR_UNKNOWN, what, "no %s is named \"%s\" (names: %s)", what, key, keys);
+}
+
+int gs_hardware_keys(const char *json, size_t len, const char *array, char *buf, size_t cap, gs_error *err) {
+  jsmntok_t toks[GS_JSON_TOKENS];
+  gs_json j;
+  int rc, list;
+  if ((rc = gs_json_parse(json, len, toks, GS_JSON_TOKENS, &j, err)) != GS_OK || (rc = entry_list(&j, array, &list, err)) != GS_OK)
+    return rc;
+  list_keys(&j, list, buf, cap);
+  return GS_OK;
+}
+
+static const char *const ARCHES[] = {"none", "volta", "ampere", "hopper", "blackwell"};
+static const char *const KINDS[] = {"nvlink", "pci", "net"};
+
+int gs_gpu_parse(const char *json, size_t len, const char *key, gs_gpu *out, gs_hardware_text *text, gs_error *err) {
   jsmntok_t toks[GS_JSON_TOKENS];
   gs_json j;
   gs_gpu g;
-  int rc;
+  int rc, at;
+  memset(&g, 0, sizeof g);
   if ((rc = gs_json_parse(json, len, toks, GS_JSON_TOKENS, &j, err)) != GS_OK ||
-      (rc = read_number(&j, 0, "gib", &g.gib, err)) != GS_OK ||
       (rc = read_number(&j, 0, "usable", &g.usable, err)) != GS_OK ||
-      (rc = read_number(&j, 0, "bandwidth", &g.bandwidth, err)) != GS_OK ||
-      (rc = read_number(&j, 0, "flops", &g.flops, err)) != GS_OK || (rc = gs_gpu_check(&g, err)) != GS_OK)
+      (rc = find_entry(&j, "gpus", key, "name", "gpu", &at, err)) != GS_OK ||
+      (rc = read_number(&j, at, "gib", &g.gib, err)) != GS_OK ||
+      (rc = read_number(&j, at, "bandwidth", &g.bandwidth, err)) != GS_OK ||
+      (rc = read_number(&j, at, "flops", &g.flops, err)) != GS_OK ||
+      (rc = read_choice(&j, at, "arch", ARCHES, 5, &g.arch, err)) != GS_OK || (rc = gs_gpu_check(&g, err)) != GS_OK)
+    return rc;
+  if (text && ((rc = read_text(&j, at, "key", 0, text->key, sizeof text->key, err)) != GS_OK ||
+               (rc = read_text(&j, at, "name", 0, text->name, sizeof text->name, err)) != GS_OK ||
+               (rc = read_text(&j, at, "source", 1, text->source, sizeof text->source, err)) != GS_OK))
     return rc;
   *out = g;
   return GS_OK;
 }
 
-/* The link whose "key" is key, from the "links" array, with the shared "base_us". */
-int gs_link_parse(const char *json, size_t len, const char *key, gs_link *out, char *label, size_t label_cap,
-                  gs_error *err) {
+/* The link whose key (or label) is key, from the "links" array, with the shared
+ * "base_us"; a link without "step_us" takes NCCL's ring LL step latency for its kind. */
+int gs_link_parse(const char *json, size_t len, const char *key, gs_link *out, gs_hardware_text *text, gs_error *err) {
   jsmntok_t toks[GS_JSON_TOKENS];
   gs_json j;
   gs_link l;
-  int rc, links, i, k;
+  int rc, at, step;
+  memset(&l, 0, sizeof l);
   if ((rc = gs_json_parse(json, len, toks, GS_JSON_TOKENS, &j, err)) != GS_OK ||
-      (rc = read_number(&j, 0, "base_us", &l.base_us, err)) != GS_OK)
+      (rc = read_number(&j, 0, "base_us", &l.base_us, err)) != GS_OK ||
+      (rc = find_entry(&j, "links", key, "label", "link", &at, err)) != GS_OK ||
+      (rc = read_number(&j, at, "bandwidth", &l.bandwidth, err)) != GS_OK ||
+      (rc = read_choice(&j, at, "kind", KINDS, 3, &l.kind, err)) != GS_OK)
     return rc;
-  links = gs_json_find(&j, 0, "links");
-  if (links < 0) return gs_fail(err, GS_ERR_MISSING, "links", "is missing");
-  if (toks[links].type != JSMN_ARRAY) return gs_fail(err, GS_ERR_TYPE, "links", "must be an array");
-  for (k = 0, i = links + 1; k < toks[links].size; k++, i = gs_json_next(&j, i)) {
-    int at_key, at_label;
-    if (toks[i].type != JSMN_OBJECT) return gs_fail(err, GS_ERR_TYPE, "links", "must hold objects");
-    at_key = gs_json_find(&j, i, "key");
-    if (at_key < 0 || !gs_json_string_is(&j, at_key, key)) continue;
-    at_label = gs_json_find(&j, i, "label");
-    if (at_label < 0 || toks[at_label].type != JSMN_STRING) return gs_fail(err, GS_ERR_MISSING, "label", "must be a string");
-    if ((rc = read_number(&j, i, "bandwidth", &l.bandwidth, err)) != GS_OK ||
-        (rc = read_number(&j, i, "step_us", &l.step_us, err)) != GS_OK || (rc = gs_link_check(&l, err)) != GS_OK)
-      return rc;
-    if (label && label_cap > 0 && gs_json_string(&j, at_label, label, label_cap) == (size_t)-1)
-      return gs_fail(err, GS_ERR_TOO_LONG, "label", "is longer than %zu bytes", label_cap - 1);
-    *out = l;
-    return GS_OK;
+  step = gs_json_find(&j, at, "step_us");
+  if (step >= 0) {
+    if ((rc = gs_json_number(&j, step, "step_us", &l.step_us, err)) != GS_OK) return rc;
+  } else {
+    l.step_us = gs_nccl_ll_step_us(l.kind);
   }
-  return gs_fail(err, GS_ERR_UNKNOWN, "link", "no link has the key \"%s\"", key);
+  if ((rc = gs_link_check(&l, err)) != GS_OK) return rc;
+  if (text && ((rc = read_text(&j, at, "key", 0, text->key, sizeof text->key, err)) != GS_OK ||
+               (rc = read_text(&j, at, "label", 0, text->name, sizeof text->name, err)) != GS_OK ||
+               (rc = read_text(&j, at, "source", 1, text->source, sizeof text->source, err)) != GS_OK))
+    return rc;
+  *out = l;
+  return GS_OK;
 }
+
+const char *gs_arch_name(int arch) { return arch >= 0 && arch <= 4 ? ARCHES[arch] : "unknown"; }
+const char *gs_link_kind_name(int kind) { return kind >= 0 && kind <= 2 ? KINDS[kind] : "unknown"; }

@@ -30,6 +30,11 @@ int gs_format(char *buf, size_t cap, const char *fmt, ...)
 /* gs_format with a va_list; returns the length it wrote. */
 size_t gs_vformat(char *buf, size_t cap, const char *fmt, va_list ap);
 
+/* model.c's working-memory constants and cache sharing, for explain.c. */
+extern const uint64_t GS_ACTIVATION_TOKENS;
+extern const uint64_t GS_OVERHEAD_GIB;
+uint64_t gs_cache_parts(const gs_model *m, const gs_plan *p);
+
 /* a * b and a + b, or 0 when the result would not fit in 64 bits. */
 int gs_mul(uint64_t a, uint64_t b, uint64_t *out);
 int gs_add(uint64_t a, uint64_t b, uint64_t *out);

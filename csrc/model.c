@@ -15,8 +15,8 @@ const uint64_t GS_MAX_GPUS = 65536;          /* a bound that keeps every count e
 const uint64_t GS_MAX_WORDS = 1048576;       /* likewise for words at once */
 
 static const uint64_t WORD_BYTES = 2;           /* a number in a word's hidden vector takes 16 bits */
-static const uint64_t ACTIVATION_TOKENS = 2048; /* lesson 18's working-memory estimate */
-static const uint64_t OVERHEAD_GIB = 1;         /* lesson 18's allowance */
+const uint64_t GS_ACTIVATION_TOKENS = 2048;      /* lesson 18's working-memory estimate */
+const uint64_t GS_OVERHEAD_GIB = 1;              /* lesson 18's allowance */
 
 /* isfinite and comparisons only: no libm call that could differ between builds. */
 static int positive(double x) { return isfinite(x) && x > 0; }
@@ -60,40 +60,89 @@ int gs_gpu_check(const gs_gpu *g, gs_error *err) {
   if (!(g->gib * (double)GS_GIB * g->usable < 18446744073709551616.0))
     return gs_fail(err, GS_ERR_OVERFLOW, "gpu gib", "the usable bytes would overflow 64 bits");
   if (gs_usable_bytes(g) < 1) return gs_fail(err, GS_ERR_RANGE, "gpu gib", "is too small: it leaves less than one usable byte");
+  if (g->arch < GS_ARCH_NONE || g->arch > GS_ARCH_BLACKWELL) return gs_fail(err, GS_ERR_RANGE, "gpu arch", "is not a GPU generation NCCL knows");
   return GS_OK;
 }
 
 int gs_link_check(const gs_link *l, gs_error *err) {
   int rc;
+  if (l->kind < GS_LINK_NVLINK || l->kind > GS_LINK_NET) return gs_fail(err, GS_ERR_RANGE, "link kind", "must be nvlink, pci or net");
   if ((rc = check_range(&LINK_BANDWIDTH, l->bandwidth, err)) != GS_OK || (rc = check_range(&LINK_STEP, l->step_us, err)) != GS_OK ||
       (rc = check_range(&LINK_BASE, l->base_us, err)) != GS_OK)
     return rc;
   return GS_OK;
 }
 
-/* Words at once multiply the message and the operations; both must stay within 64 bits,
- * as must the bytes one step reads (the model's own totals were checked when derived). */
+/* The most tokens a chat's cache may hold: a bound that keeps every cache total within
+ * 64 bits for any model the reader accepts (configs say 8K to 1M). */
+const uint64_t GS_MAX_CHAT_TOKENS = 16777216;
+
+uint64_t gs_plan_servers(const gs_plan *p) {
+  return p->per_server == 0 || p->gpus <= p->per_server ? 1 : p->gpus / p->per_server + (p->gpus % p->per_server != 0);
+}
+
+static uint64_t plan_tokens(const gs_plan *p) { return p->chat_tokens ? p->chat_tokens : GS_CHAT_TOKENS; }
+static uint64_t plan_cache_bits(const gs_plan *p) { return p->cache_bits ? p->cache_bits : 16; }
+
+/* 1 when one chat's cache at the plan's tokens fits in 64 bits at 32 bits a number. */
+static int cache_fits(const gs_model *m, const gs_plan *p) {
+  uint64_t tokens = plan_tokens(p), kept = m->window < tokens ? m->window : tokens, a, b, sum;
+  return gs_mul(m->cache_full_bytes, tokens, &a) && gs_mul(m->cache_window_bytes, kept, &b) && gs_add(a, b, &sum) &&
+         gs_mul(sum, 2, &sum);
+}
+
+/* Words at once multiply the message, the operations and (per chat) the cache; each must
+ * stay within 64 bits, as must the bytes one step reads (the model's own totals were
+ * checked when derived). Servers must hold whole groups under slices-groups. */
 int gs_plan_check(const gs_model *m, const gs_plan *p, gs_error *err) {
-  uint64_t product;
+  uint64_t product, servers;
+  int rc;
   if (p->gpus < 1 || p->gpus > GS_MAX_GPUS)
     return gs_fail(err, GS_ERR_RANGE, "gpus", "must be from 1 to %llu", (unsigned long long)GS_MAX_GPUS);
-  if (p->split != GS_SLICES && p->split != GS_GROUPS) return gs_fail(err, GS_ERR_SPLIT, "split", "must be slices or groups");
+  if (p->split != GS_SLICES && p->split != GS_GROUPS && p->split != GS_SLICES_GROUPS)
+    return gs_fail(err, GS_ERR_SPLIT, "split", "must be slices, groups or slices-groups");
   if (p->words < 1 || p->words > GS_MAX_WORDS)
     return gs_fail(err, GS_ERR_RANGE, "words", "must be a whole number from 1 to %llu", (unsigned long long)GS_MAX_WORDS);
-  if (!gs_mul(gs_message_bytes(m), p->words, &product) || !gs_mul(2 * m->active_params, p->words, &product))
+  if (p->per_server > GS_MAX_GPUS)
+    return gs_fail(err, GS_ERR_RANGE, "per_server", "must be from 1 to %llu", (unsigned long long)GS_MAX_GPUS);
+  if (p->chat_tokens > GS_MAX_CHAT_TOKENS)
+    return gs_fail(err, GS_ERR_RANGE, "chat_tokens", "must be from 1 to %llu", (unsigned long long)GS_MAX_CHAT_TOKENS);
+  if (p->cache_bits > 32) return gs_fail(err, GS_ERR_RANGE, "cache_bits", "must be from 1 to 32");
+  if (p->nccl != GS_NCCL_LESSON && p->nccl != GS_NCCL_AUTO) return gs_fail(err, GS_ERR_RANGE, "nccl", "must be lesson or auto");
+#ifdef GS_LESSON_ONLY
+  if (p->nccl == GS_NCCL_AUTO) return gs_fail(err, GS_ERR_UNSUPPORTED, "nccl", "auto is not in the lesson's module (build/gpusplit.wasm has it)");
+#endif
+  if (!cache_fits(m, p))
+    return gs_fail(err, GS_ERR_OVERFLOW, "chat_tokens", "a cache of %llu tokens would overflow 64 bits", (unsigned long long)plan_tokens(p));
+  if (!gs_mul(gs_message_bytes(m), p->words, &product) || !gs_mul(2 * m->active_params, p->words, &product) ||
+      !gs_mul(gs_plan_cache_bytes(m, p), p->words, &product))
     return gs_fail(err, GS_ERR_OVERFLOW, "words", "%llu words at once would overflow 64 bits", (unsigned long long)p->words);
+  servers = gs_plan_servers(p);
+  if (servers > 1) {
+    if ((rc = gs_link_check(&p->between, err)) != GS_OK) {
+      gs_error inner = *err;
+      return gs_fail(err, rc, "between", "%s: %s", inner.field, inner.what);
+    }
+    if (p->split == GS_SLICES_GROUPS && p->gpus % p->per_server != 0)
+      return gs_fail(err, GS_ERR_SHAPE, "gpus", "%llu GPUs do not fill whole servers of %llu, as slices-groups needs",
+                     (unsigned long long)p->gpus, (unsigned long long)p->per_server);
+    if (p->split == GS_SLICES_GROUPS && servers > m->layers)
+      return gs_fail(err, GS_ERR_SHAPE, "gpus", "%llu servers would make more groups than the %llu layers",
+                     (unsigned long long)servers, (unsigned long long)m->layers);
+  }
   return GS_OK;
 }
 
 int gs_split_parse(const char *name, int *split) {
   if (strcmp(name, "slices") == 0) *split = GS_SLICES;
   else if (strcmp(name, "groups") == 0) *split = GS_GROUPS;
+  else if (strcmp(name, "slices-groups") == 0) *split = GS_SLICES_GROUPS;
   else return GS_ERR_SPLIT;
   return GS_OK;
 }
 
 const char *gs_split_name(int split) {
-  return split == GS_SLICES ? "slices" : split == GS_GROUPS ? "groups" : "unknown";
+  return split == GS_SLICES ? "slices" : split == GS_GROUPS ? "groups" : split == GS_SLICES_GROUPS ? "slices-groups" : "unknown";
 }
 
 static uint64_t ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
@@ -110,6 +159,16 @@ uint64_t gs_usable_bytes(const gs_gpu *g) { return (uint64_t)(g->gib * (double)G
 uint64_t gs_chat_cache_bytes(const gs_model *m) {
   uint64_t kept = m->window < GS_CHAT_TOKENS ? m->window : GS_CHAT_TOKENS;
   return m->cache_full_bytes * GS_CHAT_TOKENS + m->cache_window_bytes * kept;
+}
+
+/* One chat's cache as the plan holds it: its tokens (--chat-tokens), each number at its
+ * bits (--cache-bits), rounded up to a whole byte; the model's figures are at 16 bits.
+ * bytes16 x bits / 16 is taken as q x bits + r x bits / 16 so that no product overflows. */
+uint64_t gs_plan_cache_bytes(const gs_model *m, const gs_plan *p) {
+  uint64_t tokens = plan_tokens(p), bits = plan_cache_bits(p), kept = m->window < tokens ? m->window : tokens;
+  uint64_t bytes16 = m->cache_full_bytes * tokens + m->cache_window_bytes * kept;
+  if (bits == 16) return bytes16;
+  return bytes16 / 16 * bits + ((bytes16 % 16) * bits + 15) / 16;
 }
 
 /* x to the power w by squaring: multiplications only, so the native build and the wasm
@@ -152,30 +211,41 @@ static uint64_t step_read_bytes(const gs_model *m, uint64_t words) {
  * more parts than there are such heads (and the lesson's rule is the same for groups).
  * A compressed latent (MLA) has no heads to share: under slices every GPU holds it whole;
  * under groups each GPU holds its own layers'. */
-static uint64_t cache_parts(const gs_model *m, const gs_plan *p) {
-  if (m->cache_latent) return p->split == GS_SLICES ? 1 : p->gpus;
+uint64_t gs_cache_parts(const gs_model *m, const gs_plan *p) {
+  uint64_t servers = gs_plan_servers(p), slices = p->gpus / servers;
+  if (p->split == GS_SLICES_GROUPS && servers > 1) /* groups of layers, each sliced by head */
+    return servers * (m->cache_latent ? 1 : slices < m->kv_heads ? slices : m->kv_heads);
+  if (m->cache_latent) return p->split == GS_SLICES || p->split == GS_SLICES_GROUPS ? 1 : p->gpus;
   return p->gpus < m->kv_heads ? p->gpus : m->kv_heads;
 }
+
+/* The chats whose caches the GPUs hold: the lesson's one, or (--cache-per-chat) each
+ * of the words' chats. */
+static uint64_t held_chats(const gs_plan *p) { return p->cache_per_chat ? p->words : 1; }
 
 /* Weights are shared out evenly, the cache as above; working memory (lesson 18: 2,048
  * tokens through the widest feed-forward block and four hidden-wide buffers, at 16 bits,
  * plus 1 GiB) is not shared. */
 static void memory_per_gpu(const gs_model *m, const gs_plan *p, gs_memory *out) {
   out->weights = ceil_div(m->stored_bytes, p->gpus);
-  out->cache = ceil_div(gs_chat_cache_bytes(m), cache_parts(m, p));
-  out->working = ACTIVATION_TOKENS * (3 * m->ffn_width + 4 * m->hidden) * 2 + OVERHEAD_GIB * GS_GIB;
+  out->cache = ceil_div(gs_plan_cache_bytes(m, p) * held_chats(p), gs_cache_parts(m, p));
+  out->working = GS_ACTIVATION_TOKENS * (3 * m->ffn_width + 4 * m->hidden) * 2 + GS_OVERHEAD_GIB * GS_GIB;
   out->total = out->weights + out->cache + out->working;
 }
 
-/* Ring all-reduce of size bytes over n GPUs: 2(n-1) steps, each paying the step latency,
- * and each GPU sends 2(n-1)/n times size (the NCCL tests' performance notes derive this
- * factor). One GPU waits on no one. */
+/* Ring all-reduce of size bytes over n GPUs in one server, by the lesson's rule: 2(n-1)
+ * steps, each paying the step latency, and each GPU sends 2(n-1)/n times size (the NCCL
+ * tests' performance notes derive this factor). One GPU waits on no one. csrc/nccl.c
+ * holds the formula, with its extension across servers and NCCL's own. */
 double gs_allreduce_time(uint64_t size, uint64_t n, const gs_link *l) {
-  double steps, startup;
-  if (n == 1) return 0.0;
-  steps = (double)(2 * (n - 1));
-  startup = (l->base_us + steps * l->step_us) * 1e-6;
-  return startup + steps / (double)n * (double)size / l->bandwidth;
+  gs_ring r;
+  int protocol;
+  memset(&r, 0, sizeof r);
+  r.gpus = n;
+  r.servers = 1;
+  r.intra = l;
+  r.nccl = GS_NCCL_LESSON;
+  return gs_ring_allreduce(size, &r, &protocol);
 }
 
 /* One message from a group of layers to the next: the base latency, one step, the bytes. */
@@ -183,33 +253,74 @@ double gs_handoff_time(uint64_t size, const gs_link *l) {
   return (l->base_us + l->step_us) * 1e-6 + (double)size / l->bandwidth;
 }
 
-/* Each GPU reads its 1/n of what the step reads, and computes two operations per active
- * weight for each word; reading and computing overlap, so the longer counts, and the
- * transfers come after. With groups, the n groups each read 1/n of the weights in turn
- * and hand one message on n-1 times. A chat waits one step per word, so this is one
- * chat's time per word. */
+/* The all-reduces of one step over `layers` layers, ar seconds each, two a layer. With
+ * overlap each layer's pair hides behind the next layer's reading (read_per_layer), up to
+ * its length; the last layer of each of the `groups` groups has no next layer to hide
+ * behind. Without it they all wait, as in the lesson. */
+static double allreduce_wait(uint64_t layers, uint64_t groups, double ar, double read_per_layer, int overlap) {
+  double pair = (double)GS_ALL_REDUCES_PER_LAYER * ar, exposed;
+  if (!overlap) return (double)(GS_ALL_REDUCES_PER_LAYER * layers) * ar;
+  exposed = pair > read_per_layer ? pair - read_per_layer : 0;
+  return (double)(layers - groups) * exposed + (double)groups * pair;
+}
+
+/* Each GPU reads its 1/n of what the step reads (and, with read_cache, its share of every
+ * chat's cache), and computes two operations per active weight for each word; reading and
+ * computing overlap, so the longer counts ("busy"), and the transfers come after.
+ * - slices: one ring of all n GPUs, crossing servers when they span several;
+ * - groups: n groups each read in turn and hand one message on n-1 times, the hand-offs
+ *   between servers over the between link;
+ * - slices-groups: on one server, slices; across servers, a group a server, sliced
+ *   inside by a ring of that server's GPUs, handing on over the between link.
+ * A chat waits one step per word, so 1 / total is each chat's words a second, and the
+ * words' chats together get words / total. */
 int gs_cost(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, gs_cost_result *out,
             gs_error *err) {
-  uint64_t n = p->gpus, size;
+  uint64_t n = p->gpus, size, servers, read_bytes;
   double read, busy;
+  gs_ring ring;
   int rc;
   if ((rc = gs_plan_check(m, p, err)) != GS_OK || (rc = gs_gpu_check(g, err)) != GS_OK || (rc = gs_link_check(l, err)) != GS_OK)
     return rc;
+  if (p->nccl == GS_NCCL_AUTO && g->arch == GS_ARCH_NONE)
+    return gs_fail(err, GS_ERR_UNSUPPORTED, "nccl", "auto needs an NVIDIA GPU generation, and this GPU has none (AMD's run RCCL, whose tables differ)");
   memset(out, 0, sizeof *out);
   memory_per_gpu(m, p, &out->memory);
+  servers = gs_plan_servers(p);
+  out->servers = servers;
   out->usable_bytes = gs_usable_bytes(g);
   out->fits = out->memory.total <= out->usable_bytes;
-  out->read_bytes = ceil_div(step_read_bytes(m, p->words), n);
+  read_bytes = ceil_div(step_read_bytes(m, p->words), n);
+  if (p->read_cache) read_bytes += ceil_div(gs_plan_cache_bytes(m, p) * p->words, gs_cache_parts(m, p));
+  out->read_bytes = read_bytes;
   read = (double)out->read_bytes / g->bandwidth;
   out->compute = (double)(2 * m->active_params * p->words) / ((double)n * g->flops);
   busy = read >= out->compute ? read : out->compute;
   size = gs_message_bytes(m) * p->words;
-  if (p->split == GS_SLICES) {
-    out->time.transfer = (double)(GS_ALL_REDUCES_PER_LAYER * m->layers) * gs_allreduce_time(size, n, l);
+  memset(&ring, 0, sizeof ring);
+  ring.intra = l;
+  ring.between = &p->between;
+  ring.arch = g->arch;
+  ring.nccl = p->nccl;
+  out->protocol = GS_PROTO_NONE;
+  if (p->split == GS_SLICES || (p->split == GS_SLICES_GROUPS && servers == 1)) {
+    ring.gpus = n;
+    ring.servers = servers;
+    out->swap = gs_ring_allreduce(size, &ring, &out->protocol);
+    out->time.transfer = allreduce_wait(m->layers, 1, out->swap, busy / (double)m->layers, p->overlap);
     out->time.read = busy;
-  } else {
-    out->time.transfer = (double)(n - 1) * gs_handoff_time(size, l);
+  } else if (p->split == GS_GROUPS) {
+    out->swap = gs_handoff_time(size, l);
+    if (servers == 1) out->time.transfer = (double)(n - 1) * out->swap;
+    else out->time.transfer = (double)(n - servers) * out->swap + (double)(servers - 1) * gs_handoff_time(size, &p->between);
     out->time.read = (double)n * busy;
+  } else { /* slices-groups across servers: servers groups of n / servers slices */
+    ring.gpus = n / servers;
+    ring.servers = 1;
+    out->swap = gs_ring_allreduce(size, &ring, &out->protocol);
+    out->time.read = (double)servers * busy;
+    out->time.transfer = allreduce_wait(m->layers, servers, out->swap, out->time.read / (double)m->layers, p->overlap) +
+                         (double)(servers - 1) * gs_handoff_time(size, &p->between);
   }
   out->time.total = out->time.read + out->time.transfer;
   /* Not reached with the checked ranges and a real model; kept so that no figure can be
@@ -218,12 +329,14 @@ int gs_cost(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan 
     return gs_fail(err, GS_ERR_RANGE, "time", "one step would take more than 1e24 seconds; use faster figures");
   out->time.share = out->time.transfer / out->time.total;
   out->time.words_per_s = 1 / out->time.total;
+  out->time.total_words_per_s = (double)p->words / out->time.total;
   return GS_OK;
 }
 
 /* The count from 1 to max_n, among those that fit (and, with divide_heads, divide the
  * attention heads, since slices are cut by head), with the shortest step; the first on
- * a tie, as Python's min() takes. */
+ * a tie, as Python's min() takes. Counts the plan cannot take (slices-groups that do not
+ * fill whole servers) are passed over. */
 int gs_best_n(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, uint64_t max_n, int divide_heads,
               uint64_t *best) {
   gs_plan at = *p;
@@ -233,7 +346,9 @@ int gs_best_n(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_pla
     gs_cost_result c;
     int rc;
     if (divide_heads && m->heads % at.gpus != 0) continue;
-    if ((rc = gs_cost(m, g, l, &at, &c, NULL)) != GS_OK) return rc;
+    rc = gs_cost(m, g, l, &at, &c, NULL);
+    if (rc == GS_ERR_SHAPE) continue; /* a count that does not fill whole servers */
+    if (rc != GS_OK) return rc;
     if (!c.fits) continue;
     if (found == 0 || c.time.total < best_total) {
       found = at.gpus;
@@ -250,6 +365,9 @@ int gs_fewest_n(const gs_model *m, const gs_gpu *g, const gs_plan *p, uint64_t m
   gs_plan at = *p;
   for (at.gpus = 1; at.gpus <= max_n; at.gpus++) {
     gs_memory mem;
+    int rc = gs_plan_check(m, &at, NULL);
+    if (rc == GS_ERR_SHAPE) continue;
+    if (rc != GS_OK) return rc;
     memory_per_gpu(m, &at, &mem);
     if (mem.total <= gs_usable_bytes(g)) {
       *fewest = at.gpus;

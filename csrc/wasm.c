@@ -70,8 +70,8 @@ EXPORT int use_builtin(uint32_t model_index, uint32_t link) {
   int rc;
   ready = 0;
   if (model_index >= GS_MODEL_COUNT || link >= GS_LINK_COUNT) return fail(GS_ERR_UNKNOWN, NULL);
-  if ((rc = gs_builtin_model(GS_MODELS[model_index].key, 0, &model, &err)) != GS_OK || (rc = gs_builtin_gpu(&gpu, &err)) != GS_OK ||
-      (rc = gs_builtin_link(GS_LINK_KEYS[link], &link_now, NULL, 0, &err)) != GS_OK)
+  if ((rc = gs_builtin_model(GS_MODELS[model_index].key, 0, &model, &err)) != GS_OK || (rc = gs_builtin_gpu("lesson", &gpu, NULL, &err)) != GS_OK ||
+      (rc = gs_builtin_link(GS_LINK_KEYS[link], &link_now, NULL, &err)) != GS_OK)
     return fail(rc, &err);
   ready = 1;
   return GS_OK;
@@ -115,7 +115,7 @@ static size_t put_text(size_t at, const char *s) {
 EXPORT int setting(uint32_t n, uint32_t split, uint32_t words) {
   gs_cost_result c;
   gs_view v;
-  gs_plan p;
+  gs_plan p = {0};
   size_t at = 0;
   gs_error err;
   int rc;
@@ -159,7 +159,7 @@ EXPORT int setting(uint32_t n, uint32_t split, uint32_t words) {
 /* The chart over the counts the widget offers. */
 EXPORT int chart(uint32_t split, uint32_t words) {
   gs_chart_row rows[16];
-  gs_plan p;
+  gs_plan p = {0};
   size_t i, at = 0;
   gs_error err;
   int rc;

@@ -65,17 +65,17 @@ static tally sweep_view(void) {
   gs_error err;
   uint32_t model, link, n, words;
   int split;
-  if (gs_builtin_gpu(&gpu, &err) != GS_OK) abort();
+  if (gs_builtin_gpu("lesson", &gpu, NULL, &err) != GS_OK) abort();
   for (model = 0; model < GS_MODEL_COUNT; model++)
     for (link = 0; link < GS_LINK_COUNT; link++) {
       if (!GS_MODELS[model].lesson) continue;
       if (gs_builtin_model(GS_MODELS[model].key, 0, &shape, &err) != GS_OK ||
-          gs_builtin_link(GS_LINK_KEYS[link], &link_now, NULL, 0, &err) != GS_OK)
+          gs_builtin_link(GS_LINK_KEYS[link], &link_now, NULL, &err) != GS_OK)
         abort();
       for (split = 0; split < 2; split++)
         for (n = 1; n <= MAX_N; n++)
           for (words = 1; words <= MAX_WORDS; words++) {
-            gs_plan plan;
+            gs_plan plan = {0};
             plan.gpus = n;
             plan.split = split;
             plan.words = words;

@@ -385,7 +385,7 @@ static void the_built_in_gpu_reads_as_the_data_sheets_figures(void **state) {
   gs_gpu g;
   gs_error err;
   (void)state;
-  assert_int_equal(gs_gpu_parse(GS_DATA_gpu_json, strlen(GS_DATA_gpu_json), &g, &err), GS_OK);
+  assert_int_equal(gs_gpu_parse(GS_DATA_gpus_json, strlen(GS_DATA_gpus_json), "lesson", &g, NULL, &err), GS_OK);
   assert_true(g.gib == 80);
   assert_true(g.usable == 0.92);
   assert_true(g.bandwidth == 2.039e12);
@@ -396,20 +396,20 @@ static void the_built_in_gpu_reads_as_the_data_sheets_figures(void **state) {
 static void the_built_in_links_read_as_the_data_sheets_and_nccls_figures(void **state) {
   gs_link l;
   gs_error err;
-  char label[32];
+  gs_hardware_text text;
   (void)state;
-  assert_int_equal(gs_link_parse(GS_DATA_links_json, strlen(GS_DATA_links_json), "fast", &l, label, sizeof label, &err), GS_OK);
-  assert_true(l.bandwidth == 600e9 && l.step_us == 0.6 && l.base_us == 6.6);
-  assert_string_equal(label, "Fast link");
-  assert_int_equal(gs_link_parse(GS_DATA_links_json, strlen(GS_DATA_links_json), "slow", &l, label, sizeof label, &err), GS_OK);
-  assert_true(l.bandwidth == 64e9 && l.step_us == 1.0 && l.base_us == 6.6);
-  assert_string_equal(label, "Slow link");
-  /* a label is never cut short: too little room is an error */
-  assert_int_equal(gs_link_parse(GS_DATA_links_json, strlen(GS_DATA_links_json), "slow", &l, label, 5, &err), GS_ERR_TOO_LONG);
-  assert_string_equal(err.field, "label");
-  assert_int_equal(gs_link_parse(GS_DATA_links_json, strlen(GS_DATA_links_json), "bogus", &l, label, sizeof label, &err),
-                   GS_ERR_UNKNOWN);
+  assert_int_equal(gs_link_parse(GS_DATA_links_json, strlen(GS_DATA_links_json), "fast", &l, &text, &err), GS_OK);
+  assert_true(l.bandwidth == 600e9 && l.step_us == 0.6 && l.base_us == 6.6 && l.kind == GS_LINK_NVLINK);
+  assert_string_equal(text.name, "Fast link");
+  assert_int_equal(gs_link_parse(GS_DATA_links_json, strlen(GS_DATA_links_json), "Slow Link", &l, &text, &err), GS_OK);
+  assert_true(l.bandwidth == 64e9 && l.step_us == 1.0 && l.base_us == 6.6 && l.kind == GS_LINK_PCI);
+  assert_string_equal(text.key, "slow");
+  /* a catalogue link without step_us takes NCCL's ring LL step latency for its kind */
+  assert_int_equal(gs_link_parse(GS_DATA_links_json, strlen(GS_DATA_links_json), "ib-ndr", &l, &text, &err), GS_OK);
+  assert_true(l.bandwidth == 50e9 && l.step_us == 2.7 && l.kind == GS_LINK_NET);
+  assert_int_equal(gs_link_parse(GS_DATA_links_json, strlen(GS_DATA_links_json), "bogus", &l, &text, &err), GS_ERR_UNKNOWN);
   assert_string_equal(err.field, "link");
+  assert_non_null(strstr(err.what, "names: fast, slow, nvlink3"));
 }
 
 static void gpu_refused(const char *json, int code, const char *field) {
@@ -417,22 +417,25 @@ static void gpu_refused(const char *json, int code, const char *field) {
   gs_error err;
   int rc;
   memset(&err, 0, sizeof err);
-  rc = gs_gpu_parse(json, strlen(json), &g, &err);
+  rc = gs_gpu_parse(json, strlen(json), "g", &g, NULL, &err);
   if (rc != code || strcmp(err.field, field) != 0)
     fail_msg("expected %d for '%s', got %d for '%s': %s\n  in %s", code, field, rc, err.field, err.what, json);
 }
 
 static void bad_gpu_values_are_refused_with_the_field_named(void **state) {
   (void)state;
-  gpu_refused("{\"gib\": 80, \"usable\": 0, \"bandwidth\": 2e12, \"flops\": 3e14}", GS_ERR_RANGE, "gpu usable");
-  gpu_refused("{\"gib\": 80, \"usable\": 1.5, \"bandwidth\": 2e12, \"flops\": 3e14}", GS_ERR_RANGE, "gpu usable");
-  gpu_refused("{\"gib\": 80, \"usable\": 0.9, \"bandwidth\": -2e12, \"flops\": 3e14}", GS_ERR_RANGE, "gpu bandwidth");
-  gpu_refused("{\"gib\": 0, \"usable\": 0.9, \"bandwidth\": 2e12, \"flops\": 3e14}", GS_ERR_RANGE, "gpu gib");
-  gpu_refused("{\"gib\": 80, \"usable\": 0.9, \"bandwidth\": 2e12, \"flops\": -1}", GS_ERR_RANGE, "gpu flops");
-  gpu_refused("{\"gib\": 1e400, \"usable\": 0.9, \"bandwidth\": 2e12, \"flops\": 3e14}", GS_ERR_RANGE, "gib");
-  gpu_refused("{\"gib\": 1e20, \"usable\": 0.9, \"bandwidth\": 2e12, \"flops\": 3e14}", GS_ERR_OVERFLOW, "gpu gib");
-  gpu_refused("{\"usable\": 0.9, \"bandwidth\": 2e12, \"flops\": 3e14}", GS_ERR_MISSING, "gib");
-  gpu_refused("{\"gib\": \"80\", \"usable\": 0.9, \"bandwidth\": 2e12, \"flops\": 3e14}", GS_ERR_TYPE, "gib");
+  gpu_refused("{\"usable\": 0, \"gpus\": [{\"key\": \"g\", \"name\": \"G\", \"arch\": \"ampere\", \"gib\": 80, \"bandwidth\": 2e12, \"flops\": 3e14}]}", GS_ERR_RANGE, "gpu usable");
+  gpu_refused("{\"usable\": 1.5, \"gpus\": [{\"key\": \"g\", \"name\": \"G\", \"arch\": \"ampere\", \"gib\": 80, \"bandwidth\": 2e12, \"flops\": 3e14}]}", GS_ERR_RANGE, "gpu usable");
+  gpu_refused("{\"usable\": 0.9, \"gpus\": [{\"key\": \"g\", \"name\": \"G\", \"arch\": \"ampere\", \"gib\": 80, \"bandwidth\": -2e12, \"flops\": 3e14}]}", GS_ERR_RANGE, "gpu bandwidth");
+  gpu_refused("{\"usable\": 0.9, \"gpus\": [{\"key\": \"g\", \"name\": \"G\", \"arch\": \"ampere\", \"gib\": 0, \"bandwidth\": 2e12, \"flops\": 3e14}]}", GS_ERR_RANGE, "gpu gib");
+  gpu_refused("{\"usable\": 0.9, \"gpus\": [{\"key\": \"g\", \"name\": \"G\", \"arch\": \"ampere\", \"gib\": 80, \"bandwidth\": 2e12, \"flops\": -1}]}", GS_ERR_RANGE, "gpu flops");
+  gpu_refused("{\"usable\": 0.9, \"gpus\": [{\"key\": \"g\", \"name\": \"G\", \"arch\": \"ampere\", \"gib\": 1e400, \"bandwidth\": 2e12, \"flops\": 3e14}]}", GS_ERR_RANGE, "gib");
+  gpu_refused("{\"usable\": 0.9, \"gpus\": [{\"key\": \"g\", \"name\": \"G\", \"arch\": \"ampere\", \"gib\": 1e20, \"bandwidth\": 2e12, \"flops\": 3e14}]}", GS_ERR_OVERFLOW, "gpu gib");
+  gpu_refused("{\"usable\": 0.9, \"gpus\": [{\"key\": \"g\", \"arch\": \"ampere\", \"bandwidth\": 2e12, \"flops\": 3e14}]}", GS_ERR_MISSING, "gib");
+  gpu_refused("{\"gpus\": []}", GS_ERR_MISSING, "usable");
+  gpu_refused("{\"usable\": 0.9, \"gpus\": [{\"key\": \"h\"}]}", GS_ERR_UNKNOWN, "gpu");
+  gpu_refused("{\"usable\": 0.9, \"gpus\": [{\"key\": \"g\", \"arch\": \"kepler\", \"gib\": 80, \"bandwidth\": 2e12, \"flops\": 3e14}]}", GS_ERR_RANGE, "arch");
+  gpu_refused("{\"usable\": 0.9, \"gpus\": [{\"key\": \"g\", \"name\": \"G\", \"arch\": \"ampere\", \"gib\": \"80\", \"bandwidth\": 2e12, \"flops\": 3e14}]}", GS_ERR_TYPE, "gib");
   gpu_refused("[80]", GS_ERR_NOT_OBJECT, "");
 }
 
@@ -524,11 +527,11 @@ static void bad_links_files_are_refused(void **state) {
       {"{\"base_us\": 6.6}", GS_ERR_MISSING, "links"},
       {"{\"base_us\": 6.6, \"links\": {}}", GS_ERR_TYPE, "links"},
       {"{\"base_us\": 6.6, \"links\": [1]}", GS_ERR_TYPE, "links"},
-      {"{\"base_us\": 6.6, \"links\": [{\"key\": \"fast\", \"label\": \"F\", \"bandwidth\": 6e11, \"step_us\": -0.6}]}",
+      {"{\"base_us\": 6.6, \"links\": [{\"key\": \"fast\", \"kind\": \"nvlink\", \"label\": \"F\", \"bandwidth\": 6e11, \"step_us\": -0.6}]}",
        GS_ERR_RANGE, "link step_us"},
-      {"{\"base_us\": 6.6, \"links\": [{\"key\": \"fast\", \"label\": \"F\", \"step_us\": 0.6}]}", GS_ERR_MISSING,
+      {"{\"base_us\": 6.6, \"links\": [{\"key\": \"fast\", \"kind\": \"nvlink\", \"label\": \"F\", \"step_us\": 0.6}]}", GS_ERR_MISSING,
        "bandwidth"},
-      {"{\"base_us\": 6.6, \"links\": [{\"key\": \"fast\", \"bandwidth\": 6e11, \"step_us\": 0.6}]}", GS_ERR_MISSING,
+      {"{\"base_us\": 6.6, \"links\": [{\"key\": \"fast\", \"kind\": \"nvlink\", \"bandwidth\": 6e11, \"step_us\": 0.6}]}", GS_ERR_MISSING,
        "label"},
   };
   size_t i;
@@ -536,10 +539,10 @@ static void bad_links_files_are_refused(void **state) {
   for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     gs_link l;
     gs_error err;
-    char label[32];
+    gs_hardware_text text;
     int rc;
     memset(&err, 0, sizeof err);
-    rc = gs_link_parse(cases[i].json, strlen(cases[i].json), "fast", &l, label, sizeof label, &err);
+    rc = gs_link_parse(cases[i].json, strlen(cases[i].json), "fast", &l, &text, &err);
     if (rc != cases[i].code || strcmp(err.field, cases[i].field) != 0)
       fail_msg("expected %d for '%s', got %d for '%s': %s\n  in %s", cases[i].code, cases[i].field, rc, err.field,
                err.what, cases[i].json);

@@ -9,7 +9,7 @@
 
 #include "test_support.h"
 
-static const gs_plan ONE_WORD = {1, GS_SLICES, 1};
+static const gs_plan ONE_WORD = {.gpus = 1, .split = GS_SLICES, .words = 1};
 
 /* The published weight totals, as lesson 18 pins them (test_gpu_split.py, PUBLISHED). */
 static const char *const KEYS[] = {"8b", "70b", "405b"};

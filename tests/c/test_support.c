@@ -17,14 +17,13 @@ void ts_model(const char *key, gs_model *out) {
 
 void ts_gpu(gs_gpu *out) {
   gs_error err = {0, "", ""};
-  int rc = gs_builtin_gpu(out, &err);
+  int rc = gs_builtin_gpu("lesson", out, NULL, &err);
   if (rc != GS_OK) fail_msg("built-in GPU: status %d, %s: %s", rc, err.field, err.what);
 }
 
 void ts_link(const char *key, gs_link *out) {
   gs_error err = {0, "", ""};
-  char label[32];
-  int rc = gs_builtin_link(key, out, label, sizeof label, &err);
+  int rc = gs_builtin_link(key, out, NULL, &err);
   if (rc != GS_OK) fail_msg("built-in link %s: status %d, %s: %s", key, rc, err.field, err.what);
 }
 
@@ -35,7 +34,7 @@ void ts_setting(const char *model, const char *link, gs_model *s, gs_gpu *g, gs_
 }
 
 gs_plan ts_plan(uint64_t n, int split, uint64_t words) {
-  gs_plan p;
+  gs_plan p = {0};
   p.gpus = n;
   p.split = split;
   p.words = words;

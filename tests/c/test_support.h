@@ -8,7 +8,7 @@
 #include "gpusplit.h"
 
 /* The files in data/, as build/data_files.c embeds them (NUL-terminated). */
-extern const char GS_DATA_gpu_json[];
+extern const char GS_DATA_gpus_json[];
 extern const char GS_DATA_links_json[];
 
 /* Fills out with the built-in model "8b", "70b" or "405b"; fails the test on error. */

@@ -9,8 +9,8 @@
 
 #include "test_support.h"
 
-static const gs_plan chart_words_1 = {1, GS_SLICES, 1};
-static const gs_plan chart_words_64 = {1, GS_SLICES, 64};
+static const gs_plan chart_words_1 = {.gpus = 1, .split = GS_SLICES, .words = 1};
+static const gs_plan chart_words_64 = {.gpus = 1, .split = GS_SLICES, .words = 64};
 
 /* lesson, "One user, 8B model": milliseconds a word, fast link then slow. */
 static const struct {

@@ -44,11 +44,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   gs_model m;
   gs_gpu g;
   gs_link l;
-  gs_plan p;
+  gs_plan p = {0};
   gs_error err;
   int k;
   if (gs_model_parse((const char *)data, text_len, 0, &m, &err) != GS_OK) return 0;
-  if (gs_builtin_gpu(&g, &err) != GS_OK || gs_builtin_link("slow", &l, NULL, 0, &err) != GS_OK) abort();
+  if (gs_builtin_gpu("lesson", &g, NULL, &err) != GS_OK || gs_builtin_link("slow", &l, NULL, &err) != GS_OK) abort();
   r.at = nul ? nul + 1 : data + size;
   r.end = data + size;
   g.gib = next_figure(&r, g.gib);

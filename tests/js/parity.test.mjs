@@ -162,7 +162,7 @@ errors('a usable share above 1 is refused', () => {
 
 errors('a split the model does not know is an error, not a free price', () => {
   module.useBuiltin('8b', 'fast');
-  assert.throws(() => module.setting(2, 'diagonal', 1), /split: must be slices or groups/);
+  assert.throws(() => module.setting(2, 'diagonal', 1), /split: must be slices, groups or slices-groups/);
 });
 
 errors('a GPU count of 0 is refused', () => {

@@ -1,0 +1,164 @@
+/* The sums of one setting with its numbers put in, as the lesson's "by hand" sections
+ * write them (tests/lesson/lesson.txt: "The memory sum, by hand", "The swap, by hand").
+ * The command line prints this for --explain, and the module returns it to the widget.
+ * Every figure comes from gs_cost, so the sums end at the report's figures. */
+#include <string.h>
+
+#include "internal.h"
+
+typedef struct {
+  char *buf;
+  size_t cap, at;
+} writer;
+
+static void line(writer *w, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static void line(writer *w, const char *fmt, ...) {
+  va_list ap;
+  if (w->at + 1 >= w->cap) return;
+  va_start(ap, fmt);
+  w->at += gs_vformat(w->buf + w->at, w->cap - w->at, fmt, ap);
+  va_end(ap);
+  if (w->at + 1 < w->cap) {
+    w->buf[w->at++] = '\n';
+    w->buf[w->at] = '\0';
+  }
+}
+
+/* Figures as text, each in its own buffer of a small ring, so a line can hold several. */
+typedef struct {
+  char text[12][GS_FIGURE_CAP];
+  int next;
+} figures;
+
+static char *slot(figures *f) { return f->text[f->next++ % 12]; }
+static const char *count(figures *f, uint64_t x) { return gs_grouped(slot(f), GS_FIGURE_CAP, x); }
+static const char *fixed(figures *f, double x, int places) { return gs_fixed_grouped(slot(f), GS_FIGURE_CAP, x, places); }
+
+/* A constant as written (6.6, 0.6): nine places with the trailing zeros dropped. */
+static const char *plain(figures *f, double x) {
+  char *s = gs_fixed(slot(f), GS_FIGURE_CAP, x, 9);
+  size_t n = strlen(s);
+  while (n > 0 && s[n - 1] == '0') s[--n] = '\0';
+  if (n > 0 && s[n - 1] == '.') s[--n] = '\0';
+  return s;
+}
+
+static void memory_sums(writer *w, figures *f, const gs_model *m, const gs_plan *p, const gs_cost_result *c) {
+  uint64_t n = p->gpus, tokens = p->chat_tokens ? p->chat_tokens : GS_CHAT_TOKENS, chat = gs_plan_cache_bytes(m, p);
+  uint64_t per_token = m->cache_full_bytes, parts = gs_cache_parts(m, p);
+  line(w, "Memory on each of %llu GPUs, in bytes:", (unsigned long long)n);
+  if (m->stored_bytes == 2 * m->params)
+    line(w, "  weights: %s x 2 / %llu = %s", count(f, m->params), (unsigned long long)n, count(f, c->memory.weights));
+  else
+    line(w, "  weights: %s bytes as stored / %llu = %s", count(f, m->stored_bytes), (unsigned long long)n, count(f, c->memory.weights));
+  if (!m->cache_latent && m->cache_window_bytes == 0 && per_token == 2 * m->layers * m->kv_heads * m->head_dim * 2)
+    line(w, "  cache: 2 x %llu layers x %llu key/value heads x %llu values x 2 bytes = %s bytes a token",
+         (unsigned long long)m->layers, (unsigned long long)m->kv_heads, (unsigned long long)m->head_dim, count(f, per_token));
+  else
+    line(w, "  cache: %s bytes a token on layers that keep every token, %s on sliding layers (window %llu)", count(f, per_token),
+         count(f, m->cache_window_bytes), (unsigned long long)m->window);
+  line(w, "    for a chat of %s tokens at %llu bits: %s;%s%s%s shared over %llu part%s%s: %s", count(f, tokens),
+       (unsigned long long)(p->cache_bits ? p->cache_bits : 16), count(f, chat), p->cache_per_chat ? " one for each of " : "",
+       p->cache_per_chat ? count(f, p->words) : "", p->cache_per_chat ? " chats," : "", (unsigned long long)parts, parts == 1 ? "" : "s",
+       m->cache_latent ? " (a latent every slice holds whole)" : " (by key/value head)", count(f, c->memory.cache));
+  line(w, "  working: %s tokens x (3 x %s + 4 x %s) x 2 bytes = %s, plus %llu GiB = %s", count(f, GS_ACTIVATION_TOKENS),
+       count(f, m->ffn_width), count(f, m->hidden), count(f, c->memory.working - GS_OVERHEAD_GIB * GS_GIB),
+       (unsigned long long)GS_OVERHEAD_GIB, count(f, c->memory.working));
+  line(w, "  total: %s + %s + %s = %s bytes, %s GiB, %s the %s GiB usable", count(f, c->memory.weights), count(f, c->memory.cache),
+       count(f, c->memory.working), count(f, c->memory.total), fixed(f, (double)c->memory.total / (double)GS_GIB, 2),
+       c->fits ? "within" : "over", fixed(f, (double)c->usable_bytes / (double)GS_GIB, 1));
+}
+
+/* One all-reduce of size bytes over the plan's ring, as the lesson writes it. */
+static void swap_sums(writer *w, figures *f, const gs_model *m, const gs_link *l, const gs_plan *p, const gs_cost_result *c,
+                      uint64_t size) {
+  uint64_t ring = p->split == GS_SLICES_GROUPS && c->servers > 1 ? p->gpus / c->servers : p->gpus;
+  uint64_t steps = 2 * (ring - 1), crossing = p->split == GS_SLICES && c->servers > 1 ? 2 * (c->servers - 1) : 0;
+  uint64_t sent = steps * size / ring;
+  double bandwidth = crossing && p->between.bandwidth < l->bandwidth ? p->between.bandwidth : l->bandwidth;
+  if (ring == 1) {
+    line(w, "  one GPU in the ring swaps with no one: 0 us a swap");
+    return;
+  }
+  if (p->nccl == GS_NCCL_AUTO) {
+    line(w, "  a ring of %llu GPUs: NCCL's cheapest protocol for %s bytes is %s: %s us a swap", (unsigned long long)ring,
+         count(f, size), gs_protocol_name(c->protocol), fixed(f, c->swap * 1e6, 2));
+    return;
+  }
+  if (crossing)
+    line(w, "  a ring all-reduce over %llu GPUs takes 2 x (%llu - 1) = %llu steps, %llu of them between servers; start-up "
+         "%s + %llu x %s + %llu x %s = %s us",
+         (unsigned long long)ring, (unsigned long long)ring, (unsigned long long)steps, (unsigned long long)crossing,
+         plain(f, l->base_us), (unsigned long long)(steps - crossing), plain(f, l->step_us), (unsigned long long)crossing,
+         plain(f, p->between.step_us),
+         plain(f, l->base_us + (double)(steps - crossing) * l->step_us + (double)crossing * p->between.step_us));
+  else
+    line(w, "  a ring all-reduce over %llu GPUs takes 2 x (%llu - 1) = %llu steps; start-up %s + %llu x %s = %s us",
+         (unsigned long long)ring, (unsigned long long)ring, (unsigned long long)steps, plain(f, l->base_us),
+         (unsigned long long)steps, plain(f, l->step_us), plain(f, l->base_us + (double)steps * l->step_us));
+  line(w, "  each GPU sends 2 x (%llu - 1) / %llu x %s = %s bytes at %s GB/s = %s us, so a swap takes %s us",
+       (unsigned long long)ring, (unsigned long long)ring, count(f, size), count(f, sent), fixed(f, bandwidth / 1e9, 0),
+       fixed(f, (double)sent / bandwidth * 1e6, 3), fixed(f, c->swap * 1e6, 2));
+  (void)m;
+}
+
+static void time_sums(writer *w, figures *f, const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p,
+                      const gs_cost_result *c) {
+  uint64_t n = p->gpus, size = gs_message_bytes(m) * p->words, swaps = GS_ALL_REDUCES_PER_LAYER * m->layers;
+  double read = (double)c->read_bytes / g->bandwidth, busy = read >= c->compute ? read : c->compute;
+  line(w, "Time for one word of each of %s chat%s:", count(f, p->words), p->words == 1 ? "" : "s");
+  line(w, "  the message is one word's hidden vector: %s numbers x 2 bytes x %s word%s = %s bytes", count(f, m->hidden),
+       count(f, p->words), p->words == 1 ? "" : "s", count(f, size));
+  if (p->split == GS_GROUPS) {
+    line(w, "  %llu groups hand it on %llu times, each (%s + %s us) + %s bytes at %s GB/s = %s us; %s between servers", (unsigned long long)n,
+         (unsigned long long)(n - 1), plain(f, l->base_us), plain(f, l->step_us), count(f, size), fixed(f, l->bandwidth / 1e9, 0),
+         fixed(f, c->swap * 1e6, 2), count(f, c->servers - 1));
+    line(w, "  waiting: %s ms", fixed(f, c->time.transfer * 1e3, 2));
+  } else {
+    swap_sums(w, f, m, l, p, c, size);
+    if (p->split == GS_SLICES_GROUPS && c->servers > 1)
+      line(w, "  %s swaps a word (2 x %llu layers), and %s hand-offs between the %s servers' groups: waiting %s ms%s",
+           count(f, swaps), (unsigned long long)m->layers, count(f, c->servers - 1), count(f, c->servers),
+           fixed(f, c->time.transfer * 1e3, 2), p->overlap ? " after overlap" : "");
+    else if (p->overlap)
+      line(w, "  %s swaps a word (2 x %llu layers) of %s us, each hidden behind the next layer's reading as far as it lasts: waiting %s ms",
+           count(f, swaps), (unsigned long long)m->layers, fixed(f, c->swap * 1e6, 2), fixed(f, c->time.transfer * 1e3, 2));
+    else
+      line(w, "  %s swaps a word (2 x %llu layers): %s x %s us = %s ms", count(f, swaps), (unsigned long long)m->layers,
+           count(f, swaps), fixed(f, c->swap * 1e6, 2), fixed(f, c->time.transfer * 1e3, 2));
+  }
+  line(w, "  reading: %s bytes a GPU%s at %s GB/s = %s ms; computing 2 x %s x %s / (%llu x %s TFLOP/s) = %s ms; the longer, %s ms, counts%s",
+       count(f, c->read_bytes), p->read_cache ? " (with its share of every chat's cache)" : "", fixed(f, g->bandwidth / 1e9, 0),
+       fixed(f, read * 1e3, 2), count(f, m->active_params), count(f, p->words), (unsigned long long)n, fixed(f, g->flops / 1e12, 0),
+       fixed(f, c->compute * 1e3, 2), fixed(f, busy * 1e3, 2),
+       p->split == GS_SLICES || c->servers == 1 ? (p->split == GS_GROUPS ? ", once for each group in turn" : "")
+                                                 : ", once for each group in turn");
+  line(w, "  total: %s + %s = %s ms a word; waiting %s / %s = %s%%", fixed(f, c->time.read * 1e3, 2), fixed(f, c->time.transfer * 1e3, 2),
+       fixed(f, c->time.total * 1e3, 2), fixed(f, c->time.transfer * 1e3, 2), fixed(f, c->time.total * 1e3, 2),
+       fixed(f, c->time.share * 100, 1));
+  line(w, "  words a second: %s for each chat, %s for all %s together", fixed(f, c->time.words_per_s, 1),
+       fixed(f, c->time.total_words_per_s, 1), count(f, p->words));
+}
+
+int gs_explain(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, char *buf, size_t cap, gs_error *err) {
+  gs_cost_result c;
+  writer w;
+  figures f;
+  int rc;
+  if (cap == 0) return gs_fail(err, GS_ERR_TOO_LONG, "explain", "has no room");
+  if ((rc = gs_cost(m, g, l, p, &c, err)) != GS_OK) return rc;
+  w.buf = buf;
+  w.cap = cap;
+  w.at = 0;
+  buf[0] = '\0';
+  f.next = 0;
+  memory_sums(&w, &f, m, p, &c);
+  time_sums(&w, &f, m, g, l, p, &c);
+  if (w.at + 1 >= cap) return gs_fail(err, GS_ERR_TOO_LONG, "explain", "needs more than %zu bytes", cap);
+  return GS_OK;
+}
