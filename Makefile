@@ -26,10 +26,13 @@ TEST_LIB = tests/c/test_support.c
 comma := ,
 space := $(subst ,, )
 WASM_EXPORTS = text_in_buffer text_in_capacity bytes_buffer numbers_buffer text_buffer chart_buffer \
-               error_buffer offered_count offered_words use_builtin use_custom setting chart
+               error_buffer explain_buffer offered_count offered_words use_builtin use_custom machine setting explain chart
 # A standalone module: no Emscripten JavaScript, no imports, a fixed 1 MiB memory.
-EMFLAGS = -Oz --no-entry -sSTANDALONE_WASM -sINITIAL_MEMORY=1048576 -sTOTAL_STACK=262144 \
-          -sALLOW_MEMORY_GROWTH=0 -sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(WASM_EXPORTS:%=_%))
+EMFLAGS_BASE = -Oz --no-entry -sSTANDALONE_WASM -sINITIAL_MEMORY=1048576 -sTOTAL_STACK=262144 -sALLOW_MEMORY_GROWTH=0
+EMFLAGS = $(EMFLAGS_BASE) -sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(WASM_EXPORTS:%=_%))
+# The lesson's module leaves out --explain's sums until the widget shows them.
+LESSON_EXPORTS = $(filter-out explain explain_buffer,$(WASM_EXPORTS))
+LESSON_EMFLAGS = $(EMFLAGS_BASE) -sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(LESSON_EXPORTS:%=_%))
 EMCC = NODE_PATH=/usr/share/nodejs emcc
 WEB = web/src/widget.html web/src/widget.css web/src/widget.js web/src/module.js scripts/embed_widget.mjs
 
@@ -89,7 +92,7 @@ build/gpusplit.wasm: $(LIB) csrc/wasm.c $(HEADERS) build/data_files_min.c build/
 # models, its GPU and two links, and the lesson's all-reduce rule (no --nccl auto). The parity tests hold both modules against the native build.
 LESSON_LIB = $(filter-out csrc/families/%,$(LIB)) csrc/families/families.c csrc/families/decoder.c csrc/families/llama.c
 build/lesson.wasm: $(LIB) csrc/wasm.c $(HEADERS) build/data_files_lesson.c build/catalogue_lesson.c build/wasm-include/jsmn.h
-	$(Q)$(EMCC) $(WARN) $(EMFLAGS) -DGS_LESSON_ONLY -Icsrc -isystem build/wasm-include -o $@ \
+	$(Q)$(EMCC) $(WARN) $(LESSON_EMFLAGS) -DGS_LESSON_ONLY -Icsrc -isystem build/wasm-include -o $@ \
 	  $(LESSON_LIB) csrc/wasm.c build/data_files_lesson.c build/catalogue_lesson.c
 
 wasm: build/gpusplit.wasm build/lesson.wasm

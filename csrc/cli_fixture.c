@@ -8,12 +8,13 @@
 #include "cli.h"
 
 static const char FIXTURE_HELP[] =
-    "usage: gpusplit fixture [--random N] [--families N] [--seed S]\n"
+    "usage: gpusplit fixture [--random N] [--families N] [--machines N] [--seed S]\n"
     "\n"
     "Prints every setting the widget offers, with every number the model gives for it,\n"
     "as one JSON object. --random N adds N random Llama-style settings (random shapes,\n"
     "GPU and link figures, counts, words and splits) from the seed S (default 1);\n"
-    "--families N adds N random configs of every model family the reader counts.\n";
+    "--families N adds N random configs of every model family the reader counts;\n"
+    "--machines N adds N of those with random servers, splits, caches, switches and NCCL rules.\n";
 
 /* splitmix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators",
  * OOPSLA 2014): small, and the same sequence on every machine. */
@@ -64,8 +65,12 @@ static int print_setting(const gs_model *m, const gs_gpu *g, const gs_link *l, c
   num("transfer", c.time.transfer, 1);
   num("total", c.time.total, 1);
   num("share", c.time.share, 1);
-  num("words_per_s", c.time.words_per_s, 0);
-  printf("},");
+  num("words_per_s", c.time.words_per_s, 1);
+  num("total_words_per_s", c.time.total_words_per_s, 1);
+  num("swap", c.time.total >= 0 ? c.swap : 0, 0);
+  printf("},\"servers\":%llu,\"protocol\":", (unsigned long long)c.servers);
+  if (c.protocol == GS_PROTO_NONE) printf("null,");
+  else printf("\"%s\",", gs_protocol_name(c.protocol));
   num("compute", c.compute, 1);
   printf("\"view\":{\"fits\":%s,", v.fits ? "true" : "false");
   str("memory", v.memory, 1);
@@ -206,9 +211,44 @@ static void random_family(uint64_t *state, char *buf, size_t cap) {
   snprintf(buf + at, cap - at, "}");
 }
 
+/* The settings past the lesson, at random: servers and the link between them, the three
+ * splits, the cache's tokens and bits, the switches, NCCL's protocols, link kinds and GPU
+ * generations. The GPU count is a multiple of the servers' size under slices-groups. */
+static void random_machine(uint64_t *state, gs_plan *p, gs_gpu *g, gs_link *l) {
+  static const uint64_t PER_SERVER[] = {0, 1, 2, 4, 8, 16};
+  p->per_server = PER_SERVER[pick(state, 0, 5)];
+  p->split = (int)pick(state, 0, 2);
+  if (p->split == GS_SLICES_GROUPS && p->per_server && p->gpus > p->per_server)
+    p->gpus = p->per_server * pick(state, 1, 64 / p->per_server);
+  p->chat_tokens = pick(state, 1, 4) == 1 ? 0 : pick(state, 1, 131072);
+  p->cache_bits = pick(state, 0, 32);
+  p->cache_per_chat = (int)pick(state, 0, 1);
+  p->overlap = (int)pick(state, 0, 1);
+  p->read_cache = (int)pick(state, 0, 1);
+  p->nccl = (int)pick(state, 0, 1);
+  p->between.bandwidth = uniform(state, 1e9, 1e11);
+  p->between.step_us = uniform(state, 0, 10);
+  p->between.base_us = l->base_us;
+  p->between.kind = (int)pick(state, 0, 2);
+  l->kind = (int)pick(state, 0, 2);
+  g->arch = (int)pick(state, 1, 4);
+}
+
+static void print_machine(const gs_plan *p, const gs_gpu *g, const gs_link *l) {
+  printf("\"machine\":{\"perServer\":%llu,\"chatTokens\":%llu,\"cacheBits\":%llu,\"cachePerChat\":%s,\"overlap\":%s,"
+         "\"readCache\":%s,\"nccl\":\"%s\",\"linkKind\":%d,\"betweenKind\":%d,\"arch\":%d,\"between\":{",
+         (unsigned long long)p->per_server, (unsigned long long)p->chat_tokens, (unsigned long long)p->cache_bits,
+         p->cache_per_chat ? "true" : "false", p->overlap ? "true" : "false", p->read_cache ? "true" : "false",
+         p->nccl == GS_NCCL_AUTO ? "auto" : "lesson", l->kind, p->between.kind, g->arch);
+  num("bandwidth", p->between.bandwidth, 1);
+  num("step_us", p->between.step_us, 0);
+  printf("}},");
+}
+
 /* count random settings from seed: Llama-style configs, or (families) configs of every
- * family, each with a random GPU, link and plan, printed with its config text. */
-static int print_random(const char *key, uint64_t count, uint64_t seed, int families) {
+ * family, each with a random GPU, link and plan, printed with its config text; with
+ * machines, each also with random settings past the lesson. */
+static int print_random(const char *key, uint64_t count, uint64_t seed, int families, int machines) {
   uint64_t state = seed, i;
   printf(",\"%s\":[", key);
   for (i = 0; i < count; i++) {
@@ -230,9 +270,12 @@ static int print_random(const char *key, uint64_t count, uint64_t seed, int fami
     l.bandwidth = uniform(&state, 1e9, 2e12);
     l.step_us = uniform(&state, 0, 5);
     l.base_us = uniform(&state, 0, 20);
+    if (machines) random_machine(&state, &p, &g, &l);
     if (gs_model_parse(config, strlen(config), 0, &m, &err) != GS_OK || gs_gpu_check(&g, &err) != GS_OK ||
         gs_link_check(&l, &err) != GS_OK)
       return cli_bad("fixture: random setting %llu is invalid: %s: %s (%s)", (unsigned long long)i, err.field, err.what, config);
+    /* more servers than the random model has layers cannot be groups of layers */
+    if (machines && gs_plan_check(&m, &p, NULL) == GS_ERR_SHAPE) p.split = GS_SLICES;
     printf("%s{\"config\":%s,\"gpu\":{", i ? ",\n" : "", config);
     num("gib", g.gib, 1);
     num("usable", g.usable, 1);
@@ -243,6 +286,7 @@ static int print_random(const char *key, uint64_t count, uint64_t seed, int fami
     num("step_us", l.step_us, 1);
     num("base_us", l.base_us, 0);
     printf("},");
+    if (machines) print_machine(&p, &g, &l);
     if (print_setting(&m, &g, &l, &p, &err) != GS_OK)
       return cli_bad("fixture: the model failed on random setting %llu: %s: %s", (unsigned long long)i, err.field, err.what);
     printf("}");
@@ -252,25 +296,29 @@ static int print_random(const char *key, uint64_t count, uint64_t seed, int fami
 }
 
 int cli_fixture(int argc, char **argv) {
-  uint64_t random_count = 0, family_count = 0, seed = 1;
+  uint64_t random_count = 0, family_count = 0, machine_count = 0, seed = 1;
   int i, rc;
   for (i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
       fputs(FIXTURE_HELP, stdout);
       return CLI_OK;
     }
-    if ((strcmp(argv[i], "--random") == 0 || strcmp(argv[i], "--families") == 0 || strcmp(argv[i], "--seed") == 0) && i + 1 >= argc)
+    if ((strcmp(argv[i], "--random") == 0 || strcmp(argv[i], "--families") == 0 || strcmp(argv[i], "--machines") == 0 ||
+         strcmp(argv[i], "--seed") == 0) &&
+        i + 1 >= argc)
       return cli_bad("%s: needs a value", argv[i]);
     if (strcmp(argv[i], "--random") == 0) rc = cli_parse_whole("--random", argv[++i], 10000000, &random_count);
     else if (strcmp(argv[i], "--families") == 0) rc = cli_parse_whole("--families", argv[++i], 10000000, &family_count);
+    else if (strcmp(argv[i], "--machines") == 0) rc = cli_parse_whole("--machines", argv[++i], 10000000, &machine_count);
     else if (strcmp(argv[i], "--seed") == 0) rc = cli_parse_whole("--seed", argv[++i], UINT64_C(1) << 53, &seed);
     else rc = cli_bad("fixture: unknown flag '%s' (see gpusplit fixture --help)", argv[i]);
     if (rc != CLI_OK) return rc;
   }
   printf("{");
   if ((rc = print_offered()) != CLI_OK) return rc;
-  if (random_count && (rc = print_random("random", random_count, seed, 0)) != CLI_OK) return rc;
-  if (family_count && (rc = print_random("families", family_count, seed, 1)) != CLI_OK) return rc;
+  if (random_count && (rc = print_random("random", random_count, seed, 0, 0)) != CLI_OK) return rc;
+  if (family_count && (rc = print_random("families", family_count, seed, 1, 0)) != CLI_OK) return rc;
+  if (machine_count && (rc = print_random("machines", machine_count, seed, 1, 1)) != CLI_OK) return rc;
   printf("}\n");
   return CLI_OK;
 }

@@ -23,23 +23,34 @@ uint32_t offered_words(uint32_t i);
 int use_builtin(uint32_t model_index, uint32_t link);
 int use_custom(uint32_t len, double gib, double usable, double gpu_bandwidth, double flops, double link_bandwidth,
                double step_us, double base_us);
+int machine(uint32_t per_server, uint32_t chat_tokens, uint32_t cache_bits, uint32_t switches, double between_bandwidth,
+            double between_step_us, uint32_t kinds);
 int setting(uint32_t n, uint32_t split, uint32_t words);
+int explain(uint32_t n, uint32_t split, uint32_t words);
+char *explain_buffer(void);
 int chart(uint32_t split, uint32_t words);
 
 /* Filled by JavaScript: a config.json's text for use_custom. */
 static char text_in[65536];
 
-/* The current model, GPU and link. */
+/* The current model, GPU and link, and the plan's settings beyond gpus, split and words
+ * (all 0, the lesson's, until machine() sets them). */
 static gs_model model;
 static gs_gpu gpu;
 static gs_link link_now;
+static gs_plan options;
 static int ready;
 
 /* setting(): params, weight_bytes, usable_bytes, memory weights, cache, working, total, fits,
- * read_bytes, active_params */
-static uint64_t out_bytes[10];
-/* setting(): read, transfer, total, share, words_per_s, compute, mem_bar, wait_bar */
-static double out_numbers[8];
+ * read_bytes, active_params, servers, protocol + 1 (0: none) */
+static uint64_t out_bytes[12];
+/* setting(): read, transfer, total, share, words_per_s, compute, mem_bar, wait_bar,
+ * total_words_per_s, swap */
+static double out_numbers[10];
+#ifndef GS_LESSON_ONLY
+/* explain(): the sums, lines of text ending in a NUL */
+static char explain_text[GS_EXPLAIN_CAP];
+#endif
 /* setting(): memory, weights, cache, working, usable, time, read, transfer, waiting,
  * words_per_s, each ending in a NUL. chart(): each row's time, each ending in a NUL. */
 static char out_text[1024];
@@ -60,6 +71,9 @@ EXPORT double *numbers_buffer(void) { return out_numbers; }
 EXPORT char *text_buffer(void) { return out_text; }
 EXPORT double *chart_buffer(void) { return out_chart; }
 EXPORT char *error_buffer(void) { return error_text; }
+#ifndef GS_LESSON_ONLY
+EXPORT char *explain_buffer(void) { return explain_text; }
+#endif
 EXPORT uint32_t offered_count(uint32_t i) { return i < GS_COUNT_COUNT ? (uint32_t)GS_COUNTS[i] : 0; }
 EXPORT uint32_t offered_words(uint32_t i) { return i < GS_WORDS_COUNT ? (uint32_t)GS_WORDS[i] : 0; }
 
@@ -69,6 +83,7 @@ EXPORT int use_builtin(uint32_t model_index, uint32_t link) {
   gs_error err;
   int rc;
   ready = 0;
+  memset(&options, 0, sizeof options);
   if (model_index >= GS_MODEL_COUNT || link >= GS_LINK_COUNT) return fail(GS_ERR_UNKNOWN, NULL);
   if ((rc = gs_builtin_model(GS_MODELS[model_index].key, 0, &model, &err)) != GS_OK || (rc = gs_builtin_gpu("lesson", &gpu, NULL, &err)) != GS_OK ||
       (rc = gs_builtin_link(GS_LINK_KEYS[link], &link_now, NULL, &err)) != GS_OK)
@@ -83,6 +98,7 @@ EXPORT int use_custom(uint32_t len, double gib, double usable, double gpu_bandwi
   gs_error err;
   int rc;
   ready = 0;
+  memset(&options, 0, sizeof options);
   if (len > sizeof text_in) return fail(GS_ERR_TOO_LONG, NULL);
   gpu.gib = gib;
   gpu.usable = usable;
@@ -111,18 +127,62 @@ static size_t put_text(size_t at, const char *s) {
   return at + n;
 }
 
+/* The settings past the lesson, for the settings that follow (until use_builtin or
+ * use_custom): GPUs a server (0: one server), tokens and bits of the cache (0: the
+ * lesson's), switches (1 cache per chat, 2 overlap, 4 read the cache, 8 NCCL's own
+ * protocols), the link between servers, and kinds (bits 0-1 the link's kind, 2-3 the
+ * between link's, 4-6 the GPU's generation: enum gs_link_kind and gs_arch). The between
+ * link starts up as the link does. Checked when a setting is priced. */
+EXPORT int machine(uint32_t per_server, uint32_t chat_tokens, uint32_t cache_bits, uint32_t switches, double between_bandwidth,
+                   double between_step_us, uint32_t kinds) {
+  int rc;
+  if ((rc = check_ready()) != GS_OK) return rc;
+  memset(&options, 0, sizeof options);
+  options.per_server = per_server;
+  options.chat_tokens = chat_tokens;
+  options.cache_bits = cache_bits;
+  options.cache_per_chat = (switches & 1) != 0;
+  options.overlap = (switches & 2) != 0;
+  options.read_cache = (switches & 4) != 0;
+  options.nccl = switches & 8 ? GS_NCCL_AUTO : GS_NCCL_LESSON;
+  options.between.bandwidth = between_bandwidth;
+  options.between.step_us = between_step_us;
+  options.between.base_us = link_now.base_us;
+  options.between.kind = (int)((kinds >> 2) & 3);
+  link_now.kind = (int)(kinds & 3);
+  gpu.arch = (int)((kinds >> 4) & 7);
+  return GS_OK;
+}
+
+static gs_plan plan_of(uint32_t n, uint32_t split, uint32_t words) {
+  gs_plan p = options;
+  p.gpus = n;
+  p.split = (int)split;
+  p.words = words;
+  return p;
+}
+
+#ifndef GS_LESSON_ONLY
+/* The sums of n GPUs with this split and words at once, into explain_buffer(). */
+EXPORT int explain(uint32_t n, uint32_t split, uint32_t words) {
+  gs_plan p = plan_of(n, split, words);
+  gs_error err;
+  int rc;
+  if ((rc = check_ready()) != GS_OK) return rc;
+  if ((rc = gs_explain(&model, &gpu, &link_now, &p, explain_text, sizeof explain_text, &err)) != GS_OK) return fail(rc, &err);
+  return GS_OK;
+}
+#endif
+
 /* Every number and string of n GPUs with this split and words at once. */
 EXPORT int setting(uint32_t n, uint32_t split, uint32_t words) {
   gs_cost_result c;
   gs_view v;
-  gs_plan p = {0};
+  gs_plan p = plan_of(n, split, words);
   size_t at = 0;
   gs_error err;
   int rc;
   if ((rc = check_ready()) != GS_OK) return rc;
-  p.gpus = n;
-  p.split = (int)split;
-  p.words = words;
   if ((rc = gs_cost(&model, &gpu, &link_now, &p, &c, &err)) != GS_OK || (rc = gs_view_make(&model, &gpu, &link_now, &p, &v, &err)) != GS_OK)
     return fail(rc, &err);
   out_bytes[0] = model.params;
@@ -135,6 +195,8 @@ EXPORT int setting(uint32_t n, uint32_t split, uint32_t words) {
   out_bytes[7] = (uint64_t)c.fits;
   out_bytes[8] = c.read_bytes;
   out_bytes[9] = model.active_params;
+  out_bytes[10] = c.servers;
+  out_bytes[11] = (uint64_t)(c.protocol + 1);
   out_numbers[0] = c.time.read;
   out_numbers[1] = c.time.transfer;
   out_numbers[2] = c.time.total;
@@ -143,6 +205,8 @@ EXPORT int setting(uint32_t n, uint32_t split, uint32_t words) {
   out_numbers[5] = c.compute;
   out_numbers[6] = v.mem_bar;
   out_numbers[7] = v.wait_bar;
+  out_numbers[8] = c.time.total_words_per_s;
+  out_numbers[9] = c.swap;
   at = put_text(at, v.memory);
   at = put_text(at, v.weights);
   at = put_text(at, v.cache);
@@ -159,14 +223,11 @@ EXPORT int setting(uint32_t n, uint32_t split, uint32_t words) {
 /* The chart over the counts the widget offers. */
 EXPORT int chart(uint32_t split, uint32_t words) {
   gs_chart_row rows[16];
-  gs_plan p = {0};
+  gs_plan p = plan_of(1, split, words);
   size_t i, at = 0;
   gs_error err;
   int rc;
   if ((rc = check_ready()) != GS_OK) return rc;
-  p.gpus = 1;
-  p.split = (int)split;
-  p.words = words;
   if ((rc = gs_chart_make(&model, &gpu, &link_now, &p, GS_COUNTS, GS_COUNT_COUNT, rows, &err)) != GS_OK) return fail(rc, &err);
   for (i = 0; i < GS_COUNT_COUNT; i++) {
     out_chart[4 * i] = (double)rows[i].gpus;

@@ -3,11 +3,13 @@
 // counts exactly, strings exactly.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { loadModule, nativeFixture } from './support.mjs';
+import { loadModule, nativeExplain, nativeFixture } from './support.mjs';
 
 const RANDOM_SETTINGS = 10000;
 const FAMILY_SETTINGS = 3000;
-const fixture = nativeFixture('--random', String(RANDOM_SETTINGS), '--families', String(FAMILY_SETTINGS), '--seed', '20261202');
+const MACHINE_SETTINGS = 3000;
+const fixture = nativeFixture('--random', String(RANDOM_SETTINGS), '--families', String(FAMILY_SETTINGS),
+  '--machines', String(MACHINE_SETTINGS), '--seed', '20261202');
 const module = await loadModule();
 
 // Every field of one native setting against the module's answer; returns the differences.
@@ -23,6 +25,10 @@ function differences(native, wasm) {
   same('fits', wasm.fits, native.fits);
   for (const k of ['read', 'transfer', 'total', 'share']) same(`time.${k}`, wasm.time[k], native.time[k]);
   same('time.words_per_s', wasm.time.wordsPerS, native.time.words_per_s);
+  same('time.total_words_per_s', wasm.time.totalWordsPerS, native.time.total_words_per_s);
+  same('time.swap', wasm.time.swap, native.time.swap);
+  same('servers', wasm.servers, BigInt(native.servers));
+  same('protocol', wasm.protocol, native.protocol);
   same('compute', wasm.compute, native.compute);
   same('mem_bar', wasm.memBar, native.view.mem_bar);
   same('wait_bar', wasm.waitBar, native.view.wait_bar);
@@ -138,6 +144,30 @@ random(`${FAMILY_SETTINGS} random configs of every family: the module counts and
     if (bad.length > 5) break;
   }
   assert.equal(bad, []);
+});
+
+random(`${MACHINE_SETTINGS} random settings past the lesson (servers, splits, caches, switches, NCCL's protocols): the module prices them as the native build does`, () => {
+  assert.is(fixture.machines.length, MACHINE_SETTINGS);
+  const seen = (f) => new Set(fixture.machines.map(f));
+  assert.equal([...seen((c) => c.split)].sort(), ['groups', 'slices', 'slices-groups']);
+  assert.equal([...seen((c) => c.protocol)].sort(), ['LL', 'LL128', 'Simple', null]);
+  assert.ok(fixture.machines.some((c) => c.servers > 1));
+  const bad = [];
+  for (const [i, c] of fixture.machines.entries()) {
+    module.useCustom(JSON.stringify(c.config), c.gpu, c.link);
+    module.machine(c.machine);
+    const diff = differences(c, module.setting(c.gpus, c.split, c.words));
+    if (diff.length) bad.push(`machine ${i}: ${diff.join('; ')}`);
+    if (bad.length > 5) break;
+  }
+  assert.equal(bad, []);
+});
+
+random('the sums --explain prints are the module\'s, word for word', () => {
+  const explained = nativeExplain(['--explain', '--gpus', '4']);
+  module.useBuiltin('70b', 'fast');
+  assert.ok(explained.endsWith(module.explain(4, 'slices', 1)), 'the module\'s sums differ from the command line\'s');
+  assert.match(explained, /70,553,706,496 x 2 \/ 4 = 35,276,853,248/);
 });
 
 random.run();

@@ -17,3 +17,8 @@ export function nativeFixture(...flags) {
   const out = execFileSync(path('build/gpusplit').pathname, ['fixture', ...flags], { maxBuffer: 1 << 30, encoding: 'utf8' });
   return JSON.parse(out);
 }
+
+// `gpusplit report` with the given flags, as text.
+export function nativeExplain(flags) {
+  return execFileSync(path('build/gpusplit').pathname, ['report', ...flags], { encoding: 'utf8' });
+}

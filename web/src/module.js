@@ -5,7 +5,8 @@
 
 export const MODEL_KEYS = ['8b', '70b', '405b']; // the order of GS_MODELS in csrc/data.c
 export const LINK_KEYS = ['fast', 'slow']; // GS_LINK_KEYS
-export const SPLIT_KEYS = ['slices', 'groups']; // enum gs_split
+export const SPLIT_KEYS = ['slices', 'groups', 'slices-groups']; // enum gs_split
+export const PROTOCOLS = [null, 'LL', 'LL128', 'Simple']; // enum gs_protocol, plus one
 
 export async function openModule(bytes) {
   const { instance } = await WebAssembly.instantiate(bytes, {});
@@ -49,16 +50,26 @@ export async function openModule(bytes) {
       new Uint8Array(w.memory.buffer, w.text_in_buffer(), text.length).set(text);
       check(w.use_custom(text.length, gpu.gib, gpu.usable, gpu.bandwidth, gpu.flops, link.bandwidth, link.step_us, link.base_us));
     },
+    // The settings past the lesson (csrc/wasm.c, machine()); numbers as the C enums have them.
+    machine(m) {
+      const switches = (m.cachePerChat ? 1 : 0) | (m.overlap ? 2 : 0) | (m.readCache ? 4 : 0) | (m.nccl === 'auto' ? 8 : 0);
+      check(w.machine(m.perServer, m.chatTokens, m.cacheBits, switches, m.between.bandwidth, m.between.step_us,
+        m.linkKind | (m.betweenKind << 2) | (m.arch << 4)));
+    },
+    explain(gpus, splitKey, words) {
+      check(w.explain(gpus, SPLIT_KEYS.indexOf(splitKey) >>> 0, words));
+      return strings(w.explain_buffer(), 1)[0];
+    },
     setting(gpus, splitKey, words) {
       check(w.setting(gpus, SPLIT_KEYS.indexOf(splitKey) >>> 0, words));
-      const b = new BigUint64Array(w.memory.buffer, w.bytes_buffer(), 10);
-      const d = new Float64Array(w.memory.buffer, w.numbers_buffer(), 8);
+      const b = new BigUint64Array(w.memory.buffer, w.bytes_buffer(), 12);
+      const d = new Float64Array(w.memory.buffer, w.numbers_buffer(), 10);
       const t = strings(w.text_buffer(), 10);
       return {
         params: b[0], weightBytes: b[1], usableBytes: b[2],
         memory: { weights: b[3], cache: b[4], working: b[5], total: b[6] },
-        fits: b[7] === 1n, readBytes: b[8], activeParams: b[9],
-        time: { read: d[0], transfer: d[1], total: d[2], share: d[3], wordsPerS: d[4] },
+        fits: b[7] === 1n, readBytes: b[8], activeParams: b[9], servers: b[10], protocol: PROTOCOLS[Number(b[11])],
+        time: { read: d[0], transfer: d[1], total: d[2], share: d[3], wordsPerS: d[4], totalWordsPerS: d[8], swap: d[9] },
         compute: d[5], memBar: d[6], waitBar: d[7],
         text: {
           memory: t[0], weights: t[1], cache: t[2], working: t[3], usable: t[4],
