@@ -20,7 +20,7 @@ CLI = csrc/cli.c csrc/cli_options.c csrc/cli_report.c csrc/cli_numbers.c csrc/cl
 HEADERS = csrc/gpusplit.h csrc/internal.h csrc/cli.h csrc/families/families.h
 DATA = data/gpus.json data/links.json
 CATALOGUE = data/models/catalogue.json $(wildcard data/models/*.json)
-C_TESTS = model config families format view
+C_TESTS = model config families format view machines
 TEST_LIB = tests/c/test_support.c
 
 comma := ,

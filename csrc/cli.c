@@ -17,7 +17,7 @@ static const char USAGE[] =
     "  report    memory per GPU, time per word and waiting for a model, GPU and link\n"
     "  numbers   every number the lesson quotes\n"
     "  fixture   every setting the widget offers, as JSON, for the parity tests\n"
-    "  list      the built-in models (list models)\n"
+    "  list      the built-in models, GPUs and links (list models|gpus|links)\n"
     "\n"
     "Run gpusplit COMMAND --help for its flags. Bad input exits with status 2.\n";
 

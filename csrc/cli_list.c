@@ -1,14 +1,17 @@
-/* `gpusplit list models`: the catalogue (data/models/catalogue.json), each model with its
- * type, its counted weights and stored bytes, and its published total and source. */
+/* `gpusplit list models|gpus|links`: the catalogues (data/models/catalogue.json,
+ * data/gpus.json, data/links.json), each entry with its figures and where they come from. */
 #include <string.h>
 
 #include "cli.h"
 
 static const char LIST_HELP[] =
-    "usage: gpusplit list models\n"
+    "usage: gpusplit list models|gpus|links\n"
     "\n"
-    "Every built-in model, by the name --model takes: its model_type, the weights counted\n"
-    "from its config.json, the bytes they take as stored, and where it was found.\n";
+    "models: every built-in model, by the name --model takes: its model_type, the weights\n"
+    "        counted from its config.json, the bytes they take as stored, its repository.\n"
+    "gpus:   every GPU --gpu takes: memory, read bandwidth, dense 16-bit FLOP/s, the\n"
+    "        generation NCCL's tables use, and its data sheet.\n"
+    "links:  every link --link and --between take: bandwidth, kind, step latency, source.\n";
 
 static int list_models(void) {
   size_t i;
@@ -26,12 +29,41 @@ static int list_models(void) {
   return CLI_OK;
 }
 
+/* Each GPU or link, a line of figures and its source on the next. */
+static int list_hardware(const char *array) {
+  char keys[1024], *key;
+  gs_error err;
+  int gpus = strcmp(array, "gpus") == 0;
+  if (gs_builtin_keys(array, keys, sizeof keys, &err) != GS_OK) return cli_bad_error(gpus ? "data/gpus.json" : "data/links.json", &err);
+  if (gpus) printf("%-16s %-22s %8s %12s %14s  %s\n", "name", "GPU", "GiB", "read GB/s", "16-bit TFLOP/s", "NCCL generation");
+  else printf("%-16s %-26s %12s %-7s %12s\n", "name", "link", "GB/s", "kind", "us a step");
+  for (key = strtok(keys, ", "); key; key = strtok(NULL, ", ")) {
+    gs_hardware_text t;
+    char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP], c[GS_FIGURE_CAP];
+    if (gpus) {
+      gs_gpu g;
+      if (gs_builtin_gpu(key, &g, &t, &err) != GS_OK) return cli_bad_error("data/gpus.json", &err);
+      printf("%-16s %-22s %8s %12s %14s  %s\n", t.key, t.name, gs_plain(a, sizeof a, g.gib), gs_fixed_grouped(b, sizeof b, g.bandwidth / 1e9, 0),
+             gs_plain(c, sizeof c, g.flops / 1e12), gs_arch_name(g.arch));
+    } else {
+      gs_link l;
+      if (gs_builtin_link(key, &l, &t, &err) != GS_OK) return cli_bad_error("data/links.json", &err);
+      printf("%-16s %-26s %12s %-7s %12s\n", t.key, t.name, gs_fixed_grouped(a, sizeof a, l.bandwidth / 1e9, 0),
+             gs_link_kind_name(l.kind), gs_plain(b, sizeof b, l.step_us));
+    }
+    printf("    source: %s\n", t.source);
+  }
+  if (!gpus) printf("\nEvery all-reduce also starts up once: 6.6 us, NCCL's ring LL base latency.\n");
+  return CLI_OK;
+}
+
 int cli_list(int argc, char **argv) {
   if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
     fputs(LIST_HELP, stdout);
     return CLI_OK;
   }
-  if (argc != 2) return cli_bad("list: say what to list: models (see gpusplit list --help)");
+  if (argc != 2) return cli_bad("list: say what to list: models, gpus or links (see gpusplit list --help)");
   if (strcmp(argv[1], "models") == 0) return list_models();
-  return cli_bad("list: cannot list '%s' (models)", argv[1]);
+  if (strcmp(argv[1], "gpus") == 0 || strcmp(argv[1], "links") == 0) return list_hardware(argv[1]);
+  return cli_bad("list: cannot list '%s' (models, gpus, links)", argv[1]);
 }

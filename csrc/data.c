@@ -19,8 +19,8 @@ const size_t GS_COUNT_COUNT = sizeof GS_COUNTS / sizeof GS_COUNTS[0];
 const uint64_t GS_WORDS[] = {1, 16, 64};
 const size_t GS_WORDS_COUNT = sizeof GS_WORDS / sizeof GS_WORDS[0];
 
-/* ASCII letters compared without case: a model is found by the key or the name the
- * report prints ("70b", "70B", "Mixtral 8x7B"). */
+/* ASCII letters compared without case: a model is found by the key, the name the report
+ * prints or its Hugging Face repository ("70b", "70B", "meta-llama/Llama-3.1-70B"). */
 static int same_name(const char *a, const char *b) {
   for (; *a && *b; a++, b++) {
     char x = (*a >= 'A' && *a <= 'Z') ? (char)(*a - 'A' + 'a') : *a, y = (*b >= 'A' && *b <= 'Z') ? (char)(*b - 'A' + 'a') : *b;
@@ -32,7 +32,9 @@ static int same_name(const char *a, const char *b) {
 const gs_model_entry *gs_find_model(const char *name) {
   size_t i;
   for (i = 0; i < GS_MODEL_COUNT; i++)
-    if (same_name(GS_MODELS[i].key, name) || same_name(GS_MODELS[i].name, name)) return &GS_MODELS[i];
+    if (same_name(GS_MODELS[i].key, name) || same_name(GS_MODELS[i].name, name) ||
+        (GS_MODELS[i].model[0] && same_name(GS_MODELS[i].model, name)))
+      return &GS_MODELS[i];
   return NULL;
 }
 

@@ -101,7 +101,7 @@ static void swap_sums(writer *w, figures *f, const gs_model *m, const gs_link *l
     line(w, "  a ring all-reduce over %llu GPUs takes 2 x (%llu - 1) = %llu steps; start-up %s + %llu x %s = %s us",
          (unsigned long long)ring, (unsigned long long)ring, (unsigned long long)steps, plain(f, l->base_us),
          (unsigned long long)steps, plain(f, l->step_us), plain(f, l->base_us + (double)steps * l->step_us));
-  line(w, "  each GPU sends 2 x (%llu - 1) / %llu x %s = %s bytes at %s GB/s = %s us, so a swap takes %s us",
+  line(w, "  each GPU sends 2 x (%llu - 1) / %llu x %s = %s bytes at %s GB/s = %s us: %s us a swap",
        (unsigned long long)ring, (unsigned long long)ring, count(f, size), count(f, sent), fixed(f, bandwidth / 1e9, 0),
        fixed(f, (double)sent / bandwidth * 1e6, 3), fixed(f, c->swap * 1e6, 2));
   (void)m;

@@ -217,7 +217,7 @@ const char *gs_supported_types(char *buf, size_t cap);
 typedef struct {
   char key[32];
   char name[64];
-  char source[1024]; /* "" in the module, whose data has no sources */
+  char source[2048]; /* "" in the module, whose data has no sources */
 } gs_hardware_text;
 
 int gs_gpu_parse(const char *json, size_t len, const char *key, gs_gpu *out, gs_hardware_text *text, gs_error *err);
@@ -257,7 +257,7 @@ extern const uint64_t GS_COUNTS[];
 extern const size_t GS_COUNT_COUNT;
 extern const uint64_t GS_WORDS[];
 extern const size_t GS_WORDS_COUNT;
-/* The entry whose key or name is name, in any case; NULL when none is. */
+/* The entry whose key, name or repository is name, in any case; NULL when none is. */
 const gs_model_entry *gs_find_model(const char *name);
 int gs_builtin_model(const char *key, uint64_t bits, gs_model *out, gs_error *err);
 /* The built-in GPU and link of that key or name ("lesson", "h100-sxm"; "fast", "ib-ndr"),

@@ -172,7 +172,6 @@ bad "unknown flag;--bogus" report --bogus
 bad "unknown flag;--word" report --word=1
 bad "--words;needs a value" report --words
 bad "--link;bogus" report --link bogus
-bad "--split;diagonal" report --split diagonal
 bad "--words;from 1 to" report --words 0
 bad "--words;whole number written as digits;-1" report --words -1
 bad "--words;whole number" report --words 1.5
@@ -235,6 +234,28 @@ head -c 5000000 /dev/zero | tr '\0' ' ' >"$tmp/huge.json"
 bad "huge.json;larger than 4 MiB" report --model "$(m huge.json)"
 # A path with an escape sequence and a byte that is not UTF-8 reaches the terminal escaped.
 bad "\\x1b[31m;\\xff;cannot read" report --model "$(printf 'x/\033[31m\377.json')"
+
+# Issue 8's flags.
+bad "--gpu;no gpu is named \"h300\";names: lesson" report --gpu h300
+bad "--link;no link is named \"nvlink9\";names: fast, slow" report --link nvlink9
+bad "--between;no link is named" report --between carrier-pigeon
+bad "--split;slices-groups;diagonal" report --split diagonal
+bad "--nccl;lesson or auto" report --nccl fastest
+bad "--nccl;RCCL" report --nccl auto --gpu mi300x
+bad "--per-server;whole number" report --per-server 0.5
+bad "--per-server;from 1 to" report --per-server 0
+bad "--chat-tokens;from 1 to" report --chat-tokens 16777217
+bad "--cache-bits;from 1 to 32" report --cache-bits 33
+bad "--counts;do not fill whole servers of 8" report --per-server 8 --split slices-groups --counts 12
+bad "--counts;does not divide the 64 heads" report --divide-heads --counts 3
+bad "--explain and --gpus" report --explain
+bad "--explain and --gpus" report --gpus 4
+bad "--gpus;from 1 to" report --explain --gpus 0
+bad "list;models, gpus, links" list boats
+good report --gpu H100-SXM --link nvlink4 --per-server 8 --counts 8,16
+good report --explain --gpus 16 --per-server 8 --split slices-groups --nccl auto --overlap
+good list gpus
+good list links
 
 # Good inputs: any value that parses as a number, and --flag=value.
 good report

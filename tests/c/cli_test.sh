@@ -87,5 +87,65 @@ text = open(sys.argv[1], 'rb').read()
 assert b'odd\\\\x1b\\\\xff.json' in text and b'\\x1b' not in text, text[:200]
 " "$tmp/odd.txt"
 
+# Issue 8's "Done when": real machines, servers, chats at once and the sums.
+"$binary" report --model meta-llama/Llama-3.1-405B --gpu h100-sxm --link nvlink4 --per-server 8 --between ib-ndr \
+  --split slices-groups --counts 8,16,32 > "$tmp/servers.txt" 2> "$tmp/err"
+check "405B on H100 servers, slices-groups: exit 0, nothing on stderr" [ $? -eq 0 ] && [ ! -s "$tmp/err" ]
+check "405B on H100 servers shows memory and times for 16 and 32 GPUs on 2 and 4 servers" python3 -c "
+import sys
+rows = {l.split()[0]: l.split() for l in open(sys.argv[1]) if l[:5].strip().isdigit()}
+assert rows['8'][5] == 'no' and rows['16'][5] == 'yes' and rows['32'][5] == 'yes', rows
+assert rows['16'][-2:] == ['2', 'servers'] and rows['32'][-2:] == ['4', 'servers'], rows
+float(rows['16'][8]); float(rows['32'][8])
+" "$tmp/servers.txt"
+"$binary" report --model meta-llama/Llama-3.1-405B --gpu h100-sxm --link nvlink4 --per-server 8 --between ib-ndr --split slices \
+  --counts 16 --json > "$tmp/crossing.json"
+"$binary" report --model meta-llama/Llama-3.1-405B --gpu h100-sxm --link nvlink4 --per-server 16 --split slices --counts 16 \
+  --json > "$tmp/one_server.json"
+check "slices across 2 servers wait longer than in one server of 16" python3 -c "
+import json, sys
+two, one = (json.load(open(f))['rows'][0] for f in sys.argv[1:3])
+assert two['servers'] == 2 and one['servers'] == 1, (two['servers'], one['servers'])
+assert two['time']['transfer'] > one['time']['transfer'] and two['time']['swap'] > one['time']['swap'], (two['time'], one['time'])
+" "$tmp/crossing.json" "$tmp/one_server.json"
+"$binary" report --model 8b --link slow --words 64 > "$tmp/chats.txt"
+check "64 words at once: each chat's 261.9 words a second and all chats' 16,763.9 on 16 GPUs" \
+  [ "$(awk '$1 == 16 { print $11, $12 }' "$tmp/chats.txt")" = "261.9 16,763.9" ]
+"$binary" report --model 70b --words 64 --counts 4 --json > "$tmp/one_cache.json"
+"$binary" report --model 70b --words 64 --counts 4 --json --cache-per-chat > "$tmp/caches.json"
+check "--cache-per-chat holds 64 chats' caches: 64 x 671,088,640 bytes a GPU" python3 -c "
+import json, sys
+one, many = (json.load(open(f))['rows'][0]['memory'] for f in sys.argv[1:3])
+assert one['cache'] == 671088640 and many['cache'] == 64 * 671088640, (one, many)
+assert many['total'] - one['total'] == 63 * 671088640
+" "$tmp/one_cache.json" "$tmp/caches.json"
+"$binary" report --explain --gpus 4 > "$tmp/explain.txt"
+for sum in '70,553,706,496 x 2 / 4 = 35,276,853,248' '671,088,640' '1,560,281,088' '37,508,222,976' \
+  '10.24 us a swap' '160 x 10.24 us = 1.64 ms' '17.30 + 1.64 = 18.94 ms'; do
+  check "--explain --gpus 4 shows $sum" has "$tmp/explain.txt" "$sum"
+done
+"$binary" report --json --counts 4 > "$tmp/four.json"
+check "--explain's total and waiting are report's" python3 -c "
+import json, sys
+t = json.load(open(sys.argv[1]))['rows'][0]['time']
+text = open(sys.argv[2]).read()
+assert f\"= {t['total'] * 1e3:.2f} ms a word\" in text and f\"= {t['share'] * 100:.1f}%\" in text
+" "$tmp/four.json" "$tmp/explain.txt"
+"$binary" report --json --nccl auto --gpu h100-sxm --link nvlink4 --overlap --read-cache --divide-heads \
+  --chat-tokens 32768 --cache-bits 8 --words 8 > "$tmp/switches.json"
+check "the JSON echoes every setting" python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r['nccl'] == 'auto' and r['overlap'] and r['read_cache'] and r['divide_heads'], r
+assert r['chat_tokens'] == 32768 and r['cache_bits'] == 8 and r['words'] == 8 and r['gpu']['key'] == 'h100-sxm'
+assert r['link']['key'] == 'nvlink4' and r['link']['kind'] == 'nvlink' and r['between']['key'] == 'ib-ndr'
+assert all(64 % row['gpus'] == 0 for row in r['rows']) and r['best'] == r['best_dividing_heads']
+assert all(row['protocol'] in ('LL', 'LL128', 'Simple', None) for row in r['rows'])
+" "$tmp/switches.json"
+for what in gpus links; do
+  "$binary" list "$what" > "$tmp/list.txt"
+  check "list $what gives each entry a source" [ "$(grep -c '^    source: .\{40\}' "$tmp/list.txt")" -ge 11 ]
+done
+
 echo "cli_test: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
