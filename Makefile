@@ -14,13 +14,13 @@ SAN = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fr
 
 # A model family is one file in csrc/families/ (and one line in its families.c).
 FAMILIES = $(sort $(wildcard csrc/families/*.c))
-LIB = csrc/model.c csrc/nccl.c csrc/explain.c csrc/config.c csrc/tally.c csrc/json.c csrc/utf8.c csrc/hardware.c csrc/format.c csrc/view.c \
+LIB = csrc/model.c csrc/nccl.c csrc/explain.c csrc/measured.c csrc/calibrate.c csrc/config.c csrc/tally.c csrc/json.c csrc/utf8.c csrc/hardware.c csrc/format.c csrc/view.c \
       csrc/data.c csrc/error.c $(FAMILIES)
-CLI = csrc/cli.c csrc/cli_options.c csrc/cli_report.c csrc/cli_numbers.c csrc/cli_fixture.c csrc/cli_list.c
+CLI = csrc/cli.c csrc/cli_options.c csrc/cli_report.c csrc/cli_numbers.c csrc/cli_fixture.c csrc/cli_list.c csrc/cli_calibrate.c
 HEADERS = csrc/gpusplit.h csrc/internal.h csrc/cli.h csrc/families/families.h
 DATA = data/gpus.json data/links.json
 CATALOGUE = data/models/catalogue.json $(wildcard data/models/*.json)
-C_TESTS = model config families format view machines
+C_TESTS = model config families format view machines measured
 TEST_LIB = tests/c/test_support.c
 
 comma := ,
@@ -36,7 +36,7 @@ LESSON_EMFLAGS = $(EMFLAGS_BASE) -sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),
 EMCC = NODE_PATH=/usr/share/nodejs emcc
 WEB = web/src/widget.html web/src/widget.css web/src/widget.js web/src/module.js scripts/embed_widget.mjs
 
-.PHONY: all deps run test test-c test-san test-fuzz test-reference test-js test-browser wasm widget bench fuzz clean
+.PHONY: validate all deps run test test-c test-san test-fuzz test-reference test-js test-browser wasm widget bench fuzz clean
 
 all: build/gpusplit
 
@@ -161,9 +161,10 @@ bench: deps build/bench_native build/gpusplit.wasm build/widget.html
 	node tests/bench/run.mjs
 
 # Coverage-guided fuzzing with clang's libFuzzer: the config reader with hardware figures
-# at their extremes, the command line, and the data readers. `make fuzz` runs each for
+# at their extremes, the command line, the data readers, and the measured all-reduce
+# readers with the fit. `make fuzz` runs each for
 # FUZZ_SECONDS; `make test` runs each briefly (test-fuzz).
-FUZZ = config cli data
+FUZZ = config cli data measured
 FUZZ_SECONDS ?= 60
 FUZZ_CC = clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Icsrc -Itests/fuzz
 FUZZ_DEPS = tests/fuzz/fuzz_check.h $(LIB) $(HEADERS) build/data_files.c build/catalogue.c
@@ -174,6 +175,9 @@ build/fuzz_config: tests/fuzz/fuzz_config.c $(FUZZ_DEPS)
 build/fuzz_data: tests/fuzz/fuzz_data.c $(FUZZ_DEPS)
 	$(Q)$(FUZZ_CC) -o $@ $< $(LIB) build/data_files.c build/catalogue.c -lm
 
+build/fuzz_measured: tests/fuzz/fuzz_measured.c $(FUZZ_DEPS)
+	$(Q)$(FUZZ_CC) -o $@ $< $(LIB) build/data_files.c build/catalogue.c -lm
+
 build/fuzz_cli: tests/fuzz/fuzz_cli.c $(CLI) $(FUZZ_DEPS)
 	$(Q)$(FUZZ_CC) -DGS_NO_MAIN -o $@ $< $(LIB) $(CLI) build/data_files.c build/catalogue.c -lm
 
@@ -182,6 +186,18 @@ fuzz: deps $(FUZZ:%=build/fuzz_%)
 
 test-fuzz: $(FUZZ:%=build/fuzz_%)
 	$(Q)$(SUITE) "fuzz: $(FUZZ) for 10 s each" plain scripts/fuzz.sh 10 $(FUZZ)
+
+# The model against NVIDIA's measured all-reduces (tests/measured, a copy of the shared reference
+# from ai-dynamo/aiconfigurator): one line a system and GPU count. The folder each system's
+# YAML selects is its source_dir (see that README); (b) needs the system's GPU and link in
+# the catalogue, and PCIe systems are held to the lesson's slow link.
+MEASURED ?= tests/measured
+VALIDATE = a100_sxm:nccl/2.27.3:fast:a100-80gb-sxm:nvlink3 h100_sxm:nccl/2.27.3:fast:h100-sxm:nvlink4 \
+           h200_sxm:nccl/2.26.2:fast:h200:nvlink4 b200_sxm:nccl/2.27.3:fast:b200:nvlink5 b300_sxm:nccl/2.27:fast:: \
+           gb200:nccl/2.23:fast:: gb300:nccl/2.27:fast:: l40s:nccl/2.27.3:slow:l40s:pcie4 \
+           rtx_pro_6000_server:nccl/2.29.2:slow::
+validate: deps build/gpusplit
+	$(Q)scripts/validate.sh build/gpusplit $(MEASURED) $(VALIDATE)
 
 clean:
 	rm -rf build

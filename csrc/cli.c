@@ -18,6 +18,8 @@ static const char USAGE[] =
     "  numbers   every number the lesson quotes\n"
     "  fixture   every setting the widget offers, as JSON, for the parity tests\n"
     "  list      the built-in models, GPUs and links (list models|gpus|links)\n"
+    "  calibrate a link fitted to an nccl-tests all_reduce_perf log\n"
+    "  validate  the model against a table of measured all-reduces (make validate)\n"
     "\n"
     "Run gpusplit COMMAND --help for its flags. Bad input exits with status 2.\n";
 
@@ -93,6 +95,36 @@ void cli_json_string(FILE *f, const char *s) {
   fputc('"', f);
 }
 
+/* Reads the whole of path, NUL-terminated, into memory the caller frees; more than
+ * max_bytes is refused, naming what the file should be. */
+int cli_read_file(const char *path, size_t max_bytes, const char *what, char **text, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  char *buf;
+  size_t n;
+  if (!f) return cli_bad("%s: cannot read it: %s", path, strerror(errno));
+  buf = malloc(max_bytes + 1);
+  if (!buf) {
+    fclose(f);
+    return cli_bad("%s: out of memory", path);
+  }
+  n = fread(buf, 1, max_bytes + 1, f);
+  if (ferror(f)) {
+    int e = errno;
+    fclose(f);
+    free(buf);
+    return cli_bad("%s: cannot read it: %s", path, strerror(e));
+  }
+  fclose(f);
+  if (n > max_bytes) {
+    free(buf);
+    return cli_bad("%s: is larger than %zu MiB, too large for %s", path, max_bytes >> 20, what);
+  }
+  buf[n] = '\0';
+  *text = buf;
+  *len = n;
+  return CLI_OK;
+}
+
 void cli_json_double(FILE *f, double x) {
   char buf[40];
   fputs(gs_exact(buf, sizeof buf, x), f);
@@ -111,7 +143,9 @@ int cli_run(int argc, char **argv) {
   if (strcmp(argv[1], "numbers") == 0) return cli_numbers(argc - 1, argv + 1);
   if (strcmp(argv[1], "fixture") == 0) return cli_fixture(argc - 1, argv + 1);
   if (strcmp(argv[1], "list") == 0) return cli_list(argc - 1, argv + 1);
-  return cli_bad("unknown command '%s' (report, numbers, fixture, list; see gpusplit --help)", argv[1]);
+  if (strcmp(argv[1], "calibrate") == 0) return cli_calibrate(argc - 1, argv + 1);
+  if (strcmp(argv[1], "validate") == 0) return cli_validate(argc - 1, argv + 1);
+  return cli_bad("unknown command '%s' (report, numbers, fixture, list, calibrate, validate; see gpusplit --help)", argv[1]);
 }
 
 /* The fuzz harness (tests/fuzz/fuzz_cli.c) calls cli_run itself, with its own stdout. */

@@ -30,6 +30,7 @@ typedef struct {
   uint64_t max_n;
   int json;
   uint64_t explain_gpus;  /* --explain --gpus N: N, or 0 */
+  uint64_t link_from_gpus; /* --link-from LOG: the log's GPU count, or 0 */
 } cli_report_options;
 
 /* Prints "gpusplit: <what>" on stderr as one line and returns CLI_BAD_INPUT. */
@@ -44,6 +45,14 @@ int cli_bad_error(const char *source, const gs_error *err);
 /* A flag's value, read as any number strtod reads, that must be a whole number from 1
  * to max; prints why not and returns CLI_BAD_INPUT otherwise. */
 int cli_parse_whole(const char *flag, const char *text, uint64_t max, uint64_t *out);
+
+/* The whole of a file, NUL-terminated, in memory the caller frees; at most max_bytes. */
+int cli_read_file(const char *path, size_t max_bytes, const char *what, char **text, size_t *len);
+int cli_calibrate(int argc, char **argv);
+/* The link fitted to an all_reduce_perf log, for the regime holding message_bytes; the
+ * log's GPU count into gpus. Prints why not and returns CLI_BAD_INPUT. */
+int cli_link_from(const char *path, uint64_t message_bytes, int kind, gs_link *out, uint64_t *gpus);
+int cli_validate(int argc, char **argv);
 
 /* The whole command line, argv[0] being the program; returns the exit status. */
 int cli_run(int argc, char **argv);

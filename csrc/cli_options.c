@@ -29,6 +29,9 @@ static const char REPORT_HELP[] =
     "  --base-us U        latency once per all-reduce, microseconds (default 6.6)\n"
     "  --per-server G     GPUs one server holds (default: every GPU in one server)\n"
     "  --between NAME     the link between servers (default ib-ndr)\n"
+    "  --link-from LOG    the link fitted to an nccl-tests all_reduce_perf log (gpusplit\n"
+    "                     calibrate): the fit for this report's message size, with NCCL's\n"
+    "                     6.6 us base held and the step latency solved for the log's count\n"
     "How it is split and served:\n"
     "  --split S          slices (every layer cut, tensor parallel), groups (of layers,\n"
     "                     pipeline) or slices-groups (slices in a server, groups across)\n"
@@ -56,9 +59,10 @@ static const char REPORT_HELP[] =
 static const char *const VALUE_FLAGS[] = {"--model", "--bits", "--gpu", "--gpu-gib", "--usable", "--gpu-bw", "--gpu-flops",
                                           "--link", "--link-bw", "--step-us", "--base-us", "--per-server", "--between",
                                           "--split", "--words", "--chat-tokens", "--cache-bits", "--nccl", "--counts",
-                                          "--max-n", "--gpus"};
+                                          "--max-n", "--gpus", "--link-from"};
 enum { F_MODEL, F_BITS, F_GPU, F_GPU_GIB, F_USABLE, F_GPU_BW, F_GPU_FLOPS, F_LINK, F_LINK_BW, F_STEP_US, F_BASE_US,
-       F_PER_SERVER, F_BETWEEN, F_SPLIT, F_WORDS, F_CHAT_TOKENS, F_CACHE_BITS, F_NCCL, F_COUNTS, F_MAX_N, F_GPUS, F_COUNT };
+       F_PER_SERVER, F_BETWEEN, F_SPLIT, F_WORDS, F_CHAT_TOKENS, F_CACHE_BITS, F_NCCL, F_COUNTS, F_MAX_N, F_GPUS, F_LINK_FROM,
+       F_COUNT };
 
 static const char *const SWITCHES[] = {"--json", "--overlap", "--read-cache", "--divide-heads", "--cache-per-chat", "--explain"};
 enum { S_JSON, S_OVERLAP, S_READ_CACHE, S_DIVIDE_HEADS, S_CACHE_PER_CHAT, S_EXPLAIN, S_COUNT };
@@ -114,36 +118,6 @@ static int parse_counts(const char *text, cli_report_options *o) {
   }
 }
 
-/* Reads the whole of path, NUL-terminated, into memory the caller frees. */
-static int read_file(const char *path, char **text, size_t *len) {
-  enum { MAX_BYTES = 4 << 20 };
-  FILE *f = fopen(path, "rb");
-  char *buf;
-  size_t n;
-  if (!f) return cli_bad("%s: cannot read it: %s", path, strerror(errno));
-  buf = malloc(MAX_BYTES + 1);
-  if (!buf) {
-    fclose(f);
-    return cli_bad("%s: out of memory", path);
-  }
-  n = fread(buf, 1, MAX_BYTES + 1, f);
-  if (ferror(f)) {
-    int e = errno;
-    fclose(f);
-    free(buf);
-    return cli_bad("%s: cannot read it: %s", path, strerror(e));
-  }
-  fclose(f);
-  if (n > MAX_BYTES) {
-    free(buf);
-    return cli_bad("%s: is larger than %d MiB, too large for a config.json", path, MAX_BYTES >> 20);
-  }
-  buf[n] = '\0';
-  *text = buf;
-  *len = n;
-  return CLI_OK;
-}
-
 /* 1 unless opening path says it is not there (not there as a file: a name, then). */
 static int file_exists(const char *path) {
   FILE *f;
@@ -175,7 +149,7 @@ static int load_model(const char *model, cli_report_options *o) {
       at += (size_t)snprintf(names + at, sizeof names - at, "%s%s", i ? ", " : "", GS_MODELS[i].key);
     return cli_bad("--model: no built-in model is named '%s' and no file has that name (names: %s)", model, names);
   }
-  if ((rc = read_file(model, &text, &len)) != CLI_OK) return rc;
+  if ((rc = cli_read_file(model, 4 << 20, "a config.json", &text, &len)) != CLI_OK) return rc;
   if (memchr(text, '\0', len)) {
     free(text);
     return cli_bad("%s: is not valid JSON: it holds a NUL byte", model);
@@ -331,6 +305,15 @@ int cli_report_parse(int argc, char **argv, cli_report_options *o) {
     gs_plan p = o->plan;
     p.gpus = 1;
     if (gs_plan_check(&o->model, &p, &err) != GS_OK) return cli_bad("%s: %s", flag_of(err.field), err.what);
+  }
+  if (v[F_LINK_FROM]) {
+    if (v[F_LINK_BW] || v[F_STEP_US] || v[F_BASE_US])
+      return cli_bad("--link-from: it gives the link's figures; leave out --link-bw, --step-us and --base-us");
+    if ((rc = cli_link_from(v[F_LINK_FROM], gs_message_bytes(&o->model) * o->plan.words, o->link.kind, &o->link,
+                            &o->link_from_gpus)) != CLI_OK)
+      return rc;
+    snprintf(o->link_text.name, sizeof o->link_text.name, "Fitted to a log of %llu GPUs", (unsigned long long)o->link_from_gpus);
+    o->plan.between.base_us = o->link.base_us;
   }
   o->max_n = 64;
   if (v[F_MAX_N] && (rc = cli_parse_whole("--max-n", v[F_MAX_N], GS_MAX_GPUS, &o->max_n)) != CLI_OK) return rc;

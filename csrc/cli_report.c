@@ -196,6 +196,10 @@ static void print_header(const cli_report_options *o) {
          gs_fixed_grouped(b, sizeof b, o->gpu.bandwidth / 1e9, 0), gs_fixed_grouped(c, sizeof c, o->gpu.flops / 1e12, 0));
   printf("Link: %s, %s GB/s, ", o->link_text.name, gs_fixed_grouped(a, sizeof a, o->link.bandwidth / 1e9, 0));
   printf("%s us a step, base %s us\n", gs_plain(b, sizeof b, o->link.step_us), gs_plain(c, sizeof c, o->link.base_us));
+  if (o->link_from_gpus)
+    printf("Link fitted to a log of %llu GPUs: its regime for %s-byte messages; NCCL's base latency held, the step "
+           "latency solved as (fitted latency - base) / 2(n - 1)\n",
+           (unsigned long long)o->link_from_gpus, gs_grouped(a, sizeof a, gs_message_bytes(m) * s->words));
   if (s->per_server)
     printf("Servers: %llu GPUs each, joined by %s, %s GB/s, %s us a step\n", (unsigned long long)s->per_server,
            o->between_text.name, gs_fixed_grouped(a, sizeof a, s->between.bandwidth / 1e9, 0), gs_plain(b, sizeof b, s->between.step_us));

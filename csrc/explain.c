@@ -66,7 +66,7 @@ static void memory_sums(writer *w, figures *f, const gs_model *m, const gs_plan 
        (unsigned long long)(p->cache_bits ? p->cache_bits : 16), count(f, chat), p->cache_per_chat ? " one for each of " : "",
        p->cache_per_chat ? count(f, p->words) : "", p->cache_per_chat ? " chats," : "", (unsigned long long)parts, parts == 1 ? "" : "s",
        m->cache_latent ? " (a latent every slice holds whole)" : " (by key/value head)", count(f, c->memory.cache));
-  line(w, "  working: %s tokens x (3 x %s + 4 x %s) x 2 bytes = %s, plus %llu GiB = %s", count(f, GS_ACTIVATION_TOKENS),
+  line(w, "  working: %s tokens x (3 x %s + 4 x %s) x 2 bytes = %s; + %llu GiB = %s", count(f, GS_ACTIVATION_TOKENS),
        count(f, m->ffn_width), count(f, m->hidden), count(f, c->memory.working - GS_OVERHEAD_GIB * GS_GIB),
        (unsigned long long)GS_OVERHEAD_GIB, count(f, c->memory.working));
   line(w, "  total: %s + %s + %s = %s bytes, %s GiB, %s the %s GiB usable", count(f, c->memory.weights), count(f, c->memory.cache),

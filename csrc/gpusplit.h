@@ -279,6 +279,51 @@ size_t gs_utf8_whole(const char *text, size_t len);
 #define GS_MAX_STEP_SECONDS 1e24
 #define GS_FIGURE_CAP 48
 
+/* measured.c: all-reduce times as measured, from the text of an nccl-tests all_reduce_perf
+ * log or of a table in ../shared/reference/allreduce-measured (rows of one GPU count, sweep
+ * 1, from one source_dir). Sizes ascend; times are microseconds. */
+#define GS_MEASURED_MAX 256
+#define GS_MEASURED_MAX_BYTES (1u << 20)
+typedef struct {
+  uint64_t bytes;
+  double time_us;
+} gs_measured_row;
+
+typedef struct {
+  uint64_t gpus;
+  char type[16]; /* the data type the log names ("float", "half") */
+  size_t count;
+  gs_measured_row rows[GS_MEASURED_MAX];
+} gs_measured;
+
+int gs_nccl_log_parse(const char *text, size_t len, gs_measured *out, gs_error *err);
+int gs_measured_csv_parse(const char *text, size_t len, const char *source_dir, uint64_t gpus, gs_measured *out, gs_error *err);
+
+/* calibrate.c: the measured times fitted as latency + bytes x 2(n-1)/n / bandwidth, in
+ * up to three regimes of size (NCCL's protocols), each of at least GS_REGIME_MIN_ROWS. */
+#define GS_REGIME_MIN_ROWS 3
+#define GS_REGIME_NOISE 0.01
+typedef struct {
+  uint64_t from_bytes, to_bytes; /* the measured sizes it covers */
+  size_t rows;
+  double latency_us;
+  double bandwidth;              /* bytes per second; 0 when the times do not grow with size */
+  double rms_rel_error;          /* root mean square of (fit - measured) / measured */
+} gs_regime;
+
+typedef struct {
+  uint64_t gpus;
+  size_t count;
+  gs_regime regimes[3];
+} gs_fit;
+
+int gs_fit_measured(const gs_measured *m, gs_fit *out, gs_error *err);
+const gs_regime *gs_fit_regime(const gs_fit *f, uint64_t bytes);
+double gs_fit_predict_us(const gs_fit *f, uint64_t bytes);
+/* The regime holding `bytes` as a link of that kind for any GPU count (NCCL's base held,
+ * the step latency solved for). */
+int gs_fit_link(const gs_fit *f, uint64_t bytes, int kind, gs_link *out, gs_error *err);
+
 /* explain.c: the sums of one setting with the numbers put in, lines of text into buf
  * (GS_EXPLAIN_CAP is room enough). */
 #define GS_EXPLAIN_CAP 4096

@@ -310,7 +310,7 @@ static int number_token(const gs_json *j, int index, const char *field, char *ra
  * case, not strtod, because musl's strtod works in 128-bit long double, which in
  * WebAssembly is software arithmetic that would double the module's size; numbers with
  * more than 15 significant digits or a larger exponent are refused with a clear error. */
-static int exact_decimal(const char *raw, double *out) {
+int gs_exact_decimal(const char *raw, double *out) {
   static const double powers[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
   uint64_t digits = 0;
@@ -351,7 +351,7 @@ int gs_json_number(const gs_json *j, int index, const char *field, double *out, 
   char raw[64];
   int rc = number_token(j, index, field, raw, sizeof raw, err);
   if (rc != GS_OK) return rc;
-  if (!exact_decimal(raw, out))
+  if (!gs_exact_decimal(raw, out))
     return gs_fail(err, GS_ERR_RANGE, field, "%s has more than 15 significant digits or a power of ten beyond 22", raw);
   return GS_OK;
 }

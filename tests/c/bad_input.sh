@@ -257,6 +257,26 @@ good report --explain --gpus 16 --per-server 8 --split slices-groups --nccl auto
 good list gpus
 good list links
 
+# Issue 9: logs that cannot be fitted, each named.
+log=tests/nccl-tests/a100_40gb_8gpu_oci_bm_gpu4_8.txt
+bad "not_json.json;not an all_reduce_perf log" calibrate "$(m not_json.json)"
+head -n 17 "$log" >"$tmp/few_rows.txt"
+bad "few_rows.txt;a fit needs at least 3" calibrate "$(m few_rows.txt)"
+{ head -n 20 "$log"; printf '# Using devices\n#  Rank  0 Group 0 Pid 1 on h device 0 x\n#  Rank  1 Group 0 Pid 1 on h device 1 x\n#\n'; tail -n +21 "$log"; } >"$tmp/two_counts.txt"
+bad "two_counts.txt;two GPU counts (8 and 2)" calibrate "$(m two_counts.txt)"
+sed '20s/  *[0-9.]*  *\([0-9.]*  *[0-9.]*  *0 \)/    nan \1/' "$log" >"$tmp/nan.txt"
+bad "nan.txt;line 20;is not a positive number" calibrate "$(m nan.txt)"
+sed '20s/ 0 / 7 /' "$log" >"$tmp/wrong.txt"
+bad "wrong.txt;line 20;7 wrong results" calibrate "$(m wrong.txt)"
+head -c 2000 "$log" >"$tmp/cut.txt"
+bad "cut.txt;cut short" calibrate "$(m cut.txt)"
+bad "none.txt;cannot read" report --link-from "$(m none.txt)"
+bad "--link-from;leave out --link-bw" report --link-from "$log" --link-bw 1e9
+bad "calibrate;name the all_reduce_perf log" calibrate
+good calibrate "$log"
+good calibrate tests/nccl-tests/rtx5090_8gpu_pcie_aikitoria.txt --json
+good report --link-from "$log" --model 8b
+
 # Good inputs: any value that parses as a number, and --flag=value.
 good report
 good report --link-bw 2.039e12 --words 10

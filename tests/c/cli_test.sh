@@ -147,5 +147,38 @@ for what in gpus links; do
   check "list $what gives each entry a source" [ "$(grep -c '^    source: .\{40\}' "$tmp/list.txt")" -ge 11 ]
 done
 
+# Issue 9: calibrate on the three real logs, and price with the fitted link.
+for log in tests/nccl-tests/*.txt; do
+  "$binary" calibrate "$log" > "$tmp/fit.txt" 2> "$tmp/err"
+  check "calibrate $(basename "$log") exits 0 with a fit and the lesson's sizes" \
+    sh -c "[ ! -s '$tmp/err' ] && grep -q 'latency us' '$tmp/fit.txt' && grep -q '^      16,384 ' '$tmp/fit.txt'"
+  "$binary" calibrate "$log" --json > "$tmp/fit.json"
+  check "calibrate --json of $(basename "$log"): 8 GPUs, regimes that cover the log in order, fits within 10% rms" python3 -c "
+import json, sys
+f = json.load(open(sys.argv[1]))
+assert f['gpus'] == 8 and 1 <= len(f['regimes']) <= 3, f
+rs = f['regimes']
+assert all(a['to_bytes'] < b['from_bytes'] for a, b in zip(rs, rs[1:])), rs
+assert all(set(r) == {'from_bytes', 'to_bytes', 'rows', 'latency_us', 'bandwidth', 'rms_rel_error'} for r in rs)
+assert all(r['rms_rel_error'] < 0.10 for r in rs), rs
+assert [s['bytes'] for s in f['lesson_sizes']] == [8192, 16384, 32768, 524288, 1048576, 2097152]
+" "$tmp/fit.json"
+done
+log=tests/nccl-tests/dgx_h100_8gpu_nvidia_dgxc.txt
+"$binary" calibrate "$log" --json > "$tmp/fit.json"
+"$binary" report --link-from "$log" --counts 8 --json > "$tmp/fitted.json"
+check "report --link-from prices an 8-GPU swap of 16,384 bytes at the fitted time" python3 -c "
+import json, sys
+fit, rep = (json.load(open(f)) for f in sys.argv[1:3])
+r = next(r for r in fit['regimes'] if r['from_bytes'] <= 16384 <= r['to_bytes'])
+want = (r['latency_us'] + 14 / 8 * 16384 / r['bandwidth'] * 1e6) * 1e-6
+row = rep['rows'][0]
+assert abs(row['time']['swap'] - want) <= 1e-12 * want, (row['time']['swap'], want)
+assert rep['link']['base_us'] == 6.6 and rep['link']['bandwidth'] == r['bandwidth']
+" "$tmp/fit.json" "$tmp/fitted.json"
+"$binary" validate tests/measured/a100_sxm_nccl.csv --source-dir nccl/2.27.3 --lesson-link fast --gpu a100-80gb-sxm \
+  --link nvlink3 > "$tmp/validate.txt"
+check "validate gives a line for each of A100's 2, 4 and 8 GPUs" [ "$(grep -c '%' "$tmp/validate.txt")" -eq 3 ]
+
 echo "cli_test: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

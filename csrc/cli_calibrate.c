@@ -1,0 +1,249 @@
+/* `gpusplit calibrate LOG`: a link fitted to an nccl-tests all_reduce_perf log, and its
+ * predictions beside the measured times at the lesson's message sizes.
+ * `gpusplit validate TABLE`: the model against a table of measured all-reduces, three
+ * ways (make validate runs it on every system in ../shared/reference/allreduce-measured). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char CALIBRATE_HELP[] =
+    "usage: gpusplit calibrate LOG [--json]\n"
+    "\n"
+    "Reads the output of nccl-tests' all_reduce_perf (run it with -c 1, so results are\n"
+    "checked), takes the GPU count from its rank lines, and fits the lesson's form, time =\n"
+    "latency + bytes x 2(n-1)/n / bandwidth, by least squares on relative error, in up to\n"
+    "three size regimes found from the data (NCCL changes protocol with size). Prints each\n"
+    "regime's latency, bandwidth and error, and the fit beside the measured time at the\n"
+    "lesson's message sizes. gpusplit report --link-from LOG prices with the fitted link.\n";
+
+static const char VALIDATE_HELP[] =
+    "usage: gpusplit validate TABLE --source-dir DIR --lesson-link fast|slow [--gpu NAME --link NAME]\n"
+    "\n"
+    "The model against the measured all-reduces of TABLE (a CSV of\n"
+    "../shared/reference/allreduce-measured), rows of sweep 1 from DIR, for each GPU count,\n"
+    "from 8 KiB to 1 MiB: the median and worst relative error of (a) the lesson's link, (b)\n"
+    "the catalogue's GPU and link with --nccl auto, and (c) a fit to every other size of the\n"
+    "table, tested on the rest.\n";
+
+/* The lesson's message sizes: one word of 4,096, 8,192 and 16,384 numbers of 2 bytes (8B,
+ * 70B, 405B), and 64 words of each. */
+static const uint64_t LESSON_SIZES[] = {8192, 16384, 32768, 524288, 1048576, 2097152};
+
+static int read_log(const char *path, gs_measured *m, gs_fit *fit) {
+  char *text;
+  size_t len;
+  gs_error err;
+  int rc = cli_read_file(path, GS_MEASURED_MAX_BYTES, "an all_reduce_perf log", &text, &len);
+  if (rc != CLI_OK) return rc;
+  rc = gs_nccl_log_parse(text, len, m, &err);
+  free(text);
+  if (rc != GS_OK || gs_fit_measured(m, fit, &err) != GS_OK) return cli_bad_error(path, &err);
+  return CLI_OK;
+}
+
+/* The measured time at exactly this size, or 0 when the log has none. */
+static double measured_at(const gs_measured *m, uint64_t bytes) {
+  size_t i;
+  for (i = 0; i < m->count; i++)
+    if (m->rows[i].bytes == bytes) return m->rows[i].time_us;
+  return 0;
+}
+
+int cli_link_from(const char *path, uint64_t message_bytes, int kind, gs_link *out, uint64_t *gpus) {
+  gs_measured m;
+  gs_fit fit;
+  gs_error err;
+  int rc = read_log(path, &m, &fit);
+  if (rc != CLI_OK) return rc;
+  if (gs_fit_link(&fit, message_bytes, kind, out, &err) != GS_OK) return cli_bad("--link-from: %s: %s", path, err.what);
+  *gpus = fit.gpus;
+  return CLI_OK;
+}
+
+static void print_json(const gs_measured *m, const gs_fit *fit) {
+  size_t k;
+  printf("{\"gpus\":%llu,\"type\":", (unsigned long long)fit->gpus);
+  cli_json_string(stdout, m->type);
+  printf(",\"rows\":%zu,\"regimes\":[", m->count);
+  for (k = 0; k < fit->count; k++) {
+    const gs_regime *r = &fit->regimes[k];
+    printf("%s{\"from_bytes\":%llu,\"to_bytes\":%llu,\"rows\":%zu,\"latency_us\":", k ? "," : "", (unsigned long long)r->from_bytes,
+           (unsigned long long)r->to_bytes, r->rows);
+    cli_json_double(stdout, r->latency_us);
+    printf(",\"bandwidth\":");
+    if (r->bandwidth > 0) cli_json_double(stdout, r->bandwidth);
+    else printf("null");
+    printf(",\"rms_rel_error\":");
+    cli_json_double(stdout, r->rms_rel_error);
+    printf("}");
+  }
+  printf("],\"lesson_sizes\":[");
+  for (k = 0; k < sizeof LESSON_SIZES / sizeof LESSON_SIZES[0]; k++) {
+    double measured = measured_at(m, LESSON_SIZES[k]);
+    printf("%s{\"bytes\":%llu,\"fit_us\":", k ? "," : "", (unsigned long long)LESSON_SIZES[k]);
+    cli_json_double(stdout, gs_fit_predict_us(fit, LESSON_SIZES[k]));
+    printf(",\"measured_us\":");
+    if (measured > 0) cli_json_double(stdout, measured);
+    else printf("null");
+    printf("}");
+  }
+  printf("]}\n");
+}
+
+static void print_table(const char *path, const gs_measured *m, const gs_fit *fit) {
+  char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP], c[GS_FIGURE_CAP], d[GS_FIGURE_CAP], e[GS_FIGURE_CAP];
+  size_t k;
+  fputs("Log: ", stdout);
+  cli_put_text(stdout, path);
+  printf(", %llu GPUs, %zu sizes of %s, the faster of the out-of-place and in-place times\n", (unsigned long long)fit->gpus,
+         m->count, m->type);
+  printf("Fit: time = latency + bytes x 2(n-1)/n / bandwidth, least squares on relative error, in %zu regime%s\n"
+         "(a break between regimes is kept only when it halves the squared error; NCCL has three protocols)\n\n",
+         fit->count, fit->count == 1 ? "" : "s");
+  printf("%16s %16s %12s %14s %10s\n", "from bytes", "to bytes", "latency us", "bandwidth GB/s", "rms error");
+  for (k = 0; k < fit->count; k++) {
+    const gs_regime *r = &fit->regimes[k];
+    printf("%16s %16s %12s %14s %9s%%\n", gs_grouped(a, sizeof a, r->from_bytes), gs_grouped(b, sizeof b, r->to_bytes),
+           gs_fixed(c, sizeof c, r->latency_us, 2), r->bandwidth > 0 ? gs_fixed_grouped(d, sizeof d, r->bandwidth / 1e9, 1) : "none",
+           gs_fixed(e, sizeof e, r->rms_rel_error * 100, 1));
+  }
+  printf("\nAt the lesson's message sizes (one word of 8B, 70B and 405B, and 64 words of each):\n");
+  printf("%12s %12s %12s %8s\n", "bytes", "fit us", "measured us", "error");
+  for (k = 0; k < sizeof LESSON_SIZES / sizeof LESSON_SIZES[0]; k++) {
+    double fit_us = gs_fit_predict_us(fit, LESSON_SIZES[k]), measured = measured_at(m, LESSON_SIZES[k]);
+    printf("%12s %12s", gs_grouped(a, sizeof a, LESSON_SIZES[k]), gs_fixed(b, sizeof b, fit_us, 2));
+    if (measured > 0)
+      printf(" %12s %7s%%\n", gs_fixed(c, sizeof c, measured, 2), gs_fixed(d, sizeof d, (fit_us - measured) / measured * 100, 1));
+    else
+      printf(" %12s %8s\n", "-", "-");
+  }
+}
+
+int cli_calibrate(int argc, char **argv) {
+  const char *path = NULL;
+  int json = 0, i, rc;
+  gs_measured m;
+  gs_fit fit;
+  for (i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      fputs(CALIBRATE_HELP, stdout);
+      return CLI_OK;
+    }
+    if (strcmp(argv[i], "--json") == 0) json = 1;
+    else if (strncmp(argv[i], "--", 2) == 0) return cli_bad("calibrate: unknown flag '%s' (see gpusplit calibrate --help)", argv[i]);
+    else if (path) return cli_bad("calibrate: one log at a time, not '%s' as well", argv[i]);
+    else path = argv[i];
+  }
+  if (!path) return cli_bad("calibrate: name the all_reduce_perf log (see gpusplit calibrate --help)");
+  if ((rc = read_log(path, &m, &fit)) != CLI_OK) return rc;
+  if (json) print_json(&m, &fit);
+  else print_table(path, &m, &fit);
+  return CLI_OK;
+}
+
+/* ---------- validate */
+
+/* Relative errors of one way of pricing, for the median and the worst. */
+typedef struct {
+  double e[GS_MEASURED_MAX];
+  size_t n;
+} errors;
+
+static void add_error(errors *e, double predicted_us, double measured_us) {
+  double r = (predicted_us - measured_us) / measured_us;
+  e->e[e->n++] = r < 0 ? -r : r;
+}
+
+static const char *summary(errors *e, char *buf, size_t cap) {
+  size_t i, j;
+  char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP];
+  if (e->n == 0) return "-";
+  for (i = 1; i < e->n; i++) /* insertion sort: a handful of values */
+    for (j = i; j > 0 && e->e[j] < e->e[j - 1]; j--) {
+      double t = e->e[j];
+      e->e[j] = e->e[j - 1];
+      e->e[j - 1] = t;
+    }
+  snprintf(buf, cap, "%s%% / %s%%", gs_fixed(a, sizeof a, (e->n % 2 ? e->e[e->n / 2] : (e->e[e->n / 2 - 1] + e->e[e->n / 2]) / 2) * 100, 1),
+           gs_fixed(b, sizeof b, e->e[e->n - 1] * 100, 1));
+  return buf;
+}
+
+static int in_range(uint64_t bytes) { return bytes >= 8192 && bytes <= 1048576; }
+
+static int validate_count(const char *text, size_t len, const char *dir, uint64_t gpus, const gs_link *lesson, const gs_gpu *gpu,
+                          const gs_link *link, const char *name) {
+  gs_measured m, half;
+  gs_fit fit;
+  gs_error err;
+  errors a = {{0}, 0}, b = {{0}, 0}, c = {{0}, 0};
+  char sa[64], sb[64], sc[64];
+  size_t i;
+  int rc = gs_measured_csv_parse(text, len, dir, gpus, &m, &err);
+  if (rc == GS_ERR_UNKNOWN) return rc; /* no rows for this count */
+  if (rc != GS_OK) return cli_bad_error(name, &err);
+  half = m;
+  half.count = 0;
+  for (i = 0; i < m.count; i += 2) half.rows[half.count++] = m.rows[i];
+  if (gs_fit_measured(&half, &fit, &err) != GS_OK) return cli_bad_error("validate", &err);
+  for (i = 0; i < m.count; i++) {
+    gs_ring r = {.gpus = gpus, .servers = 1, .intra = lesson, .nccl = GS_NCCL_LESSON};
+    int protocol;
+    if (!in_range(m.rows[i].bytes)) continue;
+    add_error(&a, gs_ring_allreduce(m.rows[i].bytes, &r, &protocol) * 1e6, m.rows[i].time_us);
+    if (gpu) {
+      r.intra = link;
+      r.arch = gpu->arch;
+      r.nccl = GS_NCCL_AUTO;
+      add_error(&b, gs_ring_allreduce(m.rows[i].bytes, &r, &protocol) * 1e6, m.rows[i].time_us);
+    }
+    if (i % 2 == 1) add_error(&c, gs_fit_predict_us(&fit, m.rows[i].bytes), m.rows[i].time_us);
+  }
+  printf("%-22s %5llu %20s %20s %20s\n", name, (unsigned long long)gpus, summary(&a, sa, sizeof sa), summary(&b, sb, sizeof sb),
+         summary(&c, sc, sizeof sc));
+  return GS_OK;
+}
+
+int cli_validate(int argc, char **argv) {
+  const char *path = NULL, *dir = NULL, *lesson_key = NULL, *gpu_key = NULL, *link_key = NULL, *name = NULL;
+  gs_link lesson, link;
+  gs_gpu gpu;
+  gs_error err;
+  char *text;
+  size_t len;
+  uint64_t gpus;
+  int i, rc, found = 0;
+  for (i = 1; i < argc; i++) {
+    const char **target = strcmp(argv[i], "--source-dir") == 0    ? &dir
+                          : strcmp(argv[i], "--lesson-link") == 0 ? &lesson_key
+                          : strcmp(argv[i], "--gpu") == 0         ? &gpu_key
+                          : strcmp(argv[i], "--link") == 0        ? &link_key
+                          : strcmp(argv[i], "--name") == 0        ? &name
+                                                                  : NULL;
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      fputs(VALIDATE_HELP, stdout);
+      return CLI_OK;
+    }
+    if (target) {
+      if (i + 1 >= argc) return cli_bad("%s: needs a value", argv[i]);
+      *target = argv[++i];
+    } else if (strncmp(argv[i], "--", 2) == 0) return cli_bad("validate: unknown flag '%s' (see gpusplit validate --help)", argv[i]);
+    else path = argv[i];
+  }
+  if (!path || !dir || !lesson_key || (gpu_key == NULL) != (link_key == NULL))
+    return cli_bad("validate: give TABLE, --source-dir and --lesson-link, and --gpu with --link (see gpusplit validate --help)");
+  if (gs_builtin_link(lesson_key, &lesson, NULL, &err) != GS_OK) return cli_bad("--lesson-link: %s", err.what);
+  if (gpu_key && (gs_builtin_gpu(gpu_key, &gpu, NULL, &err) != GS_OK || gs_builtin_link(link_key, &link, NULL, &err) != GS_OK))
+    return cli_bad("--gpu, --link: %s", err.what);
+  if ((rc = cli_read_file(path, GS_MEASURED_MAX_BYTES, "a measured all-reduce table", &text, &len)) != CLI_OK) return rc;
+  for (gpus = 2; gpus <= 64; gpus *= 2) {
+    rc = validate_count(text, len, dir, gpus, &lesson, gpu_key ? &gpu : NULL, &link, name ? name : path);
+    if (rc == GS_OK) found = 1;
+    else if (rc != GS_ERR_UNKNOWN) break;
+  }
+  free(text);
+  if (rc != GS_OK && rc != GS_ERR_UNKNOWN) return rc;
+  if (!found) return cli_bad("%s: no rows from %s", path, dir);
+  return CLI_OK;
+}
