@@ -26,13 +26,10 @@ TEST_LIB = tests/c/test_support.c
 comma := ,
 space := $(subst ,, )
 WASM_EXPORTS = text_in_buffer text_in_capacity bytes_buffer numbers_buffer text_buffer chart_buffer \
-               error_buffer explain_buffer offered_count offered_words use_builtin use_custom machine setting explain chart
+               error_buffer explain_buffer offered_count offered_words use_builtin use_custom machine setting explain chart fewest
 # A standalone module: no Emscripten JavaScript, no imports, a fixed 1 MiB memory.
 EMFLAGS_BASE = -Oz --no-entry -sSTANDALONE_WASM -sINITIAL_MEMORY=1048576 -sTOTAL_STACK=262144 -sALLOW_MEMORY_GROWTH=0
 EMFLAGS = $(EMFLAGS_BASE) -sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(WASM_EXPORTS:%=_%))
-# The lesson's module leaves out --explain's sums until the widget shows them.
-LESSON_EXPORTS = $(filter-out explain explain_buffer,$(WASM_EXPORTS))
-LESSON_EMFLAGS = $(EMFLAGS_BASE) -sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(LESSON_EXPORTS:%=_%))
 EMCC = NODE_PATH=/usr/share/nodejs emcc
 WEB = web/src/widget.html web/src/widget.css web/src/widget.js web/src/module.js scripts/embed_widget.mjs
 
@@ -56,6 +53,10 @@ build/catalogue_lesson.c: scripts/catalogue.mjs $(CATALOGUE)
 	@mkdir -p build
 	$(Q)node scripts/catalogue.mjs --lesson data/models/catalogue.json > $@
 
+build/catalogue_tables.c: scripts/catalogue.mjs $(CATALOGUE)
+	@mkdir -p build
+	$(Q)node scripts/catalogue.mjs --tables data/models/catalogue.json > $@
+
 build/gpusplit: $(LIB) $(CLI) $(HEADERS) build/data_files.c build/catalogue.c
 	$(Q)$(CC) $(CFLAGS) $(WARN) -Icsrc -o $@ $(LIB) $(CLI) build/data_files.c build/catalogue.c -lm
 
@@ -75,10 +76,6 @@ build/data_files_min.c: scripts/embed_data.sh scripts/minify_data.mjs $(DATA)
 	$(Q)node scripts/minify_data.mjs build/data-min $(DATA)
 	$(Q)scripts/embed_data.sh $(DATA:data/%=build/data-min/%) > $@
 
-build/data_files_lesson.c: scripts/embed_data.sh scripts/minify_data.mjs $(DATA)
-	$(Q)node scripts/minify_data.mjs --lesson build/data-lesson $(DATA)
-	$(Q)scripts/embed_data.sh $(DATA:data/%=build/data-lesson/%) > $@
-
 build/wasm-include/jsmn.h: /usr/include/jsmn.h
 	@mkdir -p build/wasm-include
 	$(Q)cp $< $@
@@ -88,16 +85,26 @@ build/gpusplit.wasm: $(LIB) csrc/wasm.c $(HEADERS) build/data_files_min.c build/
 	$(Q)$(EMCC) $(WARN) $(EMFLAGS) -Icsrc -isystem build/wasm-include -o $@ \
 	  $(LIB) csrc/wasm.c build/data_files_min.c build/catalogue_lesson.c
 
-# The lesson's widget: the same library with only the Llama family, the lesson's three
-# models, its GPU and two links, and the lesson's all-reduce rule (no --nccl auto). The parity tests hold both modules against the native build.
-LESSON_LIB = $(filter-out csrc/families/%,$(LIB)) csrc/families/families.c csrc/families/decoder.c csrc/families/llama.c
-build/lesson.wasm: $(LIB) csrc/wasm.c $(HEADERS) build/data_files_lesson.c build/catalogue_lesson.c build/wasm-include/jsmn.h
-	$(Q)$(EMCC) $(WARN) $(LESSON_EMFLAGS) -DGS_LESSON_ONLY -Icsrc -isystem build/wasm-include -o $@ \
-	  $(LESSON_LIB) csrc/wasm.c build/data_files_lesson.c build/catalogue_lesson.c
+# The lesson's widget: the cost model without a reader. Its three models, its GPU and two
+# links are derived at build time by the native reader and compiled in as tables
+# (scripts/lesson_tables.c), and it keeps the lesson's all-reduce rule (no --nccl auto).
+# The parity tests hold both modules against the native build.
+build/lesson_tables: scripts/lesson_tables.c $(LIB) $(HEADERS) build/data_files.c build/catalogue.c
+	$(Q)$(CC) $(CFLAGS) $(WARN) -Icsrc -o $@ $< $(LIB) build/data_files.c build/catalogue.c -lm
+
+build/lesson_tables.c: build/lesson_tables
+	$(Q)build/lesson_tables > $@
+
+LESSON_LIB = csrc/model.c csrc/nccl.c csrc/explain.c csrc/format.c csrc/view.c csrc/error.c csrc/utf8.c csrc/data.c
+LESSON_EXPORTS = $(filter-out text_in_buffer text_in_capacity use_custom,$(WASM_EXPORTS))
+LESSON_EMFLAGS = $(EMFLAGS_BASE) -sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(LESSON_EXPORTS:%=_%))
+build/lesson.wasm: $(LESSON_LIB) csrc/wasm.c $(HEADERS) build/lesson_tables.c build/catalogue_tables.c build/wasm-include/jsmn.h
+	$(Q)$(EMCC) $(WARN) $(LESSON_EMFLAGS) -DGS_LESSON_ONLY -DGS_LESSON_TABLES -Icsrc -isystem build/wasm-include -o $@ \
+	  $(LESSON_LIB) csrc/wasm.c build/lesson_tables.c build/catalogue_tables.c
 
 wasm: build/gpusplit.wasm build/lesson.wasm
 
-build/widget.html: build/lesson.wasm $(WEB)
+build/widget.html: build/lesson.wasm build/gpusplit $(WEB)
 	$(Q)node scripts/embed_widget.mjs build/lesson.wasm build/widget.html
 
 # The committed widget is this build; tests/js/widget.test.mjs keeps them equal.

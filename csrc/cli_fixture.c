@@ -83,7 +83,9 @@ static int print_setting(const gs_model *m, const gs_gpu *g, const gs_link *l, c
   str("transfer", v.transfer, 1);
   str("waiting", v.waiting, 1);
   str("words_per_s", v.words_per_s, 1);
+  str("words_all", v.words_all, 1);
   num("mem_bar", v.mem_bar, 1);
+  num("limit_bar", v.limit_bar, 1);
   num("wait_bar", v.wait_bar, 0);
   printf("}");
   return GS_OK;

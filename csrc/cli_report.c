@@ -231,14 +231,14 @@ static void print_table(const cli_report_options *o, const searches *found) {
     gs_cost_result c;
     gs_plan p = plan_of(o, o->counts[i]);
     char w[GS_FIGURE_CAP], ca[GS_FIGURE_CAP], k[GS_FIGURE_CAP], mm[GS_FIGURE_CAP], r[GS_FIGURE_CAP], x[GS_FIGURE_CAP],
-        t[GS_FIGURE_CAP], all[GS_FIGURE_CAP];
+        t[GS_FIGURE_CAP];
     gs_view_make(m, &o->gpu, &o->link, &p, &v, NULL);
     gs_cost(m, &o->gpu, &o->link, &p, &c, NULL);
     printf("%5llu %12s %10s %12s %10s %5s", (unsigned long long)p.gpus, bare(w, v.weights), bare(ca, v.cache), bare(k, v.working),
            bare(mm, v.memory), v.fits ? "yes" : "no");
     if (v.fits)
       printf(" %10s %10s %10s %8s %9s %11s", bare(r, v.read), bare(x, v.transfer), bare(t, v.time), v.waiting, v.words_per_s,
-             gs_fixed_grouped(all, sizeof all, c.time.total_words_per_s, 1));
+             v.words_all);
     else
       printf(" %10s %10s %10s %8s %9s %11s", "-", "-", "-", "-", "-", "-");
     if (o->plan.nccl == GS_NCCL_AUTO && v.fits) printf("  %s", gs_protocol_name(c.protocol));

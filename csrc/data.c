@@ -4,8 +4,10 @@
 
 #include "internal.h"
 
+#ifndef GS_LESSON_TABLES
 extern const char GS_DATA_gpus_json[];
 extern const char GS_DATA_links_json[];
+#endif
 
 const char *const GS_LINK_KEYS[] = {"fast", "slow"};
 const size_t GS_LINK_COUNT = sizeof GS_LINK_KEYS / sizeof GS_LINK_KEYS[0];
@@ -38,6 +40,9 @@ const gs_model_entry *gs_find_model(const char *name) {
   return NULL;
 }
 
+/* The lesson's module (-DGS_LESSON_TABLES) has these from build/lesson_tables.c,
+ * derived at build time by this reader (scripts/lesson_tables.c). */
+#ifndef GS_LESSON_TABLES
 int gs_builtin_model(const char *key, uint64_t bits, gs_model *out, gs_error *err) {
   const gs_model_entry *e = gs_find_model(key);
   char names[400];
@@ -61,3 +66,4 @@ int gs_builtin_keys(const char *array, char *buf, size_t cap, gs_error *err) {
   const char *json = strcmp(array, "gpus") == 0 ? GS_DATA_gpus_json : GS_DATA_links_json;
   return gs_hardware_keys(json, strlen(json), array, buf, cap, err);
 }
+#endif

@@ -341,8 +341,10 @@ typedef struct {
   char read[GS_FIGURE_CAP];         /* "17.30 ms", or "" when it does not fit */
   char transfer[GS_FIGURE_CAP];     /* "1.64 ms", or "" */
   char waiting[GS_FIGURE_CAP];      /* "8.7%", or "" */
-  char words_per_s[GS_FIGURE_CAP];  /* "52.8", or "" */
+  char words_per_s[GS_FIGURE_CAP];  /* "52.8" for each chat, or "" */
+  char words_all[GS_FIGURE_CAP];    /* "3,379.2" for all the words' chats together, or "" */
   double mem_bar;        /* percent of the usable memory, at most 100 */
+  double limit_bar;      /* where the usable limit falls on a bar of the whole: 100 when it fits */
   double wait_bar;       /* percent of the time spent waiting; 0 when it does not fit */
 } gs_view;
 

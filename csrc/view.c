@@ -33,6 +33,7 @@ int gs_view_make(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_
   gs_format(out->usable, sizeof out->usable, "%s GiB", gs_fixed(num, sizeof num, usable / (double)GS_GIB, 1));
   used = (double)c.memory.total / usable;
   out->mem_bar = 100 * (used < 1 ? used : 1);
+  out->limit_bar = used > 1 ? 100 / used : 100;
   if (!out->fits) {
     gs_format(out->time, sizeof out->time, "%s", DOES_NOT_FIT);
     return GS_OK;
@@ -42,6 +43,7 @@ int gs_view_make(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_
   ms_text(out->transfer, sizeof out->transfer, c.time.transfer);
   gs_format(out->waiting, sizeof out->waiting, "%s%%", gs_fixed(num, sizeof num, c.time.share * 100, 1));
   gs_fixed_grouped(out->words_per_s, sizeof out->words_per_s, c.time.words_per_s, 1);
+  gs_fixed_grouped(out->words_all, sizeof out->words_all, c.time.total_words_per_s, 1);
   out->wait_bar = 100 * c.time.share;
   return GS_OK;
 }

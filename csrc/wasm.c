@@ -29,9 +29,12 @@ int setting(uint32_t n, uint32_t split, uint32_t words);
 int explain(uint32_t n, uint32_t split, uint32_t words);
 char *explain_buffer(void);
 int chart(uint32_t split, uint32_t words);
+int fewest(uint32_t split, uint32_t words);
 
+#ifndef GS_LESSON_TABLES
 /* Filled by JavaScript: a config.json's text for use_custom. */
 static char text_in[65536];
+#endif
 
 /* The current model, GPU and link, and the plan's settings beyond gpus, split and words
  * (all 0, the lesson's, until machine() sets them). */
@@ -45,14 +48,12 @@ static int ready;
  * read_bytes, active_params, servers, protocol + 1 (0: none) */
 static uint64_t out_bytes[12];
 /* setting(): read, transfer, total, share, words_per_s, compute, mem_bar, wait_bar,
- * total_words_per_s, swap */
-static double out_numbers[10];
-#ifndef GS_LESSON_ONLY
+ * total_words_per_s, swap, limit_bar */
+static double out_numbers[11];
 /* explain(): the sums, lines of text ending in a NUL */
 static char explain_text[GS_EXPLAIN_CAP];
-#endif
 /* setting(): memory, weights, cache, working, usable, time, read, transfer, waiting,
- * words_per_s, each ending in a NUL. chart(): each row's time, each ending in a NUL. */
+ * words_per_s, words_all, each ending in a NUL. chart(): each row's time, each ending in a NUL. */
 static char out_text[1024];
 /* chart(): per offered count, gpus, fits, read_bar, wait_bar */
 static double out_chart[4 * 16];
@@ -64,16 +65,16 @@ static int fail(int rc, const gs_error *err) {
   return rc;
 }
 
+#ifndef GS_LESSON_TABLES
 EXPORT char *text_in_buffer(void) { return text_in; }
 EXPORT uint32_t text_in_capacity(void) { return sizeof text_in; }
+#endif
 EXPORT uint64_t *bytes_buffer(void) { return out_bytes; }
 EXPORT double *numbers_buffer(void) { return out_numbers; }
 EXPORT char *text_buffer(void) { return out_text; }
 EXPORT double *chart_buffer(void) { return out_chart; }
 EXPORT char *error_buffer(void) { return error_text; }
-#ifndef GS_LESSON_ONLY
 EXPORT char *explain_buffer(void) { return explain_text; }
-#endif
 EXPORT uint32_t offered_count(uint32_t i) { return i < GS_COUNT_COUNT ? (uint32_t)GS_COUNTS[i] : 0; }
 EXPORT uint32_t offered_words(uint32_t i) { return i < GS_WORDS_COUNT ? (uint32_t)GS_WORDS[i] : 0; }
 
@@ -92,6 +93,8 @@ EXPORT int use_builtin(uint32_t model_index, uint32_t link) {
   return GS_OK;
 }
 
+/* The lesson's module (GS_LESSON_TABLES) reads no config.json: it offers its three models. */
+#ifndef GS_LESSON_TABLES
 /* The config.json of len bytes in text_in, with the GPU and link given. */
 EXPORT int use_custom(uint32_t len, double gib, double usable, double gpu_bandwidth, double flops, double link_bandwidth,
                       double step_us, double base_us) {
@@ -113,6 +116,7 @@ EXPORT int use_custom(uint32_t len, double gib, double usable, double gpu_bandwi
   ready = 1;
   return GS_OK;
 }
+#endif
 
 static int check_ready(void) {
   gs_error err;
@@ -162,7 +166,6 @@ static gs_plan plan_of(uint32_t n, uint32_t split, uint32_t words) {
   return p;
 }
 
-#ifndef GS_LESSON_ONLY
 /* The sums of n GPUs with this split and words at once, into explain_buffer(). */
 EXPORT int explain(uint32_t n, uint32_t split, uint32_t words) {
   gs_plan p = plan_of(n, split, words);
@@ -172,7 +175,6 @@ EXPORT int explain(uint32_t n, uint32_t split, uint32_t words) {
   if ((rc = gs_explain(&model, &gpu, &link_now, &p, explain_text, sizeof explain_text, &err)) != GS_OK) return fail(rc, &err);
   return GS_OK;
 }
-#endif
 
 /* Every number and string of n GPUs with this split and words at once. */
 EXPORT int setting(uint32_t n, uint32_t split, uint32_t words) {
@@ -207,6 +209,7 @@ EXPORT int setting(uint32_t n, uint32_t split, uint32_t words) {
   out_numbers[7] = v.wait_bar;
   out_numbers[8] = c.time.total_words_per_s;
   out_numbers[9] = c.swap;
+  out_numbers[10] = v.limit_bar;
   at = put_text(at, v.memory);
   at = put_text(at, v.weights);
   at = put_text(at, v.cache);
@@ -216,8 +219,20 @@ EXPORT int setting(uint32_t n, uint32_t split, uint32_t words) {
   at = put_text(at, v.read);
   at = put_text(at, v.transfer);
   at = put_text(at, v.waiting);
-  put_text(at, v.words_per_s);
+  at = put_text(at, v.words_per_s);
+  put_text(at, v.words_all);
   return GS_OK;
+}
+
+/* The fewest GPUs, up to 64, that hold the model with this split and words (0: none). */
+EXPORT int fewest(uint32_t split, uint32_t words) {
+  gs_plan p = plan_of(1, split, words);
+  uint64_t n = 0;
+  int rc;
+  if ((rc = check_ready()) != GS_OK) return rc;
+  rc = gs_fewest_n(&model, &gpu, &p, 64, &n);
+  if (rc != GS_OK && rc != GS_ERR_NONE_FITS) return fail(rc, NULL);
+  return (int)n;
 }
 
 /* The chart over the counts the widget offers. */

@@ -8,7 +8,10 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 const args = process.argv.slice(2);
-const lessonOnly = args[0] === '--lesson';
+// --tables: the lesson's models without their configs' text, for the widget's module,
+// which has them as tables (scripts/lesson_tables.c) and no reader.
+const tables = args[0] === '--tables';
+const lessonOnly = args[0] === '--lesson' || tables;
 const file = lessonOnly ? args[1] : args[0];
 const catalogue = JSON.parse(readFileSync(file, 'utf8'));
 const cString = (s) => JSON.stringify(s).replace(/\?/g, '\\?'); // JSON's escapes are C's; no trigraphs
@@ -27,6 +30,7 @@ for (const m of catalogue.models) {
   if (lessonOnly && !m.lesson) continue;
   let text = readFileSync(join(dirname(file), m.file), 'utf8');
   if (lessonOnly) text = JSON.stringify(JSON.parse(text), withoutNotes);
+  if (tables) text = '';
   const p = m.published;
   // The text as bytes, since ISO C bounds a string literal at 4,095 characters.
   const bytes = [...Buffer.from(text, 'utf8'), 0].join(',').replace(/(([^,]*,){32})/g, '$1\n  ');

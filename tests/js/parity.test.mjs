@@ -31,9 +31,10 @@ function differences(native, wasm) {
   same('protocol', wasm.protocol, native.protocol);
   same('compute', wasm.compute, native.compute);
   same('mem_bar', wasm.memBar, native.view.mem_bar);
+  same('limit_bar', wasm.limitBar, native.view.limit_bar);
   same('wait_bar', wasm.waitBar, native.view.wait_bar);
-  const text = { ...wasm.text, words_per_s: wasm.text.wordsPerS };
-  for (const k of ['memory', 'weights', 'cache', 'working', 'usable', 'time', 'read', 'transfer', 'waiting', 'words_per_s']) {
+  const text = { ...wasm.text, words_per_s: wasm.text.wordsPerS, words_all: wasm.text.wordsAll };
+  for (const k of ['memory', 'weights', 'cache', 'working', 'usable', 'time', 'read', 'transfer', 'waiting', 'words_per_s', 'words_all']) {
     same(`view.${k}`, text[k], native.view[k]);
   }
   return out;
@@ -77,22 +78,37 @@ offered('every chart row of all 180 settings is the native build\'s, bit for bit
   assert.equal(bad, []);
 });
 
-offered('the widget\'s leaner module gives all 180 settings and 1,000 random Llama configs bit for bit too', async () => {
+offered('the widget\'s leaner module (tables, no reader) gives all 180 settings and their sums bit for bit too', async () => {
   const lesson = await loadModule('build/lesson.wasm');
   const bad = [];
   for (const c of fixture.cases) {
     lesson.useBuiltin(c.model, c.link);
     const diff = differences(c, lesson.setting(c.gpus, c.split, c.words));
     if (diff.length) bad.push(`${c.model} x${c.gpus}: ${diff.join('; ')}`);
-  }
-  for (const [i, c] of fixture.random.slice(0, 1000).entries()) {
-    lesson.useCustom(JSON.stringify(c.config), c.gpu, c.link);
-    const diff = differences(c, lesson.setting(c.gpus, c.split, c.words));
-    if (diff.length) bad.push(`random ${i}: ${diff.join('; ')}`);
+    module.useBuiltin(c.model, c.link);
+    if (lesson.explain(c.gpus, c.split, c.words) !== module.explain(c.gpus, c.split, c.words)) bad.push(`${c.model} x${c.gpus}: sums`);
   }
   assert.equal(bad.slice(0, 5), []);
-  assert.throws(() => lesson.useCustom('{"model_type":"mixtral"}', { gib: 80, usable: 0.92, bandwidth: 2e12, flops: 3e14 },
-    { bandwidth: 6e11, step_us: 0.6, base_us: 6.6 }), /model_type 'mixtral' is not supported \(supported: llama\)/);
+  assert.throws(() => lesson.useCustom('{"model_type":"llama"}', { gib: 80, usable: 0.92, bandwidth: 2e12, flops: 3e14 },
+    { bandwidth: 6e11, step_us: 0.6, base_us: 6.6 }), /reads no config.json/);
+});
+
+offered('the fewest GPUs that fit are the command line\'s, in both modules (the lesson: 1, 2 and 11)', async () => {
+  const lesson = await loadModule('build/lesson.wasm');
+  const found = [];
+  for (const model of ['8b', '70b', '405b']) {
+    for (const split of ['slices', 'groups']) {
+      for (const words of [1, 64]) {
+        const native = JSON.parse(nativeExplain(['--model', model, '--split', split, '--words', String(words), '--json'])).fewest;
+        for (const m of [module, lesson]) {
+          m.useBuiltin(model, 'fast');
+          assert.is(m.fewest(split, words), native, `${model} ${split} ${words}`);
+        }
+        if (split === 'slices' && words === 1) found.push(native);
+      }
+    }
+  }
+  assert.equal(found, [1, 2, 11]);
 });
 
 offered('the lesson\'s opening view is 34.93 GiB, 18.94 ms and 8.7%', () => {

@@ -45,6 +45,7 @@ export async function openModule(bytes) {
       check(w.use_builtin(MODEL_KEYS.indexOf(modelKey) >>> 0, LINK_KEYS.indexOf(linkKey) >>> 0));
     },
     useCustom(configText, gpu, link) {
+      if (!w.use_custom) throw new Error('this module reads no config.json: it offers the lesson\'s three models');
       const text = encoder.encode(configText);
       if (text.length > w.text_in_capacity()) throw new Error('config text is too long for the module');
       new Uint8Array(w.memory.buffer, w.text_in_buffer(), text.length).set(text);
@@ -56,6 +57,12 @@ export async function openModule(bytes) {
       check(w.machine(m.perServer, m.chatTokens, m.cacheBits, switches, m.between.bandwidth, m.between.step_us,
         m.linkKind | (m.betweenKind << 2) | (m.arch << 4)));
     },
+    // The fewest GPUs (up to 64) that hold the model, or 0 when none does.
+    fewest(splitKey, words) {
+      const n = w.fewest(SPLIT_KEYS.indexOf(splitKey) >>> 0, words);
+      if (n < 0) check(n);
+      return n;
+    },
     explain(gpus, splitKey, words) {
       check(w.explain(gpus, SPLIT_KEYS.indexOf(splitKey) >>> 0, words));
       return strings(w.explain_buffer(), 1)[0];
@@ -63,17 +70,17 @@ export async function openModule(bytes) {
     setting(gpus, splitKey, words) {
       check(w.setting(gpus, SPLIT_KEYS.indexOf(splitKey) >>> 0, words));
       const b = new BigUint64Array(w.memory.buffer, w.bytes_buffer(), 12);
-      const d = new Float64Array(w.memory.buffer, w.numbers_buffer(), 10);
-      const t = strings(w.text_buffer(), 10);
+      const d = new Float64Array(w.memory.buffer, w.numbers_buffer(), 11);
+      const t = strings(w.text_buffer(), 11);
       return {
         params: b[0], weightBytes: b[1], usableBytes: b[2],
         memory: { weights: b[3], cache: b[4], working: b[5], total: b[6] },
         fits: b[7] === 1n, readBytes: b[8], activeParams: b[9], servers: b[10], protocol: PROTOCOLS[Number(b[11])],
         time: { read: d[0], transfer: d[1], total: d[2], share: d[3], wordsPerS: d[4], totalWordsPerS: d[8], swap: d[9] },
-        compute: d[5], memBar: d[6], waitBar: d[7],
+        compute: d[5], memBar: d[6], waitBar: d[7], limitBar: d[10],
         text: {
           memory: t[0], weights: t[1], cache: t[2], working: t[3], usable: t[4],
-          time: t[5], read: t[6], transfer: t[7], waiting: t[8], wordsPerS: t[9],
+          time: t[5], read: t[6], transfer: t[7], waiting: t[8], wordsPerS: t[9], wordsAll: t[10],
         },
       };
     },

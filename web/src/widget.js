@@ -47,6 +47,16 @@ function showError(message) {
   $('error').textContent = 'The widget could not start: ' + message;
 }
 
+// The module, unpacked: base64 to bytes with a plain loop, then gzip through the
+// browser's own DecompressionStream (scripts/embed_widget.mjs packs it).
+async function unpack(base64) {
+  const text = atob(base64);
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
 function render() {
   for (const field of FIELDS) form.elements[field].value = state[field];
   if (!module) return;
@@ -60,8 +70,14 @@ function render() {
   $('usable').textContent = t.usable;
   $('memory-bar').style.width = `${now.memBar}%`;
   $('memory-bar').classList.toggle('gs-over', !now.fits);
+  $('limit').hidden = now.fits;
+  $('limit').style.left = `${now.limitBar}%`;
+  $('cache-note').textContent = words === 1 ? 'The cache is one chat\'s, 8,192 tokens long.'
+    : `The cache is still one 8,192-token chat's, as in the lesson; each of the ${words} chats would need its own.`;
+  showFit(now.fits, gpus, words);
   $('time').textContent = t.time;
-  $('speed').textContent = now.fits ? `${t.wordsPerS} words a second` : 'its weights, cache and working memory are over what a GPU can use';
+  $('words-each').textContent = now.fits ? `${t.wordsPerS} words a second` : '—';
+  $('words-all').textContent = now.fits ? `${t.wordsAll}` : '—';
   $('waiting').textContent = now.fits ? t.waiting : '—';
   $('waiting-bar').style.width = `${now.waitBar}%`;
   $('waiting-note').textContent = now.fits ? `${t.transfer} of ${t.time} on the link; ${t.read} reading` : '';
@@ -74,7 +90,23 @@ function render() {
     li.querySelector('.gs-wait').style.width = `${row.waitBar}%`;
     li.querySelector('.gs-row-time').textContent = row.time;
   });
+  if ($('sum').open) $('sum-text').textContent = module.explain(gpus, state.split, words);
   writeFragment();
+}
+
+// A setting that does not fit: the fewest GPUs that would hold it (the module's search),
+// and a button to the smallest count the widget offers that does.
+function showFit(fits, gpus, words) {
+  $('fit-note').hidden = fits;
+  if (fits) return;
+  const fewest = module.fewest(state.split, words);
+  const offered = module.chart(state.split, words).find((row) => row.fits);
+  $('fewest').textContent = fewest ? `it needs at least ${fewest} GPUs` : 'no count up to 64 holds it';
+  $('fit-button').hidden = !offered;
+  if (offered) {
+    $('fit-button').textContent = `Show ${offered.gpus} GPUs`;
+    $('fit-button').value = String(offered.gpus);
+  }
 }
 
 form.addEventListener('submit', (event) => event.preventDefault());
@@ -88,11 +120,25 @@ window.addEventListener('hashchange', () => {
 });
 new ResizeObserver(postHeight).observe(document.documentElement);
 
+$('fit-button').addEventListener('click', (event) => {
+  state.gpus = event.target.value;
+  render();
+  form.elements.gpus.forEach((input) => { if (input.checked) input.focus(); });
+});
+$('sum').addEventListener('toggle', render);
+
+form.hidden = false;
+$('results').hidden = false;
 readFragment();
 render();
-openModule(Uint8Array.from(atob(WASM_BASE64), (c) => c.charCodeAt(0)))
-  .then((opened) => {
-    module = opened;
-    render();
-  })
-  .catch((error) => showError(error.message));
+if (typeof WebAssembly !== 'object' || typeof DecompressionStream !== 'function') {
+  showError('this browser runs no WebAssembly, which the widget computes with. Any current Chrome, Edge, Firefox or Safari does.');
+} else {
+  unpack(WASM_BASE64)
+    .then(openModule)
+    .then((opened) => {
+      module = opened;
+      render();
+    })
+    .catch((error) => showError(error.message));
+}

@@ -1,0 +1,72 @@
+// What the widget teaches past the lesson's three figures (issue 10): each chat's and all
+// chats' words a second, a setting that does not fit explained, the sums, and a page
+// that says what it is when it cannot run. Every string is held to the native build's.
+import * as assert from 'uvu/assert';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { browserSuite, caseOf, fileUrl, openPage, ROOT } from './harness.mjs';
+
+const cli = (...args) => execFileSync(join(ROOT, 'build', 'gpusplit'), args, { encoding: 'utf8' });
+const text = (page, id) => page.locator(`#${id}`).textContent();
+const visible = (page, id) => page.locator(`#${id}`).isVisible();
+
+const teaching = browserSuite('the widget teaches');
+
+teaching('64 chats at once show each chat\'s and all chats\' words a second, and say the cache is one chat\'s', async (ctx) => {
+  const { page, seen } = await openPage(ctx, fileUrl('widget.html', '#model=8b&gpus=16&link=slow&split=slices&words=64'));
+  const view = caseOf(ctx.fixture, { model: '8b', gpus: 16, link: 'slow', split: 'slices', words: 64 }).view;
+  assert.is(await text(page, 'words-each'), `${view.words_per_s} words a second`);
+  assert.is(await text(page, 'words-all'), view.words_all);
+  assert.is(view.words_per_s, '261.9'); // issue 8: it falls from 350.9 with one chat
+  assert.match(await text(page, 'cache-note'), /one 8,192-token chat's/);
+  assert.equal(seen.problems, []);
+});
+
+teaching('405B on 4 GPUs does not fit: the limit on the bar, the fewest count, and a button to a count that fits', async (ctx) => {
+  const { page, seen } = await openPage(ctx, fileUrl('widget.html', '#model=405b&gpus=4&link=fast&split=slices&words=1'));
+  const view = caseOf(ctx.fixture, { model: '405b', gpus: 4, link: 'fast', split: 'slices', words: 1 }).view;
+  const fewest = JSON.parse(cli('report', '--model', '405b', '--json')).fewest;
+  assert.is(fewest, 11); // lesson: the fewest GPUs that fit are 1, 2 and 11
+  assert.ok(await visible(page, 'fit-note'));
+  assert.is(await text(page, 'fewest'), `it needs at least ${fewest} GPUs`);
+  assert.ok(await visible(page, 'limit'));
+  const left = parseFloat(await page.locator('#limit').evaluate((el) => el.style.left)); // CSS keeps 6 digits
+  assert.ok(Math.abs(left - view.limit_bar) < 1e-3, `${left} against ${view.limit_bar}`);
+  assert.is(await text(page, 'fit-button'), 'Show 16 GPUs');
+  await page.click('#fit-button');
+  const fits = caseOf(ctx.fixture, { model: '405b', gpus: 16, link: 'fast', split: 'slices', words: 1 }).view;
+  assert.is(await text(page, 'memory'), fits.memory);
+  assert.is(await text(page, 'time'), fits.time);
+  assert.ok(!(await visible(page, 'fit-note')));
+  assert.ok(!(await visible(page, 'limit')));
+  assert.is(await page.evaluate(() => location.hash), '#model=405b&gpus=16&link=fast&split=slices&words=1');
+  assert.equal(seen.problems, []);
+});
+
+teaching('"Show the sum" holds the command line\'s --explain sums for the setting shown', async (ctx) => {
+  const { page, seen } = await openPage(ctx, fileUrl('widget.html'));
+  assert.ok(!(await visible(page, 'sum-text')));
+  await page.click('#sum summary');
+  const sums = await text(page, 'sum-text');
+  assert.ok(cli('report', '--explain', '--gpus', '4').endsWith(sums), sums);
+  assert.match(sums, /70,553,706,496 x 2 \/ 4 = 35,276,853,248/);
+  await page.click('label:has(> input[name="split"][value="groups"])');
+  assert.ok(cli('report', '--explain', '--gpus', '4', '--split', 'groups').endsWith(await text(page, 'sum-text')));
+  assert.equal(seen.problems, []);
+});
+
+teaching.run();
+
+const blocked = browserSuite('the widget with scripts blocked', { contextOptions: { javaScriptEnabled: false } });
+
+blocked('says so in plain words, gives the lesson\'s opening figures, and shows no dead controls', async (ctx) => {
+  const { page } = await openPage(ctx, fileUrl('widget.html'), { figures: false });
+  const view = caseOf(ctx.fixture, { model: '70b', gpus: 4, link: 'fast', split: 'slices', words: 1 }).view;
+  const note = await page.locator('noscript').textContent();
+  assert.match(note, /needs JavaScript/);
+  for (const figure of [view.memory, view.time, view.waiting]) assert.ok(note.includes(figure), `${figure} missing: ${note}`);
+  assert.ok(!(await page.locator('#controls').isVisible()));
+  assert.ok(!(await page.locator('#results').isVisible()));
+});
+
+blocked.run();
