@@ -7,6 +7,7 @@ const form = $('controls');
 const FIELDS = ['model', 'gpus', 'link', 'split', 'words'];
 const DEFAULTS = { model: '70b', gpus: '4', link: 'fast', split: 'slices', words: '1' };
 const state = { ...DEFAULTS };
+let theme = ''; // 'dark' or 'light' when the fragment forces one (embed.js passes it)
 let module = null;
 
 // The values a control offers, as its radio buttons list them.
@@ -19,12 +20,18 @@ function readFragment() {
     const value = asked.get(field);
     state[field] = choices(field).includes(value) ? value : DEFAULTS[field];
   }
+  theme = ['dark', 'light'].includes(asked.get('theme')) ? asked.get('theme') : '';
+  if (theme) document.documentElement.dataset.theme = theme;
+  else delete document.documentElement.dataset.theme;
 }
 
 // Writes the state back into the fragment, so a link reproduces the view. A sandboxed
 // frame may refuse: the widget then works on without it.
 function writeFragment() {
-  const fragment = '#' + new URLSearchParams(FIELDS.map((f) => [f, state[f]])).toString();
+  const pairs = FIELDS.map((f) => [f, state[f]]);
+  if (theme) pairs.push(['theme', theme]);
+  const fragment = '#' + new URLSearchParams(pairs).toString();
+  postState(fragment);
   if (location.hash === fragment) return;
   try {
     history.replaceState(null, '', fragment);
@@ -40,6 +47,15 @@ function postHeight() {
   if (window.parent === window) return;
   const height = document.documentElement.getBoundingClientRect().height;
   window.parent.postMessage({ type: 'gpusplit:height', height }, '*');
+}
+
+// Tells an embedding page the view, so that its own URL can hold it (web/embed.js, with
+// data-gpusplit-mirror). Sent only when it changes.
+let lastState = '';
+function postState(fragment) {
+  if (window.parent === window || fragment === lastState) return;
+  lastState = fragment;
+  window.parent.postMessage({ type: 'gpusplit:state', fragment }, '*');
 }
 
 function showError(message) {
