@@ -26,7 +26,7 @@ TEST_LIB = tests/c/test_support.c
 comma := ,
 space := $(subst ,, )
 WASM_EXPORTS = text_in_buffer text_in_capacity bytes_buffer numbers_buffer text_buffer chart_buffer \
-               error_buffer explain_buffer offered_count offered_words use_builtin use_custom machine setting explain chart fewest
+               error_buffer explain_buffer offered_count offered_words use_builtin use_custom machine setting explain chart fewest timeline timeline_buffer
 # A standalone module: no Emscripten JavaScript, no imports, a fixed 1 MiB memory.
 EMFLAGS_BASE = -Oz --no-entry -sSTANDALONE_WASM -sINITIAL_MEMORY=1048576 -sTOTAL_STACK=262144 -sALLOW_MEMORY_GROWTH=0
 EMFLAGS = $(EMFLAGS_BASE) -sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(WASM_EXPORTS:%=_%))

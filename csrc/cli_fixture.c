@@ -108,6 +108,24 @@ static int print_chart(const gs_model *m, const gs_gpu *g, const gs_link *l, con
   return GS_OK;
 }
 
+static int print_timeline(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, gs_error *err) {
+  gs_timeline_row rows[16];
+  uint64_t i;
+  int rc = gs_timeline_make(m, g, l, p, rows, 16, err);
+  if (rc != GS_OK) return rc;
+  printf(",\"timeline\":[");
+  for (i = 0; i < p->gpus; i++) {
+    printf("%s{", i ? "," : "");
+    num("idle_before", rows[i].idle_before, 1);
+    num("read", rows[i].read, 1);
+    num("wait", rows[i].wait, 1);
+    num("idle_after", rows[i].idle_after, 0);
+    printf("}");
+  }
+  printf("]");
+  return GS_OK;
+}
+
 static int print_offered(void) {
   gs_model model[8];
   size_t lesson[8], lesson_n = 0;
@@ -147,7 +165,8 @@ static int print_offered(void) {
             printf("%s{\"model\":\"%s\",\"link\":\"%s\",", first ? "" : ",\n", GS_MODELS[lesson[m]].key, GS_LINK_KEYS[k]);
             first = 0;
             if ((rc = print_setting(&model[m], &gpu, &link[k], &plan, &err)) != GS_OK ||
-                (rc = print_chart(&model[m], &gpu, &link[k], &plan, &err)) != GS_OK)
+                (rc = print_chart(&model[m], &gpu, &link[k], &plan, &err)) != GS_OK ||
+                (rc = print_timeline(&model[m], &gpu, &link[k], &plan, &err)) != GS_OK)
               return cli_bad_error("fixture", &err);
             printf("}");
           }

@@ -358,6 +358,15 @@ typedef struct {
 } gs_chart_row;
 
 int gs_view_make(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, gs_view *out, gs_error *err);
+
+/* One GPU's part of one word's step, in percent of the step: idle, reading, sending (the
+ * swap or its hand-off), idle. They add up to 100. */
+typedef struct {
+  double idle_before, read, wait, idle_after;
+} gs_timeline_row;
+
+int gs_timeline_make(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, gs_timeline_row *rows,
+                     size_t cap, gs_error *err);
 /* rows has room for count_n rows; the plan's gpus is ignored. */
 int gs_chart_make(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, const uint64_t *counts,
                   size_t count_n, gs_chart_row *rows, gs_error *err);

@@ -41,10 +41,43 @@ int gs_view_make(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_
   ms_text(out->time, sizeof out->time, c.time.total);
   ms_text(out->read, sizeof out->read, c.time.read);
   ms_text(out->transfer, sizeof out->transfer, c.time.transfer);
-  gs_format(out->waiting, sizeof out->waiting, "%s%%", gs_fixed(num, sizeof num, c.time.share * 100, 1));
+  /* a share under 0.1% keeps two places, as the lesson writes groups' 0.03% */
+  gs_format(out->waiting, sizeof out->waiting, "%s%%",
+            gs_fixed(num, sizeof num, c.time.share * 100, c.time.share > 0 && c.time.share < 0.001 ? 2 : 1));
   gs_fixed_grouped(out->words_per_s, sizeof out->words_per_s, c.time.words_per_s, 1);
   gs_fixed_grouped(out->words_all, sizeof out->words_all, c.time.total_words_per_s, 1);
   out->wait_bar = 100 * c.time.share;
+  return GS_OK;
+}
+
+/* One word's step on each GPU, as shares of the step: slices read together, then swap;
+ * groups take turns, each idle while the others read, then hands on. Up to cap GPUs. */
+int gs_timeline_make(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, gs_timeline_row *rows,
+                     size_t cap, gs_error *err) {
+  gs_cost_result c;
+  uint64_t i, n = p->gpus;
+  int rc = gs_cost(m, g, l, p, &c, err);
+  if (rc != GS_OK) return rc;
+  if (n > cap) return gs_fail(err, GS_ERR_TOO_LONG, "gpus", "a timeline draws at most %zu GPUs", cap);
+  if (p->split != GS_GROUPS || n == 1) {
+    for (i = 0; i < n; i++) {
+      rows[i].idle_before = 0;
+      rows[i].read = 100 * c.time.read / c.time.total;
+      rows[i].wait = 100 * c.time.transfer / c.time.total;
+      rows[i].idle_after = 0;
+    }
+    return GS_OK;
+  }
+  {
+    double turn = c.time.read / (double)n, handoff = c.time.transfer / (double)(n - 1), at = 0;
+    for (i = 0; i < n; i++) {
+      rows[i].idle_before = 100 * at / c.time.total;
+      rows[i].read = 100 * turn / c.time.total;
+      rows[i].wait = i + 1 < n ? 100 * handoff / c.time.total : 0;
+      at += turn + (i + 1 < n ? handoff : 0);
+      rows[i].idle_after = 100 * (c.time.total - at) / c.time.total;
+    }
+  }
   return GS_OK;
 }
 

@@ -30,6 +30,8 @@ int explain(uint32_t n, uint32_t split, uint32_t words);
 char *explain_buffer(void);
 int chart(uint32_t split, uint32_t words);
 int fewest(uint32_t split, uint32_t words);
+int timeline(uint32_t n, uint32_t split, uint32_t words);
+double *timeline_buffer(void);
 
 #ifndef GS_LESSON_TABLES
 /* Filled by JavaScript: a config.json's text for use_custom. */
@@ -57,6 +59,8 @@ static char explain_text[GS_EXPLAIN_CAP];
 static char out_text[1024];
 /* chart(): per offered count, gpus, fits, read_bar, wait_bar */
 static double out_chart[4 * 16];
+/* timeline(): per GPU, idle_before, read, wait, idle_after (percent of the step) */
+static double out_timeline[4 * 16];
 static char error_text[256];
 
 static int fail(int rc, const gs_error *err) {
@@ -75,6 +79,7 @@ EXPORT char *text_buffer(void) { return out_text; }
 EXPORT double *chart_buffer(void) { return out_chart; }
 EXPORT char *error_buffer(void) { return error_text; }
 EXPORT char *explain_buffer(void) { return explain_text; }
+EXPORT double *timeline_buffer(void) { return out_timeline; }
 EXPORT uint32_t offered_count(uint32_t i) { return i < GS_COUNT_COUNT ? (uint32_t)GS_COUNTS[i] : 0; }
 EXPORT uint32_t offered_words(uint32_t i) { return i < GS_WORDS_COUNT ? (uint32_t)GS_WORDS[i] : 0; }
 
@@ -233,6 +238,24 @@ EXPORT int fewest(uint32_t split, uint32_t words) {
   rc = gs_fewest_n(&model, &gpu, &p, 64, &n);
   if (rc != GS_OK && rc != GS_ERR_NONE_FITS) return fail(rc, NULL);
   return (int)n;
+}
+
+/* One word's step on each of n GPUs (at most 16), into timeline_buffer(). */
+EXPORT int timeline(uint32_t n, uint32_t split, uint32_t words) {
+  gs_timeline_row rows[16];
+  gs_plan p = plan_of(n, split, words);
+  gs_error err;
+  uint32_t i;
+  int rc;
+  if ((rc = check_ready()) != GS_OK) return rc;
+  if ((rc = gs_timeline_make(&model, &gpu, &link_now, &p, rows, 16, &err)) != GS_OK) return fail(rc, &err);
+  for (i = 0; i < n; i++) {
+    out_timeline[4 * i] = rows[i].idle_before;
+    out_timeline[4 * i + 1] = rows[i].read;
+    out_timeline[4 * i + 2] = rows[i].wait;
+    out_timeline[4 * i + 3] = rows[i].idle_after;
+  }
+  return GS_OK;
 }
 
 /* The chart over the counts the widget offers. */

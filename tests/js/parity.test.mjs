@@ -63,6 +63,20 @@ offered('every number and string of all 180 settings is the native build\'s, bit
   assert.equal(bad, []);
 });
 
+offered('every GPU\'s timeline of all 180 settings is the native build\'s, bit for bit', () => {
+  const bad = [];
+  for (const c of fixture.cases) {
+    module.useBuiltin(c.model, c.link);
+    const got = module.timeline(c.gpus, c.split, c.words);
+    c.timeline.forEach((row, i) => {
+      const w = got[i];
+      if (!Object.is(w.idleBefore, row.idle_before) || !Object.is(w.read, row.read) || !Object.is(w.wait, row.wait) ||
+          !Object.is(w.idleAfter, row.idle_after)) bad.push(`${c.model} x${c.gpus} ${c.split} GPU ${i}`);
+    });
+  }
+  assert.equal(bad.slice(0, 5), []);
+});
+
 offered('every chart row of all 180 settings is the native build\'s, bit for bit', () => {
   const bad = [];
   for (const c of fixture.cases) {

@@ -57,6 +57,12 @@ export async function openModule(bytes) {
       check(w.machine(m.perServer, m.chatTokens, m.cacheBits, switches, m.between.bandwidth, m.between.step_us,
         m.linkKind | (m.betweenKind << 2) | (m.arch << 4)));
     },
+    // One word's step on each GPU: idle, reading, sending, idle, in percent of the step.
+    timeline(gpus, splitKey, words) {
+      check(w.timeline(gpus, SPLIT_KEYS.indexOf(splitKey) >>> 0, words));
+      const t = new Float64Array(w.memory.buffer, w.timeline_buffer(), 4 * gpus);
+      return Array.from({ length: gpus }, (_, i) => ({ idleBefore: t[4 * i], read: t[4 * i + 1], wait: t[4 * i + 2], idleAfter: t[4 * i + 3] }));
+    },
     // The fewest GPUs (up to 64) that hold the model, or 0 when none does.
     fewest(splitKey, words) {
       const n = w.fewest(SPLIT_KEYS.indexOf(splitKey) >>> 0, words);

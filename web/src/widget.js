@@ -106,8 +106,26 @@ function render() {
     li.querySelector('.gs-wait').style.width = `${row.waitBar}%`;
     li.querySelector('.gs-row-time').textContent = row.time;
   });
+  drawTimeline(module.timeline(gpus, state.split, words));
   if ($('sum').open) $('sum-text').textContent = module.explain(gpus, state.split, words);
   writeFragment();
+}
+
+// One row a GPU: idle, reading, sending, idle, each as wide as its share of the step.
+function drawTimeline(rows) {
+  const list = $('timeline');
+  while (list.children.length > rows.length) list.lastChild.remove();
+  while (list.children.length < rows.length) {
+    const li = document.createElement('li');
+    li.innerHTML = '<span class="gs-count"></span><span class="gs-track"><span class="gs-idle"></span>' +
+      '<span class="gs-read"></span><span class="gs-wait"></span><span class="gs-idle"></span></span>';
+    list.append(li);
+  }
+  rows.forEach((row, i) => {
+    const [count, track] = list.children[i].children;
+    count.textContent = `GPU ${i + 1}`;
+    [row.idleBefore, row.read, row.wait, row.idleAfter].forEach((share, k) => { track.children[k].style.width = `${share}%`; });
+  });
 }
 
 // A setting that does not fit: the fewest GPUs that would hold it (the module's search),
