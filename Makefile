@@ -164,8 +164,16 @@ test-browser: build/gpusplit build/widget.html
 build/bench_native: tests/bench/bench_native.c $(LIB) csrc/wasm.c $(HEADERS) build/data_files.c build/catalogue.c
 	$(Q)$(CC) $(CFLAGS) $(WARN) -Icsrc -o $@ $< $(LIB) csrc/wasm.c build/data_files.c build/catalogue.c -lm
 
-bench: deps build/bench_native build/gpusplit.wasm build/widget.html
-	node tests/bench/run.mjs
+# Paired: the native sweep and the wasm one, both by clang at -O2 (emcc is clang).
+build/bench_native_clang: tests/bench/bench_native.c $(LIB) csrc/wasm.c $(HEADERS) build/data_files.c build/catalogue.c
+	$(Q)clang -O2 $(WARN) -Icsrc -o $@ $< $(LIB) csrc/wasm.c build/data_files.c build/catalogue.c -lm
+
+build/bench.wasm: $(LIB) csrc/wasm.c $(HEADERS) build/data_files_min.c build/catalogue_lesson.c build/wasm-include/jsmn.h
+	$(Q)$(EMCC) $(WARN) $(subst -Oz,-O2,$(EMFLAGS)) -Icsrc -isystem build/wasm-include -o $@ \
+	  $(LIB) csrc/wasm.c build/data_files_min.c build/catalogue_lesson.c
+
+bench: deps build/bench_native_clang build/bench.wasm build/widget.html
+	$(Q)node tests/bench/run.mjs
 
 # Coverage-guided fuzzing with clang's libFuzzer: the config reader with hardware figures
 # at their extremes, the command line, the data readers, and the measured all-reduce

@@ -1,20 +1,23 @@
-// `make bench`: prints, from one run, (a) the time from an input event to the updated
-// figures in Chromium, (b) the time from load to the first figures, (c) the wasm's time
-// over a sweep of 1,001,472 settings against the native build's over the same sweep, and
-// (d) the byte sizes of what ships. It only reports; nothing here asserts a time.
-// Needs build/bench_native (tests/bench/bench_native.c), build/gpusplit.wasm and
-// web/widget.html. Usage: node tests/bench/run.mjs
+// `make bench`: prints, from one run, each figure as a ratio to a floor measured in the
+// same run: (a) a key press to the updated figures in Chromium, against a key press to an
+// empty handler on the same page; (b) load to the first figures, against the same page
+// without the module; (c) the wasm's sweep of 1,001,472 settings against the native
+// build's, both by clang at -O2, run interleaved in pairs; and (d) the byte sizes of what
+// ships against their budgets. It only reports; nothing here asserts a time.
+// Needs build/bench_native_clang, build/bench.wasm and web/widget.html.
+// Usage: node tests/bench/run.mjs
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { openModule, MODEL_KEYS, LINK_KEYS, SPLIT_KEYS } from '../../web/src/module.js';
 import { FIELDS, fileUrl, openBrowser, ready, ROOT } from '../browser/harness.mjs';
 
-const RUNS = 3; // each sweep's time is the best of this many
+const RUNS = 5; // pairs of sweeps, native then wasm
 const MAX_N = 64; // the sweep of tests/bench/bench_native.c
 const MAX_WORDS = 1304;
 const CHANGES_PER_GROUP = 120; // five groups: 600 changes
+const SPLITS = 2; // the sweep's splits: slices and groups, as bench_native.c's
 const LOADS = 25;
 
 const sorted = (xs) => [...xs].sort((a, b) => a - b);
@@ -24,15 +27,10 @@ const ms = (x) => `${x.toFixed(1)} ms`;
 const spread = (xs) => `median ${ms(rank(xs, 0.5))}, p95 ${ms(rank(xs, 0.95))}, max ${ms(rank(xs, 1))} (n = ${xs.length})`;
 const line = (label, text) => console.log(`  ${label.padEnd(40)} ${text}`);
 
-function best(sweep) {
-  let fastest = Infinity;
-  let result;
-  for (let i = 0; i < RUNS; i++) {
-    const start = performance.now();
-    result = sweep();
-    fastest = Math.min(fastest, (performance.now() - start) / 1000);
-  }
-  return { s: fastest, ...result };
+function timed(sweep) {
+  const start = performance.now();
+  const result = sweep();
+  return { s: (performance.now() - start) / 1000, ...result };
 }
 
 // The bits of a double, as bench_native prints them.
@@ -43,19 +41,19 @@ const bitsOf = (x) => {
 };
 
 // (c) the wasm side: the raw export, and the widget's reader (web/src/module.js), whose
-// setting() also decodes the ten strings.
+// setting() also decodes the strings.
 async function wasmSweeps() {
-  const bytes = readFileSync(join(ROOT, 'build', 'gpusplit.wasm'));
+  const bytes = readFileSync(join(ROOT, 'build', 'bench.wasm'));
   const { instance } = await WebAssembly.instantiate(bytes, {});
   const w = instance.exports;
   if (w._initialize) w._initialize();
   const numbers = new Float64Array(w.memory.buffer, w.numbers_buffer(), 8);
-  const raw = best(() => {
+  const raw = () => timed(() => {
     let settings = 0, refused = 0, sum = 0;
     for (let model = 0; model < MODEL_KEYS.length; model++) {
       for (let link = 0; link < LINK_KEYS.length; link++) {
         if (w.use_builtin(model, link) !== 0) throw new Error('use_builtin failed');
-        for (let split = 0; split < SPLIT_KEYS.length; split++) {
+        for (let split = 0; split < SPLITS; split++) {
           for (let n = 1; n <= MAX_N; n++) {
             for (let words = 1; words <= MAX_WORDS; words++) {
               settings++;
@@ -69,12 +67,12 @@ async function wasmSweeps() {
     return { settings, refused, checksum: bitsOf(sum) };
   });
   const module = await openModule(bytes);
-  const reader = best(() => {
+  const reader = () => timed(() => {
     let settings = 0, sum = 0;
     for (const model of MODEL_KEYS) {
       for (const link of LINK_KEYS) {
         module.useBuiltin(model, link);
-        for (const split of SPLIT_KEYS) {
+        for (const split of SPLIT_KEYS.slice(0, SPLITS)) {
           for (let n = 1; n <= MAX_N; n++) {
             for (let words = 1; words <= MAX_WORDS; words++) {
               settings++;
@@ -87,6 +85,22 @@ async function wasmSweeps() {
     return { settings, checksum: bitsOf(sum) };
   });
   return { raw, reader };
+}
+
+// The native sweep, once, by clang at -O2.
+const nativeSweep = () => JSON.parse(execFileSync(join(ROOT, 'build', 'bench_native_clang'), ['1'], { encoding: 'utf8' }));
+
+// (c) interleaved pairs: native, then wasm, RUNS times; each pair's ratio.
+async function pairedSweeps() {
+  const sweeps = await wasmSweeps();
+  const pairs = [];
+  for (let i = 0; i < RUNS; i++) {
+    const native = nativeSweep();
+    const wasm = sweeps.raw();
+    pairs.push({ native, wasm, ratio: wasm.s / native.export_s });
+  }
+  const reader = sweeps.reader();
+  return { pairs, reader };
 }
 
 // (a) and (b) in Chromium.
@@ -108,12 +122,23 @@ async function browserTimes() {
         }
       }).observe(document, { childList: true, subtree: true, characterData: true });
     });
+    // the floor for (b): the same page without its module (and without the CSP that
+    // allows the module's script by hash), to the moment its script shows the controls
+    const widget = readFileSync(join(ROOT, 'web', 'widget.html'), 'utf8');
+    const floorPage = join(ROOT, 'build', 'bench-without-module.html');
+    writeFileSync(floorPage, widget.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, '')
+      .replace(/"[A-Za-z0-9+/]{1000,}={0,2}"/, '""'));
     const loads = [];
+    const floorLoads = [];
     for (let i = 0; i < LOADS; i++) {
       await page.goto(fileUrl('widget.html'));
       await page.waitForFunction(() => window.__firstFigures !== undefined);
       loads.push(await page.evaluate(() => window.__firstFigures));
+      await page.goto(pathToFileURL(floorPage).href);
+      await page.waitForFunction(() => !document.getElementById('controls').hidden);
+      floorLoads.push(await page.evaluate(() => performance.now()));
     }
+    await page.goto(fileUrl('widget.html'));
     await ready(page);
 
     // (a1): trusted key presses (ArrowRight in each radio group in turn), from the
@@ -135,6 +160,27 @@ async function browserTimes() {
     }
     const keys = await page.evaluate(() => window.__latency);
 
+    // the floor for (a): the same trusted key presses on the same page, into a text box
+    // whose handler only writes the key into a span, measured the same way
+    await page.evaluate(() => {
+      window.__floor = [];
+      const box = document.createElement('input');
+      const out = document.createElement('span');
+      box.id = 'bench-box';
+      document.body.append(box, out);
+      let start = null;
+      box.addEventListener('keydown', (event) => { start = event.timeStamp; out.textContent = event.key + event.timeStamp; });
+      new MutationObserver(() => {
+        if (start === null) return;
+        document.getElementById('chart').getBoundingClientRect();
+        window.__floor.push(performance.now() - start);
+        start = null;
+      }).observe(out, { childList: true, characterData: true, subtree: true });
+      box.focus();
+    });
+    for (let i = 0; i < FIELDS.length * CHANGES_PER_GROUP; i++) await page.keyboard.press('ArrowRight');
+    const floorKeys = await page.evaluate(() => window.__floor);
+
     // (a2): change events dispatched inside the page, one radio after another, from just
     // before dispatch to the figures laid out: the widget's own share of (a1)
     const dispatched = await page.evaluate((count) => {
@@ -150,35 +196,41 @@ async function browserTimes() {
       }
       return out;
     }, FIELDS.length * CHANGES_PER_GROUP);
-    return { loads, keys, dispatched, problems };
+    return { loads, floorLoads, keys, floorKeys, dispatched, problems };
   } finally {
     await browser.close();
   }
 }
 
-const native = JSON.parse(execFileSync(join(ROOT, 'build', 'bench_native'), [String(RUNS)], { encoding: 'utf8' }));
-const wasm = await wasmSweeps();
+const sweeps = await pairedSweeps();
 const chrome = await browserTimes();
 const chromium = execFileSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+const median = (xs) => rank(xs, 0.5);
+const ratio = (x, floor) => `${(x / floor).toFixed(2)} times`;
 
-console.log(`gpusplit bench (${chromium}; Node ${process.version}; times are the best of ${RUNS} sweeps)`);
-console.log('(a) input event to updated figures, in Chromium');
-line('key press (trusted), to #time laid out:', spread(chrome.keys));
+console.log(`gpusplit bench (${chromium}; Node ${process.version}); each figure against a floor from this run`);
+console.log(`(a) a key press to the updated figures, ${chrome.keys.length} presses (aim: within 1.5 times the floor)`);
+line('key press to #time laid out:', spread(chrome.keys));
+line('floor, key press to an empty handler:', spread(chrome.floorKeys));
+line('ratio of medians:', ratio(median(chrome.keys), median(chrome.floorKeys)));
 line('change event dispatched in the page:', spread(chrome.dispatched));
-console.log('(b) load to first figures (#memory not "…")');
-line('from navigation start:', spread(chrome.loads));
-console.log(`(c) one sweep of ${native.settings.toLocaleString('en')} settings (3 models x 2 links x 2 splits x 1-${MAX_N} GPUs x 1-${MAX_WORDS} words)`);
-line('native, csrc/wasm.c setting() (-O2):', `${native.export_s.toFixed(3)} s`);
-line('native, gs_word_time + gs_view_make:', `${native.view_s.toFixed(3)} s`);
-line('wasm, setting() export (-Oz), Node:', `${wasm.raw.s.toFixed(3)} s`);
-line('wasm, module.js openModule().setting():', `${wasm.reader.s.toFixed(3)} s (decodes the 10 strings too)`);
-line('ratio wasm / native, same setting():', `${(wasm.raw.s / native.export_s).toFixed(2)}`);
-line('ratio module.js / native setting():', `${(wasm.reader.s / native.export_s).toFixed(2)}`);
-const agree = native.checksum === wasm.raw.checksum && native.checksum === wasm.reader.checksum && native.settings === wasm.raw.settings;
-line('sum of every total time, bits:', `native ${native.checksum}, wasm ${wasm.raw.checksum}, module.js ${wasm.reader.checksum} (${agree ? 'equal' : 'DIFFERENT'})`);
-console.log('(d) sizes');
-for (const file of ['build/gpusplit.wasm', 'web/widget.html']) {
-  const body = readFileSync(join(ROOT, file));
-  line(`${file}:`, `${body.length.toLocaleString('en')} bytes (${gzipSync(body, { level: 9 }).length.toLocaleString('en')} gzipped)`);
+console.log(`(b) load to the first figures, ${LOADS} loads (aim: within 1.15 times the floor)`);
+line('widget, to #memory holding a figure:', spread(chrome.loads));
+line('floor, the page without its module:', spread(chrome.floorLoads));
+line('ratio of medians:', ratio(median(chrome.loads), median(chrome.floorLoads)));
+const first = sweeps.pairs[0];
+console.log(`(c) one sweep of ${first.native.settings.toLocaleString('en')} settings, native and wasm both by clang -O2, ${RUNS} interleaved pairs`);
+sweeps.pairs.forEach((p, i) => line(`pair ${i + 1}: native, wasm:`, `${p.native.export_s.toFixed(3)} s, ${p.wasm.s.toFixed(3)} s: ${p.ratio.toFixed(2)}`));
+line('median ratio wasm / native:', median(sweeps.pairs.map((p) => p.ratio)).toFixed(2));
+line('module.js reader, one sweep:', `${sweeps.reader.s.toFixed(3)} s (decodes the strings too)`);
+const agree = sweeps.pairs.every((p) => p.native.checksum === p.wasm.checksum && p.native.settings === p.wasm.settings) &&
+  sweeps.reader.checksum === first.native.checksum;
+line('sum of every total time, bits:', `native ${first.native.checksum}, wasm ${first.wasm.checksum} (${agree ? 'equal' : 'DIFFERENT'})`);
+console.log('(d) sizes, against their budgets');
+for (const [file, budget] of [['web/widget.html', 32 * 1024], ['web/explorer.html', 128 * 1024], ['build/lesson.wasm', 0], ['build/gpusplit.wasm', 0]]) {
+  let body;
+  try { body = readFileSync(join(ROOT, file)); } catch { line(`${file}:`, 'not built'); continue; }
+  const against = budget ? `: ${(body.length / budget).toFixed(2)} of its ${budget / 1024} KiB budget` : '';
+  line(`${file}:`, `${body.length.toLocaleString('en')} bytes${against}`);
 }
 if (chrome.problems.length) console.log(`console problems during the bench: ${chrome.problems.join('; ')}`);
