@@ -274,8 +274,9 @@ async function start() {
   form.elements.n.max = String(module.maxGpus);
   readFragment();
   showState();
+  // 'input' alone: selects, checkboxes and the slider fire it too, and 'change' as well
+  // would draw everything twice
   form.addEventListener('input', onInput);
-  form.addEventListener('change', onInput);
   form.addEventListener('submit', (event) => event.preventDefault());
   $('chart').addEventListener('click', onChartClick);
   takeDrops($('config'));
