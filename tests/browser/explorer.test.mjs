@@ -203,12 +203,13 @@ const overflows = (page) => page.evaluate(() => {
 });
 
 // Every part shown: typed figures, a config error, servers, and both <details> open.
-const EVERYTHING = '#model=deepseek-v3-671b&gtyped=1&ltyped=1&per=8&split=slices-groups&words=64&cpc=1&auto=1&n=64';
+const EVERYTHING = '#model=deepseek-v3&gtyped=1&ltyped=1&per=8&split=slices-groups&words=64&cpc=1&auto=1&n=64';
 
 for (const width of [360, 1280]) {
   explorer(`at ${width} px wide nothing is cut off or scrolls sideways, with every part shown`, async (ctx) => {
     const { page, seen } = await openPage(ctx, fileUrl('explorer.html', EVERYTHING));
     await page.setViewportSize({ width, height: 900 });
+    assert.equal([await page.inputValue('#model'), await page.inputValue('#split')], ['deepseek-v3', 'slices-groups'], 'the fragment was not taken');
     await page.fill('#log', 'not a log');
     await page.evaluate(() => { for (const d of document.querySelectorAll('details')) d.open = true; });
     assert.equal(await overflows(page), []);

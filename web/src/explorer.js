@@ -159,7 +159,7 @@ function showSweep(n) {
     + `Best count (★): ${found.best || 'none'}. Chosen (outlined): ${n}.`;
   const marks = [[found.fewest, '▲'], [found.best, '★']].filter(([gpus]) => gpus !== 0).map(([gpus, symbol]) => {
     const span = document.createElement('span');
-    span.className = 'ex-mark';
+    span.className = symbol === '★' ? 'ex-mark ex-mark-best' : 'ex-mark';
     span.style.gridColumn = String(gpus);
     span.textContent = symbol;
     return span;
