@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { browserSuite, fileUrl, openPage, requested, ROOT, screenshotPath } from './harness.mjs';
-import { bare, EVERY_COUNT, explain, refusal, report } from '../js/cli_report.mjs';
+import { EVERY_COUNT, explain, refusal, report, reportText } from '../js/cli_report.mjs';
 
 const data = (name) => join(ROOT, 'data', 'models', name);
 const QWEN_MOE = data('qwen3-30b-a3b.json');
@@ -81,7 +81,8 @@ explorer('a catalogue model chosen with the controls shows report\'s figures, ev
   await assertShows(page, [...flags, '--words', '4', '--cache-per-chat', '--nccl', 'auto'], 8);
   // typed GPU figures start as the catalogue's, and one changed is the report's --gpu-bw
   await page.check('#gtyped');
-  assert.is(await page.inputValue('#gib'), '80');
+  const sheet = reportText(['--gpu', 'h100-sxm']).match(/^GPU: H100 SXM, (\S+) GiB,/m);
+  assert.is(await page.inputValue('#gib'), sheet[1], 'the typed memory does not start as the catalogue\'s');
   await page.fill('#gbw', '2e12');
   await assertShows(page, [...flags, '--words', '4', '--cache-per-chat', '--nccl', 'auto', '--gpu-bw', '2e12'], 8);
   // the fragment carries every setting: a new page on it shows the same
@@ -132,6 +133,36 @@ explorer('a bad config shows report\'s one-line message beside its box, and the 
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+  assert.equal(seen.problems, []);
+});
+
+explorer('a config.json dropped on its box is read as if pasted', async (ctx) => {
+  const { page, seen } = await openPage(ctx, fileUrl('explorer.html'));
+  await page.evaluate((text) => {
+    const files = new DataTransfer();
+    files.items.add(new File([text], 'config.json', { type: 'application/json' }));
+    document.getElementById('config').dispatchEvent(new DragEvent('drop', { dataTransfer: files, bubbles: true, cancelable: true }));
+  }, readFileSync(QWEN_MOE, 'utf8'));
+  await page.waitForFunction(() => document.getElementById('model-status').textContent !== '');
+  await assertShows(page, ['--model', QWEN_MOE, ...H100], 4);
+  assert.equal(seen.problems, []);
+});
+
+explorer('a typed figure out of range gives report\'s reason beside the GPU or the link, and the page keeps working', async (ctx) => {
+  const { page, seen } = await openPage(ctx, fileUrl('explorer.html'));
+  const cases = [['#gtyped', '#gib', '-1', '--gpu-gib', 1], ['#gtyped', '#gib', '1e30', '--gpu-gib', 1], ['#ltyped', '#lbw', '0', '--link-bw', 2]];
+  for (const [box, field, value, flag, at] of cases) {
+    await page.check(box);
+    await page.fill(field, value);
+    const cli = refusal([...H100, flag, value]);
+    assert.is(cli.status, 2);
+    const said = (await shown(page)).statuses[at];
+    // the module names its field ("gpu gib"), the command line its flag; the reason is the same
+    assert.is(cli.line.slice(cli.line.indexOf(': ', 'gpusplit: '.length) + 2), said.slice(said.indexOf(': ') + 2), `${flag} ${value}`);
+    assert.is((await shown(page)).memory, '—');
+    await page.uncheck(box);
+    await assertShows(page, ['--model', '70b', ...H100], 4, 'after unchecking');
   }
   assert.equal(seen.problems, []);
 });

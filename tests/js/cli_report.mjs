@@ -9,6 +9,9 @@ export const EVERY_COUNT = Array.from({ length: 64 }, (_, i) => i + 1).join(',')
 
 const run = (flags) => execFileSync(GPUSPLIT, ['report', ...flags], { encoding: 'utf8' });
 
+// The report's whole text, header and all.
+export const reportText = run;
+
 // The report table: { fewest, best, rows: Map(gpus -> row) }. A row's figures are the
 // table's columns as printed (no unit); '-' where the row does not fit.
 export function report(flags) {
