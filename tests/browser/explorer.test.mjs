@@ -167,6 +167,20 @@ explorer('a typed figure out of range gives report\'s reason beside the GPU or t
   assert.equal(seen.problems, []);
 });
 
+explorer('only counts that divide the heads: the chart, the fewest and the best are report --divide-heads\'s', async (ctx) => {
+  const { page, seen } = await openPage(ctx, fileUrl('explorer.html'));
+  await page.check('#heads');
+  const heads = Number(reportText(['--model', '70b']).match(/(\d+) heads,/)[1]);
+  const dividing = Array.from({ length: 64 }, (_, i) => i + 1).filter((n) => heads % n === 0).join(',');
+  await assertShows(page, ['--model', '70b', ...H100, '--divide-heads'], 4, 'dividing counts', dividing);
+  // a count that does not divide them is priced, and the page says the chart leaves it out
+  await chooseCount(page, 5);
+  assert.match(refusal(['--model', '70b', ...H100, '--divide-heads', '--counts', '5']).line, /5 does not divide the \d+ heads/);
+  assert.match((await shown(page)).statuses[3], /^5 GPUs do not divide the attention heads/);
+  assert.is((await shown(page)).time, `${report(['--model', '70b', ...H100, '--counts', '5']).rows.get(5).time} ms`);
+  assert.equal(seen.problems, []);
+});
+
 explorer('two servers of 8 H100s with a pasted Qwen3-MoE config give report\'s figures, split by slices and by slices and groups', async (ctx) => {
   const { page, seen } = await openPage(ctx, fileUrl('explorer.html'));
   await page.fill('#config', readFileSync(QWEN_MOE, 'utf8'));

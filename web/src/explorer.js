@@ -194,6 +194,9 @@ function showSweep(n) {
     }
     rows.push(tr);
   }
+  if (!found.rows.some((row) => row.gpus === n)) {
+    status('plan-status', `${n} GPUs do not divide the attention heads, so the chart and the searches leave this count out.`);
+  }
   $('chart').replaceChildren(...columns);
   $('table').replaceChildren(...rows);
 }
