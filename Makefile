@@ -33,7 +33,7 @@ EMFLAGS = $(EMFLAGS_BASE) -sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(WASM_
 EMCC = NODE_PATH=/usr/share/nodejs emcc
 WEB = web/src/widget.html web/src/widget.css web/src/widget.js web/src/module.js scripts/embed_widget.mjs
 
-.PHONY: validate all deps run test test-c test-san test-fuzz test-reference test-js test-browser wasm widget bench fuzz clean
+.PHONY: validate all deps run test test-c test-san test-fuzz test-reference test-js test-browser wasm widget explorer bench fuzz clean
 
 all: build/gpusplit
 
@@ -111,6 +111,30 @@ build/widget.html: build/lesson.wasm build/gpusplit $(WEB)
 widget: build/widget.html
 	$(Q)cp build/widget.html web/widget.html
 
+# ---- The explorer (web/explorer.html): a person's own model, GPU and link. ----
+# build/explorer.wasm is the full library with csrc/wasm_explorer.c's exports, every
+# catalogue model (build/catalogue.c) and the full hardware data, minified. Its memory
+# is 4 MiB, not 1, to hold a pasted nccl-tests log of up to GS_MEASURED_MAX_BYTES (1 MiB).
+# scripts/embed_explorer.mjs inlines it into one page; `make explorer` copies that page to
+# web/explorer.html, which is committed, and tests/js/explorer.test.mjs keeps the two equal.
+EXPLORER_EXPORTS = text_in_buffer text_in_capacity key_in_buffer key_in_capacity list_buffer text_buffer numbers_buffer \
+                   chart_buffer chart_text_buffer explain_buffer error_buffer max_gpus list use_model use_config \
+                   use_gpu_key use_gpu use_link_key use_link use_log use_between_key plan price sweep explain
+EXPLORER_EMFLAGS = -Oz --no-entry -sSTANDALONE_WASM -sINITIAL_MEMORY=4194304 -sTOTAL_STACK=262144 -sALLOW_MEMORY_GROWTH=0 \
+                   -sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(EXPLORER_EXPORTS:%=_%))
+EXPLORER_WEB = web/src/explorer.html web/src/explorer.css web/src/explorer.js web/src/explorer_module.js scripts/embed_explorer.mjs
+
+build/explorer.wasm: $(LIB) csrc/wasm_explorer.c $(HEADERS) build/data_files_min.c build/catalogue.c build/wasm-include/jsmn.h
+	$(Q)$(EMCC) $(WARN) $(EXPLORER_EMFLAGS) -Icsrc -isystem build/wasm-include -o $@ \
+	  $(LIB) csrc/wasm_explorer.c build/data_files_min.c build/catalogue.c
+
+build/explorer.html: build/explorer.wasm $(EXPLORER_WEB)
+	$(Q)node scripts/embed_explorer.mjs build/explorer.wasm build/explorer.html
+
+explorer: build/explorer.html
+	$(Q)cp build/explorer.html web/explorer.html
+# ---- end of the explorer ----
+
 run: deps build/gpusplit widget
 	$(Q)build/gpusplit report --model 70b --counts 1,2,4,8,16
 	@echo
@@ -151,12 +175,12 @@ test-reference: build/gpusplit
 
 # The Node tests need the native build (it writes their fixtures), the module, and a
 # fresh widget to hold the committed one against.
-test-js: build/gpusplit build/gpusplit.wasm build/lesson.wasm build/widget.html
+test-js: build/gpusplit build/gpusplit.wasm build/lesson.wasm build/widget.html build/explorer.html
 	$(Q)$(SUITE) "js: node" uvu node_modules/.bin/uvu tests/js '.test.mjs$$'
 
 # Headless Debian Chromium through playwright-core; the harness starts and stops the
 # browser and a static server on 127.0.0.1 itself.
-test-browser: build/gpusplit build/widget.html
+test-browser: build/gpusplit build/widget.html build/explorer.html
 	$(Q)$(SUITE) "browser: chromium" uvu node_modules/.bin/uvu tests/browser '.test.mjs$$'
 
 # Speed and size, reported, never asserted: input-to-figures and load time in Chromium,

@@ -1,0 +1,313 @@
+// The explorer (web/explorer.html) in Chromium, held to `build/gpusplit report` run with the
+// same settings: a catalogue model, a pasted config, a bad one, servers, a pasted
+// nccl-tests log; then the keyboard, axe-core, two widths, an iframe and the network.
+import * as assert from 'uvu/assert';
+import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { browserSuite, fileUrl, openPage, requested, ROOT, screenshotPath } from './harness.mjs';
+import { EVERY_COUNT, explain, refusal, report, reportText } from '../js/cli_report.mjs';
+
+const data = (name) => join(ROOT, 'data', 'models', name);
+const QWEN_MOE = data('qwen3-30b-a3b.json');
+const LOG = join(ROOT, 'tests', 'nccl-tests', 'dgx_h100_8gpu_nvidia_dgxc.txt');
+const H100 = ['--gpu', 'h100-sxm', '--link', 'nvlink4'];
+
+// What the page shows now, as the report's table columns (figures without units).
+const shown = (page) => page.evaluate(() => {
+  const text = (id) => document.getElementById(id).textContent;
+  const parts = text('parts').match(/^weights (\S+) GiB, cache (\S+) GiB, working (\S+) GiB$/) || [];
+  const times = text('time-parts').match(/^reading (\S+) ms, waiting (\S+) ms$/) || [];
+  const speed = text('speed').match(/^(\S+) words a second for each chat, (\S+) for all of them$/) || [];
+  const found = text('searches').match(/Fewest GPUs that fit \(▲\): (\d+|none)[^.]*\. Best count \(★\): (\d+|none)\./) || [];
+  return {
+    n: Number(document.getElementById('n').value),
+    memory: text('memory'), weights: parts[1], cache: parts[2], working: parts[3], time: text('time'),
+    read: times[1], wait: times[2], waiting: text('waiting'), wordsPerS: speed[1], allWordsPerS: speed[2],
+    machine: text('machine'), fewest: found[1], best: found[2],
+    table: [...document.querySelectorAll('#table tr')].map((tr) => [...tr.children].map((td) => td.textContent)),
+    explain: text('explain'),
+    statuses: ['model-status', 'gpu-status', 'link-status', 'plan-status'].map((id) => text(id)),
+  };
+});
+
+// What the page must show for the report run with flags at n GPUs; counts: those the
+// plan can take (the page's table lists only those, and report refuses the others).
+function expected(flags, n, counts = EVERY_COUNT) {
+  const cli = report([...flags, '--counts', counts]);
+  const row = cli.rows.get(n);
+  const servers = row.servers === 1 ? '1 server' : `${row.servers} servers`;
+  return {
+    n, memory: `${row.total} GiB`, weights: row.weights, cache: row.cache, working: row.working,
+    time: row.fits ? `${row.time} ms` : 'Does not fit', read: row.fits ? row.read : undefined, wait: row.fits ? row.wait : undefined,
+    waiting: row.fits ? row.waiting : '—', wordsPerS: row.fits ? row.wordsPerS : undefined, allWordsPerS: row.fits ? row.allWordsPerS : undefined,
+    machine: row.protocol ? `${servers}; NCCL's ${row.protocol} protocol` : servers,
+    fewest: cli.fewest ? String(cli.fewest) : 'none', best: cli.best ? String(cli.best) : 'none',
+    table: [...cli.rows.values()].map((r) => [String(r.gpus), r.fits ? 'yes' : 'no', r.fits ? `${r.time} ms` : 'Does not fit',
+      [r.gpus === cli.fewest ? 'fewest that fit' : '', r.gpus === cli.best ? 'best' : '', r.gpus === n ? 'chosen' : ''].filter(Boolean).join(', ')]),
+    explain: explain(flags, n),
+  };
+}
+
+// Compares everything but the statuses, which each test checks itself.
+async function assertShows(page, flags, n, message, counts) {
+  const { statuses, ...now } = await shown(page);
+  assert.equal(now, expected(flags, n, counts), message);
+  return statuses;
+}
+
+// The GPU count by keyboard: Home on the slider, then ArrowRight n - 1 times.
+async function chooseCount(page, n) {
+  await page.focus('#n');
+  await page.keyboard.press('Home');
+  for (let i = 1; i < n; i++) await page.keyboard.press('ArrowRight');
+  assert.is(await page.inputValue('#n'), String(n));
+}
+
+const explorer = browserSuite('the explorer, held to gpusplit report', { server: true });
+
+explorer('a catalogue model chosen with the controls shows report\'s figures, every count, the fewest, the best and the sums', async (ctx) => {
+  const { page, seen } = await openPage(ctx, fileUrl('explorer.html'));
+  await page.selectOption('#model', 'qwen3-30b-a3b');
+  await page.selectOption('#gpu', 'h100-sxm');
+  await page.selectOption('#link', 'nvlink4');
+  await chooseCount(page, 8);
+  const flags = ['--model', 'qwen3-30b-a3b', ...H100];
+  assert.equal(await assertShows(page, flags, 8), ['', '', '', '']);
+  // the same setting with four chats, a cache each and NCCL's protocols, typed in
+  await page.fill('#words', '4');
+  await page.check('#cpc');
+  await page.check('#auto');
+  await assertShows(page, [...flags, '--words', '4', '--cache-per-chat', '--nccl', 'auto'], 8);
+  // typed GPU figures start as the catalogue's, and one changed is the report's --gpu-bw
+  await page.check('#gtyped');
+  const sheet = reportText(['--gpu', 'h100-sxm']).match(/^GPU: H100 SXM, (\S+) GiB,/m);
+  assert.is(await page.inputValue('#gib'), sheet[1], 'the typed memory does not start as the catalogue\'s');
+  await page.fill('#gbw', '2e12');
+  await assertShows(page, [...flags, '--words', '4', '--cache-per-chat', '--nccl', 'auto', '--gpu-bw', '2e12'], 8);
+  // the fragment carries every setting: a new page on it shows the same
+  const again = await openPage(ctx, page.url());
+  await assertShows(again.page, [...flags, '--words', '4', '--cache-per-chat', '--nccl', 'auto', '--gpu-bw', '2e12'], 8, 'from the link');
+  assert.equal(seen.problems, []);
+  assert.equal(again.seen.problems, []);
+});
+
+explorer('a pasted config.json is priced as report prices that file, and a small one travels in the link', async (ctx) => {
+  const { page, seen } = await openPage(ctx, fileUrl('explorer.html'));
+  const file = data('gpt-oss-20b.json');
+  await page.fill('#config', readFileSync(file, 'utf8'));
+  await chooseCount(page, 2);
+  const statuses = await assertShows(page, ['--model', file, ...H100], 2);
+  assert.equal(statuses, ['Using your config.json.', '', '', '']);
+  assert.ok(page.url().includes('config='), 'the config is not in the link');
+  const again = await openPage(ctx, page.url());
+  assert.is(await again.page.inputValue('#config'), readFileSync(file, 'utf8'));
+  await assertShows(again.page, ['--model', file, ...H100], 2, 'from the link');
+  // a config over 2 KB is used, and the page says the link cannot carry it
+  const big = data('phi35-mini.json');
+  assert.ok(readFileSync(big).length > 2048);
+  await page.fill('#config', readFileSync(big, 'utf8'));
+  const [model] = await assertShows(page, ['--model', big, ...H100], 2);
+  assert.match(model, /cannot carry it/);
+  assert.not.ok(page.url().includes('config='), 'a large config went into the link');
+  assert.equal(seen.problems, []);
+});
+
+explorer('a bad config shows report\'s one-line message beside its box, and the page keeps working', async (ctx) => {
+  const { page, seen } = await openPage(ctx, fileUrl('explorer.html'));
+  const dir = mkdtempSync(join(tmpdir(), 'gpusplit-explorer-'));
+  try {
+    for (const text of ['{"model_type":"llama"}', '{"hidden_size": 4096,', '{"model_type":"mllama","hidden_size":8}']) {
+      const file = join(dir, 'config.json');
+      writeFileSync(file, text);
+      const cli = refusal(['--model', file]);
+      assert.is(cli.status, 2);
+      await page.fill('#config', text);
+      const [model] = (await shown(page)).statuses;
+      assert.is(`gpusplit: ${file}: ${model}`, cli.line, text);
+      assert.not.ok(model.includes('\n'));
+      assert.ok(await page.evaluate(() => document.getElementById('model-status').classList.contains('ex-bad')));
+      // the catalogue model (70B) is priced meanwhile, and the count still moves
+      await chooseCount(page, 5);
+      await assertShows(page, ['--model', '70b', ...H100], 5, text);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  assert.equal(seen.problems, []);
+});
+
+explorer('a config.json dropped on its box is read as if pasted', async (ctx) => {
+  const { page, seen } = await openPage(ctx, fileUrl('explorer.html'));
+  await page.evaluate((text) => {
+    const files = new DataTransfer();
+    files.items.add(new File([text], 'config.json', { type: 'application/json' }));
+    document.getElementById('config').dispatchEvent(new DragEvent('drop', { dataTransfer: files, bubbles: true, cancelable: true }));
+  }, readFileSync(QWEN_MOE, 'utf8'));
+  await page.waitForFunction(() => document.getElementById('model-status').textContent !== '');
+  await assertShows(page, ['--model', QWEN_MOE, ...H100], 4);
+  assert.equal(seen.problems, []);
+});
+
+explorer('a typed figure out of range gives report\'s reason beside the GPU or the link, and the page keeps working', async (ctx) => {
+  const { page, seen } = await openPage(ctx, fileUrl('explorer.html'));
+  const cases = [['#gtyped', '#gib', '-1', '--gpu-gib', 1], ['#gtyped', '#gib', '1e30', '--gpu-gib', 1], ['#ltyped', '#lbw', '0', '--link-bw', 2]];
+  for (const [box, field, value, flag, at] of cases) {
+    await page.check(box);
+    await page.fill(field, value);
+    const cli = refusal([...H100, flag, value]);
+    assert.is(cli.status, 2);
+    const said = (await shown(page)).statuses[at];
+    // the module names its field ("gpu gib"), the command line its flag; the reason is the same
+    assert.is(cli.line.slice(cli.line.indexOf(': ', 'gpusplit: '.length) + 2), said.slice(said.indexOf(': ') + 2), `${flag} ${value}`);
+    assert.is((await shown(page)).memory, '—');
+    await page.uncheck(box);
+    await assertShows(page, ['--model', '70b', ...H100], 4, 'after unchecking');
+  }
+  assert.equal(seen.problems, []);
+});
+
+explorer('only counts that divide the heads: the chart, the fewest and the best are report --divide-heads\'s', async (ctx) => {
+  const { page, seen } = await openPage(ctx, fileUrl('explorer.html'));
+  await page.check('#heads');
+  const heads = Number(reportText(['--model', '70b']).match(/(\d+) heads,/)[1]);
+  const dividing = Array.from({ length: 64 }, (_, i) => i + 1).filter((n) => heads % n === 0).join(',');
+  await assertShows(page, ['--model', '70b', ...H100, '--divide-heads'], 4, 'dividing counts', dividing);
+  // a count that does not divide them is priced, and the page says the chart leaves it out
+  await chooseCount(page, 5);
+  assert.match(refusal(['--model', '70b', ...H100, '--divide-heads', '--counts', '5']).line, /5 does not divide the \d+ heads/);
+  assert.match((await shown(page)).statuses[3], /^5 GPUs do not divide the attention heads/);
+  assert.is((await shown(page)).time, `${report(['--model', '70b', ...H100, '--counts', '5']).rows.get(5).time} ms`);
+  assert.equal(seen.problems, []);
+});
+
+explorer('two servers of 8 H100s with a pasted Qwen3-MoE config give report\'s figures, split by slices and by slices and groups', async (ctx) => {
+  const { page, seen } = await openPage(ctx, fileUrl('explorer.html'));
+  await page.fill('#config', readFileSync(QWEN_MOE, 'utf8'));
+  await page.fill('#per', '8');
+  await page.selectOption('#between', 'ib-ndr');
+  await chooseCount(page, 16);
+  const flags = ['--model', QWEN_MOE, ...H100, '--per-server', '8', '--between', 'ib-ndr'];
+  await assertShows(page, flags, 16);
+  assert.is((await shown(page)).machine, '2 servers');
+  await page.selectOption('#split', 'slices-groups');
+  // slices-groups takes the counts within one server and those that fill whole servers of 8
+  await assertShows(page, [...flags, '--split', 'slices-groups'], 16, 'slices-groups', '1,2,3,4,5,6,7,8,16,24,32,40,48,56,64');
+  assert.equal(seen.problems, []);
+});
+
+explorer('a pasted nccl-tests log prices the link as report --link-from does; a bad one gives one line', async (ctx) => {
+  const { page, seen } = await openPage(ctx, fileUrl('explorer.html'));
+  await page.selectOption('#model', 'qwen3-30b-a3b');
+  await page.fill('#log', readFileSync(LOG, 'utf8'));
+  await chooseCount(page, 8);
+  const statuses = await assertShows(page, ['--model', 'qwen3-30b-a3b', ...H100, '--link-from', LOG], 8);
+  assert.match(statuses[2], /^Fitted to your log of 8 GPUs/);
+  await page.fill('#log', '# nccl-tests\nnot a log\n');
+  const [, , link] = await assertShows(page, ['--model', 'qwen3-30b-a3b', ...H100], 8);
+  assert.match(link, /^[^\n]+$/);
+  assert.ok(await page.evaluate(() => document.getElementById('link-status').classList.contains('ex-bad')));
+  assert.equal(seen.problems, []);
+});
+
+explorer('Tab reaches every visible control, each once, and the arrow keys move the count', async (ctx) => {
+  const { page, seen } = await openPage(ctx, fileUrl('explorer.html'));
+  const controls = await page.evaluate(() => [...document.querySelectorAll('input, select, textarea, summary')]
+    .filter((e) => e.getClientRects().length > 0).map((e) => e.id || e.textContent));
+  const reached = [];
+  for (let i = 0; i < controls.length + 5; i++) {
+    await page.keyboard.press('Tab');
+    const id = await page.evaluate(() => (document.activeElement === document.body ? null
+      : document.activeElement.id || document.activeElement.textContent));
+    if (id === null || reached.includes(id)) break;
+    reached.push(id);
+  }
+  assert.equal([...reached].sort(), [...controls].sort());
+  await page.focus('#n');
+  await page.keyboard.press('ArrowRight');
+  await assertShows(page, ['--model', '70b', ...H100], 5);
+  await page.focus('#sum summary');
+  await page.keyboard.press('Enter');
+  assert.ok(await page.evaluate(() => document.getElementById('sum').open));
+  assert.equal(seen.problems, []);
+});
+
+// What is cut off or sticks out now, one line per element (as layout.test.mjs checks the widget).
+const overflows = (page) => page.evaluate(() => {
+  const width = document.documentElement.clientWidth;
+  const out = [];
+  if (document.documentElement.scrollWidth > width) out.push(`the page scrolls sideways: ${document.documentElement.scrollWidth} > ${width}`);
+  const name = (e) => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '');
+  for (const e of document.body.querySelectorAll('*')) {
+    const r = e.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) continue;
+    if (r.right > width + 0.5 || r.left < -0.5) out.push(`${name(e)} spans ${r.left}..${r.right} of ${width}`);
+    if (e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1) out.push(`${name(e)} holds ${e.scrollWidth} px in ${e.clientWidth}`);
+  }
+  return out;
+});
+
+// Every part shown: typed figures, a config error, servers, and both <details> open.
+const EVERYTHING = '#model=deepseek-v3&gtyped=1&ltyped=1&per=8&split=slices-groups&words=64&cpc=1&auto=1&n=64';
+
+for (const width of [360, 1280]) {
+  explorer(`at ${width} px wide nothing is cut off or scrolls sideways, with every part shown`, async (ctx) => {
+    const { page, seen } = await openPage(ctx, fileUrl('explorer.html', EVERYTHING));
+    await page.setViewportSize({ width, height: 900 });
+    assert.equal([await page.inputValue('#model'), await page.inputValue('#split')], ['deepseek-v3', 'slices-groups'], 'the fragment was not taken');
+    await page.fill('#log', 'not a log');
+    await page.evaluate(() => { for (const d of document.querySelectorAll('details')) d.open = true; });
+    assert.equal(await overflows(page), []);
+    await page.screenshot({ path: screenshotPath(`explorer-${width}.png`), fullPage: true });
+    await page.fill('#config', '{"model_type": "llama", "hidden_size": "wide"}');
+    assert.equal(await overflows(page), []);
+    await page.screenshot({ path: screenshotPath(`explorer-${width}-bad-config.png`), fullPage: true });
+    assert.equal(seen.problems, []);
+  });
+}
+
+explorer('from file:// it asks for nothing but itself', async (ctx) => {
+  const { page, seen } = await openPage(ctx, fileUrl('explorer.html', EVERYTHING));
+  await page.fill('#log', readFileSync(LOG, 'utf8'));
+  await page.fill('#config', readFileSync(QWEN_MOE, 'utf8'));
+  assert.equal(requested(seen), [fileUrl('explorer.html')]);
+  assert.equal(seen.problems, []);
+});
+
+explorer('inside a sandboxed iframe it works and asks the server for itself only', async (ctx) => {
+  const page = await ctx.browser.context.newPage();
+  const problems = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  await page.setContent(`<iframe sandbox="allow-scripts" title="explorer" src="${ctx.server.url('explorer.html', '#model=qwen3-30b-a3b&n=8')}"></iframe>`);
+  const frame = await (await page.$('iframe')).contentFrame();
+  await frame.waitForFunction(() => !['…', ''].includes(document.getElementById('memory').textContent));
+  const row = report(['--model', 'qwen3-30b-a3b', ...H100, '--counts', '8']).rows.get(8);
+  assert.is(await frame.evaluate(() => document.getElementById('time').textContent), `${row.time} ms`);
+  await frame.selectOption('#split', 'groups');
+  assert.is(await frame.evaluate(() => document.getElementById('time').textContent),
+    `${report(['--model', 'qwen3-30b-a3b', ...H100, '--split', 'groups', '--counts', '8']).rows.get(8).time} ms`);
+  assert.equal(ctx.server.requests.filter((url) => !url.startsWith('/explorer.html')), []);
+  assert.equal(problems, []);
+});
+
+explorer.run();
+
+// axe-core, injected: this suite's context bypasses the page's CSP to do so (as a11y.test.mjs).
+const axeSource = readFileSync(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+const a11y = browserSuite('the explorer, as axe-core sees it', { contextOptions: { bypassCSP: true } });
+
+for (const colorScheme of ['light', 'dark']) {
+  a11y(`in the ${colorScheme} scheme axe finds no violation, with every part and an error shown`, async (ctx) => {
+    const { page, seen } = await openPage(ctx, fileUrl('explorer.html', EVERYTHING));
+    await page.emulateMedia({ colorScheme });
+    await page.fill('#config', '{"model_type":"llama"}');
+    await page.fill('#log', 'not a log');
+    await page.evaluate(() => { for (const d of document.querySelectorAll('details')) d.open = true; });
+    await page.addScriptTag({ content: axeSource });
+    const result = await page.evaluate(() => window.axe.run(document));
+    assert.equal(result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`), []);
+    assert.equal(seen.problems, []);
+  });
+}
+
+a11y.run();

@@ -1,0 +1,156 @@
+// The committed explorer (web/explorer.html): a fresh build of today's C, within its size,
+// asking the network for nothing, its script placing the module's strings and computing
+// none; and its module (build/explorer.wasm) giving `gpusplit report`'s figures for every
+// catalogue model.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { openExplorer } from '../../web/src/explorer_module.js';
+import { bare, EVERY_COUNT, report } from './cli_report.mjs';
+import { path, wasmBytes } from './support.mjs';
+
+const committed = readFileSync(path('web/explorer.html'), 'utf8');
+const fresh = readFileSync(path('build/explorer.html'), 'utf8');
+const page = committed.slice(0, committed.indexOf('<script'));
+const source = readFileSync(path('web/src/explorer.js'), 'utf8');
+
+const build = suite('the committed explorer is a fresh build');
+
+build('web/explorer.html is byte for byte what `make explorer` builds from today\'s sources', () => {
+  assert.ok(committed === fresh, 'web/explorer.html is stale: run make explorer and commit it');
+});
+
+build('the gzip-compressed module inside it opens to build/explorer.wasm byte for byte', () => {
+  const inlined = committed.match(/"([A-Za-z0-9+/]{1000,}={0,2})"/);
+  assert.ok(inlined, 'no base64 module found in the script');
+  assert.ok(gunzipSync(Buffer.from(inlined[1], 'base64')).equals(wasmBytes('build/explorer.wasm')));
+});
+
+build('its module imports nothing', () => {
+  assert.equal(WebAssembly.Module.imports(new WebAssembly.Module(wasmBytes('build/explorer.wasm'))), []);
+});
+
+build.run();
+
+const alone = suite('the explorer stands alone');
+
+alone('it is at most 128 KiB', () => {
+  assert.ok(Buffer.byteLength(committed) <= 128 * 1024, `${Buffer.byteLength(committed)} bytes`);
+});
+
+alone('it names no URL and calls nothing that reaches the network', () => {
+  for (const word of ['http://', 'https://', 'fetch(', 'XMLHttpRequest', 'WebSocket', 'sendBeacon', 'import(', 'EventSource']) {
+    assert.not.ok(committed.includes(word), word);
+  }
+  assert.not.ok(/\ssrc=/.test(committed), 'an element loads a src');
+  assert.not.ok(committed.includes('@import'), 'a stylesheet imports another');
+});
+
+alone('its Content-Security-Policy allows no connection, and wasm by name', () => {
+  const csp = committed.match(/<meta http-equiv="Content-Security-Policy" content="([^"]+)">/);
+  assert.ok(csp, 'no CSP meta tag');
+  const rules = csp[1].split(';').map((r) => r.trim());
+  assert.ok(rules.includes("default-src 'none'"));
+  assert.not.ok(rules.some((r) => r.startsWith('connect-src')), 'connect-src widens default-src');
+  assert.ok(rules.some((r) => r.startsWith('script-src') && r.includes("'wasm-unsafe-eval'") && !r.includes("'unsafe-inline'")));
+});
+
+alone.run();
+
+const dom = suite('the explorer\'s page and script agree');
+
+dom('every element the script looks up exists in the page', () => {
+  const lookups = new Set([...source.matchAll(/\$\('([\w-]+)'\)/g)].map((m) => m[1]));
+  assert.ok(lookups.size > 10);
+  const missing = [...lookups].filter((id) => !page.includes(`id="${id}"`));
+  assert.equal(missing, []);
+});
+
+dom('every control has a label that names it', () => {
+  const ids = [...page.matchAll(/<(?:input|select|textarea) id="([\w-]+)"/g)].map((m) => m[1]);
+  assert.ok(ids.length > 15);
+  const unlabelled = ids.filter((id) => !page.includes(`<label for="${id}"`) && !new RegExp(`<label[^>]*><input id="${id}"`).test(page));
+  assert.equal(unlabelled, []);
+});
+
+dom('the explorer\'s script does no arithmetic or rounding on figures', () => {
+  for (const banned of ['Math.', 'toFixed', 'toPrecision', 'toLocaleString', 'Intl.', ' * ', ' / ', ' - ', 'parseFloat', '+=', '-=']) {
+    assert.not.ok(source.includes(banned), banned);
+  }
+});
+
+dom.run();
+
+const parity = suite('the explorer\'s module gives `gpusplit report`\'s figures');
+
+// Each catalogue model on each of these machines, at every count from 1 to 64.
+const MACHINES = [
+  { flags: ['--gpu', 'h100-sxm', '--link', 'nvlink4'], gpu: 'h100-sxm', link: 'nvlink4', plan: {} },
+  { flags: ['--gpu', 'a100-80gb-sxm', '--link', 'nvlink3', '--per-server', '8', '--between', 'ib-ndr', '--words', '16', '--nccl', 'auto'],
+    gpu: 'a100-80gb-sxm', link: 'nvlink3', plan: { perServer: 8, words: 16, ncclAuto: true } },
+  { flags: ['--gpu', 'l40s', '--link', 'pcie4', '--split', 'groups', '--cache-per-chat', '--words', '4', '--bits', '8'],
+    gpu: 'l40s', link: 'pcie4', bits: 8, plan: { split: 'groups', words: 4, cachePerChat: true } },
+];
+
+parity('every catalogue model on three machines: each count\'s strings, the fewest and the best', async () => {
+  const module = await openExplorer(wasmBytes('build/explorer.wasm'));
+  assert.ok(module.models.length > 20);
+  let checked = 0;
+  for (const machine of MACHINES) {
+    for (const [index, entry] of module.models.entries()) {
+      const cli = report(['--model', entry.key, ...machine.flags, '--counts', EVERY_COUNT]);
+      module.useModel(index, machine.bits || 0);
+      module.useGpuKey(machine.gpu);
+      module.useLinkKey(machine.link);
+      module.useBetweenKey('ib-ndr');
+      module.plan({ split: 'slices', words: 1, perServer: 0, chatTokens: 0, cacheBits: 0, ...machine.plan });
+      const swept = module.sweep();
+      assert.is(swept.fewest, cli.fewest, `${entry.key}: fewest`);
+      assert.is(swept.best, cli.best, `${entry.key}: best`);
+      for (const row of swept.rows) {
+        const want = cli.rows.get(row.gpus);
+        const got = module.price(row.gpus);
+        const t = got.text;
+        const shown = { fits: got.fits, weights: bare(t.weights), cache: bare(t.cache), working: bare(t.working), total: bare(t.memory) };
+        const expected = { fits: want.fits, weights: want.weights, cache: want.cache, working: want.working, total: want.total };
+        if (want.fits) {
+          Object.assign(shown, { read: bare(t.read), wait: bare(t.transfer), time: bare(t.time), waiting: t.waiting, wordsPerS: t.wordsPerS,
+            allWordsPerS: t.allWordsPerS, protocol: t.protocol, servers: got.servers, chart: bare(row.time) });
+          Object.assign(expected, { read: want.read, wait: want.wait, time: want.time, waiting: want.waiting, wordsPerS: want.wordsPerS,
+            allWordsPerS: want.allWordsPerS, protocol: want.protocol, servers: want.servers, chart: want.time });
+        }
+        assert.equal(shown, expected, `${entry.key} on ${row.gpus} GPUs, ${machine.flags.join(' ')}`);
+        checked++;
+      }
+    }
+  }
+  assert.ok(checked > 3000, `${checked} settings`);
+});
+
+parity('a bad config, a bad log and a bad figure each give one line and leave the module working', async () => {
+  const module = await openExplorer(wasmBytes('build/explorer.wasm'));
+  const line = (f) => {
+    try {
+      f();
+    } catch (error) {
+      return error.message;
+    }
+    return null;
+  };
+  assert.is(line(() => module.useConfig('{"model_type":"llama"}', 0)), 'hidden_size: is missing');
+  assert.match(line(() => module.useConfig('not json', 0)), /^[^\n]+$/);
+  module.useModel(0, 0);
+  module.useGpuKey('h100-sxm');
+  assert.match(line(() => module.useGpu({ gib: -1, usable: 0.9, bandwidth: 1e12, flops: 1e15, arch: 3 })), /^gpu gib: [^\n]+$/);
+  module.useModel(0, 0);
+  module.useGpuKey('h100-sxm');
+  module.useLinkKey('nvlink4');
+  assert.match(line(() => module.useLog('# nccl-tests\nnothing here\n')), /^[^\n]+$/);
+  module.useBetweenKey('ib-ndr');
+  module.plan({ split: 'slices', words: 1, perServer: 0, chatTokens: 0, cacheBits: 0 });
+  assert.ok(module.price(4).text.memory.endsWith(' GiB'));
+  assert.match(line(() => module.plan({ split: 'slices', words: 1.5, perServer: 0, chatTokens: 0, cacheBits: 0 })), /^words: /);
+});
+
+parity.run();

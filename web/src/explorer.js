@@ -1,0 +1,295 @@
+// The explorer: one state object, kept in the URL fragment; input handlers only write it;
+// one render() sends it to the module, step by step as csrc/wasm_explorer.c orders them,
+// and places the module's answers. No figure is computed here.
+
+const WASM_GZIP_BASE64 = '__WASM_GZIP_BASE64__';
+// A pasted config.json goes into the page's address only up to this many bytes, so that
+// a link stays short enough to paste into a chat or an e-mail.
+const LINKABLE_CONFIG_BYTES = 2048;
+const $ = (id) => document.getElementById(id);
+const form = $('controls');
+
+// Every setting, as the controls hold it (text), with its default.
+const DEFAULTS = {
+  model: '70b', config: '', bits: '', gpu: 'h100-sxm', gtyped: '', gib: '', usable: '', gbw: '', flops: '',
+  link: 'nvlink4', ltyped: '', lbw: '', step: '', base: '', per: '', between: 'ib-ndr', split: 'slices',
+  words: '1', tokens: '', cbits: '', cpc: '', overlap: '', rcache: '', heads: '', auto: '', n: '4',
+};
+const FIELDS = Object.keys(DEFAULTS);
+const CHECKBOXES = ['gtyped', 'ltyped', 'cpc', 'overlap', 'rcache', 'heads', 'auto'];
+const SELECTS = ['model', 'gpu', 'link', 'between', 'split'];
+const state = { ...DEFAULTS };
+let log = ''; // a pasted nccl-tests log: kept in the page only, being long
+let module = null;
+
+// The state a fragment asks for; a value a select does not offer falls back to its default.
+function readFragment() {
+  const asked = new URLSearchParams(location.hash.slice(1));
+  for (const field of FIELDS) {
+    const value = asked.get(field);
+    state[field] = value === null ? DEFAULTS[field] : value;
+    if (SELECTS.includes(field) && ![...form.elements[field].options].some((o) => o.value === state[field])) state[field] = DEFAULTS[field];
+  }
+}
+
+// The state into the controls (after a fragment is read).
+function showState() {
+  for (const field of FIELDS) {
+    const control = form.elements[field];
+    if (CHECKBOXES.includes(field)) control.checked = state[field] === '1';
+    else control.value = state[field];
+  }
+}
+
+// Every setting that differs from its default, into the fragment; a sandboxed frame may
+// refuse, and the page then works on without it. configLinkable: the config is small.
+function writeFragment(configLinkable) {
+  const kept = FIELDS.filter((f) => state[f] !== DEFAULTS[f] && (f !== 'config' || configLinkable));
+  const fragment = '#' + new URLSearchParams(kept.map((f) => [f, state[f]])).toString();
+  if (location.hash === fragment || (fragment === '#' && location.hash === '')) return;
+  try {
+    history.replaceState(null, '', fragment);
+  } catch {
+    try { location.replace(fragment); } catch { /* keep the state in the page only */ }
+  }
+}
+
+// A control's text as a number for the module: empty is 0 (the lesson's value, or none),
+// anything else as Number() reads it; the module says what is wrong with it.
+const whole = (text) => (text.trim() === '' ? 0 : Number(text));
+const figure = (text) => (text.trim() === '' ? NaN : Number(text));
+
+function status(id, text, bad = false) {
+  $(id).textContent = text;
+  $(id).classList.toggle('ex-bad', bad);
+}
+
+const STEP_STATUS = { model: 'model-status', config: 'model-status', gpu: 'gpu-status', link: 'link-status', log: 'link-status' };
+
+// The figures, or dashes when a setting cannot be priced.
+function clearFigures() {
+  for (const id of ['memory', 'time', 'waiting']) $(id).textContent = '—';
+  for (const id of ['parts', 'usable-note', 'time-parts', 'speed', 'machine', 'searches', 'explain', 'axis-max']) $(id).textContent = '';
+  $('memory-bar').style.width = '0%';
+  $('waiting-bar').style.width = '0%';
+  for (const id of ['chart', 'marks', 'table']) $(id).replaceChildren();
+}
+
+// Typed figures start as the catalogue entry's, the first time they are shown.
+function startTyped(fields, figures) {
+  for (const [field, value] of Object.entries(fields)) {
+    if (state[field] === '') state[field] = String(figures[value]);
+    form.elements[field].value = state[field];
+  }
+}
+
+// The model: the pasted config when there is one and it reads, else the catalogue's.
+// Returns whether the config may go into the page's address.
+function useModel() {
+  const bits = whole(state.bits);
+  if (state.config.trim() !== '') {
+    try {
+      module.useConfig(state.config, bits);
+      const linkable = new TextEncoder().encode(state.config).length <= LINKABLE_CONFIG_BYTES;
+      status('model-status', linkable ? 'Using your config.json.'
+        : 'Using your config.json. It is over 2 KB, so the page\'s address cannot carry it: a link to this view shows the catalogue model.');
+      return linkable;
+    } catch (error) {
+      if (!error.step) throw error;
+      status('model-status', error.message, true);
+    }
+  }
+  module.useModel(module.models.findIndex((m) => m.key === state.model), bits);
+  return false;
+}
+
+function useMachine() {
+  $('gpu-figures').hidden = state.gtyped !== '1';
+  $('link-figures').hidden = state.ltyped !== '1';
+  const gpu = module.useGpuKey(state.gpu);
+  if (state.gtyped === '1') {
+    startTyped({ gib: 'gib', usable: 'usable', gbw: 'bandwidth', flops: 'flops' }, gpu);
+    module.useGpu({ gib: figure(state.gib), usable: figure(state.usable), bandwidth: figure(state.gbw), flops: figure(state.flops), arch: gpu.arch });
+  }
+  const link = module.useLinkKey(state.link);
+  if (state.ltyped === '1') {
+    startTyped({ lbw: 'bandwidth', step: 'step_us', base: 'base_us' }, link);
+    module.useLink({ bandwidth: figure(state.lbw), step_us: figure(state.step), base_us: figure(state.base), kind: link.kind });
+  }
+  if (log.trim() !== '') {
+    try {
+      const fit = module.useLog(log);
+      status('link-status', `Fitted to your log of ${fit.gpus} GPUs: the fit's regime at this model's message size, NCCL's base latency held (as gpusplit report --link-from). The log is not kept in the page's address.`);
+    } catch (error) {
+      if (!error.step) throw error;
+      status('link-status', error.message, true);
+    }
+  }
+  module.useBetweenKey(state.between);
+  module.plan({
+    split: state.split, words: whole(state.words), perServer: whole(state.per), chatTokens: whole(state.tokens),
+    cacheBits: whole(state.cbits), cachePerChat: state.cpc === '1', overlap: state.overlap === '1',
+    readCache: state.rcache === '1', divideHeads: state.heads === '1', ncclAuto: state.auto === '1',
+  });
+}
+
+function showSetting(n) {
+  const now = module.price(n);
+  const t = now.text;
+  $('memory').textContent = t.memory;
+  $('parts').textContent = `weights ${t.weights}, cache ${t.cache}, working ${t.working}`;
+  $('usable-note').textContent = `of ${t.usable} a GPU can use${now.fits ? '' : ': it does not fit'}`;
+  $('memory-bar').style.width = `${now.memBar}%`;
+  $('time').textContent = t.time;
+  $('time-parts').textContent = now.fits ? `reading ${t.read}, waiting ${t.transfer}` : '';
+  $('speed').textContent = now.fits ? `${t.wordsPerS} words a second for each chat, ${t.allWordsPerS} for all of them` : '';
+  $('waiting').textContent = now.fits ? t.waiting : '—';
+  $('waiting-bar').style.width = `${now.waitBar}%`;
+  $('machine').textContent = `${now.servers} server${now.servers === 1 ? '' : 's'}${t.protocol ? `; NCCL's ${t.protocol} protocol` : ''}`;
+}
+
+function mark(gpus, found, n) {
+  return [gpus === found.fewest ? 'fewest that fit' : '', gpus === found.best ? 'best' : '', gpus === n ? 'chosen' : '']
+    .filter((m) => m !== '').join(', ');
+}
+
+function showSweep(n) {
+  const found = module.sweep();
+  $('searches').textContent = `Fewest GPUs that fit (▲): ${found.fewest || 'none up to ' + module.maxGpus}. `
+    + `Best count (★): ${found.best || 'none'}. Chosen (outlined): ${n}.`;
+  const marks = [[found.fewest, '▲'], [found.best, '★']].filter(([gpus]) => gpus !== 0).map(([gpus, symbol]) => {
+    const span = document.createElement('span');
+    span.className = symbol === '★' ? 'ex-mark ex-mark-best' : 'ex-mark';
+    span.style.gridColumn = String(gpus);
+    span.textContent = symbol;
+    return span;
+  });
+  $('marks').replaceChildren(...marks);
+  $('axis-max').textContent = String(module.maxGpus);
+  const columns = [];
+  const rows = [];
+  for (const row of found.rows) {
+    const column = document.createElement('div');
+    column.className = 'ex-col';
+    column.style.gridColumn = String(row.gpus);
+    column.dataset.gpus = String(row.gpus);
+    column.title = `${row.gpus} GPUs: ${row.time}`;
+    column.classList.toggle('ex-nofit', !row.fits);
+    column.classList.toggle('ex-fewest', row.gpus === found.fewest);
+    column.classList.toggle('ex-best', row.gpus === found.best);
+    column.classList.toggle('ex-chosen', row.gpus === n);
+    const wait = document.createElement('span');
+    wait.className = 'ex-wait';
+    wait.style.height = `${row.waitBar}%`;
+    const read = document.createElement('span');
+    read.className = 'ex-read';
+    read.style.height = `${row.readBar}%`;
+    column.append(wait, read);
+    columns.push(column);
+    const tr = document.createElement('tr');
+    for (const text of [String(row.gpus), row.fits ? 'yes' : 'no', row.time, mark(row.gpus, found, n)]) {
+      const td = document.createElement('td');
+      td.textContent = text;
+      tr.append(td);
+    }
+    rows.push(tr);
+  }
+  if (!found.rows.some((row) => row.gpus === n)) {
+    status('plan-status', `${n} GPUs do not divide the attention heads, so the chart and the searches leave this count out.`);
+  }
+  $('chart').replaceChildren(...columns);
+  $('table').replaceChildren(...rows);
+}
+
+function render() {
+  if (!module) return;
+  for (const id of ['model-status', 'gpu-status', 'link-status', 'plan-status']) status(id, '');
+  $('n-out').textContent = state.n;
+  let linkable = false;
+  try {
+    linkable = useModel();
+    useMachine();
+    const n = whole(state.n);
+    showSetting(n);
+    showSweep(n);
+    $('explain').textContent = module.explain(n);
+  } catch (error) {
+    if (!error.step) throw error;
+    clearFigures();
+    status(STEP_STATUS[error.step] || 'plan-status', error.message, true);
+  }
+  writeFragment(linkable);
+}
+
+// Handlers only write the state, then render.
+function onInput(event) {
+  const control = event.target;
+  if (!FIELDS.includes(control.name) && control.name !== 'log') return;
+  if (control.name === 'log') log = control.value;
+  else state[control.name] = control.type === 'checkbox' ? (control.checked ? '1' : '') : control.value;
+  render();
+}
+
+// A config.json or log dropped on its box is read as text, as if pasted.
+function takeDrops(box) {
+  box.addEventListener('dragover', (event) => event.preventDefault());
+  box.addEventListener('drop', async (event) => {
+    const file = event.dataTransfer && event.dataTransfer.files[0];
+    if (!file) return;
+    event.preventDefault();
+    box.value = await file.text();
+    box.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+}
+
+// The chart's columns pick a count with the mouse; the slider above does it by keyboard.
+function onChartClick(event) {
+  const column = event.target.closest('.ex-col');
+  if (!column) return;
+  state.n = column.dataset.gpus;
+  form.elements.n.value = state.n;
+  render();
+}
+
+function fill(select, entries) {
+  select.replaceChildren(...entries.map((e) => new Option(e.name, e.key)));
+}
+
+// The module travels gzip-compressed; the browser's own DecompressionStream opens it.
+async function wasmBytes() {
+  const packed = Uint8Array.from(atob(WASM_GZIP_BASE64), (c) => c.charCodeAt(0));
+  const stream = new Blob([packed]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return new Response(stream).arrayBuffer();
+}
+
+async function start() {
+  try {
+    module = await openExplorer(await wasmBytes());
+  } catch (error) {
+    $('error').hidden = false;
+    $('error').textContent = 'The explorer could not start: ' + error.message;
+    return;
+  }
+  fill(form.elements.model, module.models);
+  fill(form.elements.gpu, module.gpus);
+  fill(form.elements.link, module.links);
+  fill(form.elements.between, module.links);
+  form.elements.n.max = String(module.maxGpus);
+  readFragment();
+  showState();
+  // 'input' alone: selects, checkboxes and the slider fire it too, and 'change' as well
+  // would draw everything twice
+  form.addEventListener('input', onInput);
+  form.addEventListener('submit', (event) => event.preventDefault());
+  $('chart').addEventListener('click', onChartClick);
+  takeDrops($('config'));
+  takeDrops($('log'));
+  addEventListener('hashchange', () => {
+    readFragment();
+    showState();
+    render();
+  });
+  render();
+}
+
+start();

@@ -1,0 +1,138 @@
+// Opens the explorer's WebAssembly module (csrc/wasm_explorer.c, `make explorer`) and
+// reads its static buffers in the order that file lists them. It moves numbers and
+// strings between the module and JavaScript and computes nothing. The explorer page
+// inlines this file; the Node and browser tests import it, so all read the module alike.
+
+export const SPLIT_KEYS = ['slices', 'groups', 'slices-groups']; // enum gs_split
+// plan()'s switches, bit by bit (csrc/wasm_explorer.c)
+export const SWITCHES = ['cachePerChat', 'overlap', 'readCache', 'divideHeads', 'ncclAuto'];
+
+// A failure of one step: the module's one line, and the step it came from ('model',
+// 'gpu', 'link', 'log', 'between', 'plan', 'price', 'sweep', 'explain').
+export class StepError extends Error {
+  constructor(step, message) {
+    super(message);
+    this.step = step;
+  }
+}
+
+export async function openExplorer(bytes) {
+  const { instance } = await WebAssembly.instantiate(bytes, {});
+  const w = instance.exports;
+  if (w._initialize) w._initialize();
+  const decoder = new TextDecoder();
+  const encoder = new TextEncoder();
+
+  // `count` NUL-terminated UTF-8 strings, one after another, from ptr.
+  function strings(ptr, count) {
+    const bytes = new Uint8Array(w.memory.buffer, ptr);
+    const out = [];
+    let start = 0;
+    for (let i = 0; out.length < count; i++) {
+      if (bytes[i] === 0) {
+        out.push(decoder.decode(bytes.subarray(start, i)));
+        start = i + 1;
+      }
+    }
+    return out;
+  }
+  const numbers = (count) => [...new Float64Array(w.memory.buffer, w.numbers_buffer(), count)];
+  function check(step, status) {
+    if (status !== 0) throw new StepError(step, strings(w.error_buffer(), 1)[0]);
+  }
+  // Text into a buffer of the module; its length in bytes.
+  function put(step, ptr, capacity, text) {
+    const bytes = encoder.encode(text);
+    if (bytes.length > capacity) throw new StepError(step, `${step}: is longer than the module's buffer`);
+    new Uint8Array(w.memory.buffer, ptr, bytes.length).set(bytes);
+    return bytes.length;
+  }
+  // A catalogue key, NUL-terminated, into key_in.
+  const key = (step, k) => put(step, w.key_in_buffer(), w.key_in_capacity(), k + '\0');
+  // list(): "key\tname\n" lines.
+  function list(what) {
+    check('list', w.list(what));
+    const text = strings(w.list_buffer(), 1)[0];
+    return text.split('\n').filter((line) => line !== '').map((line) => {
+      const [k, name] = line.split('\t');
+      return { key: k, name };
+    });
+  }
+  const gpuOf = ([gib, usable, bandwidth, flops, arch]) => ({ gib, usable, bandwidth, flops, arch });
+  const linkOf = ([bandwidth, step_us, base_us, kind]) => ({ bandwidth, step_us, base_us, kind });
+
+  return {
+    maxGpus: w.max_gpus(),
+    models: list(0),
+    gpus: list(1),
+    links: list(2),
+    useModel(index, bits) {
+      check('model', w.use_model(index >>> 0, bits));
+    },
+    useConfig(text, bits) {
+      const len = put('config', w.text_in_buffer(), w.text_in_capacity(), text);
+      check('model', w.use_config(len, bits));
+    },
+    useGpuKey(k) {
+      key('gpu', k);
+      check('gpu', w.use_gpu_key());
+      return gpuOf(numbers(5));
+    },
+    useGpu(g) {
+      check('gpu', w.use_gpu(g.gib, g.usable, g.bandwidth, g.flops, g.arch >>> 0));
+      return gpuOf(numbers(5));
+    },
+    useLinkKey(k) {
+      key('link', k);
+      check('link', w.use_link_key());
+      return linkOf(numbers(4));
+    },
+    useLink(l) {
+      check('link', w.use_link(l.bandwidth, l.step_us, l.base_us, l.kind >>> 0));
+      return linkOf(numbers(4));
+    },
+    useLog(text) {
+      const len = put('log', w.text_in_buffer(), w.text_in_capacity(), text);
+      check('log', w.use_log(len));
+      return { gpus: numbers(1)[0] };
+    },
+    useBetweenKey(k) {
+      key('between', k);
+      check('between', w.use_between_key());
+    },
+    // p: split key, words, perServer, chatTokens, cacheBits (numbers) and the switches.
+    plan(p) {
+      let switches = 0;
+      SWITCHES.forEach((name, bit) => { if (p[name]) switches |= 1 << bit; });
+      check('plan', w.plan(SPLIT_KEYS.indexOf(p.split) >>> 0, p.words, p.perServer, p.chatTokens, p.cacheBits, switches));
+      const [bandwidth, step_us, base_us, messageBytes] = numbers(4);
+      return { link: { bandwidth, step_us, base_us }, messageBytes };
+    },
+    price(n) {
+      check('price', w.price(n >>> 0));
+      const [fits, memBar, waitBar, servers, total] = numbers(5);
+      const t = strings(w.text_buffer(), 12);
+      return {
+        fits: fits === 1, memBar, waitBar, servers, total,
+        text: {
+          memory: t[0], weights: t[1], cache: t[2], working: t[3], usable: t[4], time: t[5], read: t[6],
+          transfer: t[7], waiting: t[8], wordsPerS: t[9], allWordsPerS: t[10], protocol: t[11],
+        },
+      };
+    },
+    sweep() {
+      check('sweep', w.sweep());
+      const [count, fewest, best] = numbers(3);
+      const c = new Float64Array(w.memory.buffer, w.chart_buffer(), 5 * count);
+      const times = strings(w.chart_text_buffer(), count);
+      const rows = times.map((time, i) => ({
+        gpus: c[5 * i], fits: c[5 * i + 1] === 1, readBar: c[5 * i + 2], waitBar: c[5 * i + 3], total: c[5 * i + 4], time,
+      }));
+      return { rows, fewest, best };
+    },
+    explain(n) {
+      check('explain', w.explain(n >>> 0));
+      return strings(w.explain_buffer(), 1)[0];
+    },
+  };
+}
