@@ -20,7 +20,7 @@ keyboard('Tab reaches the five radio groups in order, each at its checked button
   assert.equal(seen.problems, []);
 });
 
-keyboard('after the radios, Tab reaches the fit button of a setting that does not fit, then "Show the sum"; Enter works both', async (ctx) => {
+keyboard('after the radios, Tab reaches the fit button of a setting that does not fit, the explorer link, then "Show the sum"; Enter works', async (ctx) => {
   const { page, seen } = await openPage(ctx, fileUrl('widget.html', '#model=405b&gpus=4&link=fast&split=slices&words=1'));
   for (const field of FIELDS) await page.keyboard.press('Tab');
   await page.keyboard.press('Tab');
@@ -29,8 +29,11 @@ keyboard('after the radios, Tab reaches the fit button of a setting that does no
   assert.equal(await shown(page), expected(caseOf(ctx.fixture, { model: '405b', gpus: 16, link: 'fast', split: 'slices', words: 1 })));
   assert.equal(await focused(page), { name: 'gpus', value: '16', checked: true });
   for (let i = 0; i < 4; i++) await page.keyboard.press('Tab'); // the gpus, link, split and words groups
+  assert.is(await page.evaluate(() => document.activeElement.id), 'explore');
+  await page.keyboard.press('Tab');
   assert.is(await page.evaluate(() => document.activeElement.tagName), 'SUMMARY');
   await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.getElementById('sum-text').textContent.includes('Memory on each'));
   assert.ok(await page.locator('#sum-text').isVisible());
   assert.match(await page.locator('#sum-text').textContent(), /x 2 \/ 16 = /);
   assert.equal(seen.problems, []);

@@ -47,10 +47,12 @@ teaching('"Show the sum" holds the command line\'s --explain sums for the settin
   const { page, seen } = await openPage(ctx, fileUrl('widget.html'));
   assert.ok(!(await visible(page, 'sum-text')));
   await page.click('#sum summary');
+  await page.waitForFunction(() => document.getElementById('sum-text').textContent.includes('Memory on each'));
   const sums = await text(page, 'sum-text');
   assert.ok(cli('report', '--explain', '--gpus', '4').endsWith(sums), sums);
   assert.match(sums, /70,553,706,496 x 2 \/ 4 = 35,276,853,248/);
   await page.click('label:has(> input[name="split"][value="groups"])');
+  await page.waitForFunction(() => document.getElementById('sum-text').textContent.includes('groups hand it on'));
   assert.ok(cli('report', '--explain', '--gpus', '4', '--split', 'groups').endsWith(await text(page, 'sum-text')));
   assert.equal(seen.problems, []);
 });
@@ -70,6 +72,16 @@ teaching('the timeline draws groups taking turns, three GPUs in four idle, and s
   got = await widths();
   assert.ok(close(got, want('slices')), JSON.stringify(got));
   assert.ok(got.every((row) => row[0] === 0 && row[3] === 0), 'slices read together');
+  assert.equal(seen.problems, []);
+});
+
+teaching('"Try your own model" opens the explorer on the same view, with the same figures', async (ctx) => {
+  const { page, seen } = await openPage(ctx, fileUrl('widget.html', '#model=405b&gpus=16&link=slow&split=groups&words=64'));
+  const widget = { memory: await text(page, 'memory'), time: await text(page, 'time'), waiting: await text(page, 'waiting') };
+  await page.click('#explore');
+  await page.waitForFunction(() => location.pathname.endsWith('explorer.html') &&
+    !['…', '', '—'].includes(document.getElementById('time').textContent));
+  assert.equal({ memory: await text(page, 'memory'), time: await text(page, 'time'), waiting: await text(page, 'waiting') }, widget);
   assert.equal(seen.problems, []);
 });
 

@@ -54,9 +54,10 @@ function writeFragment(configLinkable) {
   }
 }
 
-// A control's text as a number for the module: empty is 0 (the lesson's value, or none),
-// anything else as Number() reads it; the module says what is wrong with it.
-const whole = (text) => (text.trim() === '' ? 0 : Number(text));
+// A control's text as a number for the module: empty is 0 (the lesson's value, or none); a
+// count must be written as digits, as on the command line, and anything else goes to the
+// module as a count out of every range, which it refuses with its reason.
+const whole = (text) => (text.trim() === '' ? 0 : /^\s*\d{1,9}\s*$/.test(text) ? Number(text) : 4294967295);
 const figure = (text) => (text.trim() === '' ? NaN : Number(text));
 
 function status(id, text, bad = false) {

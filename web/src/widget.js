@@ -107,6 +107,9 @@ function render() {
     li.querySelector('.gs-row-time').textContent = row.time;
   });
   drawTimeline(module.timeline(gpus, state.split, words));
+  // the explorer's names for this view (web/src/explorer.js): the lesson's GPU, n for the count
+  $('explore').href = 'explorer.html#' + new URLSearchParams({ model: state.model, gpu: 'lesson', link: state.link,
+    split: state.split, words: state.words, n: state.gpus }).toString();
   if ($('sum').open) $('sum-text').textContent = module.explain(gpus, state.split, words);
   writeFragment();
 }
