@@ -1,0 +1,40 @@
+// Shared by scripts/embed_widget.mjs and scripts/embed_explorer.mjs: one self-contained
+// page from web/src/. The page's sources (its reader's `export`s turned into plain
+// declarations, then its script), minified by esbuild, with the WebAssembly module
+// gzipped and base64-encoded in place of a marker (the page unpacks it with the browser's
+// DecompressionStream; zlib's gzip at a fixed level writes no time or name, so the same
+// module gives the same page), under a Content-Security-Policy that allows exactly that
+// inline script and style (by hash), WebAssembly, and no connection.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { transformSync } from 'esbuild';
+
+const src = new URL('../web/src/', import.meta.url);
+export const read = (name) => readFileSync(new URL(name, src), 'utf8');
+
+export const fill = (text, marker, value) => {
+  if (!text.includes(marker)) throw new Error(`${marker} is missing`);
+  return text.split(marker).join(value);
+};
+
+const sha256 = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+const minify = (code, loader) =>
+  transformSync(code, { loader, minify: true, format: loader === 'js' ? 'esm' : undefined, target: 'es2020' }).code.trim();
+
+// The page `html` (a file in web/src/, its markers already filled but __CSP__, __STYLE__
+// and __SCRIPT__) with `reader` and `script` (files in web/src/), `style`, and the module
+// at wasmPath in place of wasmMarker.
+export function singlePage({ html, reader, script, style, wasmPath, wasmMarker }) {
+  const packed = gzipSync(readFileSync(wasmPath), { level: 9 }).toString('base64');
+  const code = fill(minify(read(reader).replace(/^export /gm, '') + '\n' + read(script), 'js'), wasmMarker, packed);
+  const css = minify(read(style), 'css');
+  const csp = [
+    "default-src 'none'",
+    `script-src ${sha256(code)} 'wasm-unsafe-eval'`,
+    `style-src ${sha256(css)}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+  return fill(fill(fill(html, '__CSP__', csp), '__STYLE__', css), '__SCRIPT__', code);
+}
