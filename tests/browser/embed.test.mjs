@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { browserSuite, caseOf, DEFAULTS, expected, fileUrl, openPage, ready, requested, shown, WEB } from './harness.mjs';
+import { browserSuite, caseOf, DEFAULTS, expected, fileUrl, fragmentOf, openPage, ready, requested, shown, WEB } from './harness.mjs';
 
 const demoHtml = readFileSync(join(WEB, 'embed-demo.html'), 'utf8');
 const sha256 = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
@@ -148,7 +148,7 @@ for (const where of ['file', 'server']) {
     assert.equal(await shown(page), expected(caseOf(ctx.fixture, asked)));
     await page.click('label:has(> input[name="gpus"][value="8"])');
     const changed = { ...asked, gpus: '8' };
-    assert.equal(hashSetting(await page.evaluate(() => location.hash)), changed);
+    assert.equal(hashSetting(await fragmentOf(page)), changed);
     assert.equal(await shown(page), expected(caseOf(ctx.fixture, changed)));
     await page.reload();
     await ready(page);
@@ -166,7 +166,7 @@ fragment('in the sandboxed frame, too, the fragment opens the setting, follows t
   assert.equal(await shown(frame), expected(caseOf(ctx.fixture, asked)));
   await frame.click('label:has(> input[name="words"][value="16"])');
   const changed = { ...asked, words: '16' };
-  assert.equal(hashSetting(await frame.evaluate(() => location.hash)), changed);
+  assert.equal(hashSetting(await fragmentOf(frame)), changed);
   await frame.evaluate(() => location.reload());
   frame = await widgetFrame(page);
   await frame.waitForLoadState('load');
@@ -180,7 +180,7 @@ fragment('unknown values (#model=bogus&gpus=3) fall back to the defaults, with n
   for (const url of [fileUrl('widget.html', '#model=bogus&gpus=3'), ctx.server.url('widget.html', '#model=bogus&gpus=3&link=&split=slices&words=1e3&extra=1')]) {
     const { page, seen } = await openPage(ctx, url);
     assert.equal(await shown(page), expected(caseOf(ctx.fixture, DEFAULTS)), url);
-    assert.equal(hashSetting(await page.evaluate(() => location.hash)), DEFAULTS);
+    assert.equal(hashSetting(await fragmentOf(page)), DEFAULTS);
     // a bad fragment typed while the page is open falls back too
     await page.evaluate(() => { location.hash = '#model=70b&gpus=8&words=%3Cb%3E'; });
     await page.waitForFunction(() => document.getElementById('controls').elements.gpus.value === '8');

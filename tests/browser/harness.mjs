@@ -65,6 +65,13 @@ export function shown(target) {
   }, FIELDS);
 }
 
+// The page's fragment once the write a render scheduled has run: the widget writes it in a
+// task after the figures (web/src/widget.js laterWriteFragment), and timers of equal delay
+// run in order, so a timer queued now runs after it.
+export function fragmentOf(target) {
+  return target.evaluate(() => new Promise((done) => setTimeout(() => done(location.hash))));
+}
+
 // Waits until the module has drawn its first figures.
 export function ready(target) {
   return target.waitForFunction(() => {

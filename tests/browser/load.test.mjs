@@ -1,7 +1,7 @@
 // The widget opened on its own, from a file:// URL and from a local server: it shows the
 // lesson's default figures, asks for nothing beyond its own page, and logs no problem.
 import * as assert from 'uvu/assert';
-import { browserSuite, caseOf, DEFAULTS, expected, fileUrl, openPage, requested, shown } from './harness.mjs';
+import { browserSuite, caseOf, DEFAULTS, expected, fileUrl, fragmentOf, openPage, requested, shown } from './harness.mjs';
 
 const load = browserSuite('the widget loads on its own', { server: true });
 
@@ -27,7 +27,7 @@ load('served from 127.0.0.1, it shows the same default figures', async (ctx) => 
 
 load('its fragment names the default setting once the figures are drawn', async (ctx) => {
   const { page, seen } = await openPage(ctx, fileUrl('widget.html'));
-  const hash = new URLSearchParams((await page.evaluate(() => location.hash)).slice(1));
+  const hash = new URLSearchParams((await fragmentOf(page)).slice(1));
   assert.equal(Object.fromEntries(hash), DEFAULTS);
   assert.equal(seen.problems, []);
 });

@@ -4,7 +4,7 @@
 import * as assert from 'uvu/assert';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { browserSuite, caseOf, fileUrl, openPage, ROOT } from './harness.mjs';
+import { browserSuite, caseOf, fileUrl, fragmentOf, openPage, ROOT } from './harness.mjs';
 
 const cli = (...args) => execFileSync(join(ROOT, 'build', 'gpusplit'), args, { encoding: 'utf8' });
 const text = (page, id) => page.locator(`#${id}`).textContent();
@@ -39,7 +39,7 @@ teaching('405B on 4 GPUs does not fit: the limit on the bar, the fewest count, a
   assert.is(await text(page, 'time'), fits.time);
   assert.ok(!(await visible(page, 'fit-note')));
   assert.ok(!(await visible(page, 'limit')));
-  assert.is(await page.evaluate(() => location.hash), '#model=405b&gpus=16&link=fast&split=slices&words=1');
+  assert.is(await fragmentOf(page), '#model=405b&gpus=16&link=fast&split=slices&words=1');
   assert.equal(seen.problems, []);
 });
 

@@ -73,6 +73,18 @@ async function unpack(base64) {
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
+// Writes only what changed: setting a text or a width to the value it already has still
+// makes the browser lay the page out again, and most of a render repeats the last one.
+function put(element, text) {
+  if (element.textContent !== text) element.textContent = text;
+}
+const shares = new WeakMap(); // the share each bar was last given (CSS rounds what it keeps)
+function widen(element, share) {
+  if (shares.get(element) === share) return;
+  shares.set(element, share);
+  element.style.width = `${share}%`;
+}
+
 function render() {
   for (const field of FIELDS) form.elements[field].value = state[field];
   if (!module) return;
@@ -81,37 +93,51 @@ function render() {
   module.useBuiltin(state.model, state.link);
   const now = module.setting(gpus, state.split, words);
   const t = now.text;
-  $('memory').textContent = t.memory;
-  $('parts').textContent = `weights ${t.weights}, cache ${t.cache}, working ${t.working}`;
-  $('usable').textContent = t.usable;
-  $('memory-bar').style.width = `${now.memBar}%`;
+  put($('memory'), t.memory);
+  put($('parts'), `weights ${t.weights}, cache ${t.cache}, working ${t.working}`);
+  put($('usable'), t.usable);
+  widen($('memory-bar'), now.memBar);
   $('memory-bar').classList.toggle('gs-over', !now.fits);
   $('limit').hidden = now.fits;
-  $('limit').style.left = `${now.limitBar}%`;
-  $('cache-note').textContent = words === 1 ? 'The cache is one chat\'s, 8,192 tokens long.'
-    : `The cache is still one 8,192-token chat's, as in the lesson; each of the ${words} chats would need its own.`;
+  if (!now.fits) $('limit').style.left = `${now.limitBar}%`;
+  put($('cache-note'), words === 1 ? 'The cache is one chat\'s, 8,192 tokens long.'
+    : `The cache is still one 8,192-token chat's, as in the lesson; each of the ${words} chats would need its own.`);
   showFit(now.fits, gpus, words);
-  $('time').textContent = t.time;
-  $('words-each').textContent = now.fits ? `${t.wordsPerS} words a second` : '—';
-  $('words-all').textContent = now.fits ? `${t.wordsAll}` : '—';
-  $('waiting').textContent = now.fits ? t.waiting : '—';
-  $('waiting-bar').style.width = `${now.waitBar}%`;
-  $('waiting-note').textContent = now.fits ? `${t.transfer} of ${t.time} on the link; ${t.read} reading` : '';
+  put($('time'), t.time);
+  put($('words-each'), now.fits ? `${t.wordsPerS} words a second` : '—');
+  put($('words-all'), now.fits ? `${t.wordsAll}` : '—');
+  put($('waiting'), now.fits ? t.waiting : '—');
+  widen($('waiting-bar'), now.waitBar);
+  put($('waiting-note'), now.fits ? `${t.transfer} of ${t.time} on the link; ${t.read} reading` : '');
   const rows = module.chart(state.split, words);
   [...$('chart').children].forEach((li, i) => {
     const row = rows[i];
+    const [count, track, time] = li.children;
     li.classList.toggle('gs-current', row.gpus === gpus);
-    li.querySelector('.gs-count').textContent = `${row.gpus} GPU${row.gpus === 1 ? '' : 's'}`;
-    li.querySelector('.gs-read').style.width = `${row.readBar}%`;
-    li.querySelector('.gs-wait').style.width = `${row.waitBar}%`;
-    li.querySelector('.gs-row-time').textContent = row.time;
+    put(count, `${row.gpus} GPU${row.gpus === 1 ? '' : 's'}`);
+    widen(track.children[0], row.readBar);
+    widen(track.children[1], row.waitBar);
+    put(time, row.time);
   });
   drawTimeline(module.timeline(gpus, state.split, words));
   // the explorer's names for this view (web/src/explorer.js): the lesson's GPU, n for the count
   $('explore').href = 'explorer.html#' + new URLSearchParams({ model: state.model, gpu: 'lesson', link: state.link,
     split: state.split, words: state.words, n: state.gpus }).toString();
-  if ($('sum').open) $('sum-text').textContent = module.explain(gpus, state.split, words);
-  writeFragment();
+  if ($('sum').open) put($('sum-text'), module.explain(gpus, state.split, words));
+  laterWriteFragment();
+}
+
+// The fragment is written after the figures, in a task of its own: history.replaceState
+// costs about as much as all the rest of a render, and the learner waits for the figures,
+// not for the address bar. Renders in between write it once.
+let fragmentDue = false;
+function laterWriteFragment() {
+  if (fragmentDue) return;
+  fragmentDue = true;
+  setTimeout(() => {
+    fragmentDue = false;
+    writeFragment();
+  });
 }
 
 // One row a GPU: idle, reading, sending, idle, each as wide as its share of the step.
@@ -122,12 +148,12 @@ function drawTimeline(rows) {
     const li = document.createElement('li');
     li.innerHTML = '<span class="gs-count"></span><span class="gs-track"><span class="gs-idle"></span>' +
       '<span class="gs-read"></span><span class="gs-wait"></span><span class="gs-idle"></span></span>';
+    li.firstChild.textContent = `GPU ${list.children.length + 1}`;
     list.append(li);
   }
   rows.forEach((row, i) => {
-    const [count, track] = list.children[i].children;
-    count.textContent = `GPU ${i + 1}`;
-    [row.idleBefore, row.read, row.wait, row.idleAfter].forEach((share, k) => { track.children[k].style.width = `${share}%`; });
+    const segments = list.children[i].children[1].children;
+    [row.idleBefore, row.read, row.wait, row.idleAfter].forEach((share, k) => widen(segments[k], share));
   });
 }
 
