@@ -57,10 +57,67 @@ teaching('"Show the sum" holds the command line\'s --explain sums for the settin
   assert.equal(seen.problems, []);
 });
 
+// What a bar shows of its track, in percent, read from its computed clip-path
+// (web/src/widget.css draws every bar as a clip of its whole track). Runs in the page.
+// The computed inset() has one to four edges, as margin has (Chromium drops repeated ones).
+function drawn(element) {
+  const clip = getComputedStyle(element).clipPath;
+  const inside = clip.match(/^inset\(([^()]*)\)$/);
+  const edges = inside ? inside[1].split(' ') : [];
+  if (edges.length < 1 || edges.length > 4) throw new Error(`not a bar's clip: ${clip}`);
+  const [top, right = top, bottom = top, left = right] = edges;
+  const percent = (edge) => {
+    if (edge === '0px') return 0;
+    if (!/^-?[\d.]+(e-?\d+)?%$/.test(edge)) throw new Error(`not a bar's clip: ${clip}`);
+    return Number(edge.slice(0, -1));
+  };
+  if (percent(top) !== 0 || percent(bottom) !== 0) throw new Error(`a bar clipped top or bottom: ${clip}`);
+  return { left: percent(left), right: percent(right), share: 100 - percent(left) - percent(right) };
+}
+
+teaching("every bar shows the module's share: memory, waiting, and each row of the chart", async (ctx) => {
+  for (const setting of [{ model: '70b', gpus: 4, link: 'fast', split: 'slices', words: 1 },
+    { model: '405b', gpus: 16, link: 'slow', split: 'slices', words: 64 },
+    { model: '8b', gpus: 2, link: 'fast', split: 'groups', words: 16 }]) {
+    const c = caseOf(ctx.fixture, setting);
+    const hash = '#' + new URLSearchParams(Object.entries(setting).map(([k, v]) => [k, String(v)])).toString();
+    const { page, seen } = await openPage(ctx, fileUrl('widget.html', hash));
+    const got = await page.evaluate((drawnSource) => {
+      const drawnOf = new Function(`return ${drawnSource}`)();
+      const bar = (id) => drawnOf(document.getElementById(id));
+      return {
+        memory: bar('memory-bar'),
+        waiting: bar('waiting-bar'),
+        chart: [...document.querySelectorAll('#chart .gs-track')].map((t) => [...t.children].map(drawnOf)),
+      };
+    }, drawn.toString());
+    const near = (x, want, what) => assert.ok(Math.abs(x - want) < 1e-3, `${hash} ${what}: ${x} against ${want}`);
+    near(got.memory.left, 0, 'memory from');
+    near(got.memory.share, c.view.mem_bar, 'memory');
+    near(got.waiting.share, c.view.wait_bar, 'waiting');
+    assert.ok(c.chart.some((row) => row.wait_bar > 0), `${hash}: a chart with no waiting tests too little`);
+    c.chart.forEach((row, i) => {
+      const [read, wait] = got.chart[i];
+      near(read.left, 0, `row ${i} reading from`);
+      near(read.share, row.read_bar, `row ${i} reading`);
+      near(wait.left, row.read_bar, `row ${i} waiting from`);
+      near(wait.share, row.wait_bar, `row ${i} waiting`);
+    });
+    assert.equal(seen.problems, []);
+    await page.close();
+  }
+});
+
 teaching('the timeline draws groups taking turns, three GPUs in four idle, and slices reading together', async (ctx) => {
   const { page, seen } = await openPage(ctx, fileUrl('widget.html', '#model=70b&gpus=4&link=fast&split=groups&words=1'));
-  const widths = () => page.locator('#timeline li').evaluateAll((rows) =>
-    rows.map((li) => [...li.querySelectorAll('.gs-track > span')].map((s) => parseFloat(s.style.width))));
+  // each row as drawn: [idle before, reading, sending, idle after], from the two clips
+  const widths = () => page.locator('#timeline li').evaluateAll((rows, drawnSource) => {
+    const drawnOf = new Function(`return ${drawnSource}`)();
+    return rows.map((li) => {
+      const [read, wait] = [...li.querySelectorAll('.gs-track > span')].map(drawnOf);
+      return [read.left, read.share, wait.share, wait.right];
+    });
+  }, drawn.toString());
   const want = (split) => caseOf(ctx.fixture, { model: '70b', gpus: 4, link: 'fast', split, words: 1 }).timeline
     .map((r) => [r.idle_before, r.read, r.wait, r.idle_after]);
   const close = (got, w) => got.length === w.length && got.every((row, i) => row.every((x, k) => Math.abs(x - w[i][k]) < 1e-3));

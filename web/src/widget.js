@@ -78,11 +78,11 @@ async function unpack(base64) {
 function put(element, text) {
   if (element.textContent !== text) element.textContent = text;
 }
-const shares = new WeakMap(); // the share each bar was last given (CSS rounds what it keeps)
-function widen(element, share) {
-  if (shares.get(element) === share) return;
-  shares.set(element, share);
-  element.style.width = `${share}%`;
+// Shows a bar from `from` to `to` along its track (web/src/widget.css clips it to them):
+// each a CSS length, so CSS does the sums. Only a changed edge is written.
+function reveal(element, from, to) {
+  if (element.style.getPropertyValue('--from') !== from) element.style.setProperty('--from', from);
+  if (element.style.getPropertyValue('--to') !== to) element.style.setProperty('--to', to);
 }
 
 function render() {
@@ -96,7 +96,7 @@ function render() {
   put($('memory'), t.memory);
   put($('parts'), `weights ${t.weights}, cache ${t.cache}, working ${t.working}`);
   put($('usable'), t.usable);
-  widen($('memory-bar'), now.memBar);
+  reveal($('memory-bar'), '0%', `${now.memBar}%`);
   $('memory-bar').classList.toggle('gs-over', !now.fits);
   $('limit').hidden = now.fits;
   if (!now.fits) $('limit').style.left = `${now.limitBar}%`;
@@ -107,7 +107,7 @@ function render() {
   put($('words-each'), now.fits ? `${t.wordsPerS} words a second` : '—');
   put($('words-all'), now.fits ? `${t.wordsAll}` : '—');
   put($('waiting'), now.fits ? t.waiting : '—');
-  widen($('waiting-bar'), now.waitBar);
+  reveal($('waiting-bar'), '0%', `${now.waitBar}%`);
   put($('waiting-note'), now.fits ? `${t.transfer} of ${t.time} on the link; ${t.read} reading` : '');
   const rows = module.chart(state.split, words);
   [...$('chart').children].forEach((li, i) => {
@@ -115,8 +115,8 @@ function render() {
     const [count, track, time] = li.children;
     li.classList.toggle('gs-current', row.gpus === gpus);
     put(count, `${row.gpus} GPU${row.gpus === 1 ? '' : 's'}`);
-    widen(track.children[0], row.readBar);
-    widen(track.children[1], row.waitBar);
+    reveal(track.children[0], '0%', `${row.readBar}%`);
+    reveal(track.children[1], `${row.readBar}%`, `calc(${row.readBar}% + ${row.waitBar}%)`);
     put(time, row.time);
   });
   drawTimeline(module.timeline(gpus, state.split, words));
@@ -140,20 +140,21 @@ function laterWriteFragment() {
   });
 }
 
-// One row a GPU: idle, reading, sending, idle, each as wide as its share of the step.
+// One row a GPU: idle, reading, sending, idle, each as wide as its share of the step; the
+// idle spans are the track showing through.
 function drawTimeline(rows) {
   const list = $('timeline');
   while (list.children.length > rows.length) list.lastChild.remove();
   while (list.children.length < rows.length) {
     const li = document.createElement('li');
-    li.innerHTML = '<span class="gs-count"></span><span class="gs-track"><span class="gs-idle"></span>' +
-      '<span class="gs-read"></span><span class="gs-wait"></span><span class="gs-idle"></span></span>';
+    li.innerHTML = '<span class="gs-count"></span><span class="gs-track"><span class="gs-read"></span><span class="gs-wait"></span></span>';
     li.firstChild.textContent = `GPU ${list.children.length + 1}`;
     list.append(li);
   }
   rows.forEach((row, i) => {
-    const segments = list.children[i].children[1].children;
-    [row.idleBefore, row.read, row.wait, row.idleAfter].forEach((share, k) => widen(segments[k], share));
+    const [read, wait] = list.children[i].children[1].children;
+    reveal(read, `${row.idleBefore}%`, `calc(${row.idleBefore}% + ${row.read}%)`);
+    reveal(wait, `calc(${row.idleBefore}% + ${row.read}%)`, `calc(${row.idleBefore}% + ${row.read}% + ${row.wait}%)`);
   });
 }
 
