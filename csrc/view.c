@@ -107,3 +107,18 @@ int gs_chart_make(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs
   }
   return GS_OK;
 }
+
+size_t gs_pack_text(char *buf, size_t cap, size_t at, const char *s) {
+  size_t n = strlen(s) + 1;
+  if (at > cap || n > cap - at) return at;
+  memcpy(buf + at, s, n);
+  return at + n;
+}
+
+size_t gs_view_pack(const gs_view *v, char *buf, size_t cap, size_t at) {
+  const char *const figures[GS_VIEW_PACKED] = {v->memory, v->weights, v->cache, v->working, v->usable,
+                                               v->time, v->read, v->transfer, v->waiting, v->words_per_s};
+  size_t i;
+  for (i = 0; i < GS_VIEW_PACKED; i++) at = gs_pack_text(buf, cap, at, figures[i]);
+  return at;
+}

@@ -57,6 +57,8 @@ static char explain_text[GS_EXPLAIN_CAP];
 /* setting(): memory, weights, cache, working, usable, time, read, transfer, waiting,
  * words_per_s, words_all, each ending in a NUL. chart(): each row's time, each ending in a NUL. */
 static char out_text[1024];
+_Static_assert(sizeof out_text >= (GS_VIEW_PACKED + 1) * GS_FIGURE_CAP && sizeof out_text >= 16 * GS_FIGURE_CAP,
+               "setting() packs the view and words_all; chart() a time for each of out_chart's 16 rows");
 /* chart(): per offered count, gpus, fits, read_bar, wait_bar */
 static double out_chart[4 * 16];
 /* timeline(): per GPU, idle_before, read, wait, idle_after (percent of the step) */
@@ -129,12 +131,7 @@ static int check_ready(void) {
   return GS_OK;
 }
 
-static size_t put_text(size_t at, const char *s) {
-  size_t n = strlen(s) + 1;
-  if (at + n > sizeof out_text) return at;
-  memcpy(out_text + at, s, n);
-  return at + n;
-}
+static size_t put_text(size_t at, const char *s) { return gs_pack_text(out_text, sizeof out_text, at, s); }
 
 /* The settings past the lesson, for the settings that follow (until use_builtin or
  * use_custom): GPUs a server (0: one server), tokens and bits of the cache (0: the
@@ -215,16 +212,7 @@ EXPORT int setting(uint32_t n, uint32_t split, uint32_t words) {
   out_numbers[8] = c.time.total_words_per_s;
   out_numbers[9] = c.swap;
   out_numbers[10] = v.limit_bar;
-  at = put_text(at, v.memory);
-  at = put_text(at, v.weights);
-  at = put_text(at, v.cache);
-  at = put_text(at, v.working);
-  at = put_text(at, v.usable);
-  at = put_text(at, v.time);
-  at = put_text(at, v.read);
-  at = put_text(at, v.transfer);
-  at = put_text(at, v.waiting);
-  at = put_text(at, v.words_per_s);
+  at = gs_view_pack(&v, out_text, sizeof out_text, at);
   put_text(at, v.words_all);
   return GS_OK;
 }

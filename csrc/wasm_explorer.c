@@ -66,6 +66,7 @@ static char list_text[8192];
  * words_per_s, all words_per_s, protocol ("" when none), each ending in a NUL.
  * plan(): the priced link's name. */
 static char out_text[1024];
+_Static_assert(sizeof out_text >= (GS_VIEW_PACKED + 2) * GS_FIGURE_CAP, "price() packs the view and two more");
 /* use_gpu_key(): gib, usable, bandwidth, flops, arch. use_link_key(): bandwidth, step_us,
  * base_us, kind. use_log(): gpus. plan(): the priced link's bandwidth, step_us, base_us,
  * message bytes. price(): fits, mem_bar, wait_bar, servers, total seconds.
@@ -343,12 +344,7 @@ static gs_plan plan_for(uint32_t n) {
   return p;
 }
 
-static size_t put_text(size_t at, const char *s) {
-  size_t n = strlen(s) + 1;
-  if (at + n > sizeof out_text) return at;
-  memcpy(out_text + at, s, n);
-  return at + n;
-}
+static size_t put_text(size_t at, const char *s) { return gs_pack_text(out_text, sizeof out_text, at, s); }
 
 /* Every figure of n GPUs, as `report` prints its row (csrc/cli_report.c, print_table). */
 EXPORT int price(uint32_t n) {
@@ -364,16 +360,7 @@ EXPORT int price(uint32_t n) {
     return fail(rc, &err);
   if (v.fits) gs_fixed_grouped(all, sizeof all, c.time.total_words_per_s, 1);
   else all[0] = '\0';
-  at = put_text(at, v.memory);
-  at = put_text(at, v.weights);
-  at = put_text(at, v.cache);
-  at = put_text(at, v.working);
-  at = put_text(at, v.usable);
-  at = put_text(at, v.time);
-  at = put_text(at, v.read);
-  at = put_text(at, v.transfer);
-  at = put_text(at, v.waiting);
-  at = put_text(at, v.words_per_s);
+  at = gs_view_pack(&v, out_text, sizeof out_text, at);
   at = put_text(at, all);
   put_text(at, v.fits && c.protocol != GS_PROTO_NONE && options.nccl == GS_NCCL_AUTO ? gs_protocol_name(c.protocol) : "");
   out_numbers[0] = v.fits;
@@ -432,15 +419,13 @@ EXPORT int sweep(void) {
   for (i = 0; i < count_n; i++) {
     gs_cost_result c;
     gs_plan p = plan_for((uint32_t)counts[i]);
-    size_t len = strlen(rows[i].time) + 1;
     if ((rc = gs_cost(&model, &gpu, &link_now, &p, &c, &err)) != GS_OK) return fail(rc, &err);
     out_chart[5 * i] = (double)rows[i].gpus;
     out_chart[5 * i + 1] = rows[i].fits;
     out_chart[5 * i + 2] = rows[i].read_bar;
     out_chart[5 * i + 3] = rows[i].wait_bar;
     out_chart[5 * i + 4] = c.time.total;
-    memcpy(out_chart_text + at, rows[i].time, len);
-    at += len;
+    at = gs_pack_text(out_chart_text, sizeof out_chart_text, at, rows[i].time);
   }
   if ((rc = fewest_count(&fewest)) != GS_OK) return fail(rc, NULL);
   {
