@@ -82,7 +82,7 @@ static uint64_t fewest(const lesson *l, int m) {
   p.gpus = 1;
   p.split = GS_SLICES;
   p.words = 1;
-  gs_fewest_n(&l->shape[m], &l->gpu, &p, 64, &n);
+  gs_fewest_n(&l->shape[m], &l->gpu, &p, 64, 0, &n);
   return n;
 }
 /* The best of the counts the page offers, for one user. */

@@ -19,26 +19,10 @@ static gs_plan plan_of(const cli_report_options *o, uint64_t gpus) {
 /* The fewest counts that fit; with --divide-heads, among those that divide the heads. */
 static int fewest(const cli_report_options *o, uint64_t *out) {
   gs_plan p = plan_of(o, 1);
-  uint64_t n;
   int rc;
   *out = 0;
-  if (!o->divide_heads) {
-    rc = gs_fewest_n(&o->model, &o->gpu, &p, o->max_n, out);
-    return rc == GS_ERR_NONE_FITS ? GS_OK : rc;
-  }
-  for (n = 1; n <= o->max_n; n++) {
-    gs_cost_result c;
-    if (o->model.heads % n != 0) continue;
-    p.gpus = n;
-    rc = gs_cost(&o->model, &o->gpu, &o->link, &p, &c, NULL);
-    if (rc == GS_ERR_SHAPE) continue;
-    if (rc != GS_OK) return rc;
-    if (c.fits) {
-      *out = n;
-      return GS_OK;
-    }
-  }
-  return GS_OK;
+  rc = gs_fewest_n(&o->model, &o->gpu, &p, o->max_n, o->divide_heads, out);
+  return rc == GS_ERR_NONE_FITS ? GS_OK : rc;
 }
 
 static int search(const cli_report_options *o, searches *out) {

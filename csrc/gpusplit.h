@@ -204,7 +204,8 @@ int gs_cost(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan 
 /* The count from 1 to max_n with the shortest step for p's split and words. */
 int gs_best_n(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, uint64_t max_n, int divide_heads,
               uint64_t *best);
-int gs_fewest_n(const gs_model *m, const gs_gpu *g, const gs_plan *p, uint64_t max_n, uint64_t *fewest);
+/* The fewest GPUs, up to max_n (with divide_heads, among those that divide the heads). */
+int gs_fewest_n(const gs_model *m, const gs_gpu *g, const gs_plan *p, uint64_t max_n, int divide_heads, uint64_t *fewest);
 
 /* config.c: a config.json's text to a derived model; the error names the field. bits is
  * 0 to keep the stored format the config gives, or the bits of every weight. */

@@ -360,12 +360,15 @@ int gs_best_n(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_pla
   return GS_OK;
 }
 
-/* The fewest GPUs, up to max_n, that hold the model with room for working memory. */
-int gs_fewest_n(const gs_model *m, const gs_gpu *g, const gs_plan *p, uint64_t max_n, uint64_t *fewest) {
+/* The fewest GPUs, up to max_n, that hold the model with room for working memory; with
+ * divide_heads, among the counts that divide the attention heads, as gs_best_n. */
+int gs_fewest_n(const gs_model *m, const gs_gpu *g, const gs_plan *p, uint64_t max_n, int divide_heads, uint64_t *fewest) {
   gs_plan at = *p;
   for (at.gpus = 1; at.gpus <= max_n; at.gpus++) {
     gs_memory mem;
-    int rc = gs_plan_check(m, &at, NULL);
+    int rc;
+    if (divide_heads && m->heads % at.gpus != 0) continue;
+    rc = gs_plan_check(m, &at, NULL);
     if (rc == GS_ERR_SHAPE) continue;
     if (rc != GS_OK) return rc;
     memory_per_gpu(m, &at, &mem);

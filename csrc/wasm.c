@@ -223,7 +223,7 @@ EXPORT int fewest(uint32_t split, uint32_t words) {
   uint64_t n = 0;
   int rc;
   if ((rc = check_ready()) != GS_OK) return rc;
-  rc = gs_fewest_n(&model, &gpu, &p, 64, &n);
+  rc = gs_fewest_n(&model, &gpu, &p, 64, 0, &n);
   if (rc != GS_OK && rc != GS_ERR_NONE_FITS) return fail(rc, NULL);
   return (int)n;
 }

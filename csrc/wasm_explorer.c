@@ -375,26 +375,10 @@ EXPORT int price(uint32_t n) {
  * (csrc/cli_report.c, fewest). 0 when none up to SWEEP_MAX does. */
 static int fewest_count(uint64_t *out) {
   gs_plan p = plan_for(1);
-  uint64_t n;
   int rc;
   *out = 0;
-  if (!divide_heads) {
-    rc = gs_fewest_n(&model, &gpu, &p, SWEEP_MAX, out);
-    return rc == GS_ERR_NONE_FITS ? GS_OK : rc;
-  }
-  for (n = 1; n <= SWEEP_MAX; n++) {
-    gs_cost_result c;
-    if (model.heads % n != 0) continue;
-    p.gpus = n;
-    rc = gs_cost(&model, &gpu, &link_now, &p, &c, NULL);
-    if (rc == GS_ERR_SHAPE) continue;
-    if (rc != GS_OK) return rc;
-    if (c.fits) {
-      *out = n;
-      return GS_OK;
-    }
-  }
-  return GS_OK;
+  rc = gs_fewest_n(&model, &gpu, &p, SWEEP_MAX, divide_heads, out);
+  return rc == GS_ERR_NONE_FITS ? GS_OK : rc;
 }
 
 /* Every count from 1 to SWEEP_MAX the plan can take (with divide_heads, those that divide

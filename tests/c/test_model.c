@@ -78,9 +78,24 @@ static void the_fewest_gpus_that_fit_are_1_2_and_11(void **state) {
     gs_model s;
     uint64_t fewest = 0;
     ts_model(KEYS[i], &s);
-    assert_int_equal(gs_fewest_n(&s, &g, &ONE_WORD, 64, &fewest), GS_OK);
+    assert_int_equal(gs_fewest_n(&s, &g, &ONE_WORD, 64, 0, &fewest), GS_OK);
     assert_int_equal(fewest, expected[i]);
   }
+}
+
+/* The 405B model needs 11 GPUs, and its 128 attention heads (Llama 3.1 405B's config)
+ * cut evenly only by powers of two: among those, 16 is the fewest. */
+static void among_counts_that_divide_the_heads_the_405b_model_needs_16(void **state) {
+  gs_model s;
+  gs_gpu g;
+  uint64_t fewest = 0;
+  (void)state;
+  ts_gpu(&g);
+  ts_model("405b", &s);
+  assert_int_equal(s.heads, 128);
+  assert_int_equal(gs_fewest_n(&s, &g, &ONE_WORD, 64, 1, &fewest), GS_OK);
+  assert_int_equal(fewest, 16);
+  assert_int_equal(gs_fewest_n(&s, &g, &ONE_WORD, 15, 1, &fewest), GS_ERR_NONE_FITS);
 }
 
 static void no_count_up_to_ten_fits_the_405b_model(void **state) {
@@ -90,7 +105,7 @@ static void no_count_up_to_ten_fits_the_405b_model(void **state) {
   uint64_t n = 99;
   (void)state;
   ts_setting("405b", "fast", &s, &g, &l);
-  assert_int_equal(gs_fewest_n(&s, &g, &ONE_WORD, 10, &n), GS_ERR_NONE_FITS);
+  assert_int_equal(gs_fewest_n(&s, &g, &ONE_WORD, 10, 0, &n), GS_ERR_NONE_FITS);
   assert_int_equal(gs_best_n(&s, &g, &l, &ONE_WORD, 10, 0, &n), GS_ERR_NONE_FITS);
   assert_int_equal(n, 99);
 }
@@ -438,6 +453,7 @@ int main(void) {
       cmocka_unit_test(sixteen_gpus_hold_as_much_cache_as_eight),
       cmocka_unit_test(the_fits_verdicts_match_the_lesson_for_every_offered_count),
       cmocka_unit_test(the_fewest_gpus_that_fit_are_1_2_and_11),
+      cmocka_unit_test(among_counts_that_divide_the_heads_the_405b_model_needs_16),
       cmocka_unit_test(no_count_up_to_ten_fits_the_405b_model),
       cmocka_unit_test(read_time_on_one_gpu_is_the_weight_bytes_over_the_bandwidth),
       cmocka_unit_test(read_time_times_the_gpu_count_stays_one_gpus_read),
