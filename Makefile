@@ -31,7 +31,7 @@ WASM_EXPORTS = text_in_buffer text_in_capacity bytes_buffer numbers_buffer text_
 EMFLAGS_BASE = -Oz --no-entry -sSTANDALONE_WASM -sINITIAL_MEMORY=1048576 -sTOTAL_STACK=262144 -sALLOW_MEMORY_GROWTH=0
 EMFLAGS = $(EMFLAGS_BASE) -sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(WASM_EXPORTS:%=_%))
 EMCC = NODE_PATH=/usr/share/nodejs emcc
-WEB = web/src/widget.html web/src/widget.css web/src/widget.js web/src/module.js scripts/embed_widget.mjs scripts/single_page.mjs
+WEB = web/src/widget.html web/src/widget.css web/src/widget.js web/src/module.js web/src/module_memory.js scripts/embed_widget.mjs scripts/single_page.mjs
 
 .PHONY: validate all deps run test test-c test-san test-fuzz test-reference test-js test-browser wasm widget explorer bench fuzz clean
 
@@ -122,7 +122,7 @@ EXPLORER_EXPORTS = text_in_buffer text_in_capacity key_in_buffer key_in_capacity
                    use_gpu_key use_gpu use_link_key use_link use_log use_between_key plan price sweep explain
 EXPLORER_EMFLAGS = -Oz --no-entry -sSTANDALONE_WASM -sINITIAL_MEMORY=4194304 -sTOTAL_STACK=262144 -sALLOW_MEMORY_GROWTH=0 \
                    -sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(EXPLORER_EXPORTS:%=_%))
-EXPLORER_WEB = web/src/explorer.html web/src/explorer.css web/src/explorer.js web/src/explorer_module.js scripts/embed_explorer.mjs scripts/single_page.mjs
+EXPLORER_WEB = web/src/explorer.html web/src/explorer.css web/src/explorer.js web/src/explorer_module.js web/src/module_memory.js scripts/embed_explorer.mjs scripts/single_page.mjs
 
 build/explorer.wasm: $(LIB) csrc/wasm_explorer.c $(HEADERS) build/data_files_min.c build/catalogue.c build/wasm-include/jsmn.h
 	$(Q)$(EMCC) $(WARN) $(EXPLORER_EMFLAGS) -Icsrc -isystem build/wasm-include -o $@ \

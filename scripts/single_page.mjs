@@ -22,12 +22,23 @@ const sha256 = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').di
 const minify = (code, loader) =>
   transformSync(code, { loader, minify: true, format: loader === 'js' ? 'esm' : undefined, target: 'es2020' }).code.trim();
 
+// Every file the reader imports from web/src/ comes first, then the reader, then the
+// script: one scope, so each file's `export`s become plain declarations and its imports
+// of web/src/ files go (they are inlined before it).
+const LOCAL_IMPORT = /^import \{[^}]*\} from '\.\/([\w.]+\.js)';\n/gm;
+function inlined(name) {
+  const source = read(name);
+  const imported = [...source.matchAll(LOCAL_IMPORT)].map((m) => m[1]);
+  return [...imported.map((file) => read(file)), source.replace(LOCAL_IMPORT, '')]
+    .map((text) => text.replace(/^export /gm, '')).join('\n');
+}
+
 // The page `html` (a file in web/src/, its markers already filled but __CSP__, __STYLE__
 // and __SCRIPT__) with `reader` and `script` (files in web/src/), `style`, and the module
 // at wasmPath in place of wasmMarker.
 export function singlePage({ html, reader, script, style, wasmPath, wasmMarker }) {
   const packed = gzipSync(readFileSync(wasmPath), { level: 9 }).toString('base64');
-  const code = fill(minify(read(reader).replace(/^export /gm, '') + '\n' + read(script), 'js'), wasmMarker, packed);
+  const code = fill(minify(inlined(reader) + '\n' + read(script), 'js'), wasmMarker, packed);
   const css = minify(read(style), 'css');
   const csp = [
     "default-src 'none'",

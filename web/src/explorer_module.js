@@ -2,6 +2,7 @@
 // reads its static buffers in the order that file lists them. It moves numbers and
 // strings between the module and JavaScript and computes nothing. The explorer page
 // inlines this file; the Node and browser tests import it, so all read the module alike.
+import { instantiate, readStrings } from './module_memory.js';
 
 export const SPLIT_KEYS = ['slices', 'groups', 'slices-groups']; // enum gs_split
 // plan()'s switches, bit by bit (csrc/wasm_explorer.c)
@@ -17,25 +18,9 @@ export class StepError extends Error {
 }
 
 export async function openExplorer(bytes) {
-  const { instance } = await WebAssembly.instantiate(bytes, {});
-  const w = instance.exports;
-  if (w._initialize) w._initialize();
-  const decoder = new TextDecoder();
+  const w = await instantiate(bytes);
   const encoder = new TextEncoder();
-
-  // `count` NUL-terminated UTF-8 strings, one after another, from ptr.
-  function strings(ptr, count) {
-    const bytes = new Uint8Array(w.memory.buffer, ptr);
-    const out = [];
-    let start = 0;
-    for (let i = 0; out.length < count; i++) {
-      if (bytes[i] === 0) {
-        out.push(decoder.decode(bytes.subarray(start, i)));
-        start = i + 1;
-      }
-    }
-    return out;
-  }
+  const strings = (ptr, count) => readStrings(w.memory, ptr, count);
   const numbers = (count) => [...new Float64Array(w.memory.buffer, w.numbers_buffer(), count)];
   function check(step, status) {
     if (status !== 0) throw new StepError(step, strings(w.error_buffer(), 1)[0]);

@@ -2,44 +2,17 @@
 // static buffers, whose layouts csrc/wasm.c lists. This moves numbers and strings between
 // the module and JavaScript and computes nothing. The widget inlines this file; the Node
 // tests import it, so both use the same reader.
+import { instantiate, readStrings } from './module_memory.js';
 
 export const MODEL_KEYS = ['8b', '70b', '405b']; // the order of GS_MODELS in csrc/data.c
 export const LINK_KEYS = ['fast', 'slow']; // GS_LINK_KEYS
 export const SPLIT_KEYS = ['slices', 'groups', 'slices-groups']; // enum gs_split
 export const PROTOCOLS = [null, 'LL', 'LL128', 'Simple']; // enum gs_protocol, plus one
 
-// Compiled synchronously: the asynchronous compile waits for a task of its own, which in
-// the bench cost more than the compile itself. A browser that refuses to compile a module
-// this size on the main thread says so with a RangeError, and gets the asynchronous way.
-async function instantiate(bytes) {
-  try {
-    return new WebAssembly.Instance(new WebAssembly.Module(bytes), {});
-  } catch (error) {
-    if (!(error instanceof RangeError)) throw error;
-    return (await WebAssembly.instantiate(bytes, {})).instance;
-  }
-}
-
 export async function openModule(bytes) {
-  const instance = await instantiate(bytes);
-  const w = instance.exports;
-  if (w._initialize) w._initialize();
-  const decoder = new TextDecoder();
+  const w = await instantiate(bytes);
   const encoder = new TextEncoder();
-
-  // `count` NUL-terminated UTF-8 strings, one after another, from ptr.
-  function strings(ptr, count) {
-    const bytes = new Uint8Array(w.memory.buffer, ptr);
-    const out = [];
-    let start = 0;
-    for (let i = start; out.length < count; i++) {
-      if (bytes[i] === 0) {
-        out.push(decoder.decode(bytes.subarray(start, i)));
-        start = i + 1;
-      }
-    }
-    return out;
-  }
+  const strings = (ptr, count) => readStrings(w.memory, ptr, count);
   function check(status) {
     if (status !== 0) throw new Error(strings(w.error_buffer(), 1)[0]);
   }

@@ -1,0 +1,35 @@
+// What both readers of a gpusplit module share (web/src/module.js for the widget's,
+// web/src/explorer_module.js for the explorer's): opening the module and reading the
+// NUL-terminated strings its static buffers hold. The pages inline this file before their
+// reader (scripts/single_page.mjs); the Node tests import it through the readers.
+
+// Compiled synchronously: the asynchronous compile waits for a task of its own, which in
+// the bench cost more than the compile itself. A browser that refuses to compile a module
+// this size on the main thread says so with a RangeError, and gets the asynchronous way.
+export async function instantiate(bytes) {
+  let instance;
+  try {
+    instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), {});
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    instance = (await WebAssembly.instantiate(bytes, {})).instance;
+  }
+  if (instance.exports._initialize) instance.exports._initialize();
+  return instance.exports;
+}
+
+const utf8 = new TextDecoder();
+
+// `count` NUL-terminated UTF-8 strings, one after another, from ptr in memory.
+export function readStrings(memory, ptr, count) {
+  const bytes = new Uint8Array(memory.buffer, ptr);
+  const out = [];
+  let start = 0;
+  for (let i = 0; out.length < count; i++) {
+    if (bytes[i] === 0) {
+      out.push(utf8.decode(bytes.subarray(start, i)));
+      start = i + 1;
+    }
+  }
+  return out;
+}
