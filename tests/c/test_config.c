@@ -45,24 +45,6 @@ static const char *config(const char *field, const char *value, const char *extr
   return buf;
 }
 
-static gs_model parse_ok(const char *json) {
-  gs_model s;
-  gs_error err;
-  int rc = ts_parse(json, &s, &err);
-  if (rc != GS_OK) fail_msg("status %d, %s: %s, for %s", rc, err.field, err.what, json);
-  return s;
-}
-
-static void refused(const char *json, int code, const char *field) {
-  gs_model s;
-  gs_error err;
-  int rc = ts_parse(json, &s, &err);
-  if (rc != code || err.code != code || strcmp(err.field, field) != 0)
-    fail_msg("expected status %d for field '%s', got %d (err.code %d) for '%s': %s\n  in %s", code, field, rc, err.code,
-             err.field, err.what, json);
-  assert_true(err.what[0] != '\0');
-}
-
 static void the_8b_config_reads_as_its_shape(void **state) {
   gs_model s;
   (void)state;
@@ -81,29 +63,29 @@ static void the_8b_config_reads_as_its_shape(void **state) {
 static void absent_key_value_heads_default_to_the_attention_heads(void **state) {
   gs_model s;
   (void)state;
-  s = parse_ok(config(NULL, NULL, NULL));
+  s = ts_parse_ok(config(NULL, NULL, NULL));
   assert_int_equal(s.kv_heads, 32);
-  s = parse_ok(config("num_key_value_heads", "null", NULL));
+  s = ts_parse_ok(config("num_key_value_heads", "null", NULL));
   assert_int_equal(s.kv_heads, 32);
-  s = parse_ok(config("num_key_value_heads", "8", NULL));
+  s = ts_parse_ok(config("num_key_value_heads", "8", NULL));
   assert_int_equal(s.kv_heads, 8);
 }
 
 static void an_absent_or_null_head_dim_defaults_to_hidden_over_heads(void **state) {
   gs_model s;
   (void)state;
-  s = parse_ok(config(NULL, NULL, NULL));
+  s = ts_parse_ok(config(NULL, NULL, NULL));
   assert_int_equal(s.head_dim, 4096 / 32);
-  s = parse_ok(config("head_dim", "null", NULL));
+  s = ts_parse_ok(config("head_dim", "null", NULL));
   assert_int_equal(s.head_dim, 128);
-  s = parse_ok(config("head_dim", "256", NULL));
+  s = ts_parse_ok(config("head_dim", "256", NULL));
   assert_int_equal(s.head_dim, 256);
 }
 
 static void a_given_head_dim_allows_hidden_that_is_not_a_multiple_of_heads(void **state) {
   gs_model s;
   (void)state;
-  s = parse_ok(config("hidden_size", "4100", "\"head_dim\": 128"));
+  s = ts_parse_ok(config("hidden_size", "4100", "\"head_dim\": 128"));
   assert_int_equal(s.hidden, 4100);
   assert_int_equal(s.head_dim, 128);
 }
@@ -111,10 +93,10 @@ static void a_given_head_dim_allows_hidden_that_is_not_a_multiple_of_heads(void 
 static void tied_embeddings_default_to_untied_and_save_one_table(void **state) {
   gs_model untied, tied, absent, null_tied;
   (void)state;
-  absent = parse_ok(config(NULL, NULL, NULL));
-  untied = parse_ok(config("tie_word_embeddings", "false", NULL));
-  null_tied = parse_ok(config("tie_word_embeddings", "null", NULL));
-  tied = parse_ok(config("tie_word_embeddings", "true", NULL));
+  absent = ts_parse_ok(config(NULL, NULL, NULL));
+  untied = ts_parse_ok(config("tie_word_embeddings", "false", NULL));
+  null_tied = ts_parse_ok(config("tie_word_embeddings", "null", NULL));
+  tied = ts_parse_ok(config("tie_word_embeddings", "true", NULL));
   assert_int_equal(absent.params, untied.params);
   assert_int_equal(null_tied.params, untied.params);
   assert_int_equal(untied.params - tied.params, UINT64_C(128256) * 4096);
@@ -123,8 +105,8 @@ static void tied_embeddings_default_to_untied_and_save_one_table(void **state) {
 static void extra_keys_and_nested_objects_and_arrays_are_ignored(void **state) {
   gs_model plain, busy;
   (void)state;
-  plain = parse_ok(config(NULL, NULL, NULL));
-  busy = parse_ok(config(NULL, NULL,
+  plain = ts_parse_ok(config(NULL, NULL, NULL));
+  busy = ts_parse_ok(config(NULL, NULL,
                          "\"rope_scaling\": {\"hidden_size\": 1, \"factor\": 8.0, \"deep\": {\"vocab_size\": [1, 2]}}, "
                          "\"architectures\": [\"LlamaForCausalLM\", {\"num_hidden_layers\": 7}, [[]]], "
                          "\"torch_dtype\": \"bfloat16\", \"rms_norm_eps\": 1e-05, \"use_cache\": true, \"pad\": null"));
@@ -134,7 +116,7 @@ static void extra_keys_and_nested_objects_and_arrays_are_ignored(void **state) {
 static void the_last_of_repeated_keys_wins_as_in_python(void **state) {
   gs_model s;
   (void)state;
-  s = parse_ok(config(NULL, NULL, "\"num_hidden_layers\": 80"));
+  s = ts_parse_ok(config(NULL, NULL, "\"num_hidden_layers\": 80"));
   assert_int_equal(s.layers, 80);
 }
 
@@ -142,14 +124,14 @@ static void whitespace_around_the_object_is_allowed(void **state) {
   char buf[4096];
   (void)state;
   snprintf(buf, sizeof buf, " \n\t%s\r\n ", config(NULL, NULL, NULL));
-  (void)parse_ok(buf);
+  (void)ts_parse_ok(buf);
 }
 
 static void text_that_is_not_json_is_refused(void **state) {
   (void)state;
-  refused("hello", GS_ERR_JSON, "");
-  refused("{hidden_size: 4096}", GS_ERR_JSON, "");
-  refused("{\"hidden_size\" 4096}", GS_ERR_JSON, "");
+  ts_refused("hello", GS_ERR_JSON, "", NULL);
+  ts_refused("{hidden_size: 4096}", GS_ERR_JSON, "", NULL);
+  ts_refused("{\"hidden_size\" 4096}", GS_ERR_JSON, "", NULL);
 }
 
 /* jsmn finds structure but does not validate it (zserge/jsmn's README: "it is not a
@@ -193,15 +175,15 @@ static void commas_and_colons_out_of_place_are_not_json(void **state) {
       used += (size_t)snprintf(wrong + used, sizeof wrong - used, "\n  %s read with status %d", extras[k], rc);
   }
   if (used) fail_msg("not refused as JSON:%s", wrong);
-  refused("{\"hidden_size\": 4096 \"intermediate_size\": 14336, \"num_hidden_layers\": 32, "
+  ts_refused("{\"hidden_size\": 4096 \"intermediate_size\": 14336, \"num_hidden_layers\": 32, "
           "\"num_attention_heads\": 32, \"vocab_size\": 128256}",
-          GS_ERR_JSON, "");
-  refused("{, \"hidden_size\": 4096, \"intermediate_size\": 14336, \"num_hidden_layers\": 32, "
+          GS_ERR_JSON, "", NULL);
+  ts_refused("{, \"hidden_size\": 4096, \"intermediate_size\": 14336, \"num_hidden_layers\": 32, "
           "\"num_attention_heads\": 32, \"vocab_size\": 128256}",
-          GS_ERR_JSON, "");
-  refused("{\"hidden_size\": 4096, \"intermediate_size\": 14336, \"num_hidden_layers\": 32, "
+          GS_ERR_JSON, "", NULL);
+  ts_refused("{\"hidden_size\": 4096, \"intermediate_size\": 14336, \"num_hidden_layers\": 32, "
           "\"num_attention_heads\": 32, \"vocab_size\": 128256,}",
-          GS_ERR_JSON, "");
+          GS_ERR_JSON, "", NULL);
 }
 
 static void truncated_json_is_refused(void **state) {
@@ -209,52 +191,52 @@ static void truncated_json_is_refused(void **state) {
   (void)state;
   snprintf(buf, sizeof buf, "%s", config(NULL, NULL, NULL));
   buf[strlen(buf) - 1] = '\0';
-  refused(buf, GS_ERR_JSON, "");
-  refused("{\"hidden_size\": 40", GS_ERR_JSON, "");
-  refused("{\"hidden_size\": \"40", GS_ERR_JSON, "");
+  ts_refused(buf, GS_ERR_JSON, "", NULL);
+  ts_refused("{\"hidden_size\": 40", GS_ERR_JSON, "", NULL);
+  ts_refused("{\"hidden_size\": \"40", GS_ERR_JSON, "", NULL);
 }
 
 static void empty_text_is_refused(void **state) {
   (void)state;
-  refused("", GS_ERR_JSON, "");
-  refused("  \n", GS_ERR_JSON, "");
+  ts_refused("", GS_ERR_JSON, "", NULL);
+  ts_refused("  \n", GS_ERR_JSON, "", NULL);
 }
 
 static void a_top_level_array_or_number_is_not_a_config(void **state) {
   (void)state;
-  refused("[1, 2, 3]", GS_ERR_NOT_OBJECT, "");
-  refused("42\n", GS_ERR_NOT_OBJECT, "");
-  refused("true\n", GS_ERR_NOT_OBJECT, "");
-  refused("42", GS_ERR_NOT_OBJECT, ""); /* valid JSON (RFC 8259), though it ends at a number */
-  refused("\"hidden_size\"", GS_ERR_NOT_OBJECT, "");
+  ts_refused("[1, 2, 3]", GS_ERR_NOT_OBJECT, "", NULL);
+  ts_refused("42\n", GS_ERR_NOT_OBJECT, "", NULL);
+  ts_refused("true\n", GS_ERR_NOT_OBJECT, "", NULL);
+  ts_refused("42", GS_ERR_NOT_OBJECT, "", NULL); /* valid JSON (RFC 8259), though it ends at a number */
+  ts_refused("\"hidden_size\"", GS_ERR_NOT_OBJECT, "", NULL);
 }
 
 static void each_missing_required_field_is_named(void **state) {
   size_t i;
   (void)state;
-  for (i = 0; i < FIELD_COUNT; i++) refused(config(FIELDS[i], NULL, NULL), GS_ERR_MISSING, FIELDS[i]);
+  for (i = 0; i < FIELD_COUNT; i++) ts_refused(config(FIELDS[i], NULL, NULL), GS_ERR_MISSING, FIELDS[i], NULL);
 }
 
 static void a_required_field_of_the_wrong_type_is_named(void **state) {
   size_t i;
   (void)state;
   for (i = 0; i < FIELD_COUNT; i++) {
-    refused(config(FIELDS[i], "\"4096\"", NULL), GS_ERR_TYPE, FIELDS[i]);
-    refused(config(FIELDS[i], "true", NULL), GS_ERR_TYPE, FIELDS[i]);
-    refused(config(FIELDS[i], "false", NULL), GS_ERR_TYPE, FIELDS[i]);
-    refused(config(FIELDS[i], "{}", NULL), GS_ERR_TYPE, FIELDS[i]);
-    refused(config(FIELDS[i], "[4096]", NULL), GS_ERR_TYPE, FIELDS[i]);
+    ts_refused(config(FIELDS[i], "\"4096\"", NULL), GS_ERR_TYPE, FIELDS[i], NULL);
+    ts_refused(config(FIELDS[i], "true", NULL), GS_ERR_TYPE, FIELDS[i], NULL);
+    ts_refused(config(FIELDS[i], "false", NULL), GS_ERR_TYPE, FIELDS[i], NULL);
+    ts_refused(config(FIELDS[i], "{}", NULL), GS_ERR_TYPE, FIELDS[i], NULL);
+    ts_refused(config(FIELDS[i], "[4096]", NULL), GS_ERR_TYPE, FIELDS[i], NULL);
   }
-  refused(config("num_key_value_heads", "\"8\"", NULL), GS_ERR_TYPE, "num_key_value_heads");
-  refused(config("head_dim", "[128]", NULL), GS_ERR_TYPE, "head_dim");
-  refused(config("tie_word_embeddings", "0", NULL), GS_ERR_TYPE, "tie_word_embeddings");
-  refused(config("tie_word_embeddings", "\"true\"", NULL), GS_ERR_TYPE, "tie_word_embeddings");
+  ts_refused(config("num_key_value_heads", "\"8\"", NULL), GS_ERR_TYPE, "num_key_value_heads", NULL);
+  ts_refused(config("head_dim", "[128]", NULL), GS_ERR_TYPE, "head_dim", NULL);
+  ts_refused(config("tie_word_embeddings", "0", NULL), GS_ERR_TYPE, "tie_word_embeddings", NULL);
+  ts_refused(config("tie_word_embeddings", "\"true\"", NULL), GS_ERR_TYPE, "tie_word_embeddings", NULL);
 }
 
 static void a_null_required_field_counts_as_missing(void **state) {
   size_t i;
   (void)state;
-  for (i = 0; i < FIELD_COUNT; i++) refused(config(FIELDS[i], "null", NULL), GS_ERR_MISSING, FIELDS[i]);
+  for (i = 0; i < FIELD_COUNT; i++) ts_refused(config(FIELDS[i], "null", NULL), GS_ERR_MISSING, FIELDS[i], NULL);
 }
 
 static void zero_negative_and_fractional_counts_are_out_of_range(void **state) {
@@ -262,9 +244,9 @@ static void zero_negative_and_fractional_counts_are_out_of_range(void **state) {
   size_t i, k;
   (void)state;
   for (i = 0; i < FIELD_COUNT; i++)
-    for (k = 0; k < sizeof bad / sizeof bad[0]; k++) refused(config(FIELDS[i], bad[k], NULL), GS_ERR_RANGE, FIELDS[i]);
-  refused(config("num_key_value_heads", "0", NULL), GS_ERR_RANGE, "num_key_value_heads");
-  refused(config("head_dim", "128.5", NULL), GS_ERR_RANGE, "head_dim");
+    for (k = 0; k < sizeof bad / sizeof bad[0]; k++) ts_refused(config(FIELDS[i], bad[k], NULL), GS_ERR_RANGE, FIELDS[i], NULL);
+  ts_refused(config("num_key_value_heads", "0", NULL), GS_ERR_RANGE, "num_key_value_heads", NULL);
+  ts_refused(config("head_dim", "128.5", NULL), GS_ERR_RANGE, "head_dim", NULL);
 }
 
 static void numbers_json_does_not_allow_are_refused(void **state) {
@@ -283,9 +265,9 @@ static void numbers_json_does_not_allow_are_refused(void **state) {
  * large" under GS_ERR_RANGE. */
 static void a_count_above_2_to_the_53_is_too_large(void **state) {
   (void)state;
-  refused(config("num_hidden_layers", "9007199254740993", NULL), GS_ERR_RANGE, "num_hidden_layers");
-  refused(config("num_hidden_layers", "99999999999999999999999999", NULL), GS_ERR_RANGE, "num_hidden_layers");
-  refused(config("num_hidden_layers", "1e400", NULL), GS_ERR_RANGE, "num_hidden_layers");
+  ts_refused(config("num_hidden_layers", "9007199254740993", NULL), GS_ERR_RANGE, "num_hidden_layers", NULL);
+  ts_refused(config("num_hidden_layers", "99999999999999999999999999", NULL), GS_ERR_RANGE, "num_hidden_layers", NULL);
+  ts_refused(config("num_hidden_layers", "1e400", NULL), GS_ERR_RANGE, "num_hidden_layers", NULL);
 }
 
 static void a_number_longer_than_the_reader_holds_is_out_of_range(void **state) {
@@ -293,19 +275,19 @@ static void a_number_longer_than_the_reader_holds_is_out_of_range(void **state) 
   (void)state;
   memset(digits, '9', sizeof digits - 1);
   digits[sizeof digits - 1] = '\0';
-  refused(config("vocab_size", digits, NULL), GS_ERR_RANGE, "vocab_size");
+  ts_refused(config("vocab_size", digits, NULL), GS_ERR_RANGE, "vocab_size", NULL);
 }
 
 static void key_value_heads_that_do_not_divide_the_heads_are_refused(void **state) {
   (void)state;
-  refused(config("num_key_value_heads", "5", NULL), GS_ERR_SHAPE, "num_key_value_heads");
-  refused(config("num_key_value_heads", "64", NULL), GS_ERR_SHAPE, "num_key_value_heads");
+  ts_refused(config("num_key_value_heads", "5", NULL), GS_ERR_SHAPE, "num_key_value_heads", NULL);
+  ts_refused(config("num_key_value_heads", "64", NULL), GS_ERR_SHAPE, "num_key_value_heads", NULL);
 }
 
 static void hidden_not_a_multiple_of_heads_without_head_dim_is_refused(void **state) {
   (void)state;
-  refused(config("hidden_size", "4100", NULL), GS_ERR_SHAPE, "hidden_size");
-  refused(config("hidden_size", "4100", "\"head_dim\": null"), GS_ERR_SHAPE, "hidden_size");
+  ts_refused(config("hidden_size", "4100", NULL), GS_ERR_SHAPE, "hidden_size", NULL);
+  ts_refused(config("hidden_size", "4100", "\"head_dim\": null"), GS_ERR_SHAPE, "hidden_size", NULL);
 }
 
 static void sizes_whose_byte_totals_overflow_64_bits_are_refused(void **state) {
@@ -334,7 +316,7 @@ static void words_that_would_overflow_the_operation_count_are_refused(void **sta
   assert_int_equal(gs_plan_check(&s, &none, &err), GS_ERR_RANGE);
   assert_string_equal(err.field, "words");
   assert_int_equal(gs_plan_check(&s, &over, &err), GS_ERR_RANGE);
-  s = parse_ok(config("num_hidden_layers", "100000000", NULL));
+  s = ts_parse_ok(config("num_hidden_layers", "100000000", NULL));
   assert_int_equal(gs_plan_check(&s, &most, &err), GS_ERR_OVERFLOW);
 }
 
@@ -353,20 +335,20 @@ static const char *many_tokens(size_t elements) {
 
 static void more_tokens_than_the_reader_holds_is_too_long(void **state) {
   (void)state;
-  (void)parse_ok(many_tokens(GS_JSON_TOKENS - 13));
-  refused(many_tokens(GS_JSON_TOKENS - 12), GS_ERR_TOO_LONG, "");
-  refused(many_tokens(6000), GS_ERR_TOO_LONG, "");
+  (void)ts_parse_ok(many_tokens(GS_JSON_TOKENS - 13));
+  ts_refused(many_tokens(GS_JSON_TOKENS - 12), GS_ERR_TOO_LONG, "", NULL);
+  ts_refused(many_tokens(6000), GS_ERR_TOO_LONG, "", NULL);
 }
 
 static void text_after_the_object_is_refused(void **state) {
   char buf[4096];
   (void)state;
   snprintf(buf, sizeof buf, "%s x", config(NULL, NULL, NULL));
-  refused(buf, GS_ERR_JSON, "");
+  ts_refused(buf, GS_ERR_JSON, "", NULL);
   snprintf(buf, sizeof buf, "%s{}", config(NULL, NULL, NULL));
-  refused(buf, GS_ERR_JSON, "");
+  ts_refused(buf, GS_ERR_JSON, "", NULL);
   snprintf(buf, sizeof buf, "%s,", config(NULL, NULL, NULL));
-  refused(buf, GS_ERR_JSON, "");
+  ts_refused(buf, GS_ERR_JSON, "", NULL);
 }
 
 static void only_len_bytes_of_the_text_are_read(void **state) {

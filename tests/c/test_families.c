@@ -11,22 +11,6 @@
 
 #include "test_support.h"
 
-static gs_model parse_ok(const char *json) {
-  gs_model m;
-  gs_error err;
-  int rc = ts_parse(json, &m, &err);
-  if (rc != GS_OK) fail_msg("status %d, %s: %s, for %s", rc, err.field, err.what, json);
-  return m;
-}
-
-static void refused(const char *json, int code, const char *field, const char *words) {
-  gs_model m;
-  gs_error err;
-  int rc = ts_parse(json, &m, &err);
-  if (rc != code || strcmp(err.field, field) != 0 || strstr(err.what, words) == NULL)
-    fail_msg("expected %d on '%s' saying '%s'; got %d on '%s': %s\n  for %s", code, field, words, rc, err.field, err.what, json);
-}
-
 /* data/models/catalogue.json gives a published total for each model: its parameters, or
  * the bytes of its 16-bit checkpoint (the safetensors index's total_size). */
 static void every_catalogue_model_counts_to_its_published_total(void **state) {
@@ -194,7 +178,7 @@ static void mxfp4_stores_experts_at_4_bits_and_a_scale_per_32(void **state) {
                      "\"num_local_experts\":2,\"num_experts_per_tok\":1,"
                      "\"quantization_config\":{\"quant_method\":\"mxfp4\",\"modules_to_not_convert\":[\"model.layers.*.self_attn\"]}}";
   const uint64_t values = 2 * 3 * 64 * 64, rest_bias = 2 * (2 * 64 + 64);
-  gs_model m = parse_ok(json);
+  gs_model m = ts_parse_ok(json);
   (void)state;
   assert_int_equal(m.routed_params, values + rest_bias);
   assert_int_equal(m.routed_bytes, values / 2 + values / 32 + 2 * rest_bias);
@@ -203,27 +187,27 @@ static void mxfp4_stores_experts_at_4_bits_and_a_scale_per_32(void **state) {
 
 static void bad_keys_of_the_new_families_are_refused(void **state) {
   (void)state;
-  refused("{\"model_type\":\"mixtral\",\"hidden_size\":64,\"intermediate_size\":64,\"num_hidden_layers\":1,"
+  ts_refused("{\"model_type\":\"mixtral\",\"hidden_size\":64,\"intermediate_size\":64,\"num_hidden_layers\":1,"
           "\"num_attention_heads\":2,\"vocab_size\":10,\"num_local_experts\":0,\"num_experts_per_tok\":1}",
           GS_ERR_RANGE, "num_local_experts", "at least 1");
-  refused("{\"model_type\":\"mixtral\",\"hidden_size\":64,\"intermediate_size\":64,\"num_hidden_layers\":1,"
+  ts_refused("{\"model_type\":\"mixtral\",\"hidden_size\":64,\"intermediate_size\":64,\"num_hidden_layers\":1,"
           "\"num_attention_heads\":2,\"vocab_size\":10,\"num_local_experts\":4,\"num_experts_per_tok\":5}",
           GS_ERR_SHAPE, "num_experts_per_tok", "more than the 4 experts");
-  refused("{\"model_type\":\"mistral\",\"hidden_size\":64,\"intermediate_size\":64,\"num_hidden_layers\":1,"
+  ts_refused("{\"model_type\":\"mistral\",\"hidden_size\":64,\"intermediate_size\":64,\"num_hidden_layers\":1,"
           "\"num_attention_heads\":2,\"vocab_size\":10,\"sliding_window\":0}",
           GS_ERR_RANGE, "sliding_window", "at least 1");
-  refused("{\"model_type\":\"llama\",\"hidden_size\":64,\"intermediate_size\":64,\"num_hidden_layers\":1,"
+  ts_refused("{\"model_type\":\"llama\",\"hidden_size\":64,\"intermediate_size\":64,\"num_hidden_layers\":1,"
           "\"num_attention_heads\":2,\"vocab_size\":10,\"quantization_config\":{\"quant_method\":\"awq\"}}",
           GS_ERR_UNSUPPORTED, "quantization_config", "quant_method 'awq' is not supported");
-  refused("{\"model_type\":\"llama\",\"hidden_size\":64,\"intermediate_size\":64,\"num_hidden_layers\":1,"
+  ts_refused("{\"model_type\":\"llama\",\"hidden_size\":64,\"intermediate_size\":64,\"num_hidden_layers\":1,"
           "\"num_attention_heads\":2,\"vocab_size\":10,\"quantization_config\":{\"quant_method\":\"mxfp4\"}}",
           GS_ERR_UNSUPPORTED, "quantization_config", "not supported for model_type 'llama'");
-  refused("{\"model_type\":\"gemma3\",\"text_config\":[1],\"vision_config\":{}}", GS_ERR_TYPE, "text_config", "must be an object");
-  refused("{\"model_type\":\"mllama\",\"hidden_size\":64}", GS_ERR_UNSUPPORTED, "", "model_type 'mllama' is not supported (supported: llama,");
-  refused("{\"model_type\":\"gemma2\",\"hidden_size\":64,\"intermediate_size\":64,\"num_hidden_layers\":2,"
+  ts_refused("{\"model_type\":\"gemma3\",\"text_config\":[1],\"vision_config\":{}}", GS_ERR_TYPE, "text_config", "must be an object");
+  ts_refused("{\"model_type\":\"mllama\",\"hidden_size\":64}", GS_ERR_UNSUPPORTED, "", "model_type 'mllama' is not supported (supported: llama,");
+  ts_refused("{\"model_type\":\"gemma2\",\"hidden_size\":64,\"intermediate_size\":64,\"num_hidden_layers\":2,"
           "\"num_attention_heads\":2,\"vocab_size\":10,\"layer_types\":[\"full_attention\",\"chunked_attention\"]}",
           GS_ERR_UNSUPPORTED, "layer_types", "entry 1");
-  refused("{\"model_type\":\"deepseek_v3\",\"hidden_size\":64,\"intermediate_size\":64,\"num_hidden_layers\":1,"
+  ts_refused("{\"model_type\":\"deepseek_v3\",\"hidden_size\":64,\"intermediate_size\":64,\"num_hidden_layers\":1,"
           "\"num_attention_heads\":2,\"vocab_size\":10,\"kv_lora_rank\":8,\"qk_nope_head_dim\":8,\"qk_rope_head_dim\":8,"
           "\"v_head_dim\":8,\"quantization_config\":{\"quant_method\":\"fp8\"}}",
           GS_ERR_UNSUPPORTED, "quantization_config", "weight_block_size");
@@ -236,8 +220,8 @@ static void a_deepseek_v2_config_without_topk_method_is_counted(void **state) {
                      "\"num_attention_heads\":2,\"vocab_size\":10,\"kv_lora_rank\":8,\"qk_nope_head_dim\":8,"
                      "\"qk_rope_head_dim\":8,\"v_head_dim\":8}";
   (void)state;
-  assert_int_equal(parse_ok(json).params, 2 * 10 * 64 + 64 + (64 * 2 * 16 + 64 * 16 + 8 + 8 * 2 * 16 + 64 * 16) + 2 * 64 + 3 * 64 * 64);
-  refused("{\"model_type\":\"deepseek_v2\",\"hidden_size\":64,\"intermediate_size\":64,\"num_hidden_layers\":1,"
+  assert_int_equal(ts_parse_ok(json).params, 2 * 10 * 64 + 64 + (64 * 2 * 16 + 64 * 16 + 8 + 8 * 2 * 16 + 64 * 16) + 2 * 64 + 3 * 64 * 64);
+  ts_refused("{\"model_type\":\"deepseek_v2\",\"hidden_size\":64,\"intermediate_size\":64,\"num_hidden_layers\":1,"
           "\"num_attention_heads\":2,\"vocab_size\":10,\"kv_lora_rank\":8,\"qk_nope_head_dim\":8,"
           "\"qk_rope_head_dim\":8,\"v_head_dim\":8,\"topk_method\":\"noaux_tc\"}",
           GS_ERR_UNSUPPORTED, "topk_method", "noaux_tc");
@@ -254,21 +238,21 @@ static void keys_that_change_the_count_are_counted(void **state) {
   char json[512];
   (void)state;
   snprintf(json, sizeof json, "{\"model_type\":\"llama\",%s}", base);
-  assert_int_equal(parse_ok(json).params, tables + layers * (12288 + mlp + norms));
+  assert_int_equal(ts_parse_ok(json).params, tables + layers * (12288 + mlp + norms));
   snprintf(json, sizeof json, "{\"model_type\":\"mistral\",%s,\"head_dim\":32}", base);
-  assert_int_equal(parse_ok(json).params, tables + layers * (24576 + mlp + norms));
+  assert_int_equal(ts_parse_ok(json).params, tables + layers * (24576 + mlp + norms));
   /* biases on q (64), k and v (32 each), o (64); on gate and up (128 each) and down (64) */
   snprintf(json, sizeof json, "{\"model_type\":\"llama\",%s,\"attention_bias\":true,\"mlp_bias\":true}", base);
-  assert_int_equal(parse_ok(json).params, tables + layers * (12288 + 192 + mlp + 320 + norms));
+  assert_int_equal(ts_parse_ok(json).params, tables + layers * (12288 + 192 + mlp + 320 + norms));
   /* Qwen2: biases on q, k and v only */
   snprintf(json, sizeof json, "{\"model_type\":\"qwen2\",%s}", base);
-  assert_int_equal(parse_ok(json).params, tables + layers * (12288 + 128 + mlp + norms));
+  assert_int_equal(ts_parse_ok(json).params, tables + layers * (12288 + 128 + mlp + norms));
   /* Qwen3: a norm of head_dim on q and on k */
   snprintf(json, sizeof json, "{\"model_type\":\"qwen3\",%s,\"head_dim\":16}", base);
-  assert_int_equal(parse_ok(json).params, tables + layers * (12288 + 32 + mlp + norms));
+  assert_int_equal(ts_parse_ok(json).params, tables + layers * (12288 + 32 + mlp + norms));
   /* Gemma: one table, tied by default */
   snprintf(json, sizeof json, "{\"model_type\":\"gemma\",%s,\"head_dim\":16}", base);
-  assert_int_equal(parse_ok(json).params, tables - 100 * 64 + layers * (12288 + mlp + norms));
+  assert_int_equal(ts_parse_ok(json).params, tables - 100 * 64 + layers * (12288 + mlp + norms));
   /* --bits 4: half a byte a weight */
   {
     gs_model m;

@@ -104,3 +104,21 @@ double ts_read_time(const gs_model *m, const gs_gpu *g, uint64_t n) {
 double ts_compute_time(const gs_model *m, const gs_gpu *g, uint64_t n, uint64_t words) {
   return lesson_cost(m, g, n, words).compute;
 }
+
+gs_model ts_parse_ok(const char *json) {
+  gs_model m;
+  gs_error err;
+  int rc = ts_parse(json, &m, &err);
+  if (rc != GS_OK) fail_msg("status %d, %s: %s, for %s", rc, err.field, err.what, json);
+  return m;
+}
+
+void ts_refused(const char *json, int code, const char *field, const char *words) {
+  gs_model m;
+  gs_error err;
+  int rc = ts_parse(json, &m, &err);
+  if (rc != code || err.code != code || strcmp(err.field, field) != 0 || err.what[0] == '\0' ||
+      (words != NULL && strstr(err.what, words) == NULL))
+    fail_msg("expected %d on '%s' saying '%s'; got %d (err.code %d) on '%s': %s\n  for %s", code, field,
+             words ? words : "anything", rc, err.code, err.field, err.what, json);
+}

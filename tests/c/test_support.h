@@ -32,6 +32,11 @@ gs_time ts_time(const char *model, uint64_t n, const char *link, int split, uint
 gs_view ts_view(const char *model, uint64_t n, const char *link, int split, uint64_t words);
 /* gs_model_parse on NUL-terminated text (16-bit weights), with err cleared first. */
 int ts_parse(const char *json, gs_model *out, gs_error *err);
+/* ts_parse that fails the test unless the text reads. */
+gs_model ts_parse_ok(const char *json);
+/* Fails the test unless the text is refused with this code on this field, with a message
+ * (containing `words`, unless NULL). */
+void ts_refused(const char *json, int code, const char *field, const char *words);
 /* One quantity of the lesson's, through gs_cost with the fast link and slices. */
 gs_memory ts_memory(const gs_model *m, uint64_t n);
 int ts_fits(const gs_model *m, const gs_gpu *g, uint64_t n);
