@@ -75,8 +75,7 @@ static void memory_sums(writer *w, figures *f, const gs_model *m, const gs_plan 
 }
 
 /* One all-reduce of size bytes over the plan's ring, as the lesson writes it. */
-static void swap_sums(writer *w, figures *f, const gs_model *m, const gs_link *l, const gs_plan *p, const gs_cost_result *c,
-                      uint64_t size) {
+static void swap_sums(writer *w, figures *f, const gs_link *l, const gs_plan *p, const gs_cost_result *c, uint64_t size) {
   uint64_t ring = p->split == GS_SLICES_GROUPS && c->servers > 1 ? p->gpus / c->servers : p->gpus;
   uint64_t steps = 2 * (ring - 1), crossing = p->split == GS_SLICES && c->servers > 1 ? 2 * (c->servers - 1) : 0;
   uint64_t sent = steps * size / ring;
@@ -104,7 +103,6 @@ static void swap_sums(writer *w, figures *f, const gs_model *m, const gs_link *l
   line(w, "  each GPU sends 2 x (%llu - 1) / %llu x %s = %s bytes at %s GB/s = %s us: %s us a swap",
        (unsigned long long)ring, (unsigned long long)ring, count(f, size), count(f, sent), fixed(f, bandwidth / 1e9, 0),
        fixed(f, (double)sent / bandwidth * 1e6, 3), fixed(f, c->swap * 1e6, 2));
-  (void)m;
 }
 
 static void time_sums(writer *w, figures *f, const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p,
@@ -120,7 +118,7 @@ static void time_sums(writer *w, figures *f, const gs_model *m, const gs_gpu *g,
          fixed(f, c->swap * 1e6, 2), count(f, c->servers - 1));
     line(w, "  waiting: %s ms", fixed(f, c->time.transfer * 1e3, 2));
   } else {
-    swap_sums(w, f, m, l, p, c, size);
+    swap_sums(w, f, l, p, c, size);
     if (p->split == GS_SLICES_GROUPS && c->servers > 1)
       line(w, "  %s swaps a word (2 x %llu layers), and %s hand-offs between the %s servers' groups: waiting %s ms%s",
            count(f, swaps), (unsigned long long)m->layers, count(f, c->servers - 1), count(f, c->servers),
