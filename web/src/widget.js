@@ -73,8 +73,8 @@ async function unpack(base64) {
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
-// Writes only what changed: setting a text or a width to the value it already has still
-// makes the browser lay the page out again, and most of a render repeats the last one.
+// Writes only what changed: setting a text to the one it already has still makes the
+// browser lay the page out again, and most of a render repeats the last one.
 function put(element, text) {
   if (element.textContent !== text) element.textContent = text;
 }
@@ -153,8 +153,9 @@ function drawTimeline(rows) {
   }
   rows.forEach((row, i) => {
     const [read, wait] = list.children[i].children[1].children;
-    reveal(read, `${row.idleBefore}%`, `calc(${row.idleBefore}% + ${row.read}%)`);
-    reveal(wait, `calc(${row.idleBefore}% + ${row.read}%)`, `calc(${row.idleBefore}% + ${row.read}% + ${row.wait}%)`);
+    const sent = `calc(${row.idleBefore}% + ${row.read}%)`; // where reading ends and sending starts
+    reveal(read, `${row.idleBefore}%`, sent);
+    reveal(wait, sent, `calc(${sent} + ${row.wait}%)`);
   });
 }
 
