@@ -12,12 +12,16 @@ WARN = -std=c11 -Wall -Wextra -Wpedantic -Wconversion -Wdouble-promotion -Wshado
        -Wstrict-prototypes -Wmissing-prototypes -Werror -ffp-contract=off
 SAN = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-# A model family is one file in csrc/families/ (and one line in its families.c).
-FAMILIES = $(sort $(wildcard csrc/families/*.c))
-LIB = csrc/model.c csrc/nccl.c csrc/explain.c csrc/measured.c csrc/calibrate.c csrc/config.c csrc/tally.c csrc/json.c csrc/utf8.c csrc/hardware.c csrc/format.c csrc/view.c \
-      csrc/data.c csrc/error.c $(FAMILIES)
-CLI = csrc/cli.c csrc/cli_options.c csrc/cli_report.c csrc/cli_numbers.c csrc/cli_fixture.c csrc/cli_list.c csrc/cli_calibrate.c
-HEADERS = csrc/gpusplit.h csrc/internal.h csrc/cli.h csrc/families/families.h
+# A model family is one file in csrc/read/families/ (and one line in its families.c).
+FAMILIES = $(sort $(wildcard csrc/read/families/*.c))
+# The library: core/ is the arithmetic, read/ turns text into its structs. Listed in a fixed
+# order because the link order sets the bytes of the committed pages' modules.
+CORE = csrc/core/model.c csrc/core/nccl.c csrc/core/explain.c csrc/core/format.c csrc/core/view.c csrc/core/error.c
+LIB = csrc/core/model.c csrc/core/nccl.c csrc/core/explain.c csrc/read/measured.c csrc/read/calibrate.c \
+      csrc/read/config.c csrc/read/tally.c csrc/read/json.c csrc/read/utf8.c csrc/read/hardware.c \
+      csrc/core/format.c csrc/core/view.c csrc/read/data.c csrc/core/error.c $(FAMILIES)
+CLI = $(sort $(wildcard csrc/cli/*.c))
+HEADERS = csrc/gpusplit.h csrc/internal.h csrc/cli/cli.h csrc/read/families/families.h
 DATA = data/gpus.json data/links.json
 CATALOGUE = data/models/catalogue.json $(wildcard data/models/*.json)
 C_TESTS = model config families format view machines measured
@@ -81,9 +85,9 @@ build/wasm-include/jsmn.h: /usr/include/jsmn.h
 	$(Q)cp $< $@
 
 # Only jsmn comes from /usr/include: the module must see Emscripten's libc headers, not glibc's.
-build/gpusplit.wasm: $(LIB) csrc/wasm.c $(HEADERS) build/data_files_min.c build/catalogue_lesson.c build/wasm-include/jsmn.h
+build/gpusplit.wasm: $(LIB) csrc/wasm/lesson.c $(HEADERS) build/data_files_min.c build/catalogue_lesson.c build/wasm-include/jsmn.h
 	$(Q)$(EMCC) $(WARN) $(EMFLAGS) -Icsrc -isystem build/wasm-include -o $@ \
-	  $(LIB) csrc/wasm.c build/data_files_min.c build/catalogue_lesson.c
+	  $(LIB) csrc/wasm/lesson.c build/data_files_min.c build/catalogue_lesson.c
 
 # The lesson's widget: the cost model without a reader. Its three models, its GPU and two
 # links are derived at build time by the native reader and compiled in as tables
@@ -95,12 +99,13 @@ build/lesson_tables: scripts/lesson_tables.c $(LIB) $(HEADERS) build/data_files.
 build/lesson_tables.c: build/lesson_tables
 	$(Q)build/lesson_tables > $@
 
-LESSON_LIB = csrc/model.c csrc/nccl.c csrc/explain.c csrc/format.c csrc/view.c csrc/error.c csrc/utf8.c csrc/data.c
+LESSON_LIB = csrc/core/model.c csrc/core/nccl.c csrc/core/explain.c csrc/core/format.c csrc/core/view.c \
+             csrc/core/error.c csrc/read/utf8.c csrc/read/data.c
 LESSON_EXPORTS = $(filter-out text_in_buffer text_in_capacity use_custom,$(WASM_EXPORTS))
 LESSON_EMFLAGS = $(EMFLAGS_BASE) -sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(LESSON_EXPORTS:%=_%))
-build/lesson.wasm: $(LESSON_LIB) csrc/wasm.c $(HEADERS) build/lesson_tables.c build/catalogue_tables.c build/wasm-include/jsmn.h
+build/lesson.wasm: $(LESSON_LIB) csrc/wasm/lesson.c $(HEADERS) build/lesson_tables.c build/catalogue_tables.c build/wasm-include/jsmn.h
 	$(Q)$(EMCC) $(WARN) $(LESSON_EMFLAGS) -DGS_LESSON_ONLY -DGS_LESSON_TABLES -Icsrc -isystem build/wasm-include -o $@ \
-	  $(LESSON_LIB) csrc/wasm.c build/lesson_tables.c build/catalogue_tables.c
+	  $(LESSON_LIB) csrc/wasm/lesson.c build/lesson_tables.c build/catalogue_tables.c
 
 wasm: build/gpusplit.wasm build/lesson.wasm
 
@@ -112,7 +117,7 @@ widget: build/widget.html
 	$(Q)cp build/widget.html web/widget.html
 
 # ---- The explorer (web/explorer.html): a person's own model, GPU and link. ----
-# build/explorer.wasm is the full library with csrc/wasm_explorer.c's exports, every
+# build/explorer.wasm is the full library with csrc/wasm/explorer.c's exports, every
 # catalogue model (build/catalogue.c) and the full hardware data, minified. Its memory
 # is 4 MiB, not 1, to hold a pasted nccl-tests log of up to GS_MEASURED_MAX_BYTES (1 MiB).
 # scripts/embed_explorer.mjs inlines it into one page; `make explorer` copies that page to
@@ -124,9 +129,9 @@ EXPLORER_EMFLAGS = -Oz --no-entry -sSTANDALONE_WASM -sINITIAL_MEMORY=4194304 -sT
                    -sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(EXPLORER_EXPORTS:%=_%))
 EXPLORER_WEB = web/src/explorer.html web/src/explorer.css web/src/explorer.js web/src/explorer_module.js web/src/module_memory.js scripts/embed_explorer.mjs scripts/single_page.mjs
 
-build/explorer.wasm: $(LIB) csrc/wasm_explorer.c $(HEADERS) build/data_files_min.c build/catalogue.c build/wasm-include/jsmn.h
+build/explorer.wasm: $(LIB) csrc/wasm/explorer.c $(HEADERS) build/data_files_min.c build/catalogue.c build/wasm-include/jsmn.h
 	$(Q)$(EMCC) $(WARN) $(EXPLORER_EMFLAGS) -Icsrc -isystem build/wasm-include -o $@ \
-	  $(LIB) csrc/wasm_explorer.c build/data_files_min.c build/catalogue.c
+	  $(LIB) csrc/wasm/explorer.c build/data_files_min.c build/catalogue.c
 
 build/explorer.html: build/explorer.wasm $(EXPLORER_WEB)
 	$(Q)node scripts/embed_explorer.mjs build/explorer.wasm build/explorer.html
@@ -185,16 +190,16 @@ test-browser: build/gpusplit build/widget.html build/explorer.html
 
 # Speed and size, reported, never asserted: input-to-figures and load time in Chromium,
 # a sweep of a million settings in the wasm against the native build, and byte sizes.
-build/bench_native: tests/bench/bench_native.c $(LIB) csrc/wasm.c $(HEADERS) build/data_files.c build/catalogue.c
-	$(Q)$(CC) $(CFLAGS) $(WARN) -Icsrc -o $@ $< $(LIB) csrc/wasm.c build/data_files.c build/catalogue.c -lm
+build/bench_native: tests/bench/bench_native.c $(LIB) csrc/wasm/lesson.c $(HEADERS) build/data_files.c build/catalogue.c
+	$(Q)$(CC) $(CFLAGS) $(WARN) -Icsrc -o $@ $< $(LIB) csrc/wasm/lesson.c build/data_files.c build/catalogue.c -lm
 
 # Paired: the native sweep and the wasm one, both by clang at -O2 (emcc is clang).
-build/bench_native_clang: tests/bench/bench_native.c $(LIB) csrc/wasm.c $(HEADERS) build/data_files.c build/catalogue.c
-	$(Q)clang -O2 $(WARN) -Icsrc -o $@ $< $(LIB) csrc/wasm.c build/data_files.c build/catalogue.c -lm
+build/bench_native_clang: tests/bench/bench_native.c $(LIB) csrc/wasm/lesson.c $(HEADERS) build/data_files.c build/catalogue.c
+	$(Q)clang -O2 $(WARN) -Icsrc -o $@ $< $(LIB) csrc/wasm/lesson.c build/data_files.c build/catalogue.c -lm
 
-build/bench.wasm: $(LIB) csrc/wasm.c $(HEADERS) build/data_files_min.c build/catalogue_lesson.c build/wasm-include/jsmn.h
+build/bench.wasm: $(LIB) csrc/wasm/lesson.c $(HEADERS) build/data_files_min.c build/catalogue_lesson.c build/wasm-include/jsmn.h
 	$(Q)$(EMCC) $(WARN) $(subst -Oz,-O2,$(EMFLAGS)) -Icsrc -isystem build/wasm-include -o $@ \
-	  $(LIB) csrc/wasm.c build/data_files_min.c build/catalogue_lesson.c
+	  $(LIB) csrc/wasm/lesson.c build/data_files_min.c build/catalogue_lesson.c
 
 bench: deps build/bench_native_clang build/bench.wasm build/widget.html
 	$(Q)node tests/bench/run.mjs
@@ -205,7 +210,7 @@ bench: deps build/bench_native_clang build/bench.wasm build/widget.html
 # FUZZ_SECONDS; `make test` runs each briefly (test-fuzz).
 FUZZ = config cli data measured
 FUZZ_SECONDS ?= 60
-FUZZ_CC = clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Icsrc -Itests/fuzz
+FUZZ_CC = clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Icsrc -Icsrc/cli -Itests/fuzz
 FUZZ_DEPS = tests/fuzz/fuzz_check.h $(LIB) $(HEADERS) build/data_files.c build/catalogue.c
 
 build/fuzz_config: tests/fuzz/fuzz_config.c $(FUZZ_DEPS)

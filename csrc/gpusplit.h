@@ -108,7 +108,7 @@ enum gs_split {
 };
 
 /* Whose all-reduce cost: the lesson's (NCCL's LL start-up with the link's full speed), or
- * NCCL's own choice of the cheapest protocol (csrc/nccl.c). */
+ * NCCL's own choice of the cheapest protocol (csrc/core/nccl.c). */
 enum gs_nccl { GS_NCCL_LESSON = 0, GS_NCCL_AUTO = 1 };
 
 /* Bytes one of n GPUs holds. */
@@ -129,7 +129,7 @@ typedef struct {
   double total_words_per_s; /* words / total: for all chats together */
 } gs_time;
 
-/* The lesson's constants that are not data (cited where they are defined, csrc/model.c). */
+/* The lesson's constants that are not data (cited where they are defined, csrc/core/model.c). */
 extern const uint64_t GS_GIB;
 extern const uint64_t GS_ALL_REDUCES_PER_LAYER;
 extern const uint64_t GS_CHAT_TOKENS;
@@ -156,7 +156,7 @@ typedef struct {
 /* NCCL's protocols (NCCL_PROTO_LL, _LL128, _SIMPLE); none when nothing is sent. */
 enum gs_protocol { GS_PROTO_NONE = -1, GS_PROTO_LL = 0, GS_PROTO_LL128 = 1, GS_PROTO_SIMPLE = 2 };
 
-/* A ring of GPUs for one all-reduce: csrc/nccl.c prices it. */
+/* A ring of GPUs for one all-reduce: csrc/core/nccl.c prices it. */
 typedef struct {
   uint64_t gpus, servers;
   const gs_link *intra;   /* within a server */

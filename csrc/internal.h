@@ -20,7 +20,7 @@ int gs_fail(gs_error *err, int code, const char *field, const char *fmt, ...)
 #endif
     ;
 
-/* snprintf for messages: %s, %d, %u, %llu, %zu and %% only (csrc/error.c). */
+/* snprintf for messages: %s, %d, %u, %llu, %zu and %% only (csrc/core/error.c). */
 int gs_format(char *buf, size_t cap, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
@@ -155,7 +155,7 @@ int gs_decoder_cache(gs_model *m, uint64_t sliding, uint64_t window, gs_error *e
 /* sliding_window (absent or null: none) on every layer, as Mistral, Mixtral and Phi-3 use it. */
 int gs_decoder_cache_all_sliding(const gs_config *c, gs_model *m);
 
-/* view.c, for the modules (csrc/wasm.c, csrc/wasm_explorer.c): strings handed to
+/* view.c, for the modules (csrc/wasm/lesson.c, csrc/wasm/explorer.c): strings handed to
  * JavaScript one after another, each ended by a NUL. gs_pack_text writes s at buf + at
  * and returns where the next begins; each module sizes its buffer at compile time for
  * every string it packs (GS_FIGURE_CAP each), so the check here only guards. */

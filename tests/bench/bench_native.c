@@ -1,7 +1,7 @@
 /* The native side of `make bench` (tests/bench/run.mjs runs the wasm side over the same
  * sweep): every built-in model and link, both splits, 1 to 64 GPUs and 1 to 1304 words at
  * once, 1,001,472 settings in all, in this order. It times two things:
- *   export: the setting() of csrc/wasm.c compiled natively, the very code the wasm runs;
+ *   export: the setting() of csrc/wasm/lesson.c compiled natively, the very code the wasm runs;
  *   view:   gs_cost and gs_view_make called directly, the core of that code.
  * Each is the best of `runs` sweeps. It prints one line of JSON, with the count of
  * settings the model refused (more groups than layers) and a checksum, the bits of the
@@ -15,7 +15,7 @@
 
 #include "gpusplit.h"
 
-/* csrc/wasm.c's exports, linked natively (they have no header). */
+/* csrc/wasm/lesson.c's exports, linked natively (they have no header). */
 int use_builtin(uint32_t model, uint32_t link);
 int setting(uint32_t n, uint32_t split, uint32_t words);
 double *numbers_buffer(void);
@@ -35,7 +35,7 @@ static double now_s(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* One sweep through csrc/wasm.c's setting(). */
+/* One sweep through csrc/wasm/lesson.c's setting(). */
 static tally sweep_export(void) {
   tally t = {0, 0, 0.0};
   uint32_t model, link, split, n, words;

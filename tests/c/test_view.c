@@ -250,7 +250,7 @@ static void the_cost_refuses_hardware_outside_the_checks(void **state) {
 }
 
 /* The modules hand the view to JavaScript as NUL-ended strings in a fixed order
- * (csrc/view.c gs_view_pack); the lesson's default view, 70B on 4 GPUs, fast link. The
+ * (csrc/core/view.c gs_view_pack); the lesson's default view, 70B on 4 GPUs, fast link. The
  * lesson prints 34.93, 32.85, 18.94, 17.30, 1.64 and 8.7%; the cache is its 8,192 tokens
  * of 80 layers x 8 heads x 128 x 2 (keys, values) x 2 bytes over 4 GPUs, 0.625 GiB, and
  * the working space what is left of 34.93 GiB; 52.8 words a second is 1000 / 18.94. */

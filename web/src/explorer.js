@@ -1,5 +1,5 @@
 // The explorer: one state object, kept in the URL fragment; input handlers only write it;
-// one render() sends it to the module, step by step as csrc/wasm_explorer.c orders them,
+// one render() sends it to the module, step by step as csrc/wasm/explorer.c orders them,
 // and places the module's answers. No figure is computed here.
 
 const WASM_GZIP_BASE64 = '__WASM_GZIP_BASE64__';

@@ -1,11 +1,11 @@
-// Opens the explorer's WebAssembly module (csrc/wasm_explorer.c, `make explorer`) and
+// Opens the explorer's WebAssembly module (csrc/wasm/explorer.c, `make explorer`) and
 // reads its static buffers in the order that file lists them. It moves numbers and
 // strings between the module and JavaScript and computes nothing. The explorer page
 // inlines this file; the Node and browser tests import it, so all read the module alike.
 import { instantiate, readStrings } from './module_memory.js';
 
 export const SPLIT_KEYS = ['slices', 'groups', 'slices-groups']; // enum gs_split
-// plan()'s switches, bit by bit (csrc/wasm_explorer.c)
+// plan()'s switches, bit by bit (csrc/wasm/explorer.c)
 export const SWITCHES = ['cachePerChat', 'overlap', 'readCache', 'divideHeads', 'ncclAuto'];
 
 // A failure of one step: the module's one line, and the step it came from ('model',

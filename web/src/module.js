@@ -1,10 +1,10 @@
 // Opens the gpusplit WebAssembly module (built from csrc/ by `make wasm`) and reads its
-// static buffers, whose layouts csrc/wasm.c lists. This moves numbers and strings between
+// static buffers, whose layouts csrc/wasm/lesson.c lists. This moves numbers and strings between
 // the module and JavaScript and computes nothing. The widget inlines this file; the Node
 // tests import it, so both use the same reader.
 import { instantiate, readStrings } from './module_memory.js';
 
-export const MODEL_KEYS = ['8b', '70b', '405b']; // the order of GS_MODELS in csrc/data.c
+export const MODEL_KEYS = ['8b', '70b', '405b']; // the order of GS_MODELS in csrc/read/data.c
 export const LINK_KEYS = ['fast', 'slow']; // GS_LINK_KEYS
 export const SPLIT_KEYS = ['slices', 'groups', 'slices-groups']; // enum gs_split
 export const PROTOCOLS = [null, 'LL', 'LL128', 'Simple']; // enum gs_protocol, plus one
@@ -36,7 +36,7 @@ export async function openModule(bytes) {
       new Uint8Array(w.memory.buffer, w.text_in_buffer(), text.length).set(text);
       check(w.use_custom(text.length, gpu.gib, gpu.usable, gpu.bandwidth, gpu.flops, link.bandwidth, link.step_us, link.base_us));
     },
-    // The settings past the lesson (csrc/wasm.c, machine()); numbers as the C enums have them.
+    // The settings past the lesson (csrc/wasm/lesson.c, machine()); numbers as the C enums have them.
     machine(m) {
       const switches = (m.cachePerChat ? 1 : 0) | (m.overlap ? 2 : 0) | (m.readCache ? 4 : 0) | (m.nccl === 'auto' ? 8 : 0);
       check(w.machine(m.perServer, m.chatTokens, m.cacheBits, switches, m.between.bandwidth, m.between.step_us,

@@ -235,7 +235,7 @@ static void memory_per_gpu(const gs_model *m, const gs_plan *p, gs_memory *out) 
 
 /* Ring all-reduce of size bytes over n GPUs in one server, by the lesson's rule: 2(n-1)
  * steps, each paying the step latency, and each GPU sends 2(n-1)/n times size (the NCCL
- * tests' performance notes derive this factor). One GPU waits on no one. csrc/nccl.c
+ * tests' performance notes derive this factor). One GPU waits on no one. csrc/core/nccl.c
  * holds the formula, with its extension across servers and NCCL's own. */
 double gs_allreduce_time(uint64_t size, uint64_t n, const gs_link *l) {
   gs_ring r;

@@ -1,6 +1,6 @@
 /* The explorer's WebAssembly module (web/explorer.html): every catalogue model, GPU and
  * link, a pasted config.json or nccl-tests log, and the settings of `gpusplit report`.
- * Like csrc/wasm.c it has no Emscripten glue and no imports: numbers cross as plain
+ * Like csrc/wasm/lesson.c it has no Emscripten glue and no imports: numbers cross as plain
  * arguments and through the static buffers below, whose layouts are listed beside each
  * and read in the same order by web/src/explorer_module.js. Every export returns GS_OK or
  * a negative gs_status; after a failure error_buffer() holds one line, "<field>: <what>".

@@ -1,6 +1,6 @@
 /* A link fitted to measured all-reduces. The model's form is the lesson's: time =
  * latency + bytes x 2(n-1)/n / bandwidth. NCCL changes protocol with the size (LL, LL128,
- * Simple: csrc/nccl.c), and each protocol has its own latency and bandwidth, so the sizes
+ * Simple: csrc/core/nccl.c), and each protocol has its own latency and bandwidth, so the sizes
  * are cut into regimes, each fitted on its own.
  * - Each regime is fitted by weighted least squares on relative error: the sum over its
  *   rows of ((latency + x bytes' share / bandwidth - t) / t)^2 is least, a 2 x 2 linear
