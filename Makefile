@@ -19,9 +19,9 @@ FAMILIES = $(sort $(wildcard csrc/read/families/*.c))
 CORE = csrc/core/model.c csrc/core/nccl.c csrc/core/explain.c csrc/core/format.c csrc/core/view.c csrc/core/error.c
 LIB = csrc/core/model.c csrc/core/nccl.c csrc/core/explain.c csrc/read/measured.c csrc/read/calibrate.c \
       csrc/read/config.c csrc/read/tally.c csrc/read/json.c csrc/read/utf8.c csrc/read/hardware.c \
-      csrc/core/format.c csrc/core/view.c csrc/read/data.c csrc/core/error.c $(FAMILIES)
+      csrc/core/format.c csrc/core/view.c csrc/read/data.c csrc/core/error.c csrc/core/price.c csrc/read/resolve.c $(FAMILIES)
 CLI = $(sort $(wildcard csrc/cli/*.c))
-HEADERS = csrc/gpusplit.h csrc/internal.h csrc/cli/cli.h csrc/read/families/families.h
+HEADERS = csrc/gpusplit.h csrc/internal.h csrc/core/fields.h csrc/cli/cli.h csrc/read/families/families.h
 DATA = data/gpus.json data/links.json
 CATALOGUE = data/models/catalogue.json $(wildcard data/models/*.json)
 C_TESTS = model config families format view machines measured
@@ -100,7 +100,7 @@ build/lesson_tables.c: build/lesson_tables
 	$(Q)build/lesson_tables > $@
 
 LESSON_LIB = csrc/core/model.c csrc/core/nccl.c csrc/core/explain.c csrc/core/format.c csrc/core/view.c \
-             csrc/core/error.c csrc/read/utf8.c csrc/read/data.c
+             csrc/core/error.c csrc/core/price.c csrc/read/resolve.c csrc/read/utf8.c csrc/read/data.c
 LESSON_EXPORTS = $(filter-out text_in_buffer text_in_capacity use_custom,$(WASM_EXPORTS))
 LESSON_EMFLAGS = $(EMFLAGS_BASE) -sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(LESSON_EXPORTS:%=_%))
 build/lesson.wasm: $(LESSON_LIB) csrc/wasm/lesson.c $(HEADERS) build/lesson_tables.c build/catalogue_tables.c build/wasm-include/jsmn.h

@@ -188,7 +188,7 @@ typedef struct {
 int gs_gpu_check(const gs_gpu *g, gs_error *err);
 int gs_link_check(const gs_link *l, gs_error *err);
 int gs_plan_check(const gs_model *m, const gs_plan *p, gs_error *err);
-int gs_split_parse(const char *name, int *split);
+int gs_split_parse(const char *name, int *split, gs_error *err);
 const char *gs_split_name(int split);
 uint64_t gs_usable_bytes(const gs_gpu *g);
 uint64_t gs_message_bytes(const gs_model *m);
@@ -203,9 +203,10 @@ int gs_cost(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan 
             gs_error *err);
 /* The count from 1 to max_n with the shortest step for p's split and words. */
 int gs_best_n(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, uint64_t max_n, int divide_heads,
-              uint64_t *best);
+              uint64_t *best, gs_error *err);
 /* The fewest GPUs, up to max_n (with divide_heads, among those that divide the heads). */
-int gs_fewest_n(const gs_model *m, const gs_gpu *g, const gs_plan *p, uint64_t max_n, int divide_heads, uint64_t *fewest);
+int gs_fewest_n(const gs_model *m, const gs_gpu *g, const gs_plan *p, uint64_t max_n, int divide_heads, uint64_t *fewest,
+                gs_error *err);
 
 /* config.c: a config.json's text to a derived model; the error names the field. bits is
  * 0 to keep the stored format the config gives, or the bits of every weight. */
@@ -368,8 +369,116 @@ typedef struct {
 
 int gs_timeline_make(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, gs_timeline_row *rows,
                      size_t cap, gs_error *err);
-/* rows has room for count_n rows; the plan's gpus is ignored. */
+/* The most rows a chart draws. rows has room for count_n rows; the plan's gpus is ignored. */
+#define GS_MAX_CHART 64
 int gs_chart_make(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, const uint64_t *counts,
                   size_t count_n, gs_chart_row *rows, gs_error *err);
+
+/* ---- The boundary: what a person asks, resolved once, priced once. ----
+ * The command line and both modules fill a gs_request, call gs_resolve, then price counts
+ * with gs_price or gs_sweep; views, the timeline, the chart and the sums read the priced
+ * result and compute nothing again. */
+
+/* The switches of a plan and its search: one encoding in the command line and both
+ * modules. To add a switch: a bit here, its rule in csrc/read/resolve.c, its flag in
+ * csrc/cli/cli_options.c. */
+enum gs_switch {
+  GS_SW_CACHE_PER_CHAT = 1, /* each chat keeps its own cache */
+  GS_SW_OVERLAP = 2,        /* each layer's all-reduce hides behind the next layer's reading */
+  GS_SW_READ_CACHE = 4,     /* each step also reads every chat's cache */
+  GS_SW_NCCL_AUTO = 8,      /* NCCL's cheapest ring protocol (enum gs_nccl) */
+  GS_SW_DIVIDE_HEADS = 16   /* offer and search only counts that divide the attention heads */
+};
+
+/* Which typed figures of a gs_request replace the catalogue entry's (bits of gpu_typed,
+ * link_typed and between_typed). */
+enum gs_typed {
+  GS_TYPED_GIB = 1, GS_TYPED_USABLE = 2, GS_TYPED_GPU_BW = 4, GS_TYPED_FLOPS = 8, GS_TYPED_ARCH = 16,
+  GS_TYPED_LINK_BW = 1, GS_TYPED_STEP_US = 2, GS_TYPED_BASE_US = 4, GS_TYPED_KIND = 8,
+  GS_TYPED_ALL = 31
+};
+
+/* What a person asks, by name or typed figure. Zeros and NULLs take the defaults named. */
+typedef struct {
+  const char *model_key;   /* a catalogue key, name or repository; NULL when model_text is given (default 70b) */
+  const char *model_text;  /* a config.json's text, model_len bytes */
+  size_t model_len;
+  const char *model_label; /* how the report names a model given as text (its path); NULL: "config.json" */
+  uint64_t bits;           /* every weight at this many bits; 0: as the config stores them */
+  const char *gpu_key;     /* NULL: the lesson's GPU */
+  unsigned gpu_typed;      /* enum gs_typed: figures of gpu that replace the catalogue's */
+  gs_gpu gpu;
+  const char *link_key;    /* NULL: the lesson's fast link */
+  unsigned link_typed;
+  gs_link link;
+  const char *between_key; /* the link between servers; NULL: ib-ndr */
+  unsigned between_typed;
+  gs_link between;         /* its base_us is always the link's: the start-up is paid once */
+  const char *log_text;    /* an nccl-tests all_reduce_perf log the link is fitted to; NULL: none */
+  size_t log_len;
+  int split;               /* enum gs_split */
+  uint64_t words;          /* 0: 1 */
+  uint64_t per_server;     /* 0: every GPU in one server */
+  uint64_t chat_tokens;    /* 0: GS_CHAT_TOKENS */
+  uint64_t cache_bits;     /* 0: 16 */
+  unsigned switches;       /* enum gs_switch */
+  uint64_t max_n;          /* the highest count the searches try; 0: 64 */
+} gs_request;
+
+/* A request resolved: the model, the machine and the plan, every rule applied. */
+typedef struct {
+  gs_model model;
+  gs_gpu gpu;
+  gs_link link;              /* as priced: the catalogue's, typed, or fitted to the log */
+  gs_plan plan;              /* every field but gpus, which each price names */
+  int divide_heads;          /* GS_SW_DIVIDE_HEADS */
+  uint64_t max_n;
+  uint64_t bits;             /* the request's bits */
+  uint64_t fitted_gpus;      /* the log's GPU count; 0 when no log was given */
+  char model_name[1024];     /* "70B", or the label of a config given as text */
+  char model_file[1024];     /* "data/models/llama31_70b_config.json", or the label */
+  gs_hardware_text gpu_text, link_text, between_text;
+  char failed[16];           /* after a failure, the request's part at fault: "model", "gpu",
+                                "link", "plan", "log" or "between" */
+} gs_setting;
+
+/* One count priced: the cost, what a person sees, and the plan that gave them. */
+typedef struct {
+  const gs_setting *setting;
+  gs_plan plan;        /* the setting's plan with this count */
+  gs_cost_result cost;
+  gs_view view;
+} gs_priced;
+
+/* Counts 1 to max_n priced once, with the three searches over them. */
+typedef struct {
+  uint64_t gpus;
+  int allowed;         /* 0: the plan cannot take this count (heads, whole servers) */
+  gs_cost_result cost; /* when allowed */
+} gs_sweep_row;
+
+typedef struct {
+  size_t count;                 /* rows filled: max_n */
+  uint64_t fewest;              /* the fewest allowed counts that fit; 0: none */
+  uint64_t best;                /* the allowed count with the shortest step; 0: none */
+  uint64_t best_dividing_heads; /* the same among the counts that divide the heads */
+} gs_sweep;
+
+/* resolve.c: the request's model, machine and plan, checked; err names the request's
+ * field ("model", "gpu", "gpu gib", "link", "between", "log", "words", "nccl", ...). */
+int gs_resolve(const gs_request *q, gs_setting *out, gs_error *err);
+/* Whether the setting's plan can take n GPUs: GS_OK, GS_ERR_SHAPE when it cannot (a count
+ * that does not divide the heads under GS_SW_DIVIDE_HEADS, or does not fill whole
+ * servers), or another error. */
+int gs_count_allowed(const gs_setting *s, uint64_t n, gs_error *err);
+/* price.c: one count priced; every count 1..max_n priced once into rows (room for cap). */
+int gs_price(const gs_setting *s, uint64_t n, gs_priced *out, gs_error *err);
+int gs_sweep_run(const gs_setting *s, gs_sweep_row *rows, size_t cap, gs_sweep *out, gs_error *err);
+/* The chart over counts of a sweep (each within it, and allowed), bars scaled to the slowest that fits. */
+int gs_chart_of(const gs_sweep_row *rows, size_t row_n, const uint64_t *counts, size_t count_n, gs_chart_row *out,
+                size_t cap, gs_error *err);
+int gs_timeline_of(const gs_priced *p, gs_timeline_row *rows, size_t cap, gs_error *err);
+int gs_explain_of(const gs_priced *p, char *buf, size_t cap, gs_error *err);
+void gs_view_of(const gs_cost_result *c, gs_view *out);
 
 #endif

@@ -6,31 +6,20 @@
 #include <stdio.h>
 
 #include "gpusplit.h"
+#include "core/fields.h"
 
 #define CLI_MAX_COUNTS 64
 
 /* Exit statuses. */
 enum { CLI_OK = 0, CLI_FAILED = 1, CLI_BAD_INPUT = 2 };
 
-/* Everything `gpusplit report` needs, after the flags are read and checked. */
+/* Everything `gpusplit report` needs, after the flags are read and resolved. */
 typedef struct {
-  char model_name[256];   /* "70B", or the path given */
-  char model_source[256]; /* the file the shape came from, for messages */
-  gs_model model;
-  uint64_t bits;          /* --bits, or 0 for the config's stored format */
-  gs_gpu gpu;
-  gs_hardware_text gpu_text;     /* its key and name ("lesson", "The lesson's GPU") */
-  gs_link link;
-  gs_hardware_text link_text;    /* "fast", "Fast link"; the name is "Custom link" when figures were typed */
-  gs_hardware_text between_text; /* the link between servers */
-  gs_plan plan;           /* every setting but the GPU count */
-  int divide_heads;       /* --divide-heads: only counts that divide the heads */
+  gs_setting setting;     /* the model, GPU, links and plan (gs_resolve) */
   uint64_t counts[CLI_MAX_COUNTS];
   size_t count_n;
-  uint64_t max_n;
   int json;
   uint64_t explain_gpus;  /* --explain --gpus N: N, or 0 */
-  uint64_t link_from_gpus; /* --link-from LOG: the log's GPU count, or 0 */
 } cli_report_options;
 
 /* Prints "gpusplit: <what>" on stderr as one line and returns CLI_BAD_INPUT. */
@@ -48,25 +37,33 @@ int cli_parse_whole(const char *flag, const char *text, uint64_t max, uint64_t *
 
 /* The whole of a file, NUL-terminated, in memory the caller frees; at most max_bytes. */
 int cli_read_file(const char *path, size_t max_bytes, const char *what, char **text, size_t *len);
-int cli_calibrate(int argc, char **argv);
-/* The link fitted to an all_reduce_perf log, for the regime holding message_bytes; the
- * log's GPU count into gpus. Prints why not and returns CLI_BAD_INPUT. */
-int cli_link_from(const char *path, uint64_t message_bytes, int kind, gs_link *out, uint64_t *gpus);
-int cli_validate(int argc, char **argv);
-
-/* The whole command line, argv[0] being the program; returns the exit status. */
-int cli_run(int argc, char **argv);
+/* Fills o from report's flags; CLI_OK, CLI_HELPED, or CLI_BAD_INPUT after saying why. */
+#define CLI_HELPED 3
 int cli_report_parse(int argc, char **argv, cli_report_options *o);
+
+/* The commands (csrc/cli/main.c dispatches to them); each returns the exit status. To add
+ * a command: a file of its own in csrc/cli/, its line here and in main.c's table. */
 int cli_report(int argc, char **argv);
 int cli_numbers(int argc, char **argv);
 int cli_fixture(int argc, char **argv);
 int cli_list(int argc, char **argv);
+int cli_calibrate(int argc, char **argv);
+int cli_validate(int argc, char **argv);
+/* The whole command line, argv[0] being the program (main.c; the fuzz harness calls it). */
+int cli_run(int argc, char **argv);
 
 /* A double with 17 significant digits, enough to read back as itself (for JSON), and
  * with 15, trailing zeros dropped: a constant as a person wrote it (0.6, 6.6, 80). */
 char *gs_exact(char *buf, size_t cap, double x);
 char *gs_plain(char *buf, size_t cap, double x);
 void cli_json_double(FILE *f, double x);
+/* json_out.c: the figures csrc/core/fields.h lists, as the members of a JSON object (no
+ * braces, no comma before the first): byte counts as numbers, or as strings of digits
+ * for JavaScript, whose numbers hold integers exactly only up to 2^53. */
+enum { CLI_JSON_NUMBERS = 0, CLI_JSON_STRINGS = 1 };
+void cli_json_setting(FILE *f, const gs_priced *r, int style);
+void cli_json_chart(FILE *f, const gs_chart_row *rows, size_t n);
+void cli_json_timeline(FILE *f, const gs_timeline_row *rows, size_t n);
 /* s as a JSON string, quoted, with quotes, backslashes and control characters escaped. */
 void cli_json_string(FILE *f, const char *s);
 /* Text from the user for a terminal: control characters and non-UTF-8 bytes as \xNN. */

@@ -50,17 +50,6 @@ static double measured_at(const gs_measured *m, uint64_t bytes) {
   return 0;
 }
 
-int cli_link_from(const char *path, uint64_t message_bytes, int kind, gs_link *out, uint64_t *gpus) {
-  gs_measured m;
-  gs_fit fit;
-  gs_error err;
-  int rc = read_log(path, &m, &fit);
-  if (rc != CLI_OK) return rc;
-  if (gs_fit_link(&fit, message_bytes, kind, out, &err) != GS_OK) return cli_bad("--link-from: %s: %s", path, err.what);
-  *gpus = fit.gpus;
-  return CLI_OK;
-}
-
 static void print_json(const gs_measured *m, const gs_fit *fit) {
   size_t k;
   printf("{\"gpus\":%llu,\"type\":", (unsigned long long)fit->gpus);

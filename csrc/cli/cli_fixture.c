@@ -29,123 +29,68 @@ static double uniform(uint64_t *state, double lo, double hi) {
   return lo + (hi - lo) * ((double)(next_random(state) >> 11) / 9007199254740992.0);
 }
 
-static void str(const char *key, const char *value, int comma) {
-  printf("\"%s\":", key);
-  cli_json_string(stdout, value);
-  printf("%s", comma ? "," : "");
-}
-
-static void u64(const char *key, uint64_t x, int comma) { printf("\"%s\":\"%llu\"%s", key, (unsigned long long)x, comma ? "," : ""); }
 static void num(const char *key, double x, int comma) {
   printf("\"%s\":", key);
   cli_json_double(stdout, x);
   printf("%s", comma ? "," : "");
 }
 
-/* The numbers of one setting; the caller opens and closes its object. */
-static int print_setting(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, gs_error *err) {
-  gs_cost_result c;
-  gs_view v;
-  int rc;
-  if ((rc = gs_cost(m, g, l, p, &c, err)) != GS_OK || (rc = gs_view_make(m, g, l, p, &v, err)) != GS_OK) return rc;
-  printf("\"gpus\":%llu,\"split\":\"%s\",\"words\":%llu,", (unsigned long long)p->gpus, gs_split_name(p->split),
-         (unsigned long long)p->words);
-  u64("params", m->params, 1);
-  u64("weight_bytes", m->stored_bytes, 1);
-  u64("usable_bytes", c.usable_bytes, 1);
-  u64("read_bytes", c.read_bytes, 1);
-  u64("active_params", m->active_params, 1);
-  printf("\"memory\":{");
-  u64("weights", c.memory.weights, 1);
-  u64("cache", c.memory.cache, 1);
-  u64("working", c.memory.working, 1);
-  u64("total", c.memory.total, 0);
-  printf("},\"fits\":%s,\"time\":{", c.fits ? "true" : "false");
-  num("read", c.time.read, 1);
-  num("transfer", c.time.transfer, 1);
-  num("total", c.time.total, 1);
-  num("share", c.time.share, 1);
-  num("words_per_s", c.time.words_per_s, 1);
-  num("total_words_per_s", c.time.total_words_per_s, 1);
-  num("swap", c.time.total >= 0 ? c.swap : 0, 0);
-  printf("},\"servers\":%llu,\"protocol\":", (unsigned long long)c.servers);
-  if (c.protocol == GS_PROTO_NONE) printf("null,");
-  else printf("\"%s\",", gs_protocol_name(c.protocol));
-  num("compute", c.compute, 1);
-  printf("\"view\":{\"fits\":%s,", v.fits ? "true" : "false");
-  str("memory", v.memory, 1);
-  str("weights", v.weights, 1);
-  str("cache", v.cache, 1);
-  str("working", v.working, 1);
-  str("usable", v.usable, 1);
-  str("time", v.time, 1);
-  str("read", v.read, 1);
-  str("transfer", v.transfer, 1);
-  str("waiting", v.waiting, 1);
-  str("words_per_s", v.words_per_s, 1);
-  str("words_all", v.words_all, 1);
-  num("mem_bar", v.mem_bar, 1);
-  num("limit_bar", v.limit_bar, 1);
-  num("wait_bar", v.wait_bar, 0);
-  printf("}");
+/* The figures of one setting (csrc/core/fields.h); the caller opens and closes its object. */
+static int print_setting(const gs_setting *s, uint64_t gpus, gs_priced *out, gs_error *err) {
+  int rc = gs_price(s, gpus, out, err);
+  if (rc != GS_OK) return rc;
+  cli_json_setting(stdout, out, CLI_JSON_STRINGS);
   return GS_OK;
 }
 
-static int print_chart(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, gs_error *err) {
-  gs_chart_row rows[16];
+/* The chart over the offered counts, each priced once, and the timeline of the priced one. */
+static int print_chart_and_timeline(const gs_setting *s, const gs_priced *now, gs_error *err) {
+  gs_sweep_row rows[16];
+  gs_chart_row chart[16];
+  gs_timeline_row timeline[16];
   size_t i;
-  int rc = gs_chart_make(m, g, l, p, GS_COUNTS, GS_COUNT_COUNT, rows, err);
-  if (rc != GS_OK) return rc;
-  printf(",\"chart\":[");
+  int rc;
+  memset(rows, 0, sizeof rows);
   for (i = 0; i < GS_COUNT_COUNT; i++) {
-    printf("%s{\"gpus\":%llu,\"fits\":%s,", i ? "," : "", (unsigned long long)rows[i].gpus, rows[i].fits ? "true" : "false");
-    num("read_bar", rows[i].read_bar, 1);
-    num("wait_bar", rows[i].wait_bar, 1);
-    str("time", rows[i].time, 0);
-    printf("}");
+    gs_priced r;
+    uint64_t n = GS_COUNTS[i];
+    if (n > 16) {
+      snprintf(err->field, sizeof err->field, "counts");
+      snprintf(err->what, sizeof err->what, "the fixture's chart holds counts up to 16");
+      return err->code = GS_ERR_TOO_LONG;
+    }
+    if ((rc = gs_price(s, n, &r, err)) != GS_OK) return rc;
+    rows[n - 1].gpus = n;
+    rows[n - 1].allowed = 1;
+    rows[n - 1].cost = r.cost;
   }
-  printf("]");
-  return GS_OK;
-}
-
-static int print_timeline(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, gs_error *err) {
-  gs_timeline_row rows[16];
-  uint64_t i;
-  int rc = gs_timeline_make(m, g, l, p, rows, 16, err);
-  if (rc != GS_OK) return rc;
-  printf(",\"timeline\":[");
-  for (i = 0; i < p->gpus; i++) {
-    printf("%s{", i ? "," : "");
-    num("idle_before", rows[i].idle_before, 1);
-    num("read", rows[i].read, 1);
-    num("wait", rows[i].wait, 1);
-    num("idle_after", rows[i].idle_after, 0);
-    printf("}");
-  }
-  printf("]");
+  if ((rc = gs_chart_of(rows, 16, GS_COUNTS, GS_COUNT_COUNT, chart, 16, err)) != GS_OK ||
+      (rc = gs_timeline_of(now, timeline, 16, err)) != GS_OK)
+    return rc;
+  printf(",\"chart\":");
+  cli_json_chart(stdout, chart, GS_COUNT_COUNT);
+  printf(",\"timeline\":");
+  cli_json_timeline(stdout, timeline, (size_t)now->plan.gpus);
   return GS_OK;
 }
 
 static int print_offered(void) {
-  gs_model model[8];
+  static gs_setting setting;
   size_t lesson[8], lesson_n = 0;
-  gs_gpu gpu;
-  gs_link link[4];
   gs_hardware_text label[4];
+  gs_link link;
   gs_error err;
   size_t m, k, c, w;
-  int split, rc, first = 1;
-  if (gs_builtin_gpu("lesson", &gpu, NULL, &err) != GS_OK) return cli_bad_error("data/gpus.json", &err);
+  int split, first = 1;
   printf("\"models\":[");
   for (m = 0; m < GS_MODEL_COUNT && lesson_n < 8; m++) {
     if (!GS_MODELS[m].lesson) continue;
-    if (gs_builtin_model(GS_MODELS[m].key, 0, &model[lesson_n], &err) != GS_OK) return cli_bad_error(GS_MODELS[m].file, &err);
     printf("%s{\"key\":\"%s\",\"name\":\"%s\"}", lesson_n ? "," : "", GS_MODELS[m].key, GS_MODELS[m].name);
     lesson[lesson_n++] = m;
   }
   printf("],\"links\":[");
   for (k = 0; k < GS_LINK_COUNT; k++) {
-    if (gs_builtin_link(GS_LINK_KEYS[k], &link[k], &label[k], &err) != GS_OK) return cli_bad_error("data/links.json", &err);
+    if (gs_builtin_link(GS_LINK_KEYS[k], &link, &label[k], &err) != GS_OK) return cli_bad_error("data/links.json", &err);
     printf("%s{\"key\":\"%s\",\"label\":\"%s\"}", k ? "," : "", GS_LINK_KEYS[k], label[k].name);
   }
   printf("],\"counts\":[");
@@ -158,15 +103,17 @@ static int print_offered(void) {
       for (k = 0; k < GS_LINK_COUNT; k++)
         for (split = GS_SLICES; split <= GS_GROUPS; split++)
           for (w = 0; w < GS_WORDS_COUNT; w++) {
-            gs_plan plan = {0};
-            plan.gpus = GS_COUNTS[c];
-            plan.split = split;
-            plan.words = GS_WORDS[w];
+            gs_request q;
+            gs_priced now;
+            memset(&q, 0, sizeof q);
+            q.model_key = GS_MODELS[lesson[m]].key;
+            q.link_key = GS_LINK_KEYS[k];
+            q.split = split;
+            q.words = GS_WORDS[w];
             printf("%s{\"model\":\"%s\",\"link\":\"%s\",", first ? "" : ",\n", GS_MODELS[lesson[m]].key, GS_LINK_KEYS[k]);
             first = 0;
-            if ((rc = print_setting(&model[m], &gpu, &link[k], &plan, &err)) != GS_OK ||
-                (rc = print_chart(&model[m], &gpu, &link[k], &plan, &err)) != GS_OK ||
-                (rc = print_timeline(&model[m], &gpu, &link[k], &plan, &err)) != GS_OK)
+            if (gs_resolve(&q, &setting, &err) != GS_OK || print_setting(&setting, GS_COUNTS[c], &now, &err) != GS_OK ||
+                print_chart_and_timeline(&setting, &now, &err) != GS_OK)
               return cli_bad_error("fixture", &err);
             printf("}");
           }
@@ -273,11 +220,13 @@ static int print_random(const char *key, uint64_t count, uint64_t seed, int fami
   uint64_t state = seed, i;
   printf(",\"%s\":[", key);
   for (i = 0; i < count; i++) {
+    static gs_setting setting;
     char config[2048];
     gs_model m;
     gs_gpu g = {0};
     gs_link l = {0};
     gs_plan p = {0};
+    gs_priced priced;
     gs_error err;
     p.split = pick(&state, 0, 1) ? GS_GROUPS : GS_SLICES;
     p.gpus = pick(&state, 1, 64);
@@ -308,7 +257,12 @@ static int print_random(const char *key, uint64_t count, uint64_t seed, int fami
     num("base_us", l.base_us, 0);
     printf("},");
     if (machines) print_machine(&p, &g, &l);
-    if (print_setting(&m, &g, &l, &p, &err) != GS_OK)
+    memset(&setting, 0, sizeof setting);
+    setting.model = m;
+    setting.gpu = g;
+    setting.link = l;
+    setting.plan = p;
+    if (print_setting(&setting, p.gpus, &priced, &err) != GS_OK)
       return cli_bad("fixture: the model failed on random setting %llu: %s: %s", (unsigned long long)i, err.field, err.what);
     printf("}");
   }

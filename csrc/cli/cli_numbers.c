@@ -73,7 +73,7 @@ static uint64_t best(const lesson *l, int m, int link, uint64_t words, int divid
   p.gpus = 1;
   p.split = GS_SLICES;
   p.words = words;
-  gs_best_n(&l->shape[m], &l->gpu, &l->link[link], &p, 64, divide_heads, &n);
+  gs_best_n(&l->shape[m], &l->gpu, &l->link[link], &p, 64, divide_heads, &n, NULL);
   return n;
 }
 static uint64_t fewest(const lesson *l, int m) {
@@ -82,7 +82,7 @@ static uint64_t fewest(const lesson *l, int m) {
   p.gpus = 1;
   p.split = GS_SLICES;
   p.words = 1;
-  gs_fewest_n(&l->shape[m], &l->gpu, &p, 64, 0, &n);
+  gs_fewest_n(&l->shape[m], &l->gpu, &p, 64, 0, &n, NULL);
   return n;
 }
 /* The best of the counts the page offers, for one user. */

@@ -53,8 +53,6 @@ static const char REPORT_HELP[] =
     "Figures may be written in any form strtod reads: 2.039e12, 600e9, 0.92; counts and\n"
     "bits as digits.\n";
 
-/* Help was printed: not an error, and nothing else to do. */
-#define HELPED 1
 
 static const char *const VALUE_FLAGS[] = {"--model", "--bits", "--gpu", "--gpu-gib", "--usable", "--gpu-bw", "--gpu-flops",
                                           "--link", "--link-bw", "--step-us", "--base-us", "--per-server", "--between",
@@ -127,36 +125,16 @@ static int file_exists(const char *path) {
   return f != NULL || errno != ENOENT;
 }
 
-static int load_model(const char *model, cli_report_options *o) {
-  const gs_model_entry *e = gs_find_model(model);
-  gs_error err;
-  char *text = NULL;
-  size_t len = 0;
-  int rc;
-  if (e) {
-    snprintf(o->model_name, sizeof o->model_name, "%s", e->name);
-    snprintf(o->model_source, sizeof o->model_source, "data/models/%s", e->file);
-    if (gs_builtin_model(e->key, o->bits, &o->model, &err) != GS_OK) return cli_bad_error(o->model_source, &err);
-    return CLI_OK;
-  }
-  snprintf(o->model_name, sizeof o->model_name, "%s", model);
-  snprintf(o->model_source, sizeof o->model_source, "%s", model);
-  if (!strchr(model, '/') && !file_exists(model)) {
-    char names[1024];
-    size_t at = 0, i;
-    names[0] = '\0';
-    for (i = 0; i < GS_MODEL_COUNT && at < sizeof names; i++)
-      at += (size_t)snprintf(names + at, sizeof names - at, "%s%s", i ? ", " : "", GS_MODELS[i].key);
-    return cli_bad("--model: no built-in model is named '%s' and no file has that name (names: %s)", model, names);
-  }
-  if ((rc = cli_read_file(model, 4 << 20, "a config.json", &text, &len)) != CLI_OK) return rc;
-  if (memchr(text, '\0', len)) {
-    free(text);
-    return cli_bad("%s: is not valid JSON: it holds a NUL byte", model);
-  }
-  rc = gs_model_parse(text, len, o->bits, &o->model, &err);
-  free(text);
-  return rc == GS_OK ? CLI_OK : cli_bad_error(model, &err);
+/* The config.json a --model path names, read into memory the caller frees; a name that
+ * is neither a catalogue model nor a file lists the catalogue's names. */
+static int read_model(const char *model, char **text, size_t *len) {
+  char names[1024];
+  size_t at = 0, i;
+  if (strchr(model, '/') || file_exists(model)) return cli_read_file(model, 4 << 20, "a config.json", text, len);
+  names[0] = '\0';
+  for (i = 0; i < GS_MODEL_COUNT && at < sizeof names; i++)
+    at += (size_t)snprintf(names + at, sizeof names - at, "%s%s", i ? ", " : "", GS_MODELS[i].key);
+  return cli_bad("--model: no built-in model is named '%s' and no file has that name (names: %s)", model, names);
 }
 
 /* The flag a gs_gpu_check or gs_link_check field belongs to. */
@@ -190,7 +168,7 @@ static int collect(int argc, char **argv, const char **values, int *switches) {
     int f;
     if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
       fputs(REPORT_HELP, stdout);
-      return HELPED;
+      return CLI_HELPED;
     }
     for (f = 0; f < S_COUNT; f++)
       if (strcmp(arg, SWITCHES[f]) == 0) break;
@@ -209,61 +187,86 @@ static int collect(int argc, char **argv, const char **values, int *switches) {
   return CLI_OK;
 }
 
-/* A GPU or link from the catalogue; an unknown name lists the names. */
-static int builtin_link(const char *flag, const char *key, gs_link *out, gs_hardware_text *text) {
-  gs_error err;
-  if (gs_builtin_link(key, out, text, &err) != GS_OK) return cli_bad("%s: %s", flag, err.what);
+/* The typed figures of the GPU and the link, each in place of the catalogue's. */
+static int typed_figures(const char **v, gs_request *q) {
+  static const struct {
+    int flag;
+    unsigned bit;
+    int link; /* 1: a figure of the link */
+  } FIGURES[] = {{F_GPU_GIB, GS_TYPED_GIB, 0},     {F_USABLE, GS_TYPED_USABLE, 0},  {F_GPU_BW, GS_TYPED_GPU_BW, 0},
+                 {F_GPU_FLOPS, GS_TYPED_FLOPS, 0}, {F_LINK_BW, GS_TYPED_LINK_BW, 1}, {F_STEP_US, GS_TYPED_STEP_US, 1},
+                 {F_BASE_US, GS_TYPED_BASE_US, 1}};
+  double *targets[] = {&q->gpu.gib, &q->gpu.usable, &q->gpu.bandwidth, &q->gpu.flops,
+                       &q->link.bandwidth, &q->link.step_us, &q->link.base_us};
+  size_t i;
+  int rc;
+  for (i = 0; i < sizeof FIGURES / sizeof FIGURES[0]; i++) {
+    if (!v[FIGURES[i].flag]) continue;
+    if ((rc = parse_number(VALUE_FLAGS[FIGURES[i].flag], v[FIGURES[i].flag], targets[i])) != CLI_OK) return rc;
+    if (FIGURES[i].link) q->link_typed |= FIGURES[i].bit;
+    else q->gpu_typed |= FIGURES[i].bit;
+  }
   return CLI_OK;
 }
 
-/* The GPU and links: the catalogue's figures, then each flag given in place of one. */
-static int load_hardware(const char **v, cli_report_options *o) {
-  double *targets[] = {&o->gpu.gib, &o->gpu.usable, &o->gpu.bandwidth, &o->gpu.flops,
-                       &o->link.bandwidth, &o->link.step_us, &o->link.base_us};
-  const int flags[] = {F_GPU_GIB, F_USABLE, F_GPU_BW, F_GPU_FLOPS, F_LINK_BW, F_STEP_US, F_BASE_US};
-  gs_error err;
+/* The settings a request's counts take from the flags, each checked as a whole number. */
+static int plan_figures(const char **v, gs_request *q) {
+  static const struct {
+    int flag;
+    uint64_t max;
+  } WHOLE[] = {{F_WORDS, 0}, {F_PER_SERVER, 0}, {F_CHAT_TOKENS, 0}, {F_CACHE_BITS, 32}, {F_MAX_N, 0}};
+  uint64_t *targets[] = {&q->words, &q->per_server, &q->chat_tokens, &q->cache_bits, &q->max_n};
+  const uint64_t *maxima[] = {&GS_MAX_WORDS, &GS_MAX_GPUS, &GS_MAX_CHAT_TOKENS, NULL, &GS_MAX_GPUS};
   size_t i;
   int rc;
-  if (gs_builtin_gpu(v[F_GPU] ? v[F_GPU] : "lesson", &o->gpu, &o->gpu_text, &err) != GS_OK) return cli_bad("--gpu: %s", err.what);
-  if ((rc = builtin_link("--link", v[F_LINK] ? v[F_LINK] : "fast", &o->link, &o->link_text)) != CLI_OK ||
-      (rc = builtin_link("--between", v[F_BETWEEN] ? v[F_BETWEEN] : "ib-ndr", &o->plan.between, &o->between_text)) != CLI_OK)
-    return rc;
-  for (i = 0; i < sizeof flags / sizeof flags[0]; i++) {
-    if (!v[flags[i]]) continue;
-    if ((rc = parse_number(VALUE_FLAGS[flags[i]], v[flags[i]], targets[i])) != CLI_OK) return rc;
-    if (flags[i] >= F_LINK_BW) snprintf(o->link_text.name, sizeof o->link_text.name, "Custom link");
-    else snprintf(o->gpu_text.name, sizeof o->gpu_text.name, "Custom GPU");
+  for (i = 0; i < sizeof WHOLE / sizeof WHOLE[0]; i++) {
+    uint64_t max = maxima[i] ? *maxima[i] : WHOLE[i].max;
+    if (v[WHOLE[i].flag] && (rc = cli_parse_whole(VALUE_FLAGS[WHOLE[i].flag], v[WHOLE[i].flag], max, targets[i])) != CLI_OK)
+      return rc;
   }
-  /* the start-up is paid once an all-reduce, whichever links it crosses */
-  o->plan.between.base_us = o->link.base_us;
-  if (gs_gpu_check(&o->gpu, &err) != GS_OK || gs_link_check(&o->link, &err) != GS_OK)
-    return cli_bad("%s: %s", flag_for(err.field), err.what);
+  if (gs_split_parse(v[F_SPLIT] ? v[F_SPLIT] : "slices", &q->split, NULL) != GS_OK)
+    return cli_bad("--split: must be slices, groups or slices-groups, not '%s'", v[F_SPLIT]);
+  if (v[F_NCCL] && strcmp(v[F_NCCL], "auto") == 0) q->switches |= GS_SW_NCCL_AUTO;
+  else if (v[F_NCCL] && strcmp(v[F_NCCL], "lesson") != 0) return cli_bad("--nccl: must be lesson or auto, not '%s'", v[F_NCCL]);
   return CLI_OK;
+}
+
+/* A resolver's failure as the flag a person typed: "--gpu-gib: ...", "data/models/x.json: ...". */
+static int resolve_failed(const gs_setting *s, const char **v, const gs_error *err) {
+  const char *part = s->failed;
+  if (strcmp(part, "model") == 0) {
+    if (strcmp(err->field, "bits") == 0) return cli_bad("--bits: %s", err->what);
+    return cli_bad_error(s->model_file, err);
+  }
+  if (strcmp(part, "log") == 0) {
+    if (err->field[0] == '\0') return cli_bad("--link-from: %s", err->what);
+    return cli_bad_error(v[F_LINK_FROM], err);
+  }
+  if (strcmp(part, "gpu") == 0 && err->code == GS_ERR_UNKNOWN) return cli_bad("--gpu: %s", err->what);
+  if (strcmp(part, "link") == 0 && err->code == GS_ERR_UNKNOWN) return cli_bad("--link: %s", err->what);
+  if (strcmp(part, "between") == 0) return cli_bad("--between: %s", err->what);
+  if (strcmp(part, "plan") == 0 && strcmp(err->field, "nccl") == 0) return cli_bad("--nccl: %s", err->what);
+  if (strcmp(part, "plan") == 0) return cli_bad("%s: %s", flag_of(err->field), err->what);
+  return cli_bad("%s: %s", flag_for(err->field), err->what);
 }
 
 /* The counts to show: --counts, or the lesson's that the plan can take; each checked. */
-static int choose_counts(const char **v, cli_report_options *o) {
+static int choose_counts(const char *given, cli_report_options *o) {
+  const gs_setting *s = &o->setting;
   size_t i, kept = 0;
   int rc;
-  if (v[F_COUNTS]) {
-    if ((rc = parse_counts(v[F_COUNTS], o)) != CLI_OK) return rc;
+  if (given) {
+    if ((rc = parse_counts(given, o)) != CLI_OK) return rc;
   } else {
     for (o->count_n = 0; o->count_n < GS_COUNT_COUNT; o->count_n++) o->counts[o->count_n] = GS_COUNTS[o->count_n];
   }
   for (i = 0; i < o->count_n; i++) {
-    gs_plan p = o->plan;
     gs_error err;
-    p.gpus = o->counts[i];
-    if (o->divide_heads && o->model.heads % p.gpus != 0) {
-      if (v[F_COUNTS])
-        return cli_bad("--counts: %llu does not divide the %llu heads (--divide-heads)", (unsigned long long)p.gpus,
-                       (unsigned long long)o->model.heads);
-      continue;
-    }
-    if ((rc = gs_plan_check(&o->model, &p, &err)) != GS_OK) {
-      if (v[F_COUNTS] || rc != GS_ERR_SHAPE) return cli_bad("--counts: %s: %s", err.field, err.what);
-      continue;
-    }
+    rc = gs_count_allowed(s, o->counts[i], &err);
+    if (rc == GS_ERR_SHAPE && !given) continue;
+    if (rc != GS_OK && s->divide_heads && s->model.heads % o->counts[i] != 0)
+      return cli_bad("--counts: %s (--divide-heads)", err.what);
+    if (rc != GS_OK) return cli_bad("--counts: %s: %s", err.field, err.what);
     o->counts[kept++] = o->counts[i];
   }
   o->count_n = kept;
@@ -271,58 +274,59 @@ static int choose_counts(const char **v, cli_report_options *o) {
   return CLI_OK;
 }
 
-/* Fills o from argv; returns CLI_OK, HELPED, or CLI_BAD_INPUT after printing why. */
+/* Fills o from argv; returns CLI_OK, CLI_HELPED, or CLI_BAD_INPUT after printing why. */
 int cli_report_parse(int argc, char **argv, cli_report_options *o) {
+  static const struct {
+    int sw;
+    unsigned bit;
+  } SWITCH_BITS[] = {{S_OVERLAP, GS_SW_OVERLAP},
+                     {S_READ_CACHE, GS_SW_READ_CACHE},
+                     {S_DIVIDE_HEADS, GS_SW_DIVIDE_HEADS},
+                     {S_CACHE_PER_CHAT, GS_SW_CACHE_PER_CHAT}};
   const char *v[F_COUNT] = {0};
   int sw[S_COUNT] = {0};
+  gs_request q;
+  char *model_text = NULL, *log_text = NULL;
+  size_t i;
   gs_error err;
   int rc;
   memset(o, 0, sizeof *o);
+  memset(&q, 0, sizeof q);
   if ((rc = collect(argc, argv, v, sw)) != CLI_OK) return rc;
   o->json = sw[S_JSON];
-  o->divide_heads = sw[S_DIVIDE_HEADS];
-  o->plan.overlap = sw[S_OVERLAP];
-  o->plan.read_cache = sw[S_READ_CACHE];
-  o->plan.cache_per_chat = sw[S_CACHE_PER_CHAT];
-  if (v[F_BITS] && (rc = cli_parse_whole("--bits", v[F_BITS], 32, &o->bits)) != CLI_OK) return rc;
-  if ((rc = load_model(v[F_MODEL] ? v[F_MODEL] : "70b", o)) != CLI_OK) return rc;
-  if ((rc = load_hardware(v, o)) != CLI_OK) return rc;
-  if (gs_split_parse(v[F_SPLIT] ? v[F_SPLIT] : "slices", &o->plan.split) != GS_OK)
-    return cli_bad("--split: must be slices, groups or slices-groups, not '%s'", v[F_SPLIT]);
-  if (v[F_NCCL] && strcmp(v[F_NCCL], "auto") == 0) o->plan.nccl = GS_NCCL_AUTO;
-  else if (v[F_NCCL] && strcmp(v[F_NCCL], "lesson") != 0) return cli_bad("--nccl: must be lesson or auto, not '%s'", v[F_NCCL]);
-  if (o->plan.nccl == GS_NCCL_AUTO && o->gpu.arch == GS_ARCH_NONE)
-    return cli_bad("--nccl: auto needs an NVIDIA GPU; %s runs RCCL, whose tables NCCL's are not", o->gpu_text.name);
-  o->plan.words = 1;
-  o->plan.chat_tokens = GS_CHAT_TOKENS;
-  o->plan.cache_bits = 16;
-  if ((v[F_WORDS] && (rc = cli_parse_whole("--words", v[F_WORDS], GS_MAX_WORDS, &o->plan.words)) != CLI_OK) ||
-      (v[F_PER_SERVER] && (rc = cli_parse_whole("--per-server", v[F_PER_SERVER], GS_MAX_GPUS, &o->plan.per_server)) != CLI_OK) ||
-      (v[F_CHAT_TOKENS] && (rc = cli_parse_whole("--chat-tokens", v[F_CHAT_TOKENS], GS_MAX_CHAT_TOKENS, &o->plan.chat_tokens)) != CLI_OK) ||
-      (v[F_CACHE_BITS] && (rc = cli_parse_whole("--cache-bits", v[F_CACHE_BITS], 32, &o->plan.cache_bits)) != CLI_OK))
+  for (i = 0; i < sizeof SWITCH_BITS / sizeof SWITCH_BITS[0]; i++)
+    if (sw[SWITCH_BITS[i].sw]) q.switches |= SWITCH_BITS[i].bit;
+  if (v[F_BITS] && (rc = cli_parse_whole("--bits", v[F_BITS], 32, &q.bits)) != CLI_OK) return rc;
+  q.model_key = v[F_MODEL] ? v[F_MODEL] : "70b";
+  if (!gs_find_model(q.model_key)) {
+    if ((rc = read_model(q.model_key, &model_text, &q.model_len)) != CLI_OK) return rc;
+    q.model_text = model_text;
+    q.model_label = q.model_key;
+    q.model_key = NULL;
+  }
+  q.gpu_key = v[F_GPU] ? v[F_GPU] : "lesson";
+  q.link_key = v[F_LINK] ? v[F_LINK] : "fast";
+  q.between_key = v[F_BETWEEN] ? v[F_BETWEEN] : "ib-ndr";
+  if ((rc = typed_figures(v, &q)) != CLI_OK || (rc = plan_figures(v, &q)) != CLI_OK) {
+    free(model_text);
     return rc;
-  {
-    gs_plan p = o->plan;
-    p.gpus = 1;
-    if (gs_plan_check(&o->model, &p, &err) != GS_OK) return cli_bad("%s: %s", flag_of(err.field), err.what);
   }
-  if (v[F_LINK_FROM]) {
-    if (v[F_LINK_BW] || v[F_STEP_US] || v[F_BASE_US])
-      return cli_bad("--link-from: it gives the link's figures; leave out --link-bw, --step-us and --base-us");
-    if ((rc = cli_link_from(v[F_LINK_FROM], gs_message_bytes(&o->model) * o->plan.words, o->link.kind, &o->link,
-                            &o->link_from_gpus)) != CLI_OK)
-      return rc;
-    snprintf(o->link_text.name, sizeof o->link_text.name, "Fitted to a log of %llu GPUs", (unsigned long long)o->link_from_gpus);
-    o->plan.between.base_us = o->link.base_us;
+  if (v[F_LINK_FROM] &&
+      (rc = cli_read_file(v[F_LINK_FROM], GS_MEASURED_MAX_BYTES, "an all_reduce_perf log", &log_text, &q.log_len)) != CLI_OK) {
+    free(model_text);
+    return rc;
   }
-  o->max_n = 64;
-  if (v[F_MAX_N] && (rc = cli_parse_whole("--max-n", v[F_MAX_N], GS_MAX_GPUS, &o->max_n)) != CLI_OK) return rc;
+  q.log_text = log_text;
+  rc = gs_resolve(&q, &o->setting, &err);
+  free(model_text);
+  free(log_text);
+  if (rc != GS_OK) return resolve_failed(&o->setting, v, &err);
   if (sw[S_EXPLAIN] != (v[F_GPUS] != NULL)) return cli_bad("--explain and --gpus N go together: --explain --gpus N");
   if (v[F_GPUS]) {
-    gs_plan p = o->plan;
+    gs_plan p = o->setting.plan;
     if ((rc = cli_parse_whole("--gpus", v[F_GPUS], GS_MAX_GPUS, &o->explain_gpus)) != CLI_OK) return rc;
     p.gpus = o->explain_gpus;
-    if (gs_plan_check(&o->model, &p, &err) != GS_OK) return cli_bad("--gpus: %s", err.what);
+    if (gs_plan_check(&o->setting.model, &p, &err) != GS_OK) return cli_bad("--gpus: %s", err.what);
   }
-  return choose_counts(v, o);
+  return choose_counts(v[F_COUNTS], o);
 }

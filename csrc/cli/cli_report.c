@@ -1,43 +1,45 @@
 /* `gpusplit report`: the lesson's portfolio project, past the lesson. For one model,
  * GPU, link and plan: the fewest GPUs that fit, the best count, and a row per count, as
  * a table or as JSON; or, with --explain --gpus N, the sums for one count. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 
-/* The three searches; each is 0 when no count up to max_n fits. */
+/* Every count up to max_n priced once (gs_sweep_run), and the rows to show: from the
+ * sweep, or priced once each when --counts goes past max_n. */
 typedef struct {
-  uint64_t fewest, best, best_dividing_heads;
-} searches;
+  gs_sweep_row *rows;
+  gs_sweep found;
+} sweep;
 
-static gs_plan plan_of(const cli_report_options *o, uint64_t gpus) {
-  gs_plan p = o->plan;
-  p.gpus = gpus;
-  return p;
+static int sweep_all(const cli_report_options *o, sweep *out) {
+  gs_error err;
+  size_t cap = (size_t)o->setting.max_n;
+  out->rows = malloc(cap * sizeof *out->rows);
+  if (!out->rows) return cli_bad("report: out of memory for a sweep of %zu counts", cap);
+  if (gs_sweep_run(&o->setting, out->rows, cap, &out->found, &err) != GS_OK) {
+    free(out->rows);
+    return cli_bad_error("report", &err);
+  }
+  return CLI_OK;
 }
 
-/* The fewest counts that fit; with --divide-heads, among those that divide the heads. */
-static int fewest(const cli_report_options *o, uint64_t *out) {
-  gs_plan p = plan_of(o, 1);
-  int rc;
-  *out = 0;
-  rc = gs_fewest_n(&o->model, &o->gpu, &p, o->max_n, o->divide_heads, out);
-  return rc == GS_ERR_NONE_FITS ? GS_OK : rc;
-}
-
-static int search(const cli_report_options *o, searches *out) {
-  gs_plan p = plan_of(o, 1);
-  int rc;
-  memset(out, 0, sizeof *out);
-  if ((rc = fewest(o, &out->fewest)) != GS_OK) return rc;
-  if (!o->divide_heads &&
-      (rc = gs_best_n(&o->model, &o->gpu, &o->link, &p, o->max_n, 0, &out->best)) != GS_OK && rc != GS_ERR_NONE_FITS)
-    return rc;
-  if ((rc = gs_best_n(&o->model, &o->gpu, &o->link, &p, o->max_n, 1, &out->best_dividing_heads)) != GS_OK &&
-      rc != GS_ERR_NONE_FITS)
-    return rc;
-  if (o->divide_heads) out->best = out->best_dividing_heads;
-  return GS_OK;
+/* Count i of the report priced: the sweep's cost when it holds it, else priced now. */
+static int row(const cli_report_options *o, const sweep *sw, size_t i, gs_priced *out) {
+  uint64_t n = o->counts[i];
+  gs_error err;
+  if (n <= sw->found.count && sw->rows[n - 1].allowed) {
+    memset(out, 0, sizeof *out);
+    out->setting = &o->setting;
+    out->plan = o->setting.plan;
+    out->plan.gpus = n;
+    out->cost = sw->rows[n - 1].cost;
+    gs_view_of(&out->cost, &out->view);
+    return CLI_OK;
+  }
+  if (gs_price(&o->setting, n, out, &err) != GS_OK) return cli_bad_error("report", &err);
+  return CLI_OK;
 }
 
 static void print_count_or_none(FILE *f, uint64_t n, const char *none) {
@@ -59,12 +61,13 @@ static void json_link(const gs_link *l, const gs_hardware_text *t) {
   printf("}");
 }
 
-static void print_json(const cli_report_options *o, const searches *found) {
+static int print_json(const cli_report_options *o, const sweep *sw) {
+  const gs_setting *st = &o->setting;
+  const gs_model *m = &st->model;
+  const gs_plan *s = &st->plan;
   size_t i;
-  const gs_model *m = &o->model;
-  const gs_plan *s = &o->plan;
   printf("{\"model\":{\"name\":");
-  cli_json_string(stdout, o->model_name);
+  cli_json_string(stdout, st->model_name);
   printf(",\"type\":");
   cli_json_string(stdout, m->type);
   printf(",\"params\":%llu,\"weight_bytes\":%llu,\"stored_bytes\":%llu,\"active_params\":%llu,"
@@ -74,78 +77,55 @@ static void print_json(const cli_report_options *o, const searches *found) {
          (unsigned long long)m->active_params, (unsigned long long)(m->cache_full_bytes + m->cache_window_bytes),
          (unsigned long long)m->layers, (unsigned long long)m->hidden, (unsigned long long)m->heads,
          (unsigned long long)m->kv_heads, (unsigned long long)m->head_dim, (unsigned long long)m->experts,
-         (unsigned long long)m->experts_per_token, (unsigned long long)m->window, (unsigned long long)o->bits);
+         (unsigned long long)m->experts_per_token, (unsigned long long)m->window, (unsigned long long)st->bits);
   cli_json_string(stdout, m->note);
   printf("},\"gpu\":{\"key\":");
-  cli_json_string(stdout, o->gpu_text.key);
+  cli_json_string(stdout, st->gpu_text.key);
   printf(",\"name\":");
-  cli_json_string(stdout, o->gpu_text.name);
-  printf(",\"arch\":\"%s\",\"gib\":", gs_arch_name(o->gpu.arch));
-  cli_json_double(stdout, o->gpu.gib);
+  cli_json_string(stdout, st->gpu_text.name);
+  printf(",\"arch\":\"%s\",\"gib\":", gs_arch_name(st->gpu.arch));
+  cli_json_double(stdout, st->gpu.gib);
   printf(",\"usable\":");
-  cli_json_double(stdout, o->gpu.usable);
-  printf(",\"usable_bytes\":%llu,\"bandwidth\":", (unsigned long long)gs_usable_bytes(&o->gpu));
-  cli_json_double(stdout, o->gpu.bandwidth);
+  cli_json_double(stdout, st->gpu.usable);
+  printf(",\"usable_bytes\":%llu,\"bandwidth\":", (unsigned long long)gs_usable_bytes(&st->gpu));
+  cli_json_double(stdout, st->gpu.bandwidth);
   printf(",\"flops\":");
-  cli_json_double(stdout, o->gpu.flops);
+  cli_json_double(stdout, st->gpu.flops);
   printf("},\"link\":");
-  json_link(&o->link, &o->link_text);
+  json_link(&st->link, &st->link_text);
   printf(",\"between\":");
-  json_link(&s->between, &o->between_text);
+  json_link(&s->between, &st->between_text);
   printf(",\"per_server\":");
   print_count_or_none(stdout, s->per_server, "null");
   printf(",\"split\":\"%s\",\"words\":%llu,\"chat_tokens\":%llu,\"cache_bits\":%llu,\"cache_per_chat\":%s,\"nccl\":\"%s\","
          "\"overlap\":%s,\"read_cache\":%s,\"divide_heads\":%s,\"max_n\":%llu,\"fewest\":",
          gs_split_name(s->split), (unsigned long long)s->words, (unsigned long long)s->chat_tokens,
          (unsigned long long)s->cache_bits, s->cache_per_chat ? "true" : "false", s->nccl == GS_NCCL_AUTO ? "auto" : "lesson",
-         s->overlap ? "true" : "false", s->read_cache ? "true" : "false", o->divide_heads ? "true" : "false",
-         (unsigned long long)o->max_n);
-  print_count_or_none(stdout, found->fewest, "null");
+         s->overlap ? "true" : "false", s->read_cache ? "true" : "false", st->divide_heads ? "true" : "false",
+         (unsigned long long)st->max_n);
+  print_count_or_none(stdout, sw->found.fewest, "null");
   printf(",\"best\":");
-  print_count_or_none(stdout, found->best, "null");
+  print_count_or_none(stdout, sw->found.best, "null");
   printf(",\"best_dividing_heads\":");
-  print_count_or_none(stdout, found->best_dividing_heads, "null");
+  print_count_or_none(stdout, sw->found.best_dividing_heads, "null");
   printf(",\"rows\":[");
   for (i = 0; i < o->count_n; i++) {
-    gs_cost_result c;
-    gs_plan p = plan_of(o, o->counts[i]);
-    gs_time t;
-    gs_cost(m, &o->gpu, &o->link, &p, &c, NULL);
-    t = c.time;
-    printf("%s{\"gpus\":%llu,\"servers\":%llu,\"fits\":%s,\"read_bytes\":%llu,\"memory\":{\"weights\":%llu,\"cache\":%llu,"
-           "\"working\":%llu,\"total\":%llu},\"protocol\":",
-           i ? "," : "", (unsigned long long)p.gpus, (unsigned long long)c.servers, c.fits ? "true" : "false",
-           (unsigned long long)c.read_bytes, (unsigned long long)c.memory.weights, (unsigned long long)c.memory.cache,
-           (unsigned long long)c.memory.working, (unsigned long long)c.memory.total);
-    if (c.protocol == GS_PROTO_NONE) printf("null");
-    else printf("\"%s\"", gs_protocol_name(c.protocol));
-    printf(",\"time\":{\"read\":");
-    cli_json_double(stdout, t.read);
-    printf(",\"transfer\":");
-    cli_json_double(stdout, t.transfer);
-    printf(",\"total\":");
-    cli_json_double(stdout, t.total);
-    printf(",\"share\":");
-    cli_json_double(stdout, t.share);
-    printf(",\"swap\":");
-    cli_json_double(stdout, c.swap);
-    printf(",\"words_per_s\":");
-    cli_json_double(stdout, t.words_per_s);
-    printf(",\"total_words_per_s\":");
-    cli_json_double(stdout, t.total_words_per_s);
-    printf("}}");
+    gs_priced r;
+    int rc = row(o, sw, i, &r);
+    if (rc != CLI_OK) return rc;
+    printf("%s{", i ? "," : "");
+    cli_json_setting(stdout, &r, CLI_JSON_NUMBERS);
+    printf("}");
   }
   printf("]}\n");
+  return CLI_OK;
 }
 
 /* figure without the " GiB" or " ms" unit that its column heading gives. */
-static const char *bare(char out[GS_FIGURE_CAP], const char *figure) {
-  snprintf(out, GS_FIGURE_CAP, "%.*s", (int)strcspn(figure, " "), figure);
-  return out;
-}
+static int bare(const char *figure) { return (int)strcspn(figure, " "); }
 
 /* How the weights are stored, for the header: "at 16 bits", "as stored (mxfp4)". */
-static const char *storage_words(const cli_report_options *o, char *buf, size_t cap) {
+static const char *storage_words(const gs_setting *o, char *buf, size_t cap) {
   if (o->bits) snprintf(buf, cap, "at %llu bits", (unsigned long long)o->bits);
   else if (o->model.stored_bytes == 2 * o->model.params) snprintf(buf, cap, "at 16 bits");
   else snprintf(buf, cap, "as the config stores them");
@@ -158,7 +138,7 @@ static const char *split_words(int split) {
                               : "slices within each server, groups of layers across servers";
 }
 
-static void print_header(const cli_report_options *o) {
+static void print_header(const gs_setting *o) {
   char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP], c[GS_FIGURE_CAP];
   const gs_model *m = &o->model;
   const gs_plan *s = &o->plan;
@@ -180,10 +160,10 @@ static void print_header(const cli_report_options *o) {
          gs_fixed_grouped(b, sizeof b, o->gpu.bandwidth / 1e9, 0), gs_fixed_grouped(c, sizeof c, o->gpu.flops / 1e12, 0));
   printf("Link: %s, %s GB/s, ", o->link_text.name, gs_fixed_grouped(a, sizeof a, o->link.bandwidth / 1e9, 0));
   printf("%s us a step, base %s us\n", gs_plain(b, sizeof b, o->link.step_us), gs_plain(c, sizeof c, o->link.base_us));
-  if (o->link_from_gpus)
+  if (o->fitted_gpus)
     printf("Link fitted to a log of %llu GPUs: its regime for %s-byte messages; NCCL's base latency held, the step "
            "latency solved as (fitted latency - base) / 2(n - 1)\n",
-           (unsigned long long)o->link_from_gpus, gs_grouped(a, sizeof a, gs_message_bytes(m) * s->words));
+           (unsigned long long)o->fitted_gpus, gs_grouped(a, sizeof a, gs_message_bytes(m) * s->words));
   if (s->per_server)
     printf("Servers: %llu GPUs each, joined by %s, %s GB/s, %s us a step\n", (unsigned long long)s->per_server,
            o->between_text.name, gs_fixed_grouped(a, sizeof a, s->between.bandwidth / 1e9, 0), gs_plain(b, sizeof b, s->between.step_us));
@@ -198,61 +178,60 @@ static void print_header(const cli_report_options *o) {
   if (o->divide_heads) printf("Only counts that divide the %llu heads\n", (unsigned long long)m->heads);
 }
 
-static void print_table(const cli_report_options *o, const searches *found) {
+static int print_table(const cli_report_options *o, const sweep *sw) {
+  const gs_setting *st = &o->setting;
   size_t i;
-  const gs_model *m = &o->model;
-  print_header(o);
-  printf("Fewest GPUs that fit (up to %llu): ", (unsigned long long)o->max_n);
-  print_count_or_none(stdout, found->fewest, "none");
-  printf("\nBest GPU count (up to %llu): ", (unsigned long long)o->max_n);
-  print_count_or_none(stdout, found->best, "none");
-  printf("\nBest count that divides the %llu heads: ", (unsigned long long)m->heads);
-  print_count_or_none(stdout, found->best_dividing_heads, "none");
+  print_header(st);
+  printf("Fewest GPUs that fit (up to %llu): ", (unsigned long long)st->max_n);
+  print_count_or_none(stdout, sw->found.fewest, "none");
+  printf("\nBest GPU count (up to %llu): ", (unsigned long long)st->max_n);
+  print_count_or_none(stdout, sw->found.best, "none");
+  printf("\nBest count that divides the %llu heads: ", (unsigned long long)st->model.heads);
+  print_count_or_none(stdout, sw->found.best_dividing_heads, "none");
   printf("\n\n%5s %12s %10s %12s %10s %5s %10s %10s %10s %8s %9s %11s\n", "GPUs", "weights GiB", "cache GiB", "working GiB",
          "total GiB", "fits", "read ms", "wait ms", "total ms", "waiting", "words/s", "all words/s");
   for (i = 0; i < o->count_n; i++) {
-    gs_view v;
-    gs_cost_result c;
-    gs_plan p = plan_of(o, o->counts[i]);
-    char w[GS_FIGURE_CAP], ca[GS_FIGURE_CAP], k[GS_FIGURE_CAP], mm[GS_FIGURE_CAP], r[GS_FIGURE_CAP], x[GS_FIGURE_CAP],
-        t[GS_FIGURE_CAP];
-    gs_view_make(m, &o->gpu, &o->link, &p, &v, NULL);
-    gs_cost(m, &o->gpu, &o->link, &p, &c, NULL);
-    printf("%5llu %12s %10s %12s %10s %5s", (unsigned long long)p.gpus, bare(w, v.weights), bare(ca, v.cache), bare(k, v.working),
-           bare(mm, v.memory), v.fits ? "yes" : "no");
-    if (v.fits)
-      printf(" %10s %10s %10s %8s %9s %11s", bare(r, v.read), bare(x, v.transfer), bare(t, v.time), v.waiting, v.words_per_s,
-             v.words_all);
+    gs_priced r;
+    const gs_view *v = &r.view;
+    int rc = row(o, sw, i, &r);
+    if (rc != CLI_OK) return rc;
+    printf("%5llu %12.*s %10.*s %12.*s %10.*s %5s", (unsigned long long)r.plan.gpus, bare(v->weights), v->weights,
+           bare(v->cache), v->cache, bare(v->working), v->working, bare(v->memory), v->memory, v->fits ? "yes" : "no");
+    if (v->fits)
+      printf(" %10.*s %10.*s %10.*s %8s %9s %11s", bare(v->read), v->read, bare(v->transfer), v->transfer, bare(v->time),
+             v->time, v->waiting, v->words_per_s, v->words_all);
     else
       printf(" %10s %10s %10s %8s %9s %11s", "-", "-", "-", "-", "-", "-");
-    if (o->plan.nccl == GS_NCCL_AUTO && v.fits) printf("  %s", gs_protocol_name(c.protocol));
-    if (c.servers > 1) printf("  %llu servers", (unsigned long long)c.servers);
+    if (st->plan.nccl == GS_NCCL_AUTO && v->fits) printf("  %s", gs_protocol_name(r.cost.protocol));
+    if (r.cost.servers > 1) printf("  %llu servers", (unsigned long long)r.cost.servers);
     printf("\n");
   }
   printf("\nA row that does not fit shows no time: its weights, cache and working memory exceed the usable memory.\n");
-  printf("words/s is for each chat; all words/s, for the %llu chat%s together.\n", (unsigned long long)o->plan.words,
-         o->plan.words == 1 ? "" : "s");
+  printf("words/s is for each chat; all words/s, for the %llu chat%s together.\n", (unsigned long long)st->plan.words,
+         st->plan.words == 1 ? "" : "s");
+  return CLI_OK;
 }
 
 static int print_explain(const cli_report_options *o) {
   char text[GS_EXPLAIN_CAP];
-  gs_plan p = plan_of(o, o->explain_gpus);
+  gs_priced r;
   gs_error err;
-  if (gs_explain(&o->model, &o->gpu, &o->link, &p, text, sizeof text, &err) != GS_OK) return cli_bad_error("--explain", &err);
-  print_header(o);
+  if (gs_price(&o->setting, o->explain_gpus, &r, &err) != GS_OK || gs_explain_of(&r, text, sizeof text, &err) != GS_OK)
+    return cli_bad_error("--explain", &err);
+  print_header(&o->setting);
   printf("\n");
   fputs(text, stdout);
   return CLI_OK;
 }
 
 int cli_report(int argc, char **argv) {
-  cli_report_options o;
-  searches found;
+  static cli_report_options o; /* its texts are large */
+  sweep sw;
   int rc = cli_report_parse(argc, argv, &o);
   if (rc != CLI_OK) return rc == CLI_BAD_INPUT ? CLI_BAD_INPUT : CLI_OK;
   if (o.explain_gpus) return print_explain(&o);
-  if ((rc = search(&o, &found)) != GS_OK) return cli_bad("report: the model could not price this split (status %d)", rc);
-  if (o.json) print_json(&o, &found);
-  else print_table(&o, &found);
-  return CLI_OK;
+  if ((rc = sweep_all(&o, &sw)) != CLI_OK) return rc;
+  rc = o.json ? print_json(&o, &sw) : print_table(&o, &sw);
+  free(sw.rows);
+  return rc;
 }

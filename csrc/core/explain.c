@@ -143,20 +143,30 @@ static void time_sums(writer *w, figures *f, const gs_model *m, const gs_gpu *g,
        fixed(f, c->time.total_words_per_s, 1), count(f, p->words));
 }
 
-int gs_explain(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, char *buf, size_t cap, gs_error *err) {
-  gs_cost_result c;
+int gs_explain_of(const gs_priced *pr, char *buf, size_t cap, gs_error *err) {
+  const gs_setting *s = pr->setting;
   writer w;
   figures f;
-  int rc;
   if (cap == 0) return gs_fail(err, GS_ERR_TOO_LONG, "explain", "has no room");
-  if ((rc = gs_cost(m, g, l, p, &c, err)) != GS_OK) return rc;
   w.buf = buf;
   w.cap = cap;
   w.at = 0;
   buf[0] = '\0';
   f.next = 0;
-  memory_sums(&w, &f, m, p, &c);
-  time_sums(&w, &f, m, g, l, p, &c);
+  memory_sums(&w, &f, &s->model, &pr->plan, &pr->cost);
+  time_sums(&w, &f, &s->model, &s->gpu, &s->link, &pr->plan, &pr->cost);
   if (w.at + 1 >= cap) return gs_fail(err, GS_ERR_TOO_LONG, "explain", "needs more than %zu bytes", cap);
   return GS_OK;
+}
+
+int gs_explain(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, char *buf, size_t cap, gs_error *err) {
+  static gs_setting s; /* large (its texts): kept off the modules' stack */
+  gs_priced pr;
+  int rc;
+  s.model = *m;
+  s.gpu = *g;
+  s.link = *l;
+  s.plan = *p;
+  if ((rc = gs_price(&s, p->gpus, &pr, err)) != GS_OK) return rc;
+  return gs_explain_of(&pr, buf, cap, err);
 }

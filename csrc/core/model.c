@@ -133,11 +133,11 @@ int gs_plan_check(const gs_model *m, const gs_plan *p, gs_error *err) {
   return GS_OK;
 }
 
-int gs_split_parse(const char *name, int *split) {
+int gs_split_parse(const char *name, int *split, gs_error *err) {
   if (strcmp(name, "slices") == 0) *split = GS_SLICES;
   else if (strcmp(name, "groups") == 0) *split = GS_GROUPS;
   else if (strcmp(name, "slices-groups") == 0) *split = GS_SLICES_GROUPS;
-  else return GS_ERR_SPLIT;
+  else return gs_fail(err, GS_ERR_SPLIT, "split", "must be slices, groups or slices-groups");
   return GS_OK;
 }
 
@@ -338,7 +338,7 @@ int gs_cost(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan 
  * a tie, as Python's min() takes. Counts the plan cannot take (slices-groups that do not
  * fill whole servers) are passed over. */
 int gs_best_n(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, uint64_t max_n, int divide_heads,
-              uint64_t *best) {
+              uint64_t *best, gs_error *err) {
   gs_plan at = *p;
   uint64_t found = 0;
   double best_total = 0;
@@ -346,7 +346,7 @@ int gs_best_n(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_pla
     gs_cost_result c;
     int rc;
     if (divide_heads && m->heads % at.gpus != 0) continue;
-    rc = gs_cost(m, g, l, &at, &c, NULL);
+    rc = gs_cost(m, g, l, &at, &c, err);
     if (rc == GS_ERR_SHAPE) continue; /* a count that does not fill whole servers */
     if (rc != GS_OK) return rc;
     if (!c.fits) continue;
@@ -355,20 +355,21 @@ int gs_best_n(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_pla
       best_total = c.time.total;
     }
   }
-  if (found == 0) return GS_ERR_NONE_FITS;
+  if (found == 0) return gs_fail(err, GS_ERR_NONE_FITS, "gpus", "no count up to %llu fits", (unsigned long long)max_n);
   *best = found;
   return GS_OK;
 }
 
 /* The fewest GPUs, up to max_n, that hold the model with room for working memory; with
  * divide_heads, among the counts that divide the attention heads, as gs_best_n. */
-int gs_fewest_n(const gs_model *m, const gs_gpu *g, const gs_plan *p, uint64_t max_n, int divide_heads, uint64_t *fewest) {
+int gs_fewest_n(const gs_model *m, const gs_gpu *g, const gs_plan *p, uint64_t max_n, int divide_heads, uint64_t *fewest,
+                gs_error *err) {
   gs_plan at = *p;
   for (at.gpus = 1; at.gpus <= max_n; at.gpus++) {
     gs_memory mem;
     int rc;
     if (divide_heads && m->heads % at.gpus != 0) continue;
-    rc = gs_plan_check(m, &at, NULL);
+    rc = gs_plan_check(m, &at, err);
     if (rc == GS_ERR_SHAPE) continue;
     if (rc != GS_OK) return rc;
     memory_per_gpu(m, &at, &mem);
@@ -377,5 +378,5 @@ int gs_fewest_n(const gs_model *m, const gs_gpu *g, const gs_plan *p, uint64_t m
       return GS_OK;
     }
   }
-  return GS_ERR_NONE_FITS;
+  return gs_fail(err, GS_ERR_NONE_FITS, "gpus", "no count up to %llu fits", (unsigned long long)max_n);
 }

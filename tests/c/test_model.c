@@ -78,7 +78,7 @@ static void the_fewest_gpus_that_fit_are_1_2_and_11(void **state) {
     gs_model s;
     uint64_t fewest = 0;
     ts_model(KEYS[i], &s);
-    assert_int_equal(gs_fewest_n(&s, &g, &ONE_WORD, 64, 0, &fewest), GS_OK);
+    assert_int_equal(gs_fewest_n(&s, &g, &ONE_WORD, 64, 0, &fewest, NULL), GS_OK);
     assert_int_equal(fewest, expected[i]);
   }
 }
@@ -93,9 +93,9 @@ static void among_counts_that_divide_the_heads_the_405b_model_needs_16(void **st
   ts_gpu(&g);
   ts_model("405b", &s);
   assert_int_equal(s.heads, 128);
-  assert_int_equal(gs_fewest_n(&s, &g, &ONE_WORD, 64, 1, &fewest), GS_OK);
+  assert_int_equal(gs_fewest_n(&s, &g, &ONE_WORD, 64, 1, &fewest, NULL), GS_OK);
   assert_int_equal(fewest, 16);
-  assert_int_equal(gs_fewest_n(&s, &g, &ONE_WORD, 15, 1, &fewest), GS_ERR_NONE_FITS);
+  assert_int_equal(gs_fewest_n(&s, &g, &ONE_WORD, 15, 1, &fewest, NULL), GS_ERR_NONE_FITS);
 }
 
 static void no_count_up_to_ten_fits_the_405b_model(void **state) {
@@ -105,8 +105,8 @@ static void no_count_up_to_ten_fits_the_405b_model(void **state) {
   uint64_t n = 99;
   (void)state;
   ts_setting("405b", "fast", &s, &g, &l);
-  assert_int_equal(gs_fewest_n(&s, &g, &ONE_WORD, 10, 0, &n), GS_ERR_NONE_FITS);
-  assert_int_equal(gs_best_n(&s, &g, &l, &ONE_WORD, 10, 0, &n), GS_ERR_NONE_FITS);
+  assert_int_equal(gs_fewest_n(&s, &g, &ONE_WORD, 10, 0, &n, NULL), GS_ERR_NONE_FITS);
+  assert_int_equal(gs_best_n(&s, &g, &l, &ONE_WORD, 10, 0, &n, NULL), GS_ERR_NONE_FITS);
   assert_int_equal(n, 99);
 }
 
@@ -286,7 +286,7 @@ static uint64_t best(const char *model, const char *link, uint64_t words, int di
   uint64_t n = 0;
   gs_plan plan = ts_plan(1, GS_SLICES, words);
   ts_setting(model, link, &s, &g, &l);
-  assert_int_equal(gs_best_n(&s, &g, &l, &plan, 64, divide_heads, &n), GS_OK);
+  assert_int_equal(gs_best_n(&s, &g, &l, &plan, 64, divide_heads, &n, NULL), GS_OK);
   return n;
 }
 
@@ -375,9 +375,9 @@ static void a_split_the_model_does_not_know_is_refused_not_priced_as_free(void *
   (void)state;
   ts_setting("8b", "fast", &s, &g, &l);
   assert_int_equal(gs_cost(&s, &g, &l, &bad_split, &c, NULL), GS_ERR_SPLIT);
-  assert_int_equal(gs_split_parse("diagonal", &split), GS_ERR_SPLIT);
+  assert_int_equal(gs_split_parse("diagonal", &split, NULL), GS_ERR_SPLIT);
   assert_int_equal(split, 99);
-  assert_int_equal(gs_split_parse("groups", &split), GS_OK);
+  assert_int_equal(gs_split_parse("groups", &split, NULL), GS_OK);
   assert_int_equal(split, GS_GROUPS);
   assert_string_equal(gs_split_name(GS_SLICES), "slices");
 }

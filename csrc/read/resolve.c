@@ -1,0 +1,171 @@
+/* What a person asks, resolved once into a model, a machine and a plan. The command line
+ * (csrc/cli/cli_options.c) and both modules (csrc/wasm/) fill a gs_request and call
+ * gs_resolve, so every rule below is applied in one place:
+ * - the model by catalogue name or config.json text, at the request's bits;
+ * - the GPU and the links from the catalogue, each typed figure in place of one of theirs;
+ * - the link between servers starts up as the link does (the start-up is paid once an
+ *   all-reduce, whichever links it crosses);
+ * - NCCL's own protocols need a GPU generation NCCL's tables name;
+ * - a fitted log gives the link's figures, so typed link figures beside it are refused;
+ * - the plan's defaults (one word, GS_CHAT_TOKENS, 16-bit cache) and its check for one GPU.
+ * To add a setting: a field in gs_request (csrc/gpusplit.h), its rule here, its flag in
+ * csrc/cli/cli_options.c and its argument in the modules. */
+#include <string.h>
+
+#include "internal.h"
+
+/* The searches try counts up to this unless the request says (report's --max-n). */
+static const uint64_t DEFAULT_MAX_N = 64;
+
+static int failed(gs_setting *out, const char *part, int rc) {
+  gs_format(out->failed, sizeof out->failed, "%s", part);
+  return rc;
+}
+
+static int resolve_model(const gs_request *q, gs_setting *out, gs_error *err) {
+  const gs_model_entry *e;
+  int rc;
+  if (q->model_text) {
+    const char *label = q->model_label ? q->model_label : "config.json";
+    gs_format(out->model_name, sizeof out->model_name, "%s", label);
+    gs_format(out->model_file, sizeof out->model_file, "%s", label);
+    if (memchr(q->model_text, '\0', q->model_len))
+      return gs_fail(err, GS_ERR_JSON, "", "is not valid JSON: it holds a NUL byte");
+    return gs_model_parse(q->model_text, q->model_len, q->bits, &out->model, err);
+  }
+  e = gs_find_model(q->model_key ? q->model_key : "70b");
+  if (!e) return gs_fail(err, GS_ERR_UNKNOWN, "model", "no built-in model is named '%s'", q->model_key);
+  gs_format(out->model_name, sizeof out->model_name, "%s", e->name);
+  gs_format(out->model_file, sizeof out->model_file, "data/models/%s", e->file);
+  if ((rc = gs_builtin_model(e->key, q->bits, &out->model, err)) != GS_OK) return rc;
+  return GS_OK;
+}
+
+/* A GPU by key (the lesson's when none), each typed figure in place of the catalogue's;
+ * with no key and every figure typed, a GPU of its own (no generation unless typed). */
+static int resolve_gpu(const gs_request *q, gs_setting *out, gs_error *err) {
+  const unsigned figures = GS_TYPED_GIB | GS_TYPED_USABLE | GS_TYPED_GPU_BW | GS_TYPED_FLOPS;
+  unsigned t = q->gpu_typed;
+  int rc;
+  if (!q->gpu_key && (t & figures) == figures) {
+    memset(&out->gpu, 0, sizeof out->gpu);
+    memset(&out->gpu_text, 0, sizeof out->gpu_text);
+  } else if ((rc = gs_builtin_gpu(q->gpu_key ? q->gpu_key : "lesson", &out->gpu, &out->gpu_text, err)) != GS_OK) {
+    return rc;
+  }
+  if (t & GS_TYPED_GIB) out->gpu.gib = q->gpu.gib;
+  if (t & GS_TYPED_USABLE) out->gpu.usable = q->gpu.usable;
+  if (t & GS_TYPED_GPU_BW) out->gpu.bandwidth = q->gpu.bandwidth;
+  if (t & GS_TYPED_FLOPS) out->gpu.flops = q->gpu.flops;
+  if (t & GS_TYPED_ARCH) out->gpu.arch = q->gpu.arch;
+  if (t & figures) gs_format(out->gpu_text.name, sizeof out->gpu_text.name, "Custom GPU");
+  if (out->gpu.arch < GS_ARCH_NONE || out->gpu.arch > GS_ARCH_BLACKWELL)
+    return gs_fail(err, GS_ERR_RANGE, "gpu arch", "must be an enum gs_arch");
+  return gs_gpu_check(&out->gpu, err);
+}
+
+/* A link by key (def when none), each typed figure in place of the catalogue's; with no
+ * key and its bandwidth and step typed, a link of its own (NVLink unless a kind is typed).
+ * base_us, when not negative, is the start-up it must have. */
+static int resolve_link(const char *key, const char *def, unsigned t, const gs_link *typed, double base_us, gs_link *out,
+                        gs_hardware_text *text, gs_error *err) {
+  const unsigned figures = GS_TYPED_LINK_BW | GS_TYPED_STEP_US;
+  int rc;
+  if (!key && (t & figures) == figures) {
+    memset(out, 0, sizeof *out);
+    memset(text, 0, sizeof *text);
+  } else if ((rc = gs_builtin_link(key ? key : def, out, text, err)) != GS_OK) {
+    return rc;
+  }
+  if (t & GS_TYPED_LINK_BW) out->bandwidth = typed->bandwidth;
+  if (t & GS_TYPED_STEP_US) out->step_us = typed->step_us;
+  if (t & GS_TYPED_BASE_US) out->base_us = typed->base_us;
+  if (t & GS_TYPED_KIND) out->kind = typed->kind;
+  if (base_us >= 0) out->base_us = base_us;
+  if (t & (GS_TYPED_LINK_BW | GS_TYPED_STEP_US | GS_TYPED_BASE_US)) gs_format(text->name, sizeof text->name, "Custom link");
+  return gs_link_check(out, err);
+}
+
+/* The plan past the GPU count, with the lesson's defaults, checked for one GPU. */
+static int resolve_plan(const gs_request *q, gs_setting *out, gs_error *err) {
+  gs_plan *p = &out->plan;
+  gs_plan one;
+  p->split = q->split;
+  p->words = q->words ? q->words : 1;
+  p->per_server = q->per_server;
+  p->chat_tokens = q->chat_tokens ? q->chat_tokens : GS_CHAT_TOKENS;
+  p->cache_bits = q->cache_bits ? q->cache_bits : 16;
+  p->cache_per_chat = (q->switches & GS_SW_CACHE_PER_CHAT) != 0;
+  p->overlap = (q->switches & GS_SW_OVERLAP) != 0;
+  p->read_cache = (q->switches & GS_SW_READ_CACHE) != 0;
+  p->nccl = q->switches & GS_SW_NCCL_AUTO ? GS_NCCL_AUTO : GS_NCCL_LESSON;
+  out->divide_heads = (q->switches & GS_SW_DIVIDE_HEADS) != 0;
+  out->max_n = q->max_n ? q->max_n : DEFAULT_MAX_N;
+  if (out->max_n > GS_MAX_GPUS)
+    return gs_fail(err, GS_ERR_RANGE, "max_n", "must be from 1 to %llu", (unsigned long long)GS_MAX_GPUS);
+  if (p->nccl == GS_NCCL_AUTO && out->gpu.arch == GS_ARCH_NONE)
+    return gs_fail(err, GS_ERR_UNSUPPORTED, "nccl",
+                   "auto needs an NVIDIA GPU of a generation NCCL's tables name; %s runs RCCL or is typed without one",
+                   out->gpu_text.name);
+  one = *p;
+  one.gpus = 1;
+  return gs_plan_check(&out->model, &one, err);
+}
+
+#ifndef GS_LESSON_ONLY
+/* The link fitted to the request's log, at this plan's message size, of the chosen
+ * link's kind (gpusplit calibrate; report --link-from). */
+static int resolve_log(const gs_request *q, gs_setting *out, gs_error *err) {
+  static gs_measured measured; /* 4 KiB: kept off the modules' stack */
+  gs_fit fit;
+  gs_link fitted;
+  uint64_t bytes;
+  int rc;
+  if (q->link_typed & (GS_TYPED_LINK_BW | GS_TYPED_STEP_US | GS_TYPED_BASE_US))
+    return gs_fail(err, GS_ERR_SHAPE, "", "it gives the link's figures; leave out --link-bw, --step-us and --base-us");
+  if ((rc = gs_nccl_log_parse(q->log_text, q->log_len, &measured, err)) != GS_OK ||
+      (rc = gs_fit_measured(&measured, &fit, err)) != GS_OK)
+    return rc;
+  if (!gs_mul(gs_message_bytes(&out->model), out->plan.words, &bytes))
+    return gs_fail(err, GS_ERR_OVERFLOW, "words", "the message of every word would not fit in 64 bits");
+  if ((rc = gs_fit_link(&fit, bytes, out->link.kind, &fitted, err)) != GS_OK) return rc;
+  out->link = fitted;
+  out->fitted_gpus = fit.gpus;
+  gs_format(out->link_text.name, sizeof out->link_text.name, "Fitted to a log of %llu GPUs", (unsigned long long)fit.gpus);
+  return GS_OK;
+}
+#else
+/* The lesson's module carries no log reader. */
+static int resolve_log(const gs_request *q, gs_setting *out, gs_error *err) {
+  (void)q;
+  (void)out;
+  return gs_fail(err, GS_ERR_UNSUPPORTED, "log", "the lesson's module fits no logs");
+}
+#endif
+
+int gs_resolve(const gs_request *q, gs_setting *out, gs_error *err) {
+  int rc;
+  memset(out, 0, sizeof *out);
+  out->bits = q->bits;
+  if (q->bits > 32) return failed(out, "model", gs_fail(err, GS_ERR_RANGE, "bits", "must be from 1 to 32"));
+  if ((rc = resolve_model(q, out, err)) != GS_OK) return failed(out, "model", rc);
+  if ((rc = resolve_gpu(q, out, err)) != GS_OK) return failed(out, "gpu", rc);
+  if ((rc = resolve_link(q->link_key, "fast", q->link_typed, &q->link, -1, &out->link, &out->link_text, err)) != GS_OK)
+    return failed(out, "link", rc);
+  if ((rc = resolve_plan(q, out, err)) != GS_OK) return failed(out, "plan", rc);
+  if (q->log_text && (rc = resolve_log(q, out, err)) != GS_OK) return failed(out, "log", rc);
+  /* the start-up is paid once an all-reduce, whichever links it crosses */
+  if ((rc = resolve_link(q->between_key, "ib-ndr", q->between_typed, &q->between, out->link.base_us, &out->plan.between,
+                         &out->between_text, err)) != GS_OK)
+    return failed(out, "between", rc);
+  return GS_OK;
+}
+
+int gs_count_allowed(const gs_setting *s, uint64_t n, gs_error *err) {
+  gs_plan p = s->plan;
+  p.gpus = n;
+  if (s->divide_heads && n != 0 && s->model.heads % n != 0)
+    return gs_fail(err, GS_ERR_SHAPE, "gpus", "%llu does not divide the %llu heads", (unsigned long long)n,
+                   (unsigned long long)s->model.heads);
+  return gs_plan_check(&s->model, &p, err);
+}
