@@ -21,7 +21,7 @@ LIB = csrc/core/model.c csrc/core/nccl.c csrc/core/explain.c csrc/read/measured.
       csrc/read/config.c csrc/read/tally.c csrc/read/json.c csrc/read/utf8.c csrc/read/hardware.c \
       csrc/core/format.c csrc/core/view.c csrc/read/data.c csrc/core/error.c csrc/core/price.c csrc/read/resolve.c $(FAMILIES)
 CLI = $(sort $(wildcard csrc/cli/*.c))
-HEADERS = csrc/gpusplit.h csrc/internal.h csrc/core/fields.h csrc/cli/cli.h csrc/read/families/families.h
+HEADERS = csrc/gpusplit.h csrc/internal.h csrc/core/fields.h csrc/wasm/abi.h csrc/cli/cli.h csrc/read/families/families.h
 DATA = data/gpus.json data/links.json
 CATALOGUE = data/models/catalogue.json $(wildcard data/models/*.json)
 C_TESTS = model config families format view machines measured
@@ -29,15 +29,17 @@ TEST_LIB = tests/c/test_support.c
 
 comma := ,
 space := $(subst ,, )
-WASM_EXPORTS = text_in_buffer text_in_capacity bytes_buffer numbers_buffer text_buffer chart_buffer \
-               error_buffer explain_buffer offered_count offered_words use_builtin use_custom machine setting explain chart fewest timeline timeline_buffer
+# The buffers both modules share (csrc/wasm/abi.c), then each module's own calls.
+ABI_EXPORTS = setting_u64 setting_f64 setting_text chart_f64 chart_text timeline_f64 summary_f64 explain_buffer error_buffer
+WASM_EXPORTS = $(ABI_EXPORTS) text_in_buffer text_in_capacity offered_count offered_words use_builtin use_custom machine show explain
 # A standalone module: no Emscripten JavaScript, no imports, a fixed 1 MiB memory.
 EMFLAGS_BASE = -Oz --no-entry -sSTANDALONE_WASM -sINITIAL_MEMORY=1048576 -sTOTAL_STACK=262144 -sALLOW_MEMORY_GROWTH=0
 EMFLAGS = $(EMFLAGS_BASE) -sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(WASM_EXPORTS:%=_%))
 EMCC = NODE_PATH=/usr/share/nodejs emcc
-WEB = web/src/widget.html web/src/widget.css web/src/widget.js web/src/module.js web/src/module_memory.js scripts/embed_widget.mjs scripts/single_page.mjs
+WEB = web/src/widget.html web/src/widget.css web/src/widget.js web/src/module.js web/src/module_memory.js web/src/fields.js scripts/embed_widget.mjs scripts/single_page.mjs
 
-.PHONY: validate all deps run test test-c test-san test-fuzz test-reference test-js test-browser wasm widget explorer bench fuzz clean
+# The pages and their reader's field names, rebuilt: `make pages`.
+.PHONY: validate all deps run test fields test-c test-san test-fuzz test-reference test-js test-browser wasm widget explorer bench fuzz clean
 
 all: build/gpusplit
 
@@ -85,9 +87,9 @@ build/wasm-include/jsmn.h: /usr/include/jsmn.h
 	$(Q)cp $< $@
 
 # Only jsmn comes from /usr/include: the module must see Emscripten's libc headers, not glibc's.
-build/gpusplit.wasm: $(LIB) csrc/wasm/lesson.c $(HEADERS) build/data_files_min.c build/catalogue_lesson.c build/wasm-include/jsmn.h
+build/gpusplit.wasm: $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c $(HEADERS) build/data_files_min.c build/catalogue_lesson.c build/wasm-include/jsmn.h
 	$(Q)$(EMCC) $(WARN) $(EMFLAGS) -Icsrc -isystem build/wasm-include -o $@ \
-	  $(LIB) csrc/wasm/lesson.c build/data_files_min.c build/catalogue_lesson.c
+	  $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c build/data_files_min.c build/catalogue_lesson.c
 
 # The lesson's widget: the cost model without a reader. Its three models, its GPU and two
 # links are derived at build time by the native reader and compiled in as tables
@@ -103,11 +105,22 @@ LESSON_LIB = csrc/core/model.c csrc/core/nccl.c csrc/core/explain.c csrc/core/fo
              csrc/core/error.c csrc/core/price.c csrc/read/resolve.c csrc/read/utf8.c csrc/read/data.c
 LESSON_EXPORTS = $(filter-out text_in_buffer text_in_capacity use_custom,$(WASM_EXPORTS))
 LESSON_EMFLAGS = $(EMFLAGS_BASE) -sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(LESSON_EXPORTS:%=_%))
-build/lesson.wasm: $(LESSON_LIB) csrc/wasm/lesson.c $(HEADERS) build/lesson_tables.c build/catalogue_tables.c build/wasm-include/jsmn.h
+build/lesson.wasm: $(LESSON_LIB) csrc/wasm/lesson.c csrc/wasm/abi.c $(HEADERS) build/lesson_tables.c build/catalogue_tables.c build/wasm-include/jsmn.h
 	$(Q)$(EMCC) $(WARN) $(LESSON_EMFLAGS) -DGS_LESSON_ONLY -DGS_LESSON_TABLES -Icsrc -isystem build/wasm-include -o $@ \
-	  $(LESSON_LIB) csrc/wasm/lesson.c build/lesson_tables.c build/catalogue_tables.c
+	  $(LESSON_LIB) csrc/wasm/lesson.c csrc/wasm/abi.c build/lesson_tables.c build/catalogue_tables.c
 
 wasm: build/gpusplit.wasm build/lesson.wasm
+
+# web/src/fields.js names each figure the modules hand over (csrc/core/fields.h); it is
+# committed, and tests/js/fields.test.mjs keeps it equal to this build.
+build/fields_js: scripts/fields_js.c csrc/core/fields.h csrc/gpusplit.h
+	$(Q)$(CC) $(CFLAGS) $(WARN) -Icsrc -o $@ $<
+
+build/fields.js: build/fields_js
+	$(Q)build/fields_js > $@
+
+fields: build/fields.js
+	$(Q)cp build/fields.js web/src/fields.js
 
 build/widget.html: build/lesson.wasm build/gpusplit $(WEB)
 	$(Q)node scripts/embed_widget.mjs build/lesson.wasm build/widget.html
@@ -117,21 +130,21 @@ widget: build/widget.html
 	$(Q)cp build/widget.html web/widget.html
 
 # ---- The explorer (web/explorer.html): a person's own model, GPU and link. ----
-# build/explorer.wasm is the full library with csrc/wasm/explorer.c's exports, every
+# build/explorer.wasm is the full library with csrc/wasm/explorer.c.s exports (and abi.c.s buffers), every
 # catalogue model (build/catalogue.c) and the full hardware data, minified. Its memory
 # is 4 MiB, not 1, to hold a pasted nccl-tests log of up to GS_MEASURED_MAX_BYTES (1 MiB).
 # scripts/embed_explorer.mjs inlines it into one page; `make explorer` copies that page to
 # web/explorer.html, which is committed, and tests/js/explorer.test.mjs keeps the two equal.
-EXPLORER_EXPORTS = text_in_buffer text_in_capacity key_in_buffer key_in_capacity list_buffer text_buffer numbers_buffer \
-                   chart_buffer chart_text_buffer explain_buffer error_buffer max_gpus list use_model use_config \
+EXPLORER_EXPORTS = $(ABI_EXPORTS) text_in_buffer text_in_capacity key_in_buffer key_in_capacity list_buffer link_name_buffer numbers_buffer \
+                   max_gpus list use_model use_config \
                    use_gpu_key use_gpu use_link_key use_link use_log use_between_key plan price sweep explain
 EXPLORER_EMFLAGS = -Oz --no-entry -sSTANDALONE_WASM -sINITIAL_MEMORY=4194304 -sTOTAL_STACK=262144 -sALLOW_MEMORY_GROWTH=0 \
                    -sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(EXPLORER_EXPORTS:%=_%))
-EXPLORER_WEB = web/src/explorer.html web/src/explorer.css web/src/explorer.js web/src/explorer_module.js web/src/module_memory.js scripts/embed_explorer.mjs scripts/single_page.mjs
+EXPLORER_WEB = web/src/explorer.html web/src/explorer.css web/src/explorer.js web/src/explorer_module.js web/src/module_memory.js web/src/fields.js scripts/embed_explorer.mjs scripts/single_page.mjs
 
-build/explorer.wasm: $(LIB) csrc/wasm/explorer.c $(HEADERS) build/data_files_min.c build/catalogue.c build/wasm-include/jsmn.h
+build/explorer.wasm: $(LIB) csrc/wasm/explorer.c csrc/wasm/abi.c $(HEADERS) build/data_files_min.c build/catalogue.c build/wasm-include/jsmn.h
 	$(Q)$(EMCC) $(WARN) $(EXPLORER_EMFLAGS) -Icsrc -isystem build/wasm-include -o $@ \
-	  $(LIB) csrc/wasm/explorer.c build/data_files_min.c build/catalogue.c
+	  $(LIB) csrc/wasm/explorer.c csrc/wasm/abi.c build/data_files_min.c build/catalogue.c
 
 build/explorer.html: build/explorer.wasm $(EXPLORER_WEB)
 	$(Q)node scripts/embed_explorer.mjs build/explorer.wasm build/explorer.html
@@ -190,16 +203,16 @@ test-browser: build/gpusplit build/widget.html build/explorer.html
 
 # Speed and size, reported, never asserted: input-to-figures and load time in Chromium,
 # a sweep of a million settings in the wasm against the native build, and byte sizes.
-build/bench_native: tests/bench/bench_native.c $(LIB) csrc/wasm/lesson.c $(HEADERS) build/data_files.c build/catalogue.c
-	$(Q)$(CC) $(CFLAGS) $(WARN) -Icsrc -o $@ $< $(LIB) csrc/wasm/lesson.c build/data_files.c build/catalogue.c -lm
+build/bench_native: tests/bench/bench_native.c $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c $(HEADERS) build/data_files.c build/catalogue.c
+	$(Q)$(CC) $(CFLAGS) $(WARN) -Icsrc -o $@ $< $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c build/data_files.c build/catalogue.c -lm
 
 # Paired: the native sweep and the wasm one, both by clang at -O2 (emcc is clang).
-build/bench_native_clang: tests/bench/bench_native.c $(LIB) csrc/wasm/lesson.c $(HEADERS) build/data_files.c build/catalogue.c
-	$(Q)clang -O2 $(WARN) -Icsrc -o $@ $< $(LIB) csrc/wasm/lesson.c build/data_files.c build/catalogue.c -lm
+build/bench_native_clang: tests/bench/bench_native.c $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c $(HEADERS) build/data_files.c build/catalogue.c
+	$(Q)clang -O2 $(WARN) -Icsrc -o $@ $< $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c build/data_files.c build/catalogue.c -lm
 
-build/bench.wasm: $(LIB) csrc/wasm/lesson.c $(HEADERS) build/data_files_min.c build/catalogue_lesson.c build/wasm-include/jsmn.h
+build/bench.wasm: $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c $(HEADERS) build/data_files_min.c build/catalogue_lesson.c build/wasm-include/jsmn.h
 	$(Q)$(EMCC) $(WARN) $(subst -Oz,-O2,$(EMFLAGS)) -Icsrc -isystem build/wasm-include -o $@ \
-	  $(LIB) csrc/wasm/lesson.c build/data_files_min.c build/catalogue_lesson.c
+	  $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c build/data_files_min.c build/catalogue_lesson.c
 
 bench: deps build/bench_native_clang build/bench.wasm build/widget.html
 	$(Q)node tests/bench/run.mjs

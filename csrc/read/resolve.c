@@ -26,12 +26,17 @@ static int resolve_model(const gs_request *q, gs_setting *out, gs_error *err) {
   const gs_model_entry *e;
   int rc;
   if (q->model_text) {
+#ifdef GS_LESSON_ONLY
+    /* the lesson's module carries no config reader: it offers its three models */
+    return gs_fail(err, GS_ERR_UNSUPPORTED, "model", "this module reads no config.json");
+#else
     const char *label = q->model_label ? q->model_label : "config.json";
     gs_format(out->model_name, sizeof out->model_name, "%s", label);
     gs_format(out->model_file, sizeof out->model_file, "%s", label);
     if (memchr(q->model_text, '\0', q->model_len))
       return gs_fail(err, GS_ERR_JSON, "", "is not valid JSON: it holds a NUL byte");
     return gs_model_parse(q->model_text, q->model_len, q->bits, &out->model, err);
+#endif
   }
   e = gs_find_model(q->model_key ? q->model_key : "70b");
   if (!e) return gs_fail(err, GS_ERR_UNKNOWN, "model", "no built-in model is named '%s'", q->model_key);
@@ -154,8 +159,10 @@ int gs_resolve(const gs_request *q, gs_setting *out, gs_error *err) {
     return failed(out, "link", rc);
   if ((rc = resolve_plan(q, out, err)) != GS_OK) return failed(out, "plan", rc);
   if (q->log_text && (rc = resolve_log(q, out, err)) != GS_OK) return failed(out, "log", rc);
-  /* the start-up is paid once an all-reduce, whichever links it crosses */
-  if ((rc = resolve_link(q->between_key, "ib-ndr", q->between_typed, &q->between, out->link.base_us, &out->plan.between,
+  /* the link between servers is asked for by name or figures, or needed by servers of a
+   * size; the start-up is paid once an all-reduce, whichever links it crosses */
+  if ((q->between_key || q->between_typed || q->per_server) &&
+      (rc = resolve_link(q->between_key, "ib-ndr", q->between_typed, &q->between, out->link.base_us, &out->plan.between,
                          &out->between_text, err)) != GS_OK)
     return failed(out, "between", rc);
   return GS_OK;

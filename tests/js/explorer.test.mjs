@@ -7,8 +7,9 @@ import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { openExplorer } from '../../web/src/explorer_module.js';
-import { bare, EVERY_COUNT, report } from './cli_report.mjs';
-import { path, wasmBytes } from './support.mjs';
+import { EVERY_COUNT } from './cli_report.mjs';
+import { fieldDifferences, nativeExplain, path, wasmBytes } from './support.mjs';
+import { SETTING } from '../../web/src/fields.js';
 
 const committed = readFileSync(path('web/explorer.html'), 'utf8');
 const fresh = readFileSync(path('build/explorer.html'), 'utf8');
@@ -93,34 +94,27 @@ const MACHINES = [
     gpu: 'l40s', link: 'pcie4', bits: 8, plan: { split: 'groups', words: 4, cachePerChat: true } },
 ];
 
-parity('every catalogue model on three machines: each count\'s strings, the fewest and the best', async () => {
+parity('every catalogue model on three machines: every figure of each count, the fewest and the best', async () => {
   const module = await openExplorer(wasmBytes('build/explorer.wasm'));
   assert.ok(module.models.length > 20);
   let checked = 0;
   for (const machine of MACHINES) {
     for (const [index, entry] of module.models.entries()) {
-      const cli = report(['--model', entry.key, ...machine.flags, '--counts', EVERY_COUNT]);
+      const cli = JSON.parse(nativeExplain(['--model', entry.key, ...machine.flags, '--counts', EVERY_COUNT, '--json']));
+      const rows = new Map(cli.rows.map((row) => [row.gpus, row]));
       module.useModel(index, machine.bits || 0);
       module.useGpuKey(machine.gpu);
       module.useLinkKey(machine.link);
       module.useBetweenKey('ib-ndr');
       module.plan({ split: 'slices', words: 1, perServer: 0, chatTokens: 0, cacheBits: 0, ...machine.plan });
       const swept = module.sweep();
-      assert.is(swept.fewest, cli.fewest, `${entry.key}: fewest`);
-      assert.is(swept.best, cli.best, `${entry.key}: best`);
+      assert.is(swept.fewest, cli.fewest ?? 0, `${entry.key}: fewest`);
+      assert.is(swept.best, cli.best ?? 0, `${entry.key}: best`);
       for (const row of swept.rows) {
-        const want = cli.rows.get(row.gpus);
-        const got = module.price(row.gpus);
-        const t = got.text;
-        const shown = { fits: got.fits, weights: bare(t.weights), cache: bare(t.cache), working: bare(t.working), total: bare(t.memory) };
-        const expected = { fits: want.fits, weights: want.weights, cache: want.cache, working: want.working, total: want.total };
-        if (want.fits) {
-          Object.assign(shown, { read: bare(t.read), wait: bare(t.transfer), time: bare(t.time), waiting: t.waiting, wordsPerS: t.wordsPerS,
-            allWordsPerS: t.allWordsPerS, protocol: t.protocol, servers: got.servers, chart: bare(row.time) });
-          Object.assign(expected, { read: want.read, wait: want.wait, time: want.time, waiting: want.waiting, wordsPerS: want.wordsPerS,
-            allWordsPerS: want.allWordsPerS, protocol: want.protocol, servers: want.servers, chart: want.time });
-        }
-        assert.equal(shown, expected, `${entry.key} on ${row.gpus} GPUs, ${machine.flags.join(' ')}`);
+        const want = rows.get(row.gpus);
+        const diff = fieldDifferences(SETTING, want, module.price(row.gpus));
+        assert.equal(diff, [], `${entry.key} on ${row.gpus} GPUs, ${machine.flags.join(' ')}`);
+        assert.is(row.time, want.view.time, `${entry.key} on ${row.gpus} GPUs: the chart's time`);
         checked++;
       }
     }
@@ -149,7 +143,7 @@ parity('a bad config, a bad log and a bad figure each give one line and leave th
   assert.match(line(() => module.useLog('# nccl-tests\nnothing here\n')), /^[^\n]+$/);
   module.useBetweenKey('ib-ndr');
   module.plan({ split: 'slices', words: 1, perServer: 0, chatTokens: 0, cacheBits: 0 });
-  assert.ok(module.price(4).text.memory.endsWith(' GiB'));
+  assert.ok(module.price(4).view.memory.endsWith(' GiB'));
   assert.match(line(() => module.plan({ split: 'slices', words: 1.5, perServer: 0, chatTokens: 0, cacheBits: 0 })), /^words: /);
 });
 

@@ -3,7 +3,8 @@
 // counts exactly, strings exactly.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { loadModule, nativeExplain, nativeFixture } from './support.mjs';
+import { fieldDifferences, loadModule, nativeExplain, nativeFixture } from './support.mjs';
+import { CHART, SETTING, TIMELINE } from '../../web/src/fields.js';
 
 const RANDOM_SETTINGS = 10000;
 const FAMILY_SETTINGS = 3000;
@@ -12,33 +13,9 @@ const fixture = nativeFixture('--random', String(RANDOM_SETTINGS), '--families',
   '--machines', String(MACHINE_SETTINGS), '--seed', '20261202');
 const module = await loadModule();
 
-// Every field of one native setting against the module's answer; returns the differences.
-function differences(native, wasm) {
-  const out = [];
-  const same = (name, a, b) => { if (!Object.is(a, b)) out.push(`${name}: wasm ${a}, native ${b}`); };
-  same('params', wasm.params, BigInt(native.params));
-  same('weight_bytes', wasm.weightBytes, BigInt(native.weight_bytes));
-  same('usable_bytes', wasm.usableBytes, BigInt(native.usable_bytes));
-  same('read_bytes', wasm.readBytes, BigInt(native.read_bytes));
-  same('active_params', wasm.activeParams, BigInt(native.active_params));
-  for (const k of ['weights', 'cache', 'working', 'total']) same(`memory.${k}`, wasm.memory[k], BigInt(native.memory[k]));
-  same('fits', wasm.fits, native.fits);
-  for (const k of ['read', 'transfer', 'total', 'share']) same(`time.${k}`, wasm.time[k], native.time[k]);
-  same('time.words_per_s', wasm.time.wordsPerS, native.time.words_per_s);
-  same('time.total_words_per_s', wasm.time.totalWordsPerS, native.time.total_words_per_s);
-  same('time.swap', wasm.time.swap, native.time.swap);
-  same('servers', wasm.servers, BigInt(native.servers));
-  same('protocol', wasm.protocol, native.protocol);
-  same('compute', wasm.compute, native.compute);
-  same('mem_bar', wasm.memBar, native.view.mem_bar);
-  same('limit_bar', wasm.limitBar, native.view.limit_bar);
-  same('wait_bar', wasm.waitBar, native.view.wait_bar);
-  const text = { ...wasm.text, words_per_s: wasm.text.wordsPerS, words_all: wasm.text.wordsAll };
-  for (const k of ['memory', 'weights', 'cache', 'working', 'usable', 'time', 'read', 'transfer', 'waiting', 'words_per_s', 'words_all']) {
-    same(`view.${k}`, text[k], native.view[k]);
-  }
-  return out;
-}
+// Every figure of one native setting against the module's answer, walked by the field
+// table's names (web/src/fields.js); returns the differences.
+const differences = (native, wasm) => fieldDifferences(SETTING, native, wasm);
 
 const offered = suite('the settings the widget offers');
 
@@ -51,6 +28,15 @@ offered('the fixture holds every one of the 3 x 5 x 2 x 2 x 3 = 180 settings', (
 offered('the module offers the same GPU counts and words as the native build', () => {
   assert.equal(module.counts, fixture.counts);
   assert.equal(module.words, fixture.words);
+});
+
+offered('the field table names every figure the fixture gives, and no other', () => {
+  const paths = (object, prefix = '') => Object.entries(object).flatMap(([key, value]) =>
+    (value !== null && typeof value === 'object' && !Array.isArray(value) ? paths(value, `${prefix}${key}.`) : [`${prefix}${key}`]));
+  const { model, link, chart, timeline, ...setting } = fixture.cases[0];
+  assert.equal(paths(setting).sort(), SETTING.fields.map(([path]) => path).sort());
+  assert.equal(Object.keys(chart[0]).sort(), CHART.fields.map(([path]) => path).sort());
+  assert.equal(Object.keys(timeline[0]).sort(), TIMELINE.fields.map(([path]) => path).sort());
 });
 
 offered('every number and string of all 180 settings is the native build\'s, bit for bit', () => {
@@ -68,10 +54,10 @@ offered('every GPU\'s timeline of all 180 settings is the native build\'s, bit f
   for (const c of fixture.cases) {
     module.useBuiltin(c.model, c.link);
     const got = module.timeline(c.gpus, c.split, c.words);
+    assert.is(got.length, c.timeline.length);
     c.timeline.forEach((row, i) => {
-      const w = got[i];
-      if (!Object.is(w.idleBefore, row.idle_before) || !Object.is(w.read, row.read) || !Object.is(w.wait, row.wait) ||
-          !Object.is(w.idleAfter, row.idle_after)) bad.push(`${c.model} x${c.gpus} ${c.split} GPU ${i}`);
+      const diff = fieldDifferences(TIMELINE, row, got[i]);
+      if (diff.length) bad.push(`${c.model} x${c.gpus} ${c.split} GPU ${i}: ${diff.join('; ')}`);
     });
   }
   assert.equal(bad.slice(0, 5), []);
@@ -82,11 +68,10 @@ offered('every chart row of all 180 settings is the native build\'s, bit for bit
   for (const c of fixture.cases) {
     module.useBuiltin(c.model, c.link);
     const rows = module.chart(c.split, c.words);
+    assert.is(rows.length, c.chart.length);
     rows.forEach((row, i) => {
-      const want = c.chart[i];
-      const same = row.gpus === want.gpus && row.fits === want.fits && Object.is(row.readBar, want.read_bar) &&
-        Object.is(row.waitBar, want.wait_bar) && row.time === want.time;
-      if (!same) bad.push(`${c.model} ${c.link} ${c.split} ${c.words} row ${i}: ${JSON.stringify(row)} vs ${JSON.stringify(want)}`);
+      const diff = fieldDifferences(CHART, c.chart[i], row);
+      if (diff.length) bad.push(`${c.model} ${c.link} ${c.split} ${c.words} row ${i}: ${diff.join('; ')}`);
     });
   }
   assert.equal(bad, []);
@@ -128,15 +113,15 @@ offered('the fewest GPUs that fit are the command line\'s, in both modules (the 
 offered('the lesson\'s opening view is 34.93 GiB, 18.94 ms and 8.7%', () => {
   // lesson, "Explore the numbers": 70B on 4 GPUs with the fast link
   module.useBuiltin('70b', 'fast');
-  const text = module.setting(4, 'slices', 1).text;
-  assert.equal([text.memory, text.time, text.waiting], ['34.93 GiB', '18.94 ms', '8.7%']);
+  const view = module.setting(4, 'slices', 1).view;
+  assert.equal([view.memory, view.time, view.waiting], ['34.93 GiB', '18.94 ms', '8.7%']);
 });
 
 offered('405B on 1 GPU does not fit', () => {
   module.useBuiltin('405b', 'fast');
   const now = module.setting(1, 'slices', 1);
   assert.is(now.fits, false);
-  assert.is(now.text.time, 'Does not fit');
+  assert.is(now.view.time, 'Does not fit');
 });
 
 offered.run();

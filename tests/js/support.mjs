@@ -22,3 +22,17 @@ export function nativeFixture(...flags) {
 export function nativeExplain(flags) {
   return execFileSync(path('build/gpusplit').pathname, ['report', ...flags], { encoding: 'utf8' });
 }
+
+// Every figure a list of web/src/fields.js names (csrc/core/fields.h), the module's
+// answer against the native build's JSON: byte counts exactly (the JSON gives them as
+// digits), doubles bit for bit (Object.is), strings exactly. The differences, as lines.
+export function fieldDifferences(layout, native, wasm) {
+  const at = (object, path) => path.split('.').reduce((o, key) => (o === undefined ? undefined : o[key]), object);
+  const out = [];
+  for (const [path, kind] of layout.fields) {
+    const want = kind === 'u64' ? BigInt(at(native, path)) : at(native, path);
+    const got = at(wasm, path);
+    if (!Object.is(got, want)) out.push(`${path}: wasm ${got}, native ${want}`);
+  }
+  return out;
+}

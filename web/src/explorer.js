@@ -136,17 +136,18 @@ function useMachine() {
 
 function showSetting(n) {
   const now = module.price(n);
-  const t = now.text;
-  $('memory').textContent = t.memory;
-  $('parts').textContent = `weights ${t.weights}, cache ${t.cache}, working ${t.working}`;
-  $('usable-note').textContent = `of ${t.usable} a GPU can use${now.fits ? '' : ': it does not fit'}`;
-  $('memory-bar').style.width = `${now.memBar}%`;
-  $('time').textContent = t.time;
-  $('time-parts').textContent = now.fits ? `reading ${t.read}, waiting ${t.transfer}` : '';
-  $('speed').textContent = now.fits ? `${t.wordsPerS} words a second for each chat, ${t.allWordsPerS} for all of them` : '';
-  $('waiting').textContent = now.fits ? t.waiting : '—';
-  $('waiting-bar').style.width = `${now.waitBar}%`;
-  $('machine').textContent = `${now.servers} server${now.servers === 1 ? '' : 's'}${t.protocol ? `; NCCL's ${t.protocol} protocol` : ''}`;
+  const v = now.view;
+  const protocol = now.fits && state.auto === '1' ? now.protocol : null;
+  $('memory').textContent = v.memory;
+  $('parts').textContent = `weights ${v.weights}, cache ${v.cache}, working ${v.working}`;
+  $('usable-note').textContent = `of ${v.usable} a GPU can use${now.fits ? '' : ': it does not fit'}`;
+  $('memory-bar').style.width = `${v.mem_bar}%`;
+  $('time').textContent = v.time;
+  $('time-parts').textContent = now.fits ? `reading ${v.read}, waiting ${v.transfer}` : '';
+  $('speed').textContent = now.fits ? `${v.words_per_s} words a second for each chat, ${v.words_all} for all of them` : '';
+  $('waiting').textContent = now.fits ? v.waiting : '—';
+  $('waiting-bar').style.width = `${v.wait_bar}%`;
+  $('machine').textContent = `${now.servers} server${now.servers === 1 ? '' : 's'}${protocol ? `; NCCL's ${protocol} protocol` : ''}`;
 }
 
 function mark(gpus, found, n) {
@@ -181,10 +182,10 @@ function showSweep(n) {
     column.classList.toggle('ex-chosen', row.gpus === n);
     const wait = document.createElement('span');
     wait.className = 'ex-wait';
-    wait.style.height = `${row.waitBar}%`;
+    wait.style.height = `${row.wait_bar}%`;
     const read = document.createElement('span');
     read.className = 'ex-read';
-    read.style.height = `${row.readBar}%`;
+    read.style.height = `${row.read_bar}%`;
     column.append(wait, read);
     columns.push(column);
     const tr = document.createElement('tr');

@@ -1,12 +1,14 @@
 // Opens the explorer's WebAssembly module (csrc/wasm/explorer.c, `make explorer`) and
-// reads its static buffers in the order that file lists them. It moves numbers and
-// strings between the module and JavaScript and computes nothing. The explorer page
-// inlines this file; the Node and browser tests import it, so all read the module alike.
-import { instantiate, readStrings } from './module_memory.js';
+// reads its figures by the names web/src/fields.js gives (csrc/core/fields.h). It moves
+// numbers and strings between the module and JavaScript and computes nothing. The
+// explorer page inlines this file; the Node and browser tests import it, so all read the
+// module alike.
+import { instantiate, readRecord, readStrings } from './module_memory.js';
+import { CHART, SETTING } from './fields.js';
 
 export const SPLIT_KEYS = ['slices', 'groups', 'slices-groups']; // enum gs_split
-// plan()'s switches, bit by bit (csrc/wasm/explorer.c)
-export const SWITCHES = ['cachePerChat', 'overlap', 'readCache', 'divideHeads', 'ncclAuto'];
+// enum gs_switch (csrc/gpusplit.h), the same bits as the widget's module
+export const SWITCHES = { cachePerChat: 1, overlap: 2, readCache: 4, ncclAuto: 8, divideHeads: 16 };
 
 // A failure of one step: the module's one line, and the step it came from ('model',
 // 'gpu', 'link', 'log', 'between', 'plan', 'price', 'sweep', 'explain').
@@ -43,6 +45,9 @@ export async function openExplorer(bytes) {
       return { key: k, name };
     });
   }
+  const setting = { u64: w.setting_u64(), f64: w.setting_f64(), text: w.setting_text() };
+  const chart = { f64: w.chart_f64(), text: w.chart_text() };
+  const summary = (count) => [...new Float64Array(w.memory.buffer, w.summary_f64(), count)];
   const gpuOf = ([gib, usable, bandwidth, flops, arch]) => ({ gib, usable, bandwidth, flops, arch });
   const linkOf = ([bandwidth, step_us, base_us, kind]) => ({ bandwidth, step_us, base_us, kind });
 
@@ -88,31 +93,20 @@ export async function openExplorer(bytes) {
     // p: split key, words, perServer, chatTokens, cacheBits (numbers) and the switches.
     plan(p) {
       let switches = 0;
-      SWITCHES.forEach((name, bit) => { if (p[name]) switches |= 1 << bit; });
+      for (const [name, bit] of Object.entries(SWITCHES)) if (p[name]) switches |= bit;
       check('plan', w.plan(SPLIT_KEYS.indexOf(p.split) >>> 0, p.words, p.perServer, p.chatTokens, p.cacheBits, switches));
       const [bandwidth, step_us, base_us, messageBytes] = numbers(4);
-      return { link: { bandwidth, step_us, base_us }, messageBytes };
+      return { link: { bandwidth, step_us, base_us }, linkName: strings(w.link_name_buffer(), 1)[0], messageBytes };
     },
+    // Every figure of n GPUs, by its path in csrc/core/fields.h.
     price(n) {
       check('price', w.price(n >>> 0));
-      const [fits, memBar, waitBar, servers, total] = numbers(5);
-      const t = strings(w.text_buffer(), 12);
-      return {
-        fits: fits === 1, memBar, waitBar, servers, total,
-        text: {
-          memory: t[0], weights: t[1], cache: t[2], working: t[3], usable: t[4], time: t[5], read: t[6],
-          transfer: t[7], waiting: t[8], wordsPerS: t[9], allWordsPerS: t[10], protocol: t[11],
-        },
-      };
+      return readRecord(w.memory, SETTING, setting);
     },
     sweep() {
       check('sweep', w.sweep());
-      const [count, fewest, best] = numbers(3);
-      const c = new Float64Array(w.memory.buffer, w.chart_buffer(), 5 * count);
-      const times = strings(w.chart_text_buffer(), count);
-      const rows = times.map((time, i) => ({
-        gpus: c[5 * i], fits: c[5 * i + 1] === 1, readBar: c[5 * i + 2], waitBar: c[5 * i + 3], total: c[5 * i + 4], time,
-      }));
+      const [count, fewest, best] = summary(3);
+      const rows = Array.from({ length: count }, (_, i) => readRecord(w.memory, CHART, chart, i));
       return { rows, fewest, best };
     },
     explain(n) {

@@ -1,13 +1,15 @@
-// Opens the gpusplit WebAssembly module (built from csrc/ by `make wasm`) and reads its
-// static buffers, whose layouts csrc/wasm/lesson.c lists. This moves numbers and strings between
-// the module and JavaScript and computes nothing. The widget inlines this file; the Node
-// tests import it, so both use the same reader.
-import { instantiate, readStrings } from './module_memory.js';
+// Opens the widget's WebAssembly module (csrc/wasm/lesson.c, `make wasm`) and reads its
+// buffers by the names web/src/fields.js gives (csrc/core/fields.h). This moves numbers
+// and strings between the module and JavaScript and computes nothing. The widget inlines
+// this file; the Node tests import it, so both use the same reader.
+import { instantiate, readRecord, readStrings } from './module_memory.js';
+import { CHART, SETTING, TIMELINE } from './fields.js';
 
 export const MODEL_KEYS = ['8b', '70b', '405b']; // the order of GS_MODELS in csrc/read/data.c
 export const LINK_KEYS = ['fast', 'slow']; // GS_LINK_KEYS
 export const SPLIT_KEYS = ['slices', 'groups', 'slices-groups']; // enum gs_split
-export const PROTOCOLS = [null, 'LL', 'LL128', 'Simple']; // enum gs_protocol, plus one
+// enum gs_switch (csrc/gpusplit.h)
+export const SWITCHES = { cachePerChat: 1, overlap: 2, readCache: 4, ncclAuto: 8, divideHeads: 16 };
 
 export async function openModule(bytes) {
   const w = await instantiate(bytes);
@@ -22,6 +24,20 @@ export async function openModule(bytes) {
     return out;
   }
   const counts = list(w.offered_count);
+  const setting = { u64: w.setting_u64(), f64: w.setting_f64(), text: w.setting_text() };
+  const chart = { f64: w.chart_f64(), text: w.chart_text() };
+  const timeline = { f64: w.timeline_f64() };
+
+  // Resolves and prices one setting, with the chart over the offered counts, its timeline
+  // and the fewest count; each reader below takes what it needs of it.
+  function show(gpus, splitKey, words) {
+    check(w.show(gpus, SPLIT_KEYS.indexOf(splitKey) >>> 0, words));
+  }
+  const readSetting = () => readRecord(w.memory, SETTING, setting);
+  const summary = (count) => new Float64Array(w.memory.buffer, w.summary_f64(), count);
+  const readChart = () => Array.from({ length: summary(2)[1] }, (_, i) => readRecord(w.memory, CHART, chart, i));
+  const readTimeline = (gpus) => Array.from({ length: gpus }, (_, i) => readRecord(w.memory, TIMELINE, timeline, i));
+  const readFewest = () => summary(1)[0];
 
   return {
     counts,
@@ -38,50 +54,39 @@ export async function openModule(bytes) {
     },
     // The settings past the lesson (csrc/wasm/lesson.c, machine()); numbers as the C enums have them.
     machine(m) {
-      const switches = (m.cachePerChat ? 1 : 0) | (m.overlap ? 2 : 0) | (m.readCache ? 4 : 0) | (m.nccl === 'auto' ? 8 : 0);
+      const switches = (m.cachePerChat ? SWITCHES.cachePerChat : 0) | (m.overlap ? SWITCHES.overlap : 0) |
+        (m.readCache ? SWITCHES.readCache : 0) | (m.nccl === 'auto' ? SWITCHES.ncclAuto : 0);
       check(w.machine(m.perServer, m.chatTokens, m.cacheBits, switches, m.between.bandwidth, m.between.step_us,
         m.linkKind | (m.betweenKind << 2) | (m.arch << 4)));
     },
+    // Everything one key press shows, each setting priced once.
+    show(gpus, splitKey, words) {
+      show(gpus, splitKey, words);
+      return { setting: readSetting(), chart: readChart(), timeline: readTimeline(gpus), fewest: readFewest() };
+    },
+    setting(gpus, splitKey, words) {
+      show(gpus, splitKey, words);
+      return readSetting();
+    },
+    chart(splitKey, words) {
+      show(counts[0], splitKey, words);
+      return readChart();
+    },
     // One word's step on each GPU: idle, reading, sending, idle, in percent of the step.
     timeline(gpus, splitKey, words) {
-      check(w.timeline(gpus, SPLIT_KEYS.indexOf(splitKey) >>> 0, words));
-      const t = new Float64Array(w.memory.buffer, w.timeline_buffer(), 4 * gpus);
-      return Array.from({ length: gpus }, (_, i) => ({ idleBefore: t[4 * i], read: t[4 * i + 1], wait: t[4 * i + 2], idleAfter: t[4 * i + 3] }));
+      show(gpus, splitKey, words);
+      return readTimeline(gpus);
     },
     // The fewest GPUs (up to 64) that hold the model, or 0 when none does.
     fewest(splitKey, words) {
-      const n = w.fewest(SPLIT_KEYS.indexOf(splitKey) >>> 0, words);
-      if (n < 0) check(n);
-      return n;
+      show(counts[0], splitKey, words);
+      return readFewest();
     },
+    // The sums of the setting shown last, or of this one.
     explain(gpus, splitKey, words) {
-      check(w.explain(gpus, SPLIT_KEYS.indexOf(splitKey) >>> 0, words));
+      if (gpus !== undefined) show(gpus, splitKey, words);
+      check(w.explain());
       return strings(w.explain_buffer(), 1)[0];
-    },
-    setting(gpus, splitKey, words) {
-      check(w.setting(gpus, SPLIT_KEYS.indexOf(splitKey) >>> 0, words));
-      const b = new BigUint64Array(w.memory.buffer, w.bytes_buffer(), 12);
-      const d = new Float64Array(w.memory.buffer, w.numbers_buffer(), 11);
-      const t = strings(w.text_buffer(), 11);
-      return {
-        params: b[0], weightBytes: b[1], usableBytes: b[2],
-        memory: { weights: b[3], cache: b[4], working: b[5], total: b[6] },
-        fits: b[7] === 1n, readBytes: b[8], activeParams: b[9], servers: b[10], protocol: PROTOCOLS[Number(b[11])],
-        time: { read: d[0], transfer: d[1], total: d[2], share: d[3], wordsPerS: d[4], totalWordsPerS: d[8], swap: d[9] },
-        compute: d[5], memBar: d[6], waitBar: d[7], limitBar: d[10],
-        text: {
-          memory: t[0], weights: t[1], cache: t[2], working: t[3], usable: t[4],
-          time: t[5], read: t[6], transfer: t[7], waiting: t[8], wordsPerS: t[9], wordsAll: t[10],
-        },
-      };
-    },
-    chart(splitKey, words) {
-      check(w.chart(SPLIT_KEYS.indexOf(splitKey) >>> 0, words));
-      const c = new Float64Array(w.memory.buffer, w.chart_buffer(), 4 * counts.length);
-      const times = strings(w.text_buffer(), counts.length);
-      return counts.map((_, i) => ({
-        gpus: c[4 * i], fits: c[4 * i + 1] === 1, readBar: c[4 * i + 2], waitBar: c[4 * i + 3], time: times[i],
-      }));
     },
   };
 }

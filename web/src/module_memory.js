@@ -33,3 +33,28 @@ export function readStrings(memory, ptr, count) {
   }
   return out;
 }
+
+// The figures of one record a module handed over (csrc/wasm/abi.c), by the layout
+// web/src/fields.js gives: row `row` of that list, from its 64-bit, double and string
+// buffers, as an object whose keys are the figures' paths ("memory.total" as
+// { memory: { total } }), the same as the command line's JSON.
+export function readRecord(memory, layout, buffers, row = 0) {
+  const u64 = layout.u64 ? new BigUint64Array(memory.buffer, buffers.u64, layout.u64 * (row + 1)) : null;
+  const f64 = layout.f64 ? new Float64Array(memory.buffer, buffers.f64, layout.f64 * (row + 1)) : null;
+  const text = layout.text ? readStrings(memory, buffers.text, layout.text * (row + 1)).slice(layout.text * row) : null;
+  const out = {};
+  for (const [path, kind, at] of layout.fields) {
+    let value;
+    if (kind === 'u64') value = u64[layout.u64 * row + at];
+    else if (kind === 'text') value = text[at];
+    else if (kind === 'name') value = text[at] === '' ? null : text[at];
+    else {
+      value = f64[layout.f64 * row + at];
+      if (kind === 'bool') value = value === 1;
+    }
+    const dot = path.indexOf('.');
+    if (dot < 0) out[path] = value;
+    else (out[path.slice(0, dot)] ??= {})[path.slice(dot + 1)] = value;
+  }
+  return out;
+}

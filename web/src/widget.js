@@ -91,39 +91,41 @@ function render() {
   const gpus = Number(state.gpus);
   const words = Number(state.words);
   module.useBuiltin(state.model, state.link);
-  const now = module.setting(gpus, state.split, words);
-  const t = now.text;
+  // one call prices this setting and each offered count once (csrc/wasm/lesson.c, show)
+  const shown = module.show(gpus, state.split, words);
+  const now = shown.setting;
+  const t = now.view;
   put($('memory'), t.memory);
   put($('parts'), `weights ${t.weights}, cache ${t.cache}, working ${t.working}`);
   put($('usable'), t.usable);
-  reveal($('memory-bar'), '0%', `${now.memBar}%`);
+  reveal($('memory-bar'), '0%', `${t.mem_bar}%`);
   $('memory-bar').classList.toggle('gs-over', !now.fits);
   $('limit').hidden = now.fits;
-  if (!now.fits) $('limit').style.left = `${now.limitBar}%`;
+  if (!now.fits) $('limit').style.left = `${t.limit_bar}%`;
   put($('cache-note'), words === 1 ? 'The cache is one chat\'s, 8,192 tokens long.'
     : `The cache is still one 8,192-token chat's, as in the lesson; each of the ${words} chats would need its own.`);
-  showFit(now.fits, gpus, words);
+  showFit(now.fits, shown);
   put($('time'), t.time);
-  put($('words-each'), now.fits ? `${t.wordsPerS} words a second` : '—');
-  put($('words-all'), now.fits ? `${t.wordsAll}` : '—');
+  put($('words-each'), now.fits ? `${t.words_per_s} words a second` : '—');
+  put($('words-all'), now.fits ? `${t.words_all}` : '—');
   put($('waiting'), now.fits ? t.waiting : '—');
-  reveal($('waiting-bar'), '0%', `${now.waitBar}%`);
+  reveal($('waiting-bar'), '0%', `${t.wait_bar}%`);
   put($('waiting-note'), now.fits ? `${t.transfer} of ${t.time} on the link; ${t.read} reading` : '');
-  const rows = module.chart(state.split, words);
+  const rows = shown.chart;
   [...$('chart').children].forEach((li, i) => {
     const row = rows[i];
     const [count, track, time] = li.children;
     li.classList.toggle('gs-current', row.gpus === gpus);
     put(count, `${row.gpus} GPU${row.gpus === 1 ? '' : 's'}`);
-    reveal(track.children[0], '0%', `${row.readBar}%`);
-    reveal(track.children[1], `${row.readBar}%`, `calc(${row.readBar}% + ${row.waitBar}%)`);
+    reveal(track.children[0], '0%', `${row.read_bar}%`);
+    reveal(track.children[1], `${row.read_bar}%`, `calc(${row.read_bar}% + ${row.wait_bar}%)`);
     put(time, row.time);
   });
-  drawTimeline(module.timeline(gpus, state.split, words));
+  drawTimeline(shown.timeline);
   // the explorer's names for this view (web/src/explorer.js): the lesson's GPU, n for the count
   $('explore').href = 'explorer.html#' + new URLSearchParams({ model: state.model, gpu: 'lesson', link: state.link,
     split: state.split, words: state.words, n: state.gpus }).toString();
-  if ($('sum').open) put($('sum-text'), module.explain(gpus, state.split, words));
+  if ($('sum').open) put($('sum-text'), module.explain());
   laterWriteFragment();
 }
 
@@ -153,19 +155,19 @@ function drawTimeline(rows) {
   }
   rows.forEach((row, i) => {
     const [read, wait] = list.children[i].children[1].children;
-    const sent = `calc(${row.idleBefore}% + ${row.read}%)`; // where reading ends and sending starts
-    reveal(read, `${row.idleBefore}%`, sent);
+    const sent = `calc(${row.idle_before}% + ${row.read}%)`; // where reading ends and sending starts
+    reveal(read, `${row.idle_before}%`, sent);
     reveal(wait, sent, `calc(${sent} + ${row.wait}%)`);
   });
 }
 
 // A setting that does not fit: the fewest GPUs that would hold it (the module's search),
 // and a button to the smallest count the widget offers that does.
-function showFit(fits, gpus, words) {
+function showFit(fits, shown) {
   $('fit-note').hidden = fits;
   if (fits) return;
-  const fewest = module.fewest(state.split, words);
-  const offered = module.chart(state.split, words).find((row) => row.fits);
+  const fewest = shown.fewest;
+  const offered = shown.chart.find((row) => row.fits);
   $('fewest').textContent = fewest ? `it needs at least ${fewest} GPUs` : 'no count up to 64 holds it';
   $('fit-button').hidden = !offered;
   if (offered) {
