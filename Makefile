@@ -193,7 +193,7 @@ test-reference: build/gpusplit
 
 # The Node tests need the native build (it writes their fixtures), the module, and a
 # fresh widget to hold the committed one against.
-test-js: build/gpusplit build/gpusplit.wasm build/lesson.wasm build/widget.html build/explorer.html
+test-js: build/gpusplit build/gpusplit.wasm build/lesson.wasm build/widget.html build/explorer.html build/fields.js
 	$(Q)$(SUITE) "js: node" uvu node_modules/.bin/uvu tests/js '.test.mjs$$'
 
 # Headless Debian Chromium through playwright-core; the harness starts and stops the

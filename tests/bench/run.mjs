@@ -12,6 +12,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { openModule, MODEL_KEYS, LINK_KEYS, SPLIT_KEYS } from '../../web/src/module.js';
+import { SETTING } from '../../web/src/fields.js';
 import { FIELDS, fileUrl, openBrowser, ready, ROOT } from '../browser/harness.mjs';
 
 const RUNS = 5; // pairs of sweeps, native then wasm
@@ -48,7 +49,8 @@ async function wasmSweeps() {
   const { instance } = await WebAssembly.instantiate(bytes, {});
   const w = instance.exports;
   if (w._initialize) w._initialize();
-  const numbers = new Float64Array(w.memory.buffer, w.numbers_buffer(), 8);
+  const numbers = new Float64Array(w.memory.buffer, w.setting_f64(), SETTING.f64);
+  const total = SETTING.fields.find(([path]) => path === 'time.total')[2];
   const raw = () => timed(() => {
     let settings = 0, refused = 0, sum = 0;
     for (let model = 0; model < MODEL_KEYS.length; model++) {
@@ -58,8 +60,8 @@ async function wasmSweeps() {
           for (let n = 1; n <= MAX_N; n++) {
             for (let words = 1; words <= MAX_WORDS; words++) {
               settings++;
-              if (w.setting(n, split, words) !== 0) refused++;
-              else sum += numbers[2];
+              if (w.show(n, split, words) !== 0) refused++;
+              else sum += numbers[total];
             }
           }
         }
