@@ -127,6 +127,8 @@ typedef struct {
   double share;       /* transfer / total */
   double words_per_s; /* 1 / total: for each chat */
   double total_words_per_s; /* words / total: for all chats together */
+  double idle;        /* share of the step the first GPU neither reads, computes nor sends: 0 under
+                         slices; under groups about (n-1)/n, less the hand-off it sends */
 } gs_time;
 
 /* The lesson's constants that are not data (cited where they are defined, csrc/core/model.c). */
@@ -345,6 +347,7 @@ typedef struct {
   char waiting[GS_FIGURE_CAP];      /* "8.7%", or "" */
   char words_per_s[GS_FIGURE_CAP];  /* "52.8" for each chat, or "" */
   char words_all[GS_FIGURE_CAP];    /* "3,379.2" for all the words' chats together, or "" */
+  char idle[GS_FIGURE_CAP];         /* the first GPU's idle share, "75.0%", or "" */
   double mem_bar;        /* percent of the usable memory, at most 100 */
   double limit_bar;      /* where the usable limit falls on a bar of the whole: 100 when it fits */
   double wait_bar;       /* percent of the time spent waiting; 0 when it does not fit */

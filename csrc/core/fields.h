@@ -42,6 +42,7 @@
   X(F64, time_words_per_s, "time.words_per_s", r->cost.time.words_per_s)                       \
   X(F64, time_total_words_per_s, "time.total_words_per_s", r->cost.time.total_words_per_s)     \
   X(F64, time_swap, "time.swap", r->cost.swap)                                                 \
+  X(F64, time_idle, "time.idle", r->cost.time.idle)                                            \
   X(COUNT, servers, "servers", r->cost.servers)                                                \
   X(NAME, protocol, "protocol", r->cost.protocol == GS_PROTO_NONE ? "" : gs_protocol_name(r->cost.protocol)) \
   X(F64, compute, "compute", r->cost.compute)                                                  \
@@ -57,6 +58,7 @@
   X(TEXT, view_waiting, "view.waiting", r->view.waiting)                                       \
   X(TEXT, view_words_per_s, "view.words_per_s", r->view.words_per_s)                           \
   X(TEXT, view_words_all, "view.words_all", r->view.words_all)                                 \
+  X(TEXT, view_idle, "view.idle", r->view.idle)                                                \
   X(F64, view_mem_bar, "view.mem_bar", r->view.mem_bar)                                        \
   X(F64, view_limit_bar, "view.limit_bar", r->view.limit_bar)                                  \
   X(F64, view_wait_bar, "view.wait_bar", r->view.wait_bar)

@@ -277,7 +277,7 @@ static double allreduce_wait(uint64_t layers, uint64_t groups, double ar, double
 int gs_cost(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, gs_cost_result *out,
             gs_error *err) {
   uint64_t n = p->gpus, size, servers, read_bytes;
-  double read, busy;
+  double read, busy, group_busy = 0, sent = 0; /* the first GPU's group's work, and the hand-off it sends */
   gs_ring ring;
   int rc;
   if ((rc = gs_plan_check(m, p, err)) != GS_OK || (rc = gs_gpu_check(g, err)) != GS_OK || (rc = gs_link_check(l, err)) != GS_OK)
@@ -314,13 +314,20 @@ int gs_cost(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan 
     if (servers == 1) out->time.transfer = (double)(n - 1) * out->swap;
     else out->time.transfer = (double)(n - servers) * out->swap + (double)(servers - 1) * gs_handoff_time(size, &p->between);
     out->time.read = (double)n * busy;
+    /* the first GPU reads its turn and hands on once: within its server unless a server holds one GPU */
+    if (n > 1) sent = p->per_server == 1 ? gs_handoff_time(size, &p->between) : out->swap;
+    group_busy = busy;
   } else { /* slices-groups across servers: servers groups of n / servers slices */
+    double rings;
     ring.gpus = n / servers;
     ring.servers = 1;
     out->swap = gs_ring_allreduce(size, &ring, &out->protocol);
     out->time.read = (double)servers * busy;
-    out->time.transfer = allreduce_wait(m->layers, servers, out->swap, out->time.read / (double)m->layers, p->overlap) +
-                         (double)(servers - 1) * gs_handoff_time(size, &p->between);
+    rings = allreduce_wait(m->layers, servers, out->swap, out->time.read / (double)m->layers, p->overlap);
+    out->time.transfer = rings + (double)(servers - 1) * gs_handoff_time(size, &p->between);
+    /* the first server's group reads its layers with their all-reduces, then hands on */
+    group_busy = busy + rings / (double)servers;
+    sent = gs_handoff_time(size, &p->between);
   }
   out->time.total = out->time.read + out->time.transfer;
   /* Not reached with the checked ranges and a real model; kept so that no figure can be
@@ -328,6 +335,7 @@ int gs_cost(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan 
   if (!(out->time.total <= GS_MAX_STEP_SECONDS))
     return gs_fail(err, GS_ERR_RANGE, "time", "one step would take more than 1e24 seconds; use faster figures");
   out->time.share = out->time.transfer / out->time.total;
+  if (group_busy > 0) out->time.idle = (out->time.total - group_busy - sent) / out->time.total;
   out->time.words_per_s = 1 / out->time.total;
   out->time.total_words_per_s = (double)p->words / out->time.total;
   return GS_OK;

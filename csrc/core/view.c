@@ -44,6 +44,7 @@ void gs_view_of(const gs_cost_result *c, gs_view *out) {
             gs_fixed(num, sizeof num, c->time.share * 100, c->time.share > 0 && c->time.share < 0.001 ? 2 : 1));
   gs_fixed_grouped(out->words_per_s, sizeof out->words_per_s, c->time.words_per_s, 1);
   gs_fixed_grouped(out->words_all, sizeof out->words_all, c->time.total_words_per_s, 1);
+  gs_format(out->idle, sizeof out->idle, "%s%%", gs_fixed(num, sizeof num, c->time.idle * 100, 1));
   out->wait_bar = 100 * c->time.share;
 }
 

@@ -22,6 +22,16 @@ teaching('64 chats at once show each chat\'s and all chats\' words a second, and
   assert.equal(seen.problems, []);
 });
 
+teaching('groups leave GPU 1 idle three quarters of the step, less its hand-off; slices leave it none', async (ctx) => {
+  // 70B on 4 GPUs, one word: each group reads 17.30 ms of a 69.23 ms step and hands on once
+  // (7.23 us), so GPU 1 is idle (3 x 17.30 + 2 x 0.00723) / 69.23 = 74.997%, shown as 75.0%
+  const { page, seen } = await openPage(ctx, fileUrl('widget.html', '#model=70b&gpus=4&link=fast&split=groups&words=1'));
+  assert.is(await text(page, 'idle'), '75.0%');
+  await page.click('input[name="split"][value="slices"]');
+  assert.is(await text(page, 'idle'), '0.0%');
+  assert.equal(seen.problems, []);
+});
+
 teaching('405B on 4 GPUs does not fit: the limit on the bar, the fewest count, and a button to a count that fits', async (ctx) => {
   const { page, seen } = await openPage(ctx, fileUrl('widget.html', '#model=405b&gpus=4&link=fast&split=slices&words=1'));
   const view = caseOf(ctx.fixture, { model: '405b', gpus: 4, link: 'fast', split: 'slices', words: 1 }).view;

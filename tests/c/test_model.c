@@ -409,6 +409,34 @@ static void the_widget_opens_on_34_93_gib_and_18_94_ms_with_8_7_percent_waiting(
   assert_string_equal(v.transfer, "1.64 ms");
 }
 
+/* The share of the step GPU 1 is idle: groups of 70B on 4 GPUs, one word, fast link. Each
+ * group reads 35,276,853,248 bytes at 2,039 GB/s and hands one 16,384-byte message on in
+ * (6.6 + 0.6) us + 16,384 / 600e9 s; GPU 1 reads its turn and hands on once, and idles for
+ * the other three turns and two hand-offs. Slices keep every GPU busy. */
+static void groups_leave_gpu_1_idle_three_turns_and_two_hand_offs(void **state) {
+  gs_model s;
+  gs_gpu g;
+  gs_link l;
+  gs_cost_result c;
+  gs_plan p = {.gpus = 4, .split = GS_GROUPS, .words = 1};
+  double busy = 35276853248.0 / 2039e9, handoff = 7.2e-6 + 16384.0 / 600e9;
+  double idle = (3 * busy + 2 * handoff) / (4 * busy + 3 * handoff);
+  (void)state;
+  ts_model("70b", &s);
+  ts_gpu(&g);
+  ts_link("fast", &l);
+  assert_int_equal(gs_cost(&s, &g, &l, &p, &c, NULL), GS_OK);
+  assert_true(c.time.idle > idle - 1e-12 && c.time.idle < idle + 1e-12);
+  assert_true(c.time.idle < 0.75 && c.time.idle > 0.7499);
+  p.split = GS_SLICES;
+  assert_int_equal(gs_cost(&s, &g, &l, &p, &c, NULL), GS_OK);
+  assert_true(c.time.idle == 0);
+  p.gpus = 1;
+  p.split = GS_GROUPS;
+  assert_int_equal(gs_cost(&s, &g, &l, &p, &c, NULL), GS_OK);
+  assert_true(c.time.idle == 0);
+}
+
 static void the_405b_model_on_one_gpu_does_not_fit(void **state) {
   gs_view v;
   (void)state;
@@ -473,6 +501,7 @@ int main(void) {
       cmocka_unit_test(a_split_the_model_does_not_know_is_refused_not_priced_as_free),
       cmocka_unit_test(many_words_at_once_make_the_slow_link_cost_over_5_times_more),
       cmocka_unit_test(the_widget_opens_on_34_93_gib_and_18_94_ms_with_8_7_percent_waiting),
+      cmocka_unit_test(groups_leave_gpu_1_idle_three_turns_and_two_hand_offs),
       cmocka_unit_test(the_405b_model_on_one_gpu_does_not_fit),
       cmocka_unit_test(chart_rows_scale_so_the_slowest_fitting_rows_bars_sum_to_100),
   };

@@ -24,10 +24,11 @@ export const SETTING = {
     ['time.words_per_s', 'f64', 7],
     ['time.total_words_per_s', 'f64', 8],
     ['time.swap', 'f64', 9],
-    ['servers', 'count', 10],
+    ['time.idle', 'f64', 10],
+    ['servers', 'count', 11],
     ['protocol', 'name', 1],
-    ['compute', 'f64', 11],
-    ['view.fits', 'bool', 12],
+    ['compute', 'f64', 12],
+    ['view.fits', 'bool', 13],
     ['view.memory', 'text', 2],
     ['view.weights', 'text', 3],
     ['view.cache', 'text', 4],
@@ -39,11 +40,12 @@ export const SETTING = {
     ['view.waiting', 'text', 10],
     ['view.words_per_s', 'text', 11],
     ['view.words_all', 'text', 12],
-    ['view.mem_bar', 'f64', 13],
-    ['view.limit_bar', 'f64', 14],
-    ['view.wait_bar', 'f64', 15]
+    ['view.idle', 'text', 13],
+    ['view.mem_bar', 'f64', 14],
+    ['view.limit_bar', 'f64', 15],
+    ['view.wait_bar', 'f64', 16]
   ],
-  u64: 9, f64: 16, text: 13,
+  u64: 9, f64: 17, text: 14,
 };
 export const CHART = {
   fields: [

@@ -122,6 +122,7 @@ function render() {
     put(time, row.time);
   });
   drawTimeline(shown.timeline);
+  put($('idle'), now.fits ? t.idle : '—');
   // the explorer's names for this view (web/src/explorer.js): the lesson's GPU, n for the count
   $('explore').href = 'explorer.html#' + new URLSearchParams({ model: state.model, gpu: 'lesson', link: state.link,
     split: state.split, words: state.words, n: state.gpus }).toString();
