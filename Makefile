@@ -31,7 +31,8 @@ comma := ,
 space := $(subst ,, )
 # The buffers both modules share (csrc/wasm/abi.c), then each module's own calls.
 ABI_EXPORTS = setting_u64 setting_f64 setting_text chart_f64 chart_text timeline_f64 summary_f64 explain_buffer error_buffer
-WASM_EXPORTS = $(ABI_EXPORTS) text_in_buffer text_in_capacity offered_count offered_words use_builtin use_custom machine show explain
+WASM_EXPORTS = $(ABI_EXPORTS) text_in_buffer text_in_capacity offered_count offered_words use_builtin use_custom machine show explain \
+               kept_busy
 # A standalone module: no Emscripten JavaScript, no imports, a fixed 1 MiB memory.
 EMFLAGS_BASE = -Oz --no-entry -sSTANDALONE_WASM -sINITIAL_MEMORY=1048576 -sTOTAL_STACK=262144 -sALLOW_MEMORY_GROWTH=0
 EMFLAGS = $(EMFLAGS_BASE) -sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(WASM_EXPORTS:%=_%))

@@ -153,6 +153,8 @@ typedef struct {
   int overlap;          /* 1: each layer's all-reduce hides behind the next layer's reading */
   int read_cache;       /* 1: each step also reads every chat's cache */
   int nccl;             /* enum gs_nccl */
+  uint64_t in_flight;   /* groups and slices-groups: batches of `words` chats kept in flight, one a
+                           group at every moment, up to the groups; 0 or 1: the lesson's one batch */
 } gs_plan;
 
 /* NCCL's protocols (NCCL_PROTO_LL, _LL128, _SIMPLE); none when nothing is sent. */
@@ -198,6 +200,8 @@ uint64_t gs_chat_cache_bytes(const gs_model *m);
 /* One chat's cache at the plan's tokens and bits; the servers the plan's GPUs span. */
 uint64_t gs_plan_cache_bytes(const gs_model *m, const gs_plan *p);
 uint64_t gs_plan_servers(const gs_plan *p);
+/* The batches of `words` chats the plan keeps in flight: in_flight, or 1. */
+uint64_t gs_plan_batches(const gs_plan *p);
 double gs_routed_share(const gs_model *m, uint64_t words);
 double gs_allreduce_time(uint64_t size, uint64_t n, const gs_link *l);
 double gs_handoff_time(uint64_t size, const gs_link *l);
@@ -425,6 +429,7 @@ typedef struct {
   uint64_t chat_tokens;    /* 0: GS_CHAT_TOKENS */
   uint64_t cache_bits;     /* 0: 16 */
   unsigned switches;       /* enum gs_switch */
+  uint64_t in_flight;      /* batches kept in flight under groups (gs_plan); 0: one */
   uint64_t max_n;          /* the highest count the searches try; 0: 64 */
 } gs_request;
 

@@ -155,14 +155,11 @@ int gs_decoder_cache(gs_model *m, uint64_t sliding, uint64_t window, gs_error *e
 /* sliding_window (absent or null: none) on every layer, as Mistral, Mixtral and Phi-3 use it. */
 int gs_decoder_cache_all_sliding(const gs_config *c, gs_model *m);
 
-/* view.c, for the modules (csrc/wasm/lesson.c, csrc/wasm/explorer.c): strings handed to
- * JavaScript one after another, each ended by a NUL. gs_pack_text writes s at buf + at
- * and returns where the next begins; each module sizes its buffer at compile time for
- * every string it packs (GS_FIGURE_CAP each), so the check here only guards. */
+/* view.c, for the modules' buffers (csrc/wasm/abi.c): strings handed to JavaScript one
+ * after another, each ended by a NUL. gs_pack_text writes s at buf + at and returns where
+ * the next begins, or at itself when s does not fit (which abi.c reports as an error). */
 size_t gs_pack_text(char *buf, size_t cap, size_t at, const char *s);
-/* The view's figures, memory to words_per_s: GS_VIEW_PACKED strings, in the order
- * web/src/module.js and web/src/explorer_module.js read them. */
-#define GS_VIEW_PACKED 10
-size_t gs_view_pack(const gs_view *v, char *buf, size_t cap, size_t at);
+/* The places a share of the step is shown with, in the view and the sums alike. */
+int gs_share_places(double share);
 
 #endif

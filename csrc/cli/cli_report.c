@@ -98,11 +98,11 @@ static int print_json(const cli_report_options *o, const sweep *sw) {
   printf(",\"per_server\":");
   print_count_or_none(stdout, s->per_server, "null");
   printf(",\"split\":\"%s\",\"words\":%llu,\"chat_tokens\":%llu,\"cache_bits\":%llu,\"cache_per_chat\":%s,\"nccl\":\"%s\","
-         "\"overlap\":%s,\"read_cache\":%s,\"divide_heads\":%s,\"max_n\":%llu,\"fewest\":",
+         "\"overlap\":%s,\"read_cache\":%s,\"divide_heads\":%s,\"in_flight\":%llu,\"max_n\":%llu,\"fewest\":",
          gs_split_name(s->split), (unsigned long long)s->words, (unsigned long long)s->chat_tokens,
          (unsigned long long)s->cache_bits, s->cache_per_chat ? "true" : "false", s->nccl == GS_NCCL_AUTO ? "auto" : "lesson",
          s->overlap ? "true" : "false", s->read_cache ? "true" : "false", st->divide_heads ? "true" : "false",
-         (unsigned long long)st->max_n);
+         (unsigned long long)gs_plan_batches(s), (unsigned long long)st->max_n);
   print_count_or_none(stdout, sw->found.fewest, "null");
   printf(",\"best\":");
   print_count_or_none(stdout, sw->found.best, "null");
@@ -169,6 +169,9 @@ static void print_header(const gs_setting *o) {
            o->between_text.name, gs_fixed_grouped(a, sizeof a, s->between.bandwidth / 1e9, 0), gs_plain(b, sizeof b, s->between.step_us));
   printf("Split: %s; %llu chat%s at once, each getting a word a step\n", split_words(s->split), (unsigned long long)s->words,
          s->words == 1 ? "" : "s");
+  if (gs_plan_batches(s) > 1)
+    printf("In flight: %llu batches of %llu, each group working on one at every moment; each chat still waits a whole "
+           "step a word\n", (unsigned long long)gs_plan_batches(s), (unsigned long long)s->words);
   printf("Cache: %s tokens a chat at %llu bits, %s\n", gs_grouped(a, sizeof a, s->chat_tokens), (unsigned long long)s->cache_bits,
          s->cache_per_chat ? "one for each chat" : "one chat's (the lesson's)");
   if (s->nccl == GS_NCCL_AUTO)

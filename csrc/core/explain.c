@@ -62,9 +62,11 @@ static void memory_sums(writer *w, figures *f, const gs_model *m, const gs_plan 
   else
     line(w, "  cache: %s bytes a token on layers that keep every token, %s on sliding layers (window %llu)", count(f, per_token),
          count(f, m->cache_window_bytes), (unsigned long long)m->window);
-  line(w, "    for a chat of %s tokens at %llu bits: %s;%s%s%s shared over %llu part%s%s: %s", count(f, tokens),
+  line(w, "    for a chat of %s tokens at %llu bits: %s;%s%s%s%s%s%s shared over %llu part%s%s: %s", count(f, tokens),
        (unsigned long long)(p->cache_bits ? p->cache_bits : 16), count(f, chat), p->cache_per_chat ? " one for each of " : "",
-       p->cache_per_chat ? count(f, p->words) : "", p->cache_per_chat ? " chats," : "", (unsigned long long)parts, parts == 1 ? "" : "s",
+       p->cache_per_chat ? count(f, p->words) : "", p->cache_per_chat ? " chats," : "",
+       gs_plan_batches(p) > 1 ? " for each of " : "", gs_plan_batches(p) > 1 ? count(f, gs_plan_batches(p)) : "",
+       gs_plan_batches(p) > 1 ? " batches in flight," : "", (unsigned long long)parts, parts == 1 ? "" : "s",
        m->cache_latent ? " (a latent every slice holds whole)" : " (by key/value head)", count(f, c->memory.cache));
   line(w, "  working: %s tokens x (3 x %s + 4 x %s) x 2 bytes = %s; + %llu GiB = %s", count(f, GS_ACTIVATION_TOKENS),
        count(f, m->ffn_width), count(f, m->hidden), count(f, c->memory.working - GS_OVERHEAD_GIB * GS_GIB),
@@ -138,9 +140,14 @@ static void time_sums(writer *w, figures *f, const gs_model *m, const gs_gpu *g,
                                                  : ", once for each group in turn");
   line(w, "  total: %s + %s = %s ms a word; waiting %s / %s = %s%%", fixed(f, c->time.read * 1e3, 2), fixed(f, c->time.transfer * 1e3, 2),
        fixed(f, c->time.total * 1e3, 2), fixed(f, c->time.transfer * 1e3, 2), fixed(f, c->time.total * 1e3, 2),
-       fixed(f, c->time.share * 100, 1));
-  line(w, "  words a second: %s for each chat, %s for all %s together", fixed(f, c->time.words_per_s, 1),
-       fixed(f, c->time.total_words_per_s, 1), count(f, p->words));
+       fixed(f, c->time.share * 100, gs_share_places(c->time.share)));
+  if (gs_plan_batches(p) > 1)
+    line(w, "  words a second: %s for each chat, %s for all %s together: %s batches of %s in flight, one a group at every moment",
+         fixed(f, c->time.words_per_s, 1), fixed(f, c->time.total_words_per_s, 1), count(f, p->words * gs_plan_batches(p)),
+         count(f, gs_plan_batches(p)), count(f, p->words));
+  else
+    line(w, "  words a second: %s for each chat, %s for all %s together", fixed(f, c->time.words_per_s, 1),
+         fixed(f, c->time.total_words_per_s, 1), count(f, p->words));
 }
 
 int gs_explain_of(const gs_priced *pr, char *buf, size_t cap, gs_error *err) {

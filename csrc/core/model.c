@@ -81,6 +81,16 @@ uint64_t gs_plan_servers(const gs_plan *p) {
   return p->per_server == 0 || p->gpus <= p->per_server ? 1 : p->gpus / p->per_server + (p->gpus % p->per_server != 0);
 }
 
+uint64_t gs_plan_batches(const gs_plan *p) { return p->in_flight > 1 ? p->in_flight : 1; }
+
+/* The groups of layers the plan's GPUs make: each GPU one under groups, each server one
+ * under slices-groups, none under slices. */
+static uint64_t plan_groups(const gs_plan *p) {
+  if (p->split == GS_GROUPS) return p->gpus;
+  if (p->split == GS_SLICES_GROUPS) return gs_plan_servers(p);
+  return 0;
+}
+
 static uint64_t plan_tokens(const gs_plan *p) { return p->chat_tokens ? p->chat_tokens : GS_CHAT_TOKENS; }
 static uint64_t plan_cache_bits(const gs_plan *p) { return p->cache_bits ? p->cache_bits : 16; }
 
@@ -117,6 +127,14 @@ int gs_plan_check(const gs_model *m, const gs_plan *p, gs_error *err) {
   if (!gs_mul(gs_message_bytes(m), p->words, &product) || !gs_mul(2 * m->active_params, p->words, &product) ||
       !gs_mul(gs_plan_cache_bytes(m, p), p->words, &product))
     return gs_fail(err, GS_ERR_OVERFLOW, "words", "%llu words at once would overflow 64 bits", (unsigned long long)p->words);
+  /* lesson: groups "pay off when many chats keep every group busy": one batch a group */
+  if (p->in_flight > 1 && p->split == GS_SLICES)
+    return gs_fail(err, GS_ERR_SHAPE, "in_flight", "slices keep no batches in flight: every GPU works on the one batch");
+  if (p->in_flight > 1 && p->in_flight > plan_groups(p))
+    return gs_fail(err, GS_ERR_SHAPE, "in_flight", "%llu batches in flight need as many groups; %llu GPUs make %llu",
+                   (unsigned long long)p->in_flight, (unsigned long long)p->gpus, (unsigned long long)plan_groups(p));
+  if (!gs_mul(product, gs_plan_batches(p), &product))
+    return gs_fail(err, GS_ERR_OVERFLOW, "in_flight", "%llu batches in flight would overflow 64 bits", (unsigned long long)p->in_flight);
   servers = gs_plan_servers(p);
   if (servers > 1) {
     if ((rc = gs_link_check(&p->between, err)) != GS_OK) {
@@ -221,7 +239,8 @@ uint64_t gs_cache_parts(const gs_model *m, const gs_plan *p) {
 
 /* The chats whose caches the GPUs hold: the lesson's one, or (--cache-per-chat) each
  * of the words' chats. */
-static uint64_t held_chats(const gs_plan *p) { return p->cache_per_chat ? p->words : 1; }
+static uint64_t held_chats(const gs_plan *p) { return (p->cache_per_chat ? p->words : 1) * gs_plan_batches(p); }
+
 
 /* Weights are shared out evenly, the cache as above; working memory (lesson 18: 2,048
  * tokens through the widest feed-forward block and four hidden-wide buffers, at 16 bits,
@@ -337,7 +356,9 @@ int gs_cost(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan 
   out->time.share = out->time.transfer / out->time.total;
   if (group_busy > 0) out->time.idle = (out->time.total - group_busy - sent) / out->time.total;
   out->time.words_per_s = 1 / out->time.total;
-  out->time.total_words_per_s = (double)p->words / out->time.total;
+  /* each batch still waits a whole step for its next word; the groups work on as many
+   * batches at once as are in flight */
+  out->time.total_words_per_s = (double)(p->words * gs_plan_batches(p)) / out->time.total;
   return GS_OK;
 }
 

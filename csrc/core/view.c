@@ -17,6 +17,9 @@ static void ms_text(char *buf, size_t cap, double seconds) {
   gs_format(buf, cap, "%s ms", gs_fixed_grouped(n, sizeof n, seconds * 1e3, 2));
 }
 
+/* A share under 0.1% keeps two places, as the lesson writes groups' 0.03%; others one. */
+int gs_share_places(double share) { return share > 0 && share < 0.001 ? 2 : 1; }
+
 /* What a person sees of one priced count. */
 void gs_view_of(const gs_cost_result *c, gs_view *out) {
   double usable, used;
@@ -39,9 +42,7 @@ void gs_view_of(const gs_cost_result *c, gs_view *out) {
   ms_text(out->time, sizeof out->time, c->time.total);
   ms_text(out->read, sizeof out->read, c->time.read);
   ms_text(out->transfer, sizeof out->transfer, c->time.transfer);
-  /* a share under 0.1% keeps two places, as the lesson writes groups' 0.03% */
-  gs_format(out->waiting, sizeof out->waiting, "%s%%",
-            gs_fixed(num, sizeof num, c->time.share * 100, c->time.share > 0 && c->time.share < 0.001 ? 2 : 1));
+  gs_format(out->waiting, sizeof out->waiting, "%s%%", gs_fixed(num, sizeof num, c->time.share * 100, gs_share_places(c->time.share)));
   gs_fixed_grouped(out->words_per_s, sizeof out->words_per_s, c->time.words_per_s, 1);
   gs_fixed_grouped(out->words_all, sizeof out->words_all, c->time.total_words_per_s, 1);
   gs_format(out->idle, sizeof out->idle, "%s%%", gs_fixed(num, sizeof num, c->time.idle * 100, 1));
@@ -151,10 +152,3 @@ size_t gs_pack_text(char *buf, size_t cap, size_t at, const char *s) {
   return at + n;
 }
 
-size_t gs_view_pack(const gs_view *v, char *buf, size_t cap, size_t at) {
-  const char *const figures[GS_VIEW_PACKED] = {v->memory, v->weights, v->cache, v->working, v->usable,
-                                               v->time, v->read, v->transfer, v->waiting, v->words_per_s};
-  size_t i;
-  for (i = 0; i < GS_VIEW_PACKED; i++) at = gs_pack_text(buf, cap, at, figures[i]);
-  return at;
-}

@@ -104,6 +104,7 @@ static int resolve_plan(const gs_request *q, gs_setting *out, gs_error *err) {
   p->overlap = (q->switches & GS_SW_OVERLAP) != 0;
   p->read_cache = (q->switches & GS_SW_READ_CACHE) != 0;
   p->nccl = q->switches & GS_SW_NCCL_AUTO ? GS_NCCL_AUTO : GS_NCCL_LESSON;
+  p->in_flight = q->in_flight;
   out->divide_heads = (q->switches & GS_SW_DIVIDE_HEADS) != 0;
   out->max_n = q->max_n ? q->max_n : DEFAULT_MAX_N;
   if (out->max_n > GS_MAX_GPUS)
@@ -112,8 +113,14 @@ static int resolve_plan(const gs_request *q, gs_setting *out, gs_error *err) {
     return gs_fail(err, GS_ERR_UNSUPPORTED, "nccl",
                    "auto needs an NVIDIA GPU of a generation NCCL's tables name; %s runs RCCL or is typed without one",
                    out->gpu_text.name);
+  if (q->in_flight > GS_MAX_GPUS)
+    return gs_fail(err, GS_ERR_RANGE, "in_flight", "must be from 1 to %llu", (unsigned long long)GS_MAX_GPUS);
+  if (q->in_flight > 1 && p->split == GS_SLICES)
+    return gs_fail(err, GS_ERR_SHAPE, "in_flight", "slices keep no batches in flight: every GPU works on the one batch");
+  /* one GPU makes one group: the batches in flight are checked against each count */
   one = *p;
   one.gpus = 1;
+  one.in_flight = 0;
   return gs_plan_check(&out->model, &one, err);
 }
 

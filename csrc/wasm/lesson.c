@@ -21,6 +21,7 @@ int machine(uint32_t per_server, uint32_t chat_tokens, uint32_t cache_bits, uint
             double between_step_us, uint32_t kinds);
 int show(uint32_t n, uint32_t split, uint32_t words);
 int explain(void);
+int kept_busy(void);
 
 #ifndef GS_LESSON_TABLES
 /* Filled by JavaScript: a config.json's text for use_custom. */
@@ -166,4 +167,19 @@ EXPORT int show(uint32_t n, uint32_t split, uint32_t words) {
 EXPORT int explain(void) {
   if (!have_shown) return refuse(GS_ERR_UNKNOWN, "setting", "none is shown: call show first");
   return gs_abi_put_explain(&shown);
+}
+
+/* The setting show() last priced with every group kept busy: as many batches of its words
+ * in flight as it has groups (gs_plan's in_flight), into the setting's buffers. */
+EXPORT int kept_busy(void) {
+  static gs_setting busy;
+  gs_priced r;
+  gs_error err;
+  int rc;
+  if (!have_shown) return refuse(GS_ERR_UNKNOWN, "setting", "none is shown: call show first");
+  if (shown.plan.split != GS_GROUPS) return refuse(GS_ERR_SHAPE, "split", "only groups keep batches in flight");
+  busy = setting;
+  busy.plan.in_flight = shown.plan.gpus;
+  if ((rc = gs_price(&busy, shown.plan.gpus, &r, &err)) != GS_OK) return gs_abi_fail(rc, &err);
+  return gs_abi_put_setting(&r);
 }

@@ -277,6 +277,12 @@ good calibrate "$log"
 good calibrate tests/nccl-tests/rtx5090_8gpu_pcie_aikitoria.txt --json
 good report --link-from "$log" --model 8b
 
+# Batches in flight keep groups busy; slices keep none, and each needs a group of its own.
+bad "--in-flight;slices keep no batches in flight" report --in-flight 2
+bad "--in-flight;must be from 1 to" report --split groups --in-flight 0
+bad "--counts;5 batches in flight need as many groups" report --split groups --in-flight 5 --counts 4
+good report --split groups --words 64 --in-flight 4 --counts 4,8
+
 # Good inputs: any value that parses as a number, and --flag=value.
 good report
 good report --link-bw 2.039e12 --words 10

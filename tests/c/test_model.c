@@ -437,6 +437,39 @@ static void groups_leave_gpu_1_idle_three_turns_and_two_hand_offs(void **state) 
   assert_true(c.time.idle == 0);
 }
 
+/* Groups kept busy (lesson: groups "pay off when many chats keep every group busy"):
+ * 70B on 4 GPUs, 64 words, 4 batches of 64 in flight. Each batch still waits a whole
+ * step for its word; the four groups give 4 x 64 words a step; each batch keeps its own
+ * one-chat cache of 2,684,354,560 bytes, shared over 4 parts, so four of them hold 4 x
+ * 671,088,640 bytes a GPU. Slices keep no batches in flight, and 5 batches need 5 groups. */
+static void four_batches_in_flight_keep_every_group_busy(void **state) {
+  gs_model s;
+  gs_gpu g;
+  gs_link l;
+  gs_cost_result one, four;
+  gs_plan p = {.gpus = 4, .split = GS_GROUPS, .words = 64};
+  gs_error err;
+  (void)state;
+  ts_model("70b", &s);
+  ts_gpu(&g);
+  ts_link("fast", &l);
+  assert_int_equal(gs_cost(&s, &g, &l, &p, &one, NULL), GS_OK);
+  p.in_flight = 4;
+  assert_int_equal(gs_cost(&s, &g, &l, &p, &four, NULL), GS_OK);
+  assert_true(four.time.total == one.time.total);
+  assert_true(four.time.words_per_s == one.time.words_per_s);
+  assert_true(four.time.total_words_per_s == 256 / one.time.total);
+  assert_int_equal(one.memory.cache, UINT64_C(671088640));
+  assert_int_equal(four.memory.cache, 4 * UINT64_C(671088640));
+  p.in_flight = 5;
+  assert_int_equal(gs_cost(&s, &g, &l, &p, &four, &err), GS_ERR_SHAPE);
+  assert_string_equal(err.field, "in_flight");
+  p.in_flight = 2;
+  p.split = GS_SLICES;
+  assert_int_equal(gs_cost(&s, &g, &l, &p, &four, &err), GS_ERR_SHAPE);
+  assert_string_equal(err.field, "in_flight");
+}
+
 static void the_405b_model_on_one_gpu_does_not_fit(void **state) {
   gs_view v;
   (void)state;
@@ -502,6 +535,7 @@ int main(void) {
       cmocka_unit_test(many_words_at_once_make_the_slow_link_cost_over_5_times_more),
       cmocka_unit_test(the_widget_opens_on_34_93_gib_and_18_94_ms_with_8_7_percent_waiting),
       cmocka_unit_test(groups_leave_gpu_1_idle_three_turns_and_two_hand_offs),
+      cmocka_unit_test(four_batches_in_flight_keep_every_group_busy),
       cmocka_unit_test(the_405b_model_on_one_gpu_does_not_fit),
       cmocka_unit_test(chart_rows_scale_so_the_slowest_fitting_rows_bars_sum_to_100),
   };

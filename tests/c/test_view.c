@@ -249,27 +249,31 @@ static void the_cost_refuses_hardware_outside_the_checks(void **state) {
   assert_string_equal(err.field, "gpu flops");
 }
 
-/* The modules hand the view to JavaScript as NUL-ended strings in a fixed order
- * (csrc/core/view.c gs_view_pack); the lesson's default view, 70B on 4 GPUs, fast link. The
- * lesson prints 34.93, 32.85, 18.94, 17.30, 1.64 and 8.7%; the cache is its 8,192 tokens
- * of 80 layers x 8 heads x 128 x 2 (keys, values) x 2 bytes over 4 GPUs, 0.625 GiB, and
- * the working space what is left of 34.93 GiB; 52.8 words a second is 1000 / 18.94. */
-static void the_packed_view_holds_the_lesson_figures_in_order_and_nothing_past_its_buffer(void **state) {
-  const char *want[GS_VIEW_PACKED] = {"34.93 GiB", "32.85 GiB", "0.63 GiB", "1.45 GiB", "73.6 GiB",
-                                      "18.94 ms", "17.30 ms", "1.64 ms", "8.7%", "52.8"};
+/* The modules hand the view to JavaScript as NUL-ended strings (gs_pack_text, for
+ * csrc/wasm/abi.c); the lesson's default view, 70B on 4 GPUs, fast link. The lesson prints
+ * 34.93, 32.85, 18.94, 17.30, 1.64 and 8.7%; the cache is its 8,192 tokens of 80 layers x
+ * 8 heads x 128 x 2 (keys, values) x 2 bytes over 4 GPUs, 0.625 GiB, and the working space
+ * what is left of 34.93 GiB; 52.8 words a second is 1000 / 18.94. */
+static void packed_strings_hold_the_lesson_figures_and_a_full_buffer_is_said(void **state) {
   gs_view v = ts_view("70b", 4, "fast", GS_SLICES, 1);
+  const char *figures[] = {v.memory, v.weights, v.cache, v.working, v.usable, v.time, v.read, v.transfer, v.waiting, v.words_per_s};
+  const char *want[] = {"34.93 GiB", "32.85 GiB", "0.63 GiB", "1.45 GiB", "73.6 GiB",
+                        "18.94 ms", "17.30 ms", "1.64 ms", "8.7%", "52.8"};
   char buf[512], small[16];
-  size_t at = gs_view_pack(&v, buf, sizeof buf, 0), from = 0, i;
+  size_t at = 0, from = 0, i;
   (void)state;
-  for (i = 0; i < GS_VIEW_PACKED; i++) {
+  for (i = 0; i < 10; i++) at = gs_pack_text(buf, sizeof buf, at, figures[i]);
+  for (i = 0; i < 10; i++) {
     assert_string_equal(buf + from, want[i]);
     from += strlen(want[i]) + 1;
   }
   assert_int_equal(at, from);
-  /* a buffer too small takes the strings that fit whole and no byte past its end */
+  /* a string that does not fit is not written, and the place stays where it was: abi.c
+   * sees that and refuses, rather than handing over a cut figure */
   memset(small, 'x', sizeof small);
-  at = gs_view_pack(&v, small, 12, 0);
-  assert_int_equal(at, 10); /* "34.93 GiB" and its NUL; "32.85 GiB" would cut */
+  at = gs_pack_text(small, 12, 0, v.memory);
+  assert_int_equal(at, 10); /* "34.93 GiB" and its NUL */
+  assert_int_equal(gs_pack_text(small, 12, at, v.weights), at); /* "32.85 GiB" would cut */
   assert_string_equal(small, "34.93 GiB");
   assert_memory_equal(small + 10, "xxxxxx", 6);
 }
@@ -289,7 +293,7 @@ int main(void) {
       cmocka_unit_test(a_chart_of_more_rows_than_it_holds_is_refused),
       cmocka_unit_test(figures_at_the_checks_extremes_are_finite_and_whole),
       cmocka_unit_test(the_cost_refuses_hardware_outside_the_checks),
-      cmocka_unit_test(the_packed_view_holds_the_lesson_figures_in_order_and_nothing_past_its_buffer),
+      cmocka_unit_test(packed_strings_hold_the_lesson_figures_and_a_full_buffer_is_said),
   };
   return cmocka_run_group_tests_name("view", tests, NULL, NULL);
 }

@@ -82,6 +82,11 @@ export async function openModule(bytes) {
       show(counts[0], splitKey, words);
       return readFewest();
     },
+    // The setting shown last with every group kept busy: a batch in flight for each group.
+    keptBusy() {
+      check(w.kept_busy());
+      return readSetting();
+    },
     // The sums of the setting shown last, or of this one.
     explain(gpus, splitKey, words) {
       if (gpus !== undefined) show(gpus, splitKey, words);
