@@ -19,12 +19,12 @@ FAMILIES = $(sort $(wildcard csrc/read/families/*.c))
 CORE = csrc/core/model.c csrc/core/nccl.c csrc/core/explain.c csrc/core/format.c csrc/core/view.c csrc/core/error.c
 LIB = csrc/core/model.c csrc/core/nccl.c csrc/core/explain.c csrc/read/measured.c csrc/read/calibrate.c \
       csrc/read/config.c csrc/read/tally.c csrc/read/json.c csrc/read/utf8.c csrc/read/hardware.c \
-      csrc/core/format.c csrc/core/view.c csrc/read/data.c csrc/core/error.c $(FAMILIES)
+      csrc/core/format.c csrc/core/view.c csrc/read/data.c csrc/core/error.c $(FAMILIES) csrc/core/figure.c
 CLI = $(sort $(wildcard csrc/cli/*.c))
 HEADERS = csrc/gpusplit.h csrc/internal.h csrc/cli/cli.h csrc/read/families/families.h
 DATA = data/gpus.json data/links.json
 CATALOGUE = data/models/catalogue.json $(wildcard data/models/*.json)
-C_TESTS = model config families format view machines measured
+C_TESTS = model config families format view machines measured figure
 TEST_LIB = tests/c/test_support.c
 
 comma := ,
@@ -37,7 +37,7 @@ EMFLAGS = $(EMFLAGS_BASE) -sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(WASM_
 EMCC = NODE_PATH=/usr/share/nodejs emcc
 WEB = web/src/widget.html web/src/widget.css web/src/widget.js web/src/module.js web/src/module_memory.js scripts/embed_widget.mjs scripts/single_page.mjs
 
-.PHONY: validate all deps run test test-c test-san test-fuzz test-reference test-js test-browser wasm widget explorer bench fuzz clean
+.PHONY: validate all deps help figures run test test-c test-san test-fuzz test-reference test-js test-browser wasm widget explorer bench fuzz clean
 
 all: build/gpusplit
 
@@ -140,6 +140,15 @@ explorer: build/explorer.html
 	$(Q)cp build/explorer.html web/explorer.html
 # ---- end of the explorer ----
 
+# ---- The lesson's four figures (web/figures/), drawn by the C library: `gpusplit figure NAME`.
+# Committed; tests/reference/check_figures_svg.py holds them equal to a fresh build.
+FIGURES = weights-split time-per-word stops-helping slices-vs-groups
+
+figures: build/gpusplit
+	@mkdir -p web/figures
+	$(Q)for f in $(FIGURES); do build/gpusplit figure $$f > web/figures/$$f.svg.tmp && mv web/figures/$$f.svg.tmp web/figures/$$f.svg || \
+	  { rm -f web/figures/$$f.svg.tmp; exit 1; }; done
+
 run: deps build/gpusplit widget
 	$(Q)build/gpusplit report --model 70b --counts 1,2,4,8,16
 	@echo
@@ -176,6 +185,7 @@ test-reference: build/gpusplit
 	$(Q)status=0; \
 	PYTHONDONTWRITEBYTECODE=1 $(SUITE) "reference: report" plain python3 tests/reference/check_report.py build/gpusplit || status=1; \
 	$(SUITE) "reference: lesson figures" plain tests/lesson/check_figures.sh build/gpusplit || status=1; \
+	PYTHONDONTWRITEBYTECODE=1 $(SUITE) "reference: figure svgs" plain python3 tests/reference/check_figures_svg.py build/gpusplit web/figures README.md || status=1; \
 	exit $$status
 
 # The Node tests need the native build (it writes their fixtures), the module, and a

@@ -61,6 +61,7 @@ int cli_report(int argc, char **argv);
 int cli_numbers(int argc, char **argv);
 int cli_fixture(int argc, char **argv);
 int cli_list(int argc, char **argv);
+int cli_figure(int argc, char **argv);
 
 /* A double with 17 significant digits, enough to read back as itself (for JSON), and
  * with 15, trailing zeros dropped: a constant as a person wrote it (0.6, 6.6, 80). */
