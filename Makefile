@@ -37,7 +37,7 @@ EMFLAGS = $(EMFLAGS_BASE) -sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(WASM_
 EMCC = NODE_PATH=/usr/share/nodejs emcc
 WEB = web/src/widget.html web/src/widget.css web/src/widget.js web/src/module.js web/src/module_memory.js scripts/embed_widget.mjs scripts/single_page.mjs
 
-.PHONY: validate all deps help figures run test test-c test-san test-fuzz test-reference test-js test-browser wasm widget explorer bench fuzz clean
+.PHONY: validate all deps help figures run test test-deps test-c test-san test-fuzz test-reference test-js test-browser wasm widget explorer bench fuzz clean
 
 all: build/gpusplit
 
@@ -162,7 +162,7 @@ SUITE = scripts/run-suite.sh
 test: deps
 	$(Q)rm -rf build/test-logs
 	$(Q)status=0; \
-	$(MAKE) --no-print-directory -k test-c test-san test-fuzz test-reference test-js test-browser || status=$$?; \
+	$(MAKE) --no-print-directory -k test-c test-san test-fuzz test-reference test-deps test-js test-browser || status=$$?; \
 	$(SUITE) --total $$status
 
 test-c: $(C_TESTS:%=build/test_%) build/gpusplit
@@ -187,6 +187,11 @@ test-reference: build/gpusplit
 	$(SUITE) "reference: lesson figures" plain tests/lesson/check_figures.sh build/gpusplit || status=1; \
 	PYTHONDONTWRITEBYTECODE=1 $(SUITE) "reference: figure svgs" plain python3 tests/reference/check_figures_svg.py build/gpusplit web/figures README.md || status=1; \
 	exit $$status
+
+# scripts/install-deps.sh on a bare Debian 12 and a Debian 13, played by stubbed apt-get,
+# dpkg-query, node and npm (nothing is installed).
+test-deps:
+	$(Q)$(SUITE) "deps: install-deps.sh, stubbed" plain tests/deps/deps_test.sh
 
 # The Node tests need the native build (it writes their fixtures), the module, and a
 # fresh widget to hold the committed one against.
