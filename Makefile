@@ -41,6 +41,29 @@ WEB = web/src/widget.html web/src/widget.css web/src/widget.js web/src/module.js
 
 all: build/gpusplit
 
+# `make help`: the targets, one line each.
+help:
+	@echo "make                build/gpusplit, the command line"
+	@echo "make run            build, print the 70B report on 1-16 GPUs, and name the widget and the explorer"
+	@echo "make test           every suite: C, sanitizers, fuzz (briefly), reference, deps, Node, browser"
+	@echo "make test-c         the C tests (cmocka) and the command line's shell tests"
+	@echo "make test-san       the same under ASan and UBSan"
+	@echo "make test-fuzz      each libFuzzer harness for 10 s"
+	@echo "make test-reference the report and the figures against the lesson's Python"
+	@echo "make test-deps      scripts/install-deps.sh against stubbed apt-get, dpkg, node and npm"
+	@echo "make test-js        the Node tests: the modules against the native build, the committed pages"
+	@echo "make test-browser   the Chromium tests of the widget, the explorer and the embedding"
+	@echo "make widget         build web/widget.html (committed) from the C and web/src/"
+	@echo "make explorer       build web/explorer.html (committed)"
+	@echo "make figures        write the lesson's four figures into web/figures/ (committed)"
+	@echo "make wasm           build both WebAssembly modules into build/"
+	@echo "make validate       the model against NVIDIA's measured all-reduces"
+	@echo "make bench          speed and size against the browser's floors"
+	@echo "make fuzz           each fuzz harness for FUZZ_SECONDS (60)"
+	@echo "make deps           install what is missing (scripts/install-deps.sh)"
+	@echo "make clean          remove build/"
+	@echo "V=1 shows each command as it runs."
+
 deps:
 	@scripts/install-deps.sh
 
@@ -112,9 +135,11 @@ wasm: build/gpusplit.wasm build/lesson.wasm
 build/widget.html: build/lesson.wasm build/gpusplit $(WEB)
 	$(Q)node scripts/embed_widget.mjs build/lesson.wasm build/widget.html
 
-# The committed widget is this build; tests/js/widget.test.mjs keeps them equal.
+# The committed widget is this build; tests/js/widget.test.mjs keeps them equal, byte for
+# byte when this machine's Emscripten and zlib are the ones web/BUILT_WITH records.
 widget: build/widget.html
 	$(Q)cp build/widget.html web/widget.html
+	$(Q)scripts/built_with.sh widget.html
 
 # ---- The explorer (web/explorer.html): a person's own model, GPU and link. ----
 # build/explorer.wasm is the full library with csrc/wasm/explorer.c's exports, every
@@ -138,6 +163,7 @@ build/explorer.html: build/explorer.wasm $(EXPLORER_WEB)
 
 explorer: build/explorer.html
 	$(Q)cp build/explorer.html web/explorer.html
+	$(Q)scripts/built_with.sh explorer.html
 # ---- end of the explorer ----
 
 # ---- The lesson's four figures (web/figures/), drawn by the C library: `gpusplit figure NAME`.
@@ -149,10 +175,20 @@ figures: build/gpusplit
 	$(Q)for f in $(FIGURES); do build/gpusplit figure $$f > web/figures/$$f.svg.tmp && mv web/figures/$$f.svg.tmp web/figures/$$f.svg || \
 	  { rm -f web/figures/$$f.svg.tmp; exit 1; }; done
 
-run: deps build/gpusplit widget
+# The pages are copied into web/ only when this machine builds the committed pages' bytes
+# (the Emscripten and zlib web/BUILT_WITH records); elsewhere (Debian 13's emscripten, say)
+# the tree is left as it is and the fresh pages in build/ are named instead.
+run: deps build/gpusplit build/widget.html build/explorer.html
 	$(Q)build/gpusplit report --model 70b --counts 1,2,4,8,16
 	@echo
-	@echo "The widget: web/widget.html. Open it in a browser: file://$(CURDIR)/web/widget.html"
+	$(Q)if scripts/built_with.sh --matches widget.html explorer.html; then \
+	  cp build/widget.html web/widget.html; cp build/explorer.html web/explorer.html; dir=web; \
+	else \
+	  echo "This machine's $$(scripts/built_with.sh --version) is not what built the committed pages (web/BUILT_WITH),"; \
+	  echo "so web/ is left as it is and the pages built here are in build/."; dir=build; \
+	fi; \
+	echo "The widget:   $$dir/widget.html. Open it in a browser: file://$(CURDIR)/$$dir/widget.html"; \
+	echo "The explorer: $$dir/explorer.html, for your own model, GPU and link: file://$(CURDIR)/$$dir/explorer.html"
 
 # Each suite prints one line, "NAME: N passed, N failed", and its whole log (kept in
 # build/test-logs/) only when it fails; `make test` runs every suite, even after a failure,
