@@ -19,12 +19,13 @@ FAMILIES = $(sort $(wildcard csrc/read/families/*.c))
 CORE = csrc/core/model.c csrc/core/nccl.c csrc/core/explain.c csrc/core/format.c csrc/core/view.c csrc/core/error.c
 LIB = csrc/core/model.c csrc/core/nccl.c csrc/core/explain.c csrc/read/measured.c csrc/read/calibrate.c \
       csrc/read/config.c csrc/read/tally.c csrc/read/json.c csrc/read/utf8.c csrc/read/hardware.c \
-      csrc/core/format.c csrc/core/view.c csrc/read/data.c csrc/core/error.c csrc/core/price.c csrc/read/resolve.c $(FAMILIES)
+      csrc/core/format.c csrc/core/view.c csrc/read/data.c csrc/core/error.c csrc/core/price.c csrc/read/resolve.c $(FAMILIES) \
+      csrc/core/figure.c
 CLI = $(sort $(wildcard csrc/cli/*.c))
 HEADERS = csrc/gpusplit.h csrc/internal.h csrc/core/fields.h csrc/wasm/abi.h csrc/cli/cli.h csrc/read/families/families.h
 DATA = data/gpus.json data/links.json
 CATALOGUE = data/models/catalogue.json $(wildcard data/models/*.json)
-C_TESTS = model config families format view machines measured
+C_TESTS = model config families format view machines measured figure
 TEST_LIB = tests/c/test_support.c
 
 comma := ,
@@ -40,9 +41,32 @@ EMCC = NODE_PATH=/usr/share/nodejs emcc
 WEB = web/src/widget.html web/src/widget.css web/src/widget.js web/src/module.js web/src/module_memory.js web/src/fields.js scripts/embed_widget.mjs scripts/single_page.mjs
 
 # The pages and their reader's field names, rebuilt: `make pages`.
-.PHONY: validate all deps run test fields test-c test-san test-fuzz test-reference test-js test-browser wasm widget explorer bench fuzz clean
+.PHONY: validate all deps help figures run test test-deps fields test-c test-san test-fuzz test-reference test-js test-browser wasm widget explorer bench fuzz clean
 
 all: build/gpusplit
+
+# `make help`: the targets, one line each.
+help:
+	@echo "make                build/gpusplit, the command line"
+	@echo "make run            build, print the 70B report on 1-16 GPUs, and name the widget and the explorer"
+	@echo "make test           every suite: C, sanitizers, fuzz (briefly), reference, deps, Node, browser"
+	@echo "make test-c         the C tests (cmocka) and the command line's shell tests"
+	@echo "make test-san       the same under ASan and UBSan"
+	@echo "make test-fuzz      each libFuzzer harness for 10 s"
+	@echo "make test-reference the report and the figures against the lesson's Python"
+	@echo "make test-deps      scripts/install-deps.sh against stubbed apt-get, dpkg, node and npm"
+	@echo "make test-js        the Node tests: the modules against the native build, the committed pages"
+	@echo "make test-browser   the Chromium tests of the widget, the explorer and the embedding"
+	@echo "make widget         build web/widget.html (committed) from the C and web/src/"
+	@echo "make explorer       build web/explorer.html (committed)"
+	@echo "make figures        write the lesson's four figures into web/figures/ (committed)"
+	@echo "make wasm           build both WebAssembly modules into build/"
+	@echo "make validate       the model against NVIDIA's measured all-reduces"
+	@echo "make bench          speed and size against the browser's floors"
+	@echo "make fuzz           each fuzz harness for FUZZ_SECONDS (60)"
+	@echo "make deps           install what is missing (scripts/install-deps.sh)"
+	@echo "make clean          remove build/"
+	@echo "V=1 shows each command as it runs."
 
 deps:
 	@scripts/install-deps.sh
@@ -126,9 +150,11 @@ fields: build/fields.js
 build/widget.html: build/lesson.wasm build/gpusplit $(WEB)
 	$(Q)node scripts/embed_widget.mjs build/lesson.wasm build/widget.html
 
-# The committed widget is this build; tests/js/widget.test.mjs keeps them equal.
+# The committed widget is this build; tests/js/widget.test.mjs keeps them equal, byte for
+# byte when this machine's Emscripten and zlib are the ones web/BUILT_WITH records.
 widget: build/widget.html
 	$(Q)cp build/widget.html web/widget.html
+	$(Q)scripts/built_with.sh widget.html
 
 # ---- The explorer (web/explorer.html): a person's own model, GPU and link. ----
 # build/explorer.wasm is the full library with csrc/wasm/explorer.c.s exports (and abi.c.s buffers), every
@@ -152,12 +178,32 @@ build/explorer.html: build/explorer.wasm $(EXPLORER_WEB)
 
 explorer: build/explorer.html
 	$(Q)cp build/explorer.html web/explorer.html
+	$(Q)scripts/built_with.sh explorer.html
 # ---- end of the explorer ----
 
-run: deps build/gpusplit widget
+# ---- The lesson's four figures (web/figures/), drawn by the C library: `gpusplit figure NAME`.
+# Committed; tests/reference/check_figures_svg.py holds them equal to a fresh build.
+FIGURES = weights-split time-per-word stops-helping slices-vs-groups
+
+figures: build/gpusplit
+	@mkdir -p web/figures
+	$(Q)for f in $(FIGURES); do build/gpusplit figure $$f > web/figures/$$f.svg.tmp && mv web/figures/$$f.svg.tmp web/figures/$$f.svg || \
+	  { rm -f web/figures/$$f.svg.tmp; exit 1; }; done
+
+# The pages are copied into web/ only when this machine builds the committed pages' bytes
+# (the Emscripten and zlib web/BUILT_WITH records); elsewhere (Debian 13's emscripten, say)
+# the tree is left as it is and the fresh pages in build/ are named instead.
+run: deps build/gpusplit build/widget.html build/explorer.html
 	$(Q)build/gpusplit report --model 70b --counts 1,2,4,8,16
 	@echo
-	@echo "The widget: web/widget.html. Open it in a browser: file://$(CURDIR)/web/widget.html"
+	$(Q)if scripts/built_with.sh --matches widget.html explorer.html; then \
+	  cp build/widget.html web/widget.html; cp build/explorer.html web/explorer.html; dir=web; \
+	else \
+	  echo "This machine's $$(scripts/built_with.sh --version) is not what built the committed pages (web/BUILT_WITH),"; \
+	  echo "so web/ is left as it is and the pages built here are in build/."; dir=build; \
+	fi; \
+	echo "The widget:   $$dir/widget.html. Open it in a browser: file://$(CURDIR)/$$dir/widget.html"; \
+	echo "The explorer: $$dir/explorer.html, for your own model, GPU and link: file://$(CURDIR)/$$dir/explorer.html"
 
 # Each suite prints one line, "NAME: N passed, N failed", and its whole log (kept in
 # build/test-logs/) only when it fails; `make test` runs every suite, even after a failure,
@@ -167,7 +213,7 @@ SUITE = scripts/run-suite.sh
 test: deps
 	$(Q)rm -rf build/test-logs
 	$(Q)status=0; \
-	$(MAKE) --no-print-directory -k test-c test-san test-fuzz test-reference test-js test-browser || status=$$?; \
+	$(MAKE) --no-print-directory -k test-c test-san test-fuzz test-reference test-deps test-js test-browser || status=$$?; \
 	$(SUITE) --total $$status
 
 test-c: $(C_TESTS:%=build/test_%) build/gpusplit
@@ -190,7 +236,13 @@ test-reference: build/gpusplit
 	$(Q)status=0; \
 	PYTHONDONTWRITEBYTECODE=1 $(SUITE) "reference: report" plain python3 tests/reference/check_report.py build/gpusplit || status=1; \
 	$(SUITE) "reference: lesson figures" plain tests/lesson/check_figures.sh build/gpusplit || status=1; \
+	PYTHONDONTWRITEBYTECODE=1 $(SUITE) "reference: figure svgs" plain python3 tests/reference/check_figures_svg.py build/gpusplit web/figures README.md || status=1; \
 	exit $$status
+
+# scripts/install-deps.sh on a bare Debian 12 and a Debian 13, played by stubbed apt-get,
+# dpkg-query, node and npm (nothing is installed).
+test-deps:
+	$(Q)$(SUITE) "deps: install-deps.sh, stubbed" plain tests/deps/deps_test.sh
 
 # The Node tests need the native build (it writes their fixtures), the module, and a
 # fresh widget to hold the committed one against.

@@ -489,4 +489,29 @@ int gs_timeline_of(const gs_priced *p, gs_timeline_row *rows, size_t cap, gs_err
 int gs_explain_of(const gs_priced *p, char *buf, size_t cap, gs_error *err);
 void gs_view_of(const gs_cost_result *c, gs_view *out);
 
+/* ---- The lesson's four figures, as small SVGs (csrc/core/figure.c) ---- */
+enum gs_figure_kind {
+  GS_FIGURE_WEIGHTS_SPLIT = 0,   /* Figure 1: the large model's weights against one GPU, then split four ways */
+  GS_FIGURE_TIME_PER_WORD = 1,   /* Figure 2: one word's reading and waiting by GPU count */
+  GS_FIGURE_STOPS_HELPING = 2,   /* Figure 3: the small model's words a second on both links */
+  GS_FIGURE_SLICES_VS_GROUPS = 3,/* Figure 4: one word on four GPUs, slices against groups */
+  GS_FIGURE_COUNT = 4
+};
+/* What the figures draw: the lesson's small and large models (8B and 70B), its GPU and its
+ * fast and slow links; the names are the models' as the lesson writes them ("8B"). */
+typedef struct {
+  const gs_model *small, *large;
+  const char *small_name, *large_name;
+  const gs_gpu *gpu;
+  const gs_link *fast, *slow;
+} gs_figure_input;
+/* "weights-split", "time-per-word", "stops-helping", "slices-vs-groups": the lesson's file
+ * names without ".svg"; NULL for a kind it does not know. */
+const char *gs_figure_name(int kind);
+/* The kind a name gives, or -1. */
+int gs_figure_parse(const char *name);
+/* Writes one figure, NUL-terminated, into buf of cap bytes and its length into *len. A
+ * buffer too small is GS_ERR_TOO_LONG, and buf then holds no figure (""). */
+int gs_figure(int kind, const gs_figure_input *in, char *buf, size_t cap, size_t *len, gs_error *err);
+
 #endif

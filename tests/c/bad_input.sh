@@ -168,6 +168,10 @@ bad "$(m a_directory)/none.json;cannot read" report --model "$(m a_directory)/no
 
 # Commands and flags.
 bad "unknown command;bogus" bogus
+bad "figure: unknown figure 'bogus';weights-split" figure bogus
+bad "figure: unknown figure 'weights-split.svg'" figure weights-split.svg
+bad "figure: name one figure" figure
+bad "figure: name one figure" figure weights-split time-per-word
 bad "unknown flag;--bogus" report --bogus
 bad "unknown flag;--word" report --word=1
 bad "--words;needs a value" report --words

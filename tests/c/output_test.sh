@@ -19,7 +19,7 @@ check() { # name, then a shell condition
 # one_line WHY: stderr is exactly one line, the writing-output message naming WHY.
 one_line() { [ "$(wc -l < "$tmp/err")" -eq 1 ] && [ "$(cat "$tmp/err")" = "gpusplit: writing output: $1" ]; }
 
-for command in "report --json" "report" "numbers" "fixture" "--help"; do
+for command in "report --json" "report" "numbers" "fixture" "--help" "figure slices-vs-groups"; do
   # shellcheck disable=SC2086 # one word per argument
   "$binary" $command > /dev/full 2> "$tmp/err"
   status=$?

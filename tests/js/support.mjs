@@ -2,6 +2,7 @@
 // (web/src/module.js), and fixtures written by the native build.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { openModule } from '../../web/src/module.js';
 
 export const ROOT = new URL('../../', import.meta.url);
@@ -36,3 +37,22 @@ export function fieldDifferences(layout, native, wasm) {
   }
   return out;
 }
+
+// What builds a committed page's bytes besides its sources: this machine's Emscripten and
+// zopfli (scripts/built_with.sh), and the pair web/BUILT_WITH records for the page. The
+// tests compare the page's bytes with a fresh build only when the two are the same.
+export const toolchain = () => execFileSync('sh', [path('scripts/built_with.sh').pathname, '--version'], { encoding: 'utf8' }).trim();
+export function builtWith(page) {
+  const line = readFileSync(path('web/BUILT_WITH'), 'utf8').split('\n').find((l) => l.startsWith(`${page}: `));
+  return line ? line.slice(page.length + 2) : '(not recorded)';
+}
+
+// The gzip-compressed, base64-encoded module a page inlines, unpacked; and the page with it
+// and the CSP hashes (of the script that holds it) masked, for a comparison of the rest.
+const INLINED = /"([A-Za-z0-9+/]{1000,}={0,2})"/;
+export function inlinedModule(html) {
+  const found = html.match(INLINED);
+  return found ? gunzipSync(Buffer.from(found[1], 'base64')) : null;
+}
+export const withoutModule = (html) =>
+  html.replace(new RegExp(INLINED.source, 'g'), '"MODULE"').replace(/'sha256-[A-Za-z0-9+/]+={0,2}'/g, "'sha256-MASKED'");

@@ -8,6 +8,17 @@ const FIELDS = ['model', 'gpus', 'link', 'split', 'words'];
 const DEFAULTS = { model: '70b', gpus: '4', link: 'fast', split: 'slices', words: '1' };
 const state = { ...DEFAULTS };
 let theme = ''; // 'dark' or 'light' when the fragment forces one (embed.js passes it)
+// Where the explorer is: beside the widget when the widget is a page of its own; in a frame
+// only where the host has named it (data-gpusplit-explorer, which web/embed.js passes in as
+// #explorer=NAME), since a framed widget cannot know whether the host copied explorer.html,
+// and a link that 404s would lose the widget in its frame (issue 20). A name is a relative
+// path to an .html file, so it can hold no scheme and leave no origin.
+const EXPLORER = /^(?:[A-Za-z0-9_.-]+\/)*[A-Za-z0-9_-][A-Za-z0-9_.-]{0,80}\.html$/;
+const FRAMED = window.parent !== window;
+let explorer = FRAMED ? '' : 'explorer.html';
+// The host's page mirrors the view only once the learner has changed it: a load, or the
+// host's own fragment, is not the learner's doing (issue 20).
+let learnerChanged = false;
 let module = null;
 
 // The values a control offers, as its radio buttons list them.
@@ -23,6 +34,11 @@ function readFragment() {
   theme = ['dark', 'light'].includes(asked.get('theme')) ? asked.get('theme') : '';
   if (theme) document.documentElement.dataset.theme = theme;
   else delete document.documentElement.dataset.theme;
+  if (FRAMED) {
+    const named = asked.get('explorer') || '';
+    explorer = EXPLORER.test(named) && named.length <= 200 ? named : '';
+  }
+  $('explore-note').hidden = !explorer;
 }
 
 // Writes the state back into the fragment, so a link reproduces the view. A sandboxed
@@ -30,8 +46,10 @@ function readFragment() {
 function writeFragment() {
   const pairs = FIELDS.map((f) => [f, state[f]]);
   if (theme) pairs.push(['theme', theme]);
-  const fragment = '#' + new URLSearchParams(pairs).toString();
-  postState(fragment);
+  const view = '#' + new URLSearchParams(pairs).toString();
+  if (learnerChanged) postState(view);
+  // the frame keeps the host's explorer name in its own fragment, so a reload keeps the link
+  const fragment = FRAMED && explorer ? `${view}&${new URLSearchParams({ explorer })}` : view;
   if (location.hash === fragment) return;
   try {
     history.replaceState(null, '', fragment);
@@ -124,7 +142,7 @@ function render() {
   drawTimeline(shown.timeline);
   put($('idle'), now.fits ? t.idle : '—');
   // the explorer's names for this view (web/src/explorer.js): the lesson's GPU, n for the count
-  $('explore').href = 'explorer.html#' + new URLSearchParams({ model: state.model, gpu: 'lesson', link: state.link,
+  if (explorer) $('explore').href = explorer + '#' + new URLSearchParams({ model: state.model, gpu: 'lesson', link: state.link,
     split: state.split, words: state.words, n: state.gpus }).toString();
   if ($('sum').open) put($('sum-text'), module.explain());
   laterWriteFragment();
@@ -180,6 +198,7 @@ function showFit(fits, shown) {
 form.addEventListener('submit', (event) => event.preventDefault());
 form.addEventListener('change', (event) => {
   state[event.target.name] = event.target.value;
+  learnerChanged = true;
   render();
 });
 window.addEventListener('hashchange', () => {
@@ -190,6 +209,7 @@ new ResizeObserver(postHeight).observe(document.documentElement);
 
 $('fit-button').addEventListener('click', (event) => {
   state.gpus = event.target.value;
+  learnerChanged = true;
   render();
   form.elements.gpus.forEach((input) => { if (input.checked) input.focus(); });
 });
