@@ -430,6 +430,8 @@ typedef struct {
   uint64_t cache_bits;     /* 0: 16 */
   unsigned switches;       /* enum gs_switch */
   uint64_t in_flight;      /* batches kept in flight under groups (gs_plan); 0: one */
+  uint64_t replicas;       /* copies of the layout, each serving its own chats; 0: one */
+  double gpu_hour;         /* what one GPU costs an hour, in the user's currency; 0: no cost */
   uint64_t max_n;          /* the highest count the searches try; 0: 64 */
 } gs_request;
 
@@ -443,6 +445,8 @@ typedef struct {
   uint64_t max_n;
   uint64_t bits;             /* the request's bits */
   uint64_t fitted_gpus;      /* the log's GPU count; 0 when no log was given */
+  uint64_t replicas;         /* copies of the layout (1 or more) */
+  double gpu_hour;           /* the price of a GPU hour; 0 when none was given */
   char model_name[1024];     /* "70B", or the label of a config given as text */
   char model_file[1024];     /* "data/models/llama31_70b_config.json", or the label */
   gs_hardware_text gpu_text, link_text, between_text;
@@ -450,12 +454,23 @@ typedef struct {
                                 "link", "plan", "log" or "between" */
 } gs_setting;
 
+/* A layout served: its replicas, the chats that fit it, and what a word costs. */
+typedef struct {
+  uint64_t gpus;             /* replicas x the layout's GPUs */
+  double words_per_s;        /* replicas x the layout's words a second for all its chats */
+  int64_t chats_fit;         /* with a cache for each chat: the most chats of the plan's tokens
+                                one layout holds at once; -1 when the cache is not each chat's */
+  double chats_fit_words_per_s; /* all replicas' words a second at that many chats a layout; -1 likewise */
+  double cost_per_million;   /* the price of a million words at words_per_s; -1 when no price was given */
+} gs_deploy;
+
 /* One count priced: the cost, what a person sees, and the plan that gave them. */
 typedef struct {
   const gs_setting *setting;
   gs_plan plan;        /* the setting's plan with this count */
   gs_cost_result cost;
   gs_view view;
+  gs_deploy deploy;
 } gs_priced;
 
 /* Counts 1 to max_n priced once, with the three searches over them. */
@@ -481,6 +496,8 @@ int gs_resolve(const gs_request *q, gs_setting *out, gs_error *err);
 int gs_count_allowed(const gs_setting *s, uint64_t n, gs_error *err);
 /* price.c: one count priced; every count 1..max_n priced once into rows (room for cap). */
 int gs_price(const gs_setting *s, uint64_t n, gs_priced *out, gs_error *err);
+/* A count the sweep priced, shown: its view and how it serves (replicas, chats, cost). */
+int gs_priced_of(const gs_setting *s, uint64_t n, const gs_cost_result *c, gs_priced *out, gs_error *err);
 int gs_sweep_run(const gs_setting *s, gs_sweep_row *rows, size_t cap, gs_sweep *out, gs_error *err);
 /* The chart over counts of a sweep (each within it, and allowed), bars scaled to the slowest that fits. */
 int gs_chart_of(const gs_sweep_row *rows, size_t row_n, const uint64_t *counts, size_t count_n, gs_chart_row *out,

@@ -258,6 +258,7 @@ static int print_random(const char *key, uint64_t count, uint64_t seed, int fami
     printf("},");
     if (machines) print_machine(&p, &g, &l);
     memset(&setting, 0, sizeof setting);
+    setting.replicas = 1;
     setting.model = m;
     setting.gpu = g;
     setting.link = l;

@@ -41,6 +41,9 @@ static const char REPORT_HELP[] =
     "  --cache-per-chat   each chat keeps its own cache (default: the lesson's one chat)\n"
     "  --in-flight B      groups: B batches of --words chats in flight, each group working\n"
     "                     on one at every moment (at most the groups; default 1)\n"
+    "  --replicas R       R copies of the layout, each serving its own chats (default 1)\n"
+    "  --gpu-hour PRICE   what one GPU costs an hour, in any currency: each row adds the\n"
+    "                     cost of a million words (no price is kept: they change weekly)\n"
     "What the lesson leaves out, each off by default:\n"
     "  --nccl lesson|auto the lesson's all-reduce cost, or NCCL's cheapest ring protocol\n"
     "  --overlap          each layer's all-reduce hides behind the next layer's reading\n"
@@ -59,10 +62,11 @@ static const char REPORT_HELP[] =
 static const char *const VALUE_FLAGS[] = {"--model", "--bits", "--gpu", "--gpu-gib", "--usable", "--gpu-bw", "--gpu-flops",
                                           "--link", "--link-bw", "--step-us", "--base-us", "--per-server", "--between",
                                           "--split", "--words", "--chat-tokens", "--cache-bits", "--nccl", "--counts",
-                                          "--max-n", "--gpus", "--link-from", "--in-flight"};
+                                          "--max-n", "--gpus", "--link-from", "--in-flight",
+                                          "--replicas", "--gpu-hour"};
 enum { F_MODEL, F_BITS, F_GPU, F_GPU_GIB, F_USABLE, F_GPU_BW, F_GPU_FLOPS, F_LINK, F_LINK_BW, F_STEP_US, F_BASE_US,
        F_PER_SERVER, F_BETWEEN, F_SPLIT, F_WORDS, F_CHAT_TOKENS, F_CACHE_BITS, F_NCCL, F_COUNTS, F_MAX_N, F_GPUS, F_LINK_FROM,
-       F_IN_FLIGHT, F_COUNT };
+       F_IN_FLIGHT, F_REPLICAS, F_GPU_HOUR, F_COUNT };
 
 static const char *const SWITCHES[] = {"--json", "--overlap", "--read-cache", "--divide-heads", "--cache-per-chat", "--explain"};
 enum { S_JSON, S_OVERLAP, S_READ_CACHE, S_DIVIDE_HEADS, S_CACHE_PER_CHAT, S_EXPLAIN, S_COUNT };
@@ -216,9 +220,10 @@ static int plan_figures(const char **v, gs_request *q) {
   static const struct {
     int flag;
     uint64_t max;
-  } WHOLE[] = {{F_WORDS, 0}, {F_PER_SERVER, 0}, {F_CHAT_TOKENS, 0}, {F_CACHE_BITS, 32}, {F_MAX_N, 0}, {F_IN_FLIGHT, 0}};
-  uint64_t *targets[] = {&q->words, &q->per_server, &q->chat_tokens, &q->cache_bits, &q->max_n, &q->in_flight};
-  const uint64_t *maxima[] = {&GS_MAX_WORDS, &GS_MAX_GPUS, &GS_MAX_CHAT_TOKENS, NULL, &GS_MAX_GPUS, &GS_MAX_GPUS};
+  } WHOLE[] = {{F_WORDS, 0},  {F_PER_SERVER, 0}, {F_CHAT_TOKENS, 0}, {F_CACHE_BITS, 32},
+               {F_MAX_N, 0},  {F_IN_FLIGHT, 0},  {F_REPLICAS, 0}};
+  uint64_t *targets[] = {&q->words, &q->per_server, &q->chat_tokens, &q->cache_bits, &q->max_n, &q->in_flight, &q->replicas};
+  const uint64_t *maxima[] = {&GS_MAX_WORDS, &GS_MAX_GPUS, &GS_MAX_CHAT_TOKENS, NULL, &GS_MAX_GPUS, &GS_MAX_GPUS, &GS_MAX_GPUS};
   size_t i;
   int rc;
   for (i = 0; i < sizeof WHOLE / sizeof WHOLE[0]; i++) {
@@ -226,6 +231,8 @@ static int plan_figures(const char **v, gs_request *q) {
     if (v[WHOLE[i].flag] && (rc = cli_parse_whole(VALUE_FLAGS[WHOLE[i].flag], v[WHOLE[i].flag], max, targets[i])) != CLI_OK)
       return rc;
   }
+  if (v[F_GPU_HOUR] && (rc = parse_number("--gpu-hour", v[F_GPU_HOUR], &q->gpu_hour)) != CLI_OK) return rc;
+  if (v[F_GPU_HOUR] && !(q->gpu_hour > 0)) return cli_bad("--gpu-hour: must be a price from 0.001 to 1000000 an hour");
   if (gs_split_parse(v[F_SPLIT] ? v[F_SPLIT] : "slices", &q->split, NULL) != GS_OK)
     return cli_bad("--split: must be slices, groups or slices-groups, not '%s'", v[F_SPLIT]);
   if (v[F_NCCL] && strcmp(v[F_NCCL], "auto") == 0) q->switches |= GS_SW_NCCL_AUTO;

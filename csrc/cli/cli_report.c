@@ -29,17 +29,9 @@ static int sweep_all(const cli_report_options *o, sweep *out) {
 static int row(const cli_report_options *o, const sweep *sw, size_t i, gs_priced *out) {
   uint64_t n = o->counts[i];
   gs_error err;
-  if (n <= sw->found.count && sw->rows[n - 1].allowed) {
-    memset(out, 0, sizeof *out);
-    out->setting = &o->setting;
-    out->plan = o->setting.plan;
-    out->plan.gpus = n;
-    out->cost = sw->rows[n - 1].cost;
-    gs_view_of(&out->cost, &out->view);
-    return CLI_OK;
-  }
-  if (gs_price(&o->setting, n, out, &err) != GS_OK) return cli_bad_error("report", &err);
-  return CLI_OK;
+  int rc = n <= sw->found.count && sw->rows[n - 1].allowed ? gs_priced_of(&o->setting, n, &sw->rows[n - 1].cost, out, &err)
+                                                           : gs_price(&o->setting, n, out, &err);
+  return rc == GS_OK ? CLI_OK : cli_bad_error("report", &err);
 }
 
 static void print_count_or_none(FILE *f, uint64_t n, const char *none) {
@@ -63,6 +55,7 @@ static void json_link(const gs_link *l, const gs_hardware_text *t) {
 
 static int print_json(const cli_report_options *o, const sweep *sw) {
   const gs_setting *st = &o->setting;
+  char price[40];
   const gs_model *m = &st->model;
   const gs_plan *s = &st->plan;
   size_t i;
@@ -98,11 +91,13 @@ static int print_json(const cli_report_options *o, const sweep *sw) {
   printf(",\"per_server\":");
   print_count_or_none(stdout, s->per_server, "null");
   printf(",\"split\":\"%s\",\"words\":%llu,\"chat_tokens\":%llu,\"cache_bits\":%llu,\"cache_per_chat\":%s,\"nccl\":\"%s\","
-         "\"overlap\":%s,\"read_cache\":%s,\"divide_heads\":%s,\"in_flight\":%llu,\"max_n\":%llu,\"fewest\":",
+         "\"overlap\":%s,\"read_cache\":%s,\"divide_heads\":%s,\"in_flight\":%llu,\"replicas\":%llu,\"max_n\":%llu,"
+         "\"gpu_hour\":%s,\"fewest\":",
          gs_split_name(s->split), (unsigned long long)s->words, (unsigned long long)s->chat_tokens,
          (unsigned long long)s->cache_bits, s->cache_per_chat ? "true" : "false", s->nccl == GS_NCCL_AUTO ? "auto" : "lesson",
          s->overlap ? "true" : "false", s->read_cache ? "true" : "false", st->divide_heads ? "true" : "false",
-         (unsigned long long)gs_plan_batches(s), (unsigned long long)st->max_n);
+         (unsigned long long)gs_plan_batches(s), (unsigned long long)st->replicas, (unsigned long long)st->max_n,
+         st->gpu_hour > 0 ? gs_exact(price, sizeof price, st->gpu_hour) : "null");
   print_count_or_none(stdout, sw->found.fewest, "null");
   printf(",\"best\":");
   print_count_or_none(stdout, sw->found.best, "null");
@@ -169,6 +164,8 @@ static void print_header(const gs_setting *o) {
            o->between_text.name, gs_fixed_grouped(a, sizeof a, s->between.bandwidth / 1e9, 0), gs_plain(b, sizeof b, s->between.step_us));
   printf("Split: %s; %llu chat%s at once, each getting a word a step\n", split_words(s->split), (unsigned long long)s->words,
          s->words == 1 ? "" : "s");
+  if (o->replicas > 1) printf("Replicas: %llu copies of each layout, each serving its own chats\n", (unsigned long long)o->replicas);
+  if (o->gpu_hour > 0) printf("Price: %s an hour a GPU, as typed\n", gs_plain(a, sizeof a, o->gpu_hour));
   if (gs_plan_batches(s) > 1)
     printf("In flight: %llu batches of %llu, each group working on one at every moment; each chat still waits a whole "
            "step a word\n", (unsigned long long)gs_plan_batches(s), (unsigned long long)s->words);
@@ -179,6 +176,20 @@ static void print_header(const gs_setting *o) {
   if (s->overlap) printf("Overlap: each layer's all-reduce hides behind the next layer's reading\n");
   if (s->read_cache) printf("Each step also reads every chat's cache\n");
   if (o->divide_heads) printf("Only counts that divide the %llu heads\n", (unsigned long long)m->heads);
+}
+
+/* How a row serves, past the lesson: replicas, the chats that fit, the cost of a word. */
+static void print_deploy(const gs_priced *r) {
+  const gs_deploy *d = &r->deploy;
+  char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP];
+  if (!r->cost.fits) return;
+  if (r->setting->replicas > 1)
+    printf("  %llu GPUs in %llu replicas: %s words/s", (unsigned long long)d->gpus, (unsigned long long)r->setting->replicas,
+           gs_fixed_grouped(a, sizeof a, d->words_per_s, 1));
+  if (d->chats_fit >= 0)
+    printf("  %s chats fit: %s words/s", gs_grouped(a, sizeof a, (uint64_t)d->chats_fit),
+           gs_fixed_grouped(b, sizeof b, d->chats_fit_words_per_s, 1));
+  if (d->cost_per_million >= 0) printf("  %s a million words", gs_fixed_grouped(a, sizeof a, d->cost_per_million, 2));
 }
 
 static int print_table(const cli_report_options *o, const sweep *sw) {
@@ -207,6 +218,7 @@ static int print_table(const cli_report_options *o, const sweep *sw) {
       printf(" %10s %10s %10s %8s %9s %11s", "-", "-", "-", "-", "-", "-");
     if (st->plan.nccl == GS_NCCL_AUTO && v->fits) printf("  %s", gs_protocol_name(r.cost.protocol));
     if (r.cost.servers > 1) printf("  %llu servers", (unsigned long long)r.cost.servers);
+    print_deploy(&r);
     printf("\n");
   }
   printf("\nA row that does not fit shows no time: its weights, cache and working memory exceed the usable memory.\n");

@@ -50,6 +50,11 @@ static void put_f64(writer *w, const char *path, double x) {
   key(w, path);
   cli_json_double(w->f, x);
 }
+static void put_opt(writer *w, const char *path, double x) {
+  key(w, path);
+  if (x < 0) fputs("null", w->f);
+  else cli_json_double(w->f, x);
+}
 static void put_text(writer *w, const char *path, const char *s) {
   key(w, path);
   cli_json_string(w->f, s);
@@ -64,6 +69,7 @@ static void put_name(writer *w, const char *path, const char *s) {
 #define PUT_COUNT(w, path, e) put_count(w, path, (uint64_t)(e))
 #define PUT_BOOL(w, path, e) put_bool(w, path, (e) != 0)
 #define PUT_F64(w, path, e) put_f64(w, path, (e))
+#define PUT_OPT(w, path, e) put_opt(w, path, (e))
 #define PUT_TEXT(w, path, e) put_text(w, path, (e))
 #define PUT_NAME(w, path, e) put_name(w, path, (e))
 #define PUT(kind, id, path, expr) PUT_##kind(&w, path, expr);

@@ -150,6 +150,32 @@ static void time_sums(writer *w, figures *f, const gs_model *m, const gs_gpu *g,
          fixed(f, c->time.total_words_per_s, 1), count(f, p->words));
 }
 
+#ifndef GS_LESSON_ONLY
+/* Replicas, the chats that fit, and the cost of a word (csrc/core/price.c), when asked; the
+ * lesson's module has none of them. */
+static void deploy_sums(writer *w, figures *f, const gs_setting *s, const gs_priced *pr) {
+  const gs_deploy *d = &pr->deploy;
+  const gs_cost_result *c = &pr->cost;
+  if (s->replicas > 1)
+    line(w, "  replicas: %s copies of %s GPUs = %s GPUs; %s x %s = %s words a second", count(f, s->replicas),
+         count(f, pr->plan.gpus), count(f, d->gpus), count(f, s->replicas), fixed(f, c->time.total_words_per_s, 1),
+         fixed(f, d->words_per_s, 1));
+  if (d->chats_fit >= 0) {
+    uint64_t used = c->memory.weights + c->memory.working;
+    uint64_t room = c->usable_bytes > used ? c->usable_bytes - used : 0;
+    line(w, "  chats that fit: %s usable - %s weights - %s working = %s bytes for caches; a chat's cache of %s bytes%s "
+         "over %llu part%s: %s chats a layout, giving %s words a second in all",
+         count(f, c->usable_bytes), count(f, c->memory.weights), count(f, c->memory.working), count(f, room),
+         count(f, gs_plan_cache_bytes(&s->model, &pr->plan)), gs_plan_batches(&pr->plan) > 1 ? " in each batch in flight" : "",
+         (unsigned long long)gs_cache_parts(&s->model, &pr->plan), gs_cache_parts(&s->model, &pr->plan) == 1 ? "" : "s",
+         count(f, (uint64_t)d->chats_fit), fixed(f, d->chats_fit_words_per_s, 1));
+  }
+  if (d->cost_per_million >= 0)
+    line(w, "  cost: %s GPUs x %s an hour / 3,600 s / %s words a second x 1,000,000 = %s a million words", count(f, d->gpus),
+         fixed(f, s->gpu_hour, 2), fixed(f, d->words_per_s, 1), fixed(f, d->cost_per_million, 2));
+}
+#endif
+
 int gs_explain_of(const gs_priced *pr, char *buf, size_t cap, gs_error *err) {
   const gs_setting *s = pr->setting;
   writer w;
@@ -162,6 +188,9 @@ int gs_explain_of(const gs_priced *pr, char *buf, size_t cap, gs_error *err) {
   f.next = 0;
   memory_sums(&w, &f, &s->model, &pr->plan, &pr->cost);
   time_sums(&w, &f, &s->model, &s->gpu, &s->link, &pr->plan, &pr->cost);
+#ifndef GS_LESSON_ONLY
+  if (pr->cost.fits) deploy_sums(&w, &f, s, pr);
+#endif
   if (w.at + 1 >= cap) return gs_fail(err, GS_ERR_TOO_LONG, "explain", "needs more than %zu bytes", cap);
   return GS_OK;
 }
@@ -170,6 +199,7 @@ int gs_explain(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_pl
   static gs_setting s; /* large (its texts): kept off the modules' stack */
   gs_priced pr;
   int rc;
+  s.replicas = 1;
   s.model = *m;
   s.gpu = *g;
   s.link = *l;

@@ -8,6 +8,7 @@
  *   COUNT a small whole number (below 2^53): a Number, a JSON number
  *   BOOL  0 or 1: a boolean
  *   F64   a double: bit for bit in JavaScript, 17 significant digits in the JSON
+ *   OPT   a double that may be absent (negative): as F64, or null
  *   TEXT  a figure as a person reads it (csrc/core/view.c): a string
  *   NAME  a name or "" for none: a string, or null
  * A path has at most one dot: "memory.total" is "total" in the object "memory", and the
@@ -61,7 +62,12 @@
   X(TEXT, view_idle, "view.idle", r->view.idle)                                                \
   X(F64, view_mem_bar, "view.mem_bar", r->view.mem_bar)                                        \
   X(F64, view_limit_bar, "view.limit_bar", r->view.limit_bar)                                  \
-  X(F64, view_wait_bar, "view.wait_bar", r->view.wait_bar)
+  X(F64, view_wait_bar, "view.wait_bar", r->view.wait_bar)                                    \
+  X(COUNT, deploy_gpus, "deploy.gpus", r->deploy.gpus)                                         \
+  X(F64, deploy_words_per_s, "deploy.words_per_s", r->deploy.words_per_s)                      \
+  X(OPT, deploy_chats_fit, "deploy.chats_fit", (double)r->deploy.chats_fit)                    \
+  X(OPT, deploy_chats_fit_words_per_s, "deploy.chats_fit_words_per_s", r->deploy.chats_fit_words_per_s) \
+  X(OPT, deploy_cost_per_million, "deploy.cost_per_million", r->deploy.cost_per_million)
 
 /* One row of the chart (gs_chart_of), r being a gs_chart_row. */
 #define GS_CHART_FIELDS(X)                     \
@@ -86,12 +92,14 @@
 #define GS_IS_U64_F64 0
 #define GS_IS_U64_TEXT 0
 #define GS_IS_U64_NAME 0
+#define GS_IS_U64_OPT 0
 #define GS_IS_F64_U64 0
 #define GS_IS_F64_COUNT 1
 #define GS_IS_F64_BOOL 1
 #define GS_IS_F64_F64 1
 #define GS_IS_F64_TEXT 0
 #define GS_IS_F64_NAME 0
+#define GS_IS_F64_OPT 1
 #define GS_COUNT_U64(kind, id, path, expr) +GS_IS_U64_##kind
 #define GS_COUNT_F64(kind, id, path, expr) +GS_IS_F64_##kind
 #define GS_COUNT_TEXT(kind, id, path, expr) +(1 - GS_IS_U64_##kind - GS_IS_F64_##kind)

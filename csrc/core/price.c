@@ -6,15 +6,72 @@
 
 #include "internal.h"
 
-int gs_price(const gs_setting *s, uint64_t n, gs_priced *out, gs_error *err) {
+/* The most chats of the plan's tokens that one layout holds, each with its own cache, beside
+ * its weights and working memory: the cache a GPU holds for W chats is
+ * ceil(W x batches x one chat's cache / parts), so W chats fit while W x batches x chat <=
+ * room x parts, room being what the weights and working memory leave of the usable
+ * memory. Checked by pricing that many (and they must fit); at most GS_MAX_WORDS. */
+static int chats_that_fit(const gs_setting *s, const gs_priced *r, gs_deploy *d, gs_error *err) {
+#ifdef GS_LESSON_ONLY
+  /* the lesson's module keeps the lesson's one-chat cache (gs_resolve refuses another) */
+  (void)s;
+  (void)r;
+  (void)err;
+  d->chats_fit = -1;
+  d->chats_fit_words_per_s = -1;
+  return GS_OK;
+#else
+  gs_plan at = r->plan;
+  gs_cost_result c;
+  uint64_t used = r->cost.memory.weights + r->cost.memory.working, chat, parts, room, most;
   int rc;
+  d->chats_fit = -1;
+  d->chats_fit_words_per_s = -1;
+  if (!r->plan.cache_per_chat) return GS_OK;
+  chat = gs_plan_cache_bytes(&s->model, &r->plan) * gs_plan_batches(&r->plan);
+  parts = gs_cache_parts(&s->model, &r->plan);
+  room = r->cost.usable_bytes > used ? r->cost.usable_bytes - used : 0;
+  most = chat == 0 ? GS_MAX_WORDS : room / chat * parts + room % chat * parts / chat;
+  if (room / chat > GS_MAX_WORDS || most > GS_MAX_WORDS) most = GS_MAX_WORDS;
+  d->chats_fit = (int64_t)most;
+  d->chats_fit_words_per_s = 0;
+  if (most == 0) return GS_OK;
+  at.words = most;
+  if ((rc = gs_cost(&s->model, &s->gpu, &s->link, &at, &c, err)) != GS_OK) return rc;
+  if (!c.fits) return gs_fail(err, GS_ERR_RANGE, "chats", "%llu chats were found to fit and do not", (unsigned long long)most);
+  d->chats_fit_words_per_s = (double)s->replicas * c.time.total_words_per_s;
+  return GS_OK;
+#endif
+}
+
+/* The layout served by its replicas, and what a million words cost at the price of a GPU
+ * hour: gpus x price / 3,600 seconds, over the words a second, times a million. */
+static int deploy(const gs_setting *s, gs_priced *r, gs_error *err) {
+  gs_deploy *d = &r->deploy;
+  d->gpus = s->replicas * r->plan.gpus;
+  d->words_per_s = r->cost.fits ? (double)s->replicas * r->cost.time.total_words_per_s : 0;
+  d->cost_per_million = -1;
+  if (s->gpu_hour > 0 && r->cost.fits) d->cost_per_million = (double)d->gpus * s->gpu_hour / 3600 / d->words_per_s * 1e6;
+  return chats_that_fit(s, r, d, err);
+}
+
+int gs_priced_of(const gs_setting *s, uint64_t n, const gs_cost_result *c, gs_priced *out, gs_error *err) {
   memset(out, 0, sizeof *out);
   out->setting = s;
   out->plan = s->plan;
   out->plan.gpus = n;
-  if ((rc = gs_cost(&s->model, &s->gpu, &s->link, &out->plan, &out->cost, err)) != GS_OK) return rc;
+  out->cost = *c;
   gs_view_of(&out->cost, &out->view);
-  return GS_OK;
+  return deploy(s, out, err);
+}
+
+int gs_price(const gs_setting *s, uint64_t n, gs_priced *out, gs_error *err) {
+  gs_plan p = s->plan;
+  gs_cost_result c;
+  int rc;
+  p.gpus = n;
+  if ((rc = gs_cost(&s->model, &s->gpu, &s->link, &p, &c, err)) != GS_OK) return rc;
+  return gs_priced_of(s, n, &c, out, err);
 }
 
 /* The first count that fits is the fewest; the shortest step is the best, the first on a

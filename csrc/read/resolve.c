@@ -106,7 +106,19 @@ static int resolve_plan(const gs_request *q, gs_setting *out, gs_error *err) {
   p->nccl = q->switches & GS_SW_NCCL_AUTO ? GS_NCCL_AUTO : GS_NCCL_LESSON;
   p->in_flight = q->in_flight;
   out->divide_heads = (q->switches & GS_SW_DIVIDE_HEADS) != 0;
+#ifdef GS_LESSON_ONLY
+  if (p->cache_per_chat || q->replicas > 1 || q->gpu_hour != 0)
+    return gs_fail(err, GS_ERR_UNSUPPORTED, "plan",
+                   "the lesson's module keeps the lesson's one chat's cache, one copy and no price (build/gpusplit.wasm has them)");
+#endif
   out->max_n = q->max_n ? q->max_n : DEFAULT_MAX_N;
+  out->replicas = q->replicas ? q->replicas : 1;
+  if (out->replicas > GS_MAX_GPUS)
+    return gs_fail(err, GS_ERR_RANGE, "replicas", "must be from 1 to %llu", (unsigned long long)GS_MAX_GPUS);
+  /* a price a person types: any currency, from a thousandth to a million an hour */
+  if (q->gpu_hour != 0 && !(q->gpu_hour >= 1e-3 && q->gpu_hour <= 1e6))
+    return gs_fail(err, GS_ERR_RANGE, "gpu_hour", "must be a price from 0.001 to 1000000 an hour");
+  out->gpu_hour = q->gpu_hour;
   if (out->max_n > GS_MAX_GPUS)
     return gs_fail(err, GS_ERR_RANGE, "max_n", "must be from 1 to %llu", (unsigned long long)GS_MAX_GPUS);
   if (p->nccl == GS_NCCL_AUTO && out->gpu.arch == GS_ARCH_NONE)

@@ -68,6 +68,7 @@ static void pack_text(packer *p, const char *s) {
 #define PACK_COUNT(p, e) (p)->f64[(p)->nf++] = (double)(e)
 #define PACK_BOOL(p, e) (p)->f64[(p)->nf++] = (e) ? 1 : 0
 #define PACK_F64(p, e) (p)->f64[(p)->nf++] = (e)
+#define PACK_OPT(p, e) (p)->f64[(p)->nf++] = (e)
 #define PACK_TEXT(p, e) pack_text(p, (e))
 #define PACK_NAME(p, e) pack_text(p, (e))
 #define PACK(kind, id, path, expr) PACK_##kind(&pk, expr);

@@ -19,7 +19,7 @@ table('each list names each figure once, and gives each buffer slot to one figur
     const paths = list.fields.map(([p]) => p);
     assert.is(new Set(paths).size, paths.length, `${name}: a path twice`);
     for (const buffer of ['u64', 'f64', 'text']) {
-      const kinds = { u64: ['u64'], f64: ['count', 'bool', 'f64'], text: ['text', 'name'] }[buffer];
+      const kinds = { u64: ['u64'], f64: ['count', 'bool', 'f64', 'opt'], text: ['text', 'name'] }[buffer];
       const slots = list.fields.filter(([, kind]) => kinds.includes(kind)).map(([, , at]) => at).sort((a, b) => a - b);
       assert.equal(slots, Array.from({ length: list[buffer] }, (_, i) => i), `${name}: ${buffer} slots`);
     }

@@ -36,7 +36,7 @@ export function readStrings(memory, ptr, count) {
 
 // The figures of one record a module handed over (csrc/wasm/abi.c), by the layout
 // web/src/fields.js gives: row `row` of that list, from its 64-bit, double and string
-// buffers, as an object whose keys are the figures' paths ("memory.total" as
+// buffers (an 'opt' figure below 0 being null), as an object whose keys are the figures' paths ("memory.total" as
 // { memory: { total } }), the same as the command line's JSON.
 export function readRecord(memory, layout, buffers, row = 0) {
   const u64 = layout.u64 ? new BigUint64Array(memory.buffer, buffers.u64, layout.u64 * (row + 1)) : null;
@@ -51,6 +51,7 @@ export function readRecord(memory, layout, buffers, row = 0) {
     else {
       value = f64[layout.f64 * row + at];
       if (kind === 'bool') value = value === 1;
+      else if (kind === 'opt' && value < 0) value = null;
     }
     const dot = path.indexOf('.');
     if (dot < 0) out[path] = value;
