@@ -73,7 +73,7 @@ typedef struct {
   uint64_t window;       /* tokens a sliding-window layer keeps; 0 when none slides */
   int cache_latent;      /* 1: a compressed latent (MLA) that every slice holds whole */
   uint64_t ffn_width;    /* the widest feed-forward intermediate one token passes through */
-  char note[96];         /* what the count leaves out or adds, for people; "" when nothing */
+  char note[160];        /* what the count leaves out or adds, for people; "" when nothing */
 } gs_model;
 
 /* The GPU generations NCCL's tables tell apart (src/graph/tuning.cc, compCapIndex), or
