@@ -73,7 +73,7 @@ typedef struct {
   uint64_t window;       /* tokens a sliding-window layer keeps; 0 when none slides */
   int cache_latent;      /* 1: a compressed latent (MLA) that every slice holds whole */
   uint64_t ffn_width;    /* the widest feed-forward intermediate one token passes through */
-  char note[96];         /* what the count leaves out or adds, for people; "" when nothing */
+  char note[160];        /* what the count leaves out or adds, for people; "" when nothing */
 } gs_model;
 
 /* The GPU generations NCCL's tables tell apart (src/graph/tuning.cc, compCapIndex), or
@@ -87,6 +87,12 @@ typedef struct {
   double bandwidth; /* bytes per second the GPU reads its own memory */
   double flops;     /* 16-bit operations per second */
   int arch;         /* enum gs_arch, for --nccl auto */
+  /* Catalogue facts for realistic defaults (data/gpus.json); nothing prices with them yet.
+   * 0 where the catalogue does not give them. */
+  int per_server;         /* GPUs in the usual server: 8 for SXM and OAM boards (DGX, HGX) */
+  int compute_capability; /* x10 (80, 89, 90, 100, 120), which NCCL indexes its tables by */
+  int nvlinks;            /* NVLink links to the server's NVSwitch fabric */
+  double ring_bw;         /* bytes/s one way a ring gets over NVLink: nvlinks x NCCL's per-link rate */
 } gs_gpu;
 
 /* The kinds of link NCCL's latency tables tell apart (NCCL_HW_NVLINK, _PCI, _NET). */
@@ -98,6 +104,8 @@ typedef struct {
   double step_us;   /* latency of one ring step, microseconds */
   double base_us;   /* latency paid once per all-reduce, microseconds */
   int kind;         /* enum gs_link_kind */
+  double ring_bw;   /* bytes/s one way NCCL's topology gives this PCIe link or NIC; 0 for NVLink,
+                       whose figure is the GPU's (gs_gpu.ring_bw). Nothing prices with it yet. */
 } gs_link;
 
 /* How the model is split. */

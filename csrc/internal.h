@@ -107,10 +107,17 @@ typedef struct {
   const gs_json *json;
   int object;    /* token of the object holding the keys */
   gs_error *err;
+  int classed;   /* 1 when model_type names the configuration class, whose defaults then apply */
 } gs_config;
 
 /* A count of at least 1: required when def is NULL, else def when absent or null. */
 int gs_config_count(const gs_config *c, const char *key, const uint64_t *def, uint64_t *out);
+/* A count with its configuration class's default: def when the key is absent and the config
+ * names its class (classed); otherwise as gs_config_count with no default. A key present as
+ * null is refused, as the class would fail on None. */
+int gs_config_class(const gs_config *c, const char *key, uint64_t def, uint64_t *out);
+/* 1 when key is not in the object at all (a null is present: Python passes None). */
+int gs_config_absent(const gs_config *c, const char *key);
 /* A whole number, 0 or more, def when absent or null. */
 int gs_config_whole(const gs_config *c, const char *key, uint64_t def, uint64_t *out);
 int gs_config_bool(const gs_config *c, const char *key, int def, int *out);
@@ -140,10 +147,16 @@ extern const gs_family GS_FAMILIES[];
 extern const size_t GS_FAMILY_COUNT;
 
 /* families/decoder.c: the parts most decoders share. */
-/* hidden_size, num_hidden_layers, num_attention_heads, num_key_value_heads (absent: the
- * heads) and vocab_size; head_dim from the config, else head_dim_default, else (when that
- * is 0) hidden_size / heads. */
-int gs_decoder_read(const gs_config *c, uint64_t head_dim_default, gs_model *m);
+/* A configuration class's defaults for the keys every decoder has (transformers'
+ * configuration_<family>.py); kv_heads 0: the heads, head_dim 0: hidden_size / heads. */
+typedef struct {
+  uint64_t vocab, hidden, layers, heads, kv_heads, head_dim;
+} gs_class_defaults;
+/* hidden_size, num_hidden_layers, num_attention_heads, num_key_value_heads and vocab_size,
+ * and head_dim, with the class's defaults when the config names its class (gs_config_class);
+ * without model_type the first four and vocab_size are required, num_key_value_heads
+ * defaults to the heads and head_dim to d->head_dim, else hidden_size / heads. */
+int gs_decoder_read(const gs_config *c, const gs_class_defaults *d, gs_model *m);
 /* The embedding table, the output table unless tied, and the final norm. */
 int gs_decoder_tables(const gs_config *c, gs_tally *t, const gs_model *m, int tied_default);
 /* q, k, v and o projections in every layer, with their biases when asked. */

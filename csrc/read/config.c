@@ -32,6 +32,16 @@ int gs_config_count(const gs_config *c, const char *key, const uint64_t *def, ui
   return gs_json_count(c->json, at, key, out, c->err);
 }
 
+int gs_config_class(const gs_config *c, const char *key, uint64_t def, uint64_t *out) {
+  if (c->classed && gs_json_find(c->json, c->object, key) < 0) {
+    *out = def;
+    return GS_OK;
+  }
+  return gs_config_count(c, key, NULL, out);
+}
+
+int gs_config_absent(const gs_config *c, const char *key) { return gs_json_find(c->json, c->object, key) < 0; }
+
 int gs_config_whole(const gs_config *c, const char *key, uint64_t def, uint64_t *out) {
   int at = gs_json_find(c->json, c->object, key);
   if (absent(c, at)) {
@@ -186,6 +196,20 @@ static int read_storage(const gs_json *j, uint64_t bits, unsigned formats, const
   return GS_OK;
 }
 
+/* torch_dtype (or dtype, its newer name) "float32": a checkpoint saved at 32 bits, which
+ * engines load and serve at 16 (vLLM's dtype "auto" takes float32 weights as float16). */
+static int stored_as_float32(const gs_json *j) {
+  int at = gs_json_find(j, 0, "torch_dtype");
+  if (at < 0) at = gs_json_find(j, 0, "dtype");
+  return at >= 0 && gs_json_string_is(j, at, "float32");
+}
+
+static void note_float32(gs_model *m) {
+  static const char WHAT[] = "the float32 checkpoint at 16 bits a weight, as it is served";
+  size_t n = strlen(m->note);
+  gs_format(m->note + n, sizeof m->note - n, "%s%s", n ? "; " : "", WHAT);
+}
+
 static uint64_t ceil_bytes(uint64_t bits) { return bits / 8 + (bits % 8 != 0); }
 
 /* What the cost takes for granted, checked once: heads that share out evenly, and every
@@ -235,7 +259,9 @@ int gs_model_parse(const char *json, size_t len, uint64_t bits, gs_model *out, g
   c.json = &j;
   c.object = 0;
   c.err = err;
+  c.classed = at >= 0 && !gs_json_is_null(&j, at);
   if ((rc = family->count(&c, &t, &m)) != GS_OK) return rc;
+  if (t.storage.kind == GS_STORE_16 && stored_as_float32(&j)) note_float32(&m);
   if (t.code != GS_OK) return t.code;
   m.params = t.params;
   m.stored_bytes = ceil_bytes(t.bits);

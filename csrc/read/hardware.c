@@ -112,6 +112,33 @@ int gs_hardware_keys(const char *json, size_t len, const char *array, char *buf,
   return GS_OK;
 }
 
+/* An optional number: def when the entry leaves it out. */
+static int read_optional(const gs_json *j, int object, const char *field, double def, double *out, gs_error *err) {
+  int at = gs_json_find(j, object, field);
+  if (at < 0) {
+    *out = def;
+    return GS_OK;
+  }
+  return gs_json_number(j, at, field, out, err);
+}
+
+/* An optional whole count, at most max: 0 when left out. */
+static int read_optional_count(const gs_json *j, int object, const char *field, int max, int *out, gs_error *err) {
+  int at = gs_json_find(j, object, field), rc;
+  uint64_t v = 0;
+  if (at >= 0 && (rc = gs_json_whole(j, at, field, 0, &v, err)) != GS_OK) return rc;
+  if (v > (uint64_t)max) return gs_fail(err, GS_ERR_RANGE, field, "must be at most %d", max);
+  *out = (int)v;
+  return GS_OK;
+}
+
+/* The catalogue facts for realistic defaults (gs_gpu, gs_link); a figure must be finite
+ * and not negative. */
+static int check_ring(double bw, const char *field, gs_error *err) {
+  if (!(bw >= 0 && bw <= 1e15)) return gs_fail(err, GS_ERR_RANGE, field, "must be from 0 to 1e15 bytes a second");
+  return GS_OK;
+}
+
 static const char *const ARCHES[] = {"none", "volta", "ampere", "hopper", "blackwell"};
 static const char *const KINDS[] = {"nvlink", "pci", "net"};
 
@@ -127,7 +154,11 @@ int gs_gpu_parse(const char *json, size_t len, const char *key, gs_gpu *out, gs_
       (rc = read_number(&j, at, "gib", &g.gib, err)) != GS_OK ||
       (rc = read_number(&j, at, "bandwidth", &g.bandwidth, err)) != GS_OK ||
       (rc = read_number(&j, at, "flops", &g.flops, err)) != GS_OK ||
-      (rc = read_choice(&j, at, "arch", ARCHES, 5, &g.arch, err)) != GS_OK || (rc = gs_gpu_check(&g, err)) != GS_OK)
+      (rc = read_choice(&j, at, "arch", ARCHES, 5, &g.arch, err)) != GS_OK || (rc = gs_gpu_check(&g, err)) != GS_OK ||
+      (rc = read_optional_count(&j, at, "per_server", 1024, &g.per_server, err)) != GS_OK ||
+      (rc = read_optional_count(&j, at, "compute_capability", 1000, &g.compute_capability, err)) != GS_OK ||
+      (rc = read_optional_count(&j, at, "nvlinks", 64, &g.nvlinks, err)) != GS_OK ||
+      (rc = read_optional(&j, at, "ring_bw", 0, &g.ring_bw, err)) != GS_OK || (rc = check_ring(g.ring_bw, "ring_bw", err)) != GS_OK)
     return rc;
   if (text && ((rc = read_text(&j, at, "key", 0, text->key, sizeof text->key, err)) != GS_OK ||
                (rc = read_text(&j, at, "name", 0, text->name, sizeof text->name, err)) != GS_OK ||
@@ -157,7 +188,9 @@ int gs_link_parse(const char *json, size_t len, const char *key, gs_link *out, g
   } else {
     l.step_us = gs_nccl_ll_step_us(l.kind);
   }
-  if ((rc = gs_link_check(&l, err)) != GS_OK) return rc;
+  if ((rc = gs_link_check(&l, err)) != GS_OK || (rc = read_optional(&j, at, "ring_bw", 0, &l.ring_bw, err)) != GS_OK ||
+      (rc = check_ring(l.ring_bw, "ring_bw", err)) != GS_OK)
+    return rc;
   if (text && ((rc = read_text(&j, at, "key", 0, text->key, sizeof text->key, err)) != GS_OK ||
                (rc = read_text(&j, at, "label", 0, text->name, sizeof text->name, err)) != GS_OK ||
                (rc = read_text(&j, at, "source", 1, text->source, sizeof text->source, err)) != GS_OK))

@@ -2,7 +2,8 @@
  * jsmn finds the structure; the checks on values (number grammar, whole numbers, ranges)
  * are ours, because jsmn leaves primitives as raw text. */
 #define JSMN_STATIC
-#define JSMN_STRICT /* reject unquoted keys and primitives that JSON does not allow */
+/* Not JSMN_STRICT: the grammar pass below refuses all that is not JSON before jsmn runs, and
+ * strict jsmn would refuse NaN and Infinity, which the grammar lets through (see value()). */
 #include <string.h>
 
 #include "internal.h"
@@ -134,6 +135,16 @@ static int value(cursor *c, int depth) {
   if (ch == 't') return literal(c, "true");
   if (ch == 'f') return literal(c, "false");
   if (ch == 'n') return literal(c, "null");
+  /* Python's json module writes float('nan') and float('inf') as NaN, Infinity and
+   * -Infinity (json.dumps, allow_nan=True by default), and configs saved by transformers
+   * hold them (NVIDIA's nemotron_h). They are read as numbers, so a config is counted or
+   * refused by what it is; number_token refuses one in a key a family uses, by name. */
+  if (ch == 'N') return literal(c, "NaN");
+  if (ch == 'I') return literal(c, "Infinity");
+  if (ch == '-' && c->at + 1 < c->n && c->s[c->at + 1] == 'I') {
+    c->at++;
+    return literal(c, "Infinity");
+  }
   return number(c);
 }
 
@@ -278,6 +289,7 @@ int gs_json_string_is(const gs_json *j, int index, const char *s) {
  * the last of repeated keys wins. */
 int gs_json_find(const gs_json *j, int object, const char *key) {
   int i = object + 1, k, found = -1;
+  if (object < 0) return -1; /* a sub-config the document leaves out: no keys (families/gemma.c) */
   for (k = 0; k < j->toks[object].size && i + 1 < j->count; k++) {
     if (gs_json_string_is(j, i, key)) found = i + 1;
     i = gs_json_next(j, i + 1);
@@ -297,6 +309,9 @@ static int number_token(const gs_json *j, int index, const char *field, char *ra
   size_t n = (size_t)(t->end - t->start);
   if (t->type != JSMN_PRIMITIVE || j->text[t->start] == 't' || j->text[t->start] == 'f' || j->text[t->start] == 'n')
     return gs_fail(err, GS_ERR_TYPE, field, "must be a number, not %s", type_name(t, j->text));
+  if (j->text[t->start] == 'N' || j->text[t->start] == 'I' || j->text[t->start + (n > 1)] == 'I')
+    return gs_fail(err, GS_ERR_RANGE, field, "is %s, not a number the reader can use",
+                   j->text[t->start] == 'N' ? "NaN" : j->text[t->start] == '-' ? "-Infinity" : "Infinity");
   if (n >= raw_cap) return gs_fail(err, GS_ERR_RANGE, field, "is a number too long to read");
   memcpy(raw, j->text + t->start, n);
   raw[n] = '\0';

@@ -250,7 +250,7 @@ static void zero_negative_and_fractional_counts_are_out_of_range(void **state) {
 }
 
 static void numbers_json_does_not_allow_are_refused(void **state) {
-  static const char *const bad[] = {"04096", "+4096", "4096.", ".5", "0x1000", "Infinity", "NaN"};
+  static const char *const bad[] = {"04096", "+4096", "4096.", ".5", "0x1000", "nan", "inf", "-inf", "Infinite", "NaNa", "+Infinity"};
   size_t k;
   gs_model s;
   gs_error err;
@@ -259,6 +259,26 @@ static void numbers_json_does_not_allow_are_refused(void **state) {
     int rc = ts_parse(config("hidden_size", bad[k], NULL), &s, &err);
     if (rc != GS_ERR_JSON) fail_msg("hidden_size %s: status %d, %s: %s", bad[k], rc, err.field, err.what);
   }
+}
+
+/* Python's json module writes NaN, Infinity and -Infinity: in a key the count does not use
+ * they are numbers like any other (the config counts as without them); in a key it uses,
+ * they are refused by the key's name. */
+static void python_nan_and_infinity_are_numbers_refused_where_used(void **state) {
+  static const char *const words[] = {"NaN", "Infinity", "-Infinity"};
+  char extra[96];
+  size_t k;
+  (void)state;
+  for (k = 0; k < sizeof words / sizeof words[0]; k++) {
+    snprintf(extra, sizeof extra, "\"rope_theta\": %s, \"scales\": [1, %s]", words[k], words[k]);
+    assert_int_equal(ts_parse_ok(config(NULL, NULL, extra)).params, ts_parse_ok(config(NULL, NULL, NULL)).params);
+    ts_refused(config("hidden_size", words[k], NULL), GS_ERR_RANGE, "hidden_size", words[k]);
+    ts_refused(config("head_dim", words[k], NULL), GS_ERR_RANGE, "head_dim", words[k]);
+  }
+  ts_refused(config("tie_word_embeddings", "NaN", NULL), GS_ERR_TYPE, "tie_word_embeddings", NULL);
+  /* NVIDIA's nemotron_h configs hold "time_step_limit": [0.0, Infinity]: refused by type */
+  ts_refused("{\"model_type\": \"nemotron_h\", \"time_step_limit\": [0.0, Infinity], \"hidden_size\": 4096}",
+             GS_ERR_UNSUPPORTED, "", "model_type 'nemotron_h' is not supported");
 }
 
 /* Counts must be exact in a double, so the reader stops at 2^53; the header files "too
@@ -631,6 +651,7 @@ int main(void) {
       cmocka_unit_test(the_built_in_links_read_as_the_data_sheets_and_nccls_figures),
       cmocka_unit_test(bad_gpu_values_are_refused_with_the_field_named),
       cmocka_unit_test(a_gpu_struct_with_nan_or_a_bad_share_fails_the_check),
+      cmocka_unit_test(python_nan_and_infinity_are_numbers_refused_where_used),
       cmocka_unit_test(gpu_figures_read_as_the_nearest_double_to_their_text),
       cmocka_unit_test(a_link_with_a_negative_step_or_no_bandwidth_fails_the_check),
       cmocka_unit_test(bad_links_files_are_refused),

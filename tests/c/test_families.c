@@ -218,13 +218,78 @@ static void bad_keys_of_the_new_families_are_refused(void **state) {
 static void a_deepseek_v2_config_without_topk_method_is_counted(void **state) {
   const char *json = "{\"model_type\":\"deepseek_v2\",\"hidden_size\":64,\"intermediate_size\":64,\"num_hidden_layers\":1,"
                      "\"num_attention_heads\":2,\"vocab_size\":10,\"kv_lora_rank\":8,\"qk_nope_head_dim\":8,"
-                     "\"qk_rope_head_dim\":8,\"v_head_dim\":8}";
+                     "\"qk_rope_head_dim\":8,\"v_head_dim\":8,\"q_lora_rank\":null,\"n_routed_experts\":null}";
   (void)state;
   assert_int_equal(ts_parse_ok(json).params, 2 * 10 * 64 + 64 + (64 * 2 * 16 + 64 * 16 + 8 + 8 * 2 * 16 + 64 * 16) + 2 * 64 + 3 * 64 * 64);
   ts_refused("{\"model_type\":\"deepseek_v2\",\"hidden_size\":64,\"intermediate_size\":64,\"num_hidden_layers\":1,"
           "\"num_attention_heads\":2,\"vocab_size\":10,\"kv_lora_rank\":8,\"qk_nope_head_dim\":8,"
-          "\"qk_rope_head_dim\":8,\"v_head_dim\":8,\"topk_method\":\"noaux_tc\"}",
+          "\"qk_rope_head_dim\":8,\"v_head_dim\":8,\"q_lora_rank\":null,\"n_routed_experts\":null,\"topk_method\":\"noaux_tc\"}",
           GS_ERR_UNSUPPORTED, "topk_method", "noaux_tc");
+}
+
+/* Google's gemma-3-4b-it config names only hidden_size, intermediate_size, the layers and
+ * the window under text_config: vocab_size, heads, key/value heads and head_dim come from
+ * Gemma3TextConfig (262,208, 8, 4 and 256), not from the heads (8 key/value heads would be
+ * a wrong count at exit 0). Its total is published (catalogue.json); so is the 12B's,
+ * which names its heads. */
+static void gemma3_takes_its_configuration_classes_defaults(void **state) {
+  gs_model m;
+  (void)state;
+  ts_model("gemma-3-4b", &m);
+  assert_int_equal(m.vocab, 262208);
+  assert_int_equal(m.heads, 8);
+  assert_int_equal(m.kv_heads, 4);
+  assert_int_equal(m.head_dim, 256);
+  assert_int_equal(m.params, UINT64_C(4300079472));
+  ts_model("gemma-3-12b", &m);
+  assert_int_equal(m.kv_heads, 8);
+  assert_int_equal(m.params, UINT64_C(12187325040));
+  /* Gemma3Config with no vision_config builds SiglipVisionConfig(), whose tower has the
+   * pooling head modeling_siglip.py adds unless vision_use_head is false: refused */
+  ts_refused("{\"model_type\": \"gemma3\", \"text_config\": {\"hidden_size\": 2560}}", GS_ERR_UNSUPPORTED, "vision_use_head",
+             "pooling head");
+}
+
+/* A config that names its type and nothing else is that class's default model. LlamaConfig()
+ * is Llama 2 7B's shape (vocab 32,000, hidden 4,096, width 11,008, 32 layers of 32 heads,
+ * untied): 2 x 32,000 x 4,096 + 32 x (4 x 4,096^2 + 3 x 4,096 x 11,008 + 2 x 4,096) + 4,096
+ * = 6,738,415,616, Llama 2 7B's published total. Without model_type no class is named, and
+ * the keys are required. */
+static void a_named_class_gives_its_defaults_and_no_name_gives_none(void **state) {
+  gs_model m;
+  (void)state;
+  m = ts_parse_ok("{\"model_type\": \"llama\"}");
+  assert_int_equal(m.params, UINT64_C(6738415616));
+  assert_int_equal(m.kv_heads, 32);
+  ts_refused("{}", GS_ERR_MISSING, "hidden_size", "is missing");
+  ts_refused("{\"model_type\": \"llama\", \"hidden_size\": null}", GS_ERR_MISSING, "hidden_size", "null");
+  /* MistralConfig: 8 key/value heads, width 14,336 and a 4,096-token window on every layer
+   * when sliding_window is absent; a null window is none */
+  m = ts_parse_ok("{\"model_type\": \"mistral\"}");
+  assert_int_equal(m.kv_heads, 8);
+  assert_int_equal(m.ffn_width, 14336);
+  assert_int_equal(m.window, 4096);
+  assert_int_equal(m.cache_full_bytes, 0);
+  m = ts_parse_ok("{\"model_type\": \"mistral\", \"sliding_window\": null}");
+  assert_int_equal(m.window, 0);
+  assert_int_equal(m.cache_full_bytes, 2 * 2 * 8 * 128 * 32);
+  /* Qwen2Config: a window only with use_sliding_window, then 4,096 above layer 28 */
+  m = ts_parse_ok("{\"model_type\": \"qwen2\", \"use_sliding_window\": true}");
+  assert_int_equal(m.window, 4096);
+  assert_int_equal(m.cache_window_bytes, 2 * 2 * 32 * 128 * 4);
+}
+
+/* OLMo 2 7B's checkpoint is float32 (torch_dtype); it is priced at 16 bits, as served, and
+ * the note says so. */
+static void a_float32_checkpoint_is_priced_at_16_bits_and_says_so(void **state) {
+  gs_model m;
+  (void)state;
+  ts_model("olmo2-7b", &m);
+  assert_int_equal(m.stored_bytes, 2 * m.params);
+  assert_non_null(strstr(m.note, "float32"));
+  assert_non_null(strstr(m.note, "16 bits"));
+  ts_model("gemma-3-4b", &m);
+  assert_null(strstr(m.note, "float32"));
 }
 
 /* Keys that change the count, on a small shape worked by hand: hidden 64, 4 heads of 16
@@ -277,6 +342,9 @@ int main(void) {
       cmocka_unit_test(bad_keys_of_the_new_families_are_refused),
       cmocka_unit_test(keys_that_change_the_count_are_counted),
       cmocka_unit_test(a_deepseek_v2_config_without_topk_method_is_counted),
+      cmocka_unit_test(gemma3_takes_its_configuration_classes_defaults),
+      cmocka_unit_test(a_named_class_gives_its_defaults_and_no_name_gives_none),
+      cmocka_unit_test(a_float32_checkpoint_is_priced_at_16_bits_and_says_so),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -306,6 +306,37 @@ static void every_catalogue_entry_has_a_source_and_sane_figures(void **state) {
   assert_non_null(strstr(err.what, "names: lesson, a100-40gb-sxm"));
 }
 
+/* The catalogue's ring figures are NCCL's arithmetic (topo.h at v2.30.7): a GPU's NVLink ring
+ * bandwidth is its links times NCCL's per-link rate for its compute capability (20.0 GB/s
+ * for 8.x, 20.6 for 9.0, 40.1 for 10.0); a PCIe Gen4 x16 link's is 16 x 120 / 80 = 24 GB/s;
+ * a 400 Gb/s NIC's 400,000 / 8,000 = 50 GB/s. SXM boards sit 8 to a server. */
+static void ring_figures_follow_nccls_topology_constants(void **state) {
+  static const char *const KEYS[] = {"a100-80gb-sxm", "h100-sxm", "h200", "b200", "gh200"};
+  gs_gpu g;
+  gs_link l;
+  gs_error err;
+  size_t i;
+  (void)state;
+  for (i = 0; i < sizeof KEYS / sizeof KEYS[0]; i++) {
+    double rate;
+    assert_int_equal(gs_builtin_gpu(KEYS[i], &g, NULL, &err), GS_OK);
+    rate = g.compute_capability >= 100 ? 40.1e9 : g.compute_capability >= 90 ? 20.6e9 : 20.0e9;
+    if (g.ring_bw != g.nvlinks * rate) fail_msg("%s: ring_bw %g, %d links x %g", KEYS[i], g.ring_bw, g.nvlinks, rate);
+  }
+  assert_int_equal(gs_builtin_gpu("a100-80gb-sxm", &g, NULL, &err), GS_OK);
+  assert_int_equal(g.per_server, 8);
+  assert_true(g.ring_bw == 240e9);
+  assert_int_equal(gs_builtin_gpu("l40s", &g, NULL, &err), GS_OK);
+  assert_int_equal(g.per_server, 0); /* a PCIe card: no usual server size is claimed */
+  assert_true(g.ring_bw == 0);
+  assert_int_equal(gs_builtin_link("pcie4", &l, NULL, &err), GS_OK);
+  assert_true(l.ring_bw == 16 * 120 / 80 * 1e9);
+  assert_int_equal(gs_builtin_link("ib-ndr", &l, NULL, &err), GS_OK);
+  assert_true(l.ring_bw == 400000 / 8000 * 1e9);
+  assert_int_equal(gs_builtin_link("nvlink4", &l, NULL, &err), GS_OK);
+  assert_true(l.ring_bw == 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(every_new_path_switched_off_or_on_one_server_is_the_lesson),
@@ -318,6 +349,7 @@ int main(void) {
       cmocka_unit_test(nccl_across_servers_and_on_pcie_follows_its_tables),
       cmocka_unit_test(the_explained_sums_are_the_lessons_and_end_at_the_reports_figures),
       cmocka_unit_test(every_catalogue_entry_has_a_source_and_sane_figures),
+      cmocka_unit_test(ring_figures_follow_nccls_topology_constants),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -159,7 +159,8 @@ parity('a bad config, a bad log and a bad figure each give one line and leave th
     }
     return null;
   };
-  assert.is(line(() => module.useConfig('{"model_type":"llama"}', 0)), 'hidden_size: is missing');
+  assert.is(line(() => module.useConfig('{"hidden_size":4096}', 0)), 'num_hidden_layers: is missing');
+  assert.is(line(() => module.useConfig('{"model_type":"llama","hidden_size":null}', 0)), 'hidden_size: is null, and it is required');
   assert.match(line(() => module.useConfig('not json', 0)), /^[^\n]+$/);
   module.useModel(0, 0);
   module.useGpuKey('h100-sxm');

@@ -5,14 +5,16 @@
 
 static const uint64_t CACHE_VALUE_BYTES = 2; /* lesson 18: the attention cache keeps 16-bit numbers */
 
-int gs_decoder_read(const gs_config *c, uint64_t head_dim_default, gs_model *m) {
+int gs_decoder_read(const gs_config *c, const gs_class_defaults *d, gs_model *m) {
+  uint64_t kv_default, head_dim_default = d->head_dim;
   int rc;
-  if ((rc = gs_config_count(c, "hidden_size", NULL, &m->hidden)) != GS_OK ||
-      (rc = gs_config_count(c, "num_hidden_layers", NULL, &m->layers)) != GS_OK ||
-      (rc = gs_config_count(c, "num_attention_heads", NULL, &m->heads)) != GS_OK ||
-      (rc = gs_config_count(c, "num_key_value_heads", &m->heads, &m->kv_heads)) != GS_OK ||
-      (rc = gs_config_count(c, "vocab_size", NULL, &m->vocab)) != GS_OK)
+  if ((rc = gs_config_class(c, "hidden_size", d->hidden, &m->hidden)) != GS_OK ||
+      (rc = gs_config_class(c, "num_hidden_layers", d->layers, &m->layers)) != GS_OK ||
+      (rc = gs_config_class(c, "num_attention_heads", d->heads, &m->heads)) != GS_OK ||
+      (rc = gs_config_class(c, "vocab_size", d->vocab, &m->vocab)) != GS_OK)
     return rc;
+  kv_default = c->classed && d->kv_heads ? d->kv_heads : m->heads;
+  if ((rc = gs_config_count(c, "num_key_value_heads", &kv_default, &m->kv_heads)) != GS_OK) return rc;
   if (head_dim_default == 0) {
     if (m->hidden % m->heads != 0 && !gs_config_has(c, "head_dim"))
       return gs_fail(c->err, GS_ERR_SHAPE, "hidden_size", "%llu is not a multiple of num_attention_heads %llu, and head_dim is not given",

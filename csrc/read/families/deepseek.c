@@ -16,24 +16,38 @@
 static const uint64_t CACHE_VALUE_BYTES = 2; /* lesson 18: the cache keeps 16-bit numbers */
 static const uint64_t ONE = 1;
 
+/* The classes' defaults: transformers' models/deepseek_v2/configuration_deepseek_v2.py
+ * (DeepseekV2Config) and models/deepseek_v3/configuration_deepseek_v3.py (DeepseekV3Config),
+ * at commit 008e5743. SIZES: intermediate_size, kv_lora_rank, qk_nope_head_dim,
+ * qk_rope_head_dim, v_head_dim, q_lora_rank (absent: 1536; null: no compression of q),
+ * n_routed_experts, num_experts_per_tok (DeepseekV2Config's is None: required),
+ * moe_intermediate_size, first_k_dense_replace, n_shared_experts. */
+static const gs_class_defaults V2 = {32000, 4096, 32, 32, 0, 1}, V3 = {129280, 7168, 61, 128, 128, 1};
+static const uint64_t V2_SIZES[] = {11008, 512, 128, 64, 128, 1536, 64, 0, 1407, 0, 2};
+static const uint64_t V3_SIZES[] = {18432, 512, 128, 64, 128, 1536, 256, 8, 2048, 3, 1};
+
 static int count(const gs_config *c, gs_tally *t, gs_model *m, int v3) {
   uint64_t dense_width, expert_width = 0, q_rank = 0, kv_rank, nope, rope, v_dim, first_dense, freq, shared = 0, moe = 0, i;
   uint64_t q_width;
-  int rc, attention_bias, topk, routed = gs_config_has(c, "n_routed_experts");
-  if ((rc = gs_decoder_read(c, 1, m)) != GS_OK || (rc = gs_config_count(c, "intermediate_size", NULL, &dense_width)) != GS_OK ||
-      (rc = gs_config_count(c, "kv_lora_rank", NULL, &kv_rank)) != GS_OK ||
-      (rc = gs_config_count(c, "qk_nope_head_dim", NULL, &nope)) != GS_OK ||
-      (rc = gs_config_count(c, "qk_rope_head_dim", NULL, &rope)) != GS_OK ||
-      (rc = gs_config_count(c, "v_head_dim", NULL, &v_dim)) != GS_OK ||
+  const uint64_t *d = v3 ? V3_SIZES : V2_SIZES;
+  /* a key the class defaults and the config leaves out counts as given; a null as none */
+  int rc, attention_bias, topk, routed = gs_config_has(c, "n_routed_experts") || (c->classed && gs_config_absent(c, "n_routed_experts"));
+  int compressed_q = gs_config_has(c, "q_lora_rank") || (c->classed && gs_config_absent(c, "q_lora_rank"));
+  if ((rc = gs_decoder_read(c, v3 ? &V3 : &V2, m)) != GS_OK || (rc = gs_config_class(c, "intermediate_size", d[0], &dense_width)) != GS_OK ||
+      (rc = gs_config_class(c, "kv_lora_rank", d[1], &kv_rank)) != GS_OK ||
+      (rc = gs_config_class(c, "qk_nope_head_dim", d[2], &nope)) != GS_OK ||
+      (rc = gs_config_class(c, "qk_rope_head_dim", d[3], &rope)) != GS_OK ||
+      (rc = gs_config_class(c, "v_head_dim", d[4], &v_dim)) != GS_OK ||
       (rc = gs_config_bool(c, "attention_bias", 0, &attention_bias)) != GS_OK ||
-      (gs_config_has(c, "q_lora_rank") && (rc = gs_config_count(c, "q_lora_rank", NULL, &q_rank)) != GS_OK))
+      (compressed_q && (rc = gs_config_class(c, "q_lora_rank", d[5], &q_rank)) != GS_OK))
     return rc;
-  if (routed && ((rc = gs_config_count(c, "n_routed_experts", NULL, &m->experts)) != GS_OK ||
-                 (rc = gs_config_count(c, "num_experts_per_tok", NULL, &m->experts_per_token)) != GS_OK ||
-                 (rc = gs_config_count(c, "moe_intermediate_size", NULL, &expert_width)) != GS_OK ||
-                 (rc = gs_config_whole(c, "first_k_dense_replace", 0, &first_dense)) != GS_OK ||
+  if (routed && ((rc = gs_config_class(c, "n_routed_experts", d[6], &m->experts)) != GS_OK ||
+                 (rc = (d[7] ? gs_config_class(c, "num_experts_per_tok", d[7], &m->experts_per_token)
+                             : gs_config_count(c, "num_experts_per_tok", NULL, &m->experts_per_token))) != GS_OK ||
+                 (rc = gs_config_class(c, "moe_intermediate_size", d[8], &expert_width)) != GS_OK ||
+                 (rc = gs_config_whole(c, "first_k_dense_replace", c->classed ? d[9] : 0, &first_dense)) != GS_OK ||
                  (rc = gs_config_count(c, "moe_layer_freq", &ONE, &freq)) != GS_OK ||
-                 (rc = gs_config_whole(c, "n_shared_experts", 0, &shared)) != GS_OK))
+                 (rc = gs_config_whole(c, "n_shared_experts", c->classed ? d[10] : 0, &shared)) != GS_OK))
     return rc;
   topk = gs_json_find(c->json, c->object, "topk_method");
   if (!v3 && topk >= 0 && gs_json_string_is(c->json, topk, "noaux_tc"))

@@ -9,10 +9,18 @@
  * read (modeling_siglip.py, and Gemma3MultiModalProjector). */
 #include "families.h"
 
-static const uint64_t HEAD_DIM = 256;        /* GemmaConfig, Gemma2Config, Gemma3TextConfig */
+/* The classes' defaults, transformers' models/gemma/configuration_gemma.py (GemmaConfig),
+ * models/gemma2/configuration_gemma2.py (Gemma2Config), both at commit 008e5743, and
+ * models/gemma3/configuration_gemma3.py (Gemma3TextConfig, at 008f5c8c): vocab, hidden,
+ * layers, heads, key/value heads, head_dim; and each one's intermediate_size. Google's own
+ * gemma-3-4b-it config leaves vocab, heads, key/value heads and head_dim to these. */
+static const gs_class_defaults CLASSES[] = {{256000, 3072, 28, 16, 16, 256}, {256000, 2304, 26, 8, 4, 256}, {262208, 2304, 26, 8, 4, 256}};
+static const uint64_t WIDTHS[] = {24576, 9216, 9216};
 static const uint64_t WINDOW = 4096;         /* Gemma2Config's and Gemma3TextConfig's sliding_window */
 static const uint64_t GEMMA3_PATTERN = 6;    /* Gemma3TextConfig's sliding_window_pattern */
-static const uint64_t IMAGE_CHANNELS = 3;    /* SiglipVisionConfig's num_channels */
+/* SiglipVisionConfig's (models/siglip/configuration_siglip.py): hidden_size, intermediate_size,
+ * num_hidden_layers, patch_size, image_size, num_channels. */
+static const uint64_t SIGLIP[] = {768, 3072, 12, 16, 224, 3};
 
 enum generation { GEMMA1, GEMMA2, GEMMA3 };
 
@@ -33,8 +41,8 @@ static int cache(const gs_config *c, gs_model *m, enum generation g) {
 
 static int count_language(const gs_config *c, gs_tally *t, gs_model *m, enum generation g) {
   int rc, attention_bias = 0;
-  if ((rc = gs_decoder_read(c, HEAD_DIM, m)) != GS_OK ||
-      (rc = gs_config_count(c, "intermediate_size", NULL, &m->ffn_width)) != GS_OK ||
+  if ((rc = gs_decoder_read(c, &CLASSES[g], m)) != GS_OK ||
+      (rc = gs_config_class(c, "intermediate_size", WIDTHS[g], &m->ffn_width)) != GS_OK ||
       (rc = gs_config_bool(c, "attention_bias", 0, &attention_bias)) != GS_OK)
     return rc;
   gs_decoder_attention(t, m, attention_bias, attention_bias);
@@ -49,12 +57,18 @@ int gs_count_gemma(const gs_config *c, gs_tally *t, gs_model *m) { return count_
 int gs_count_gemma2(const gs_config *c, gs_tally *t, gs_model *m) { return count_language(c, t, m, GEMMA2); }
 int gs_count_gemma3_text(const gs_config *c, gs_tally *t, gs_model *m) { return count_language(c, t, m, GEMMA3); }
 
-/* An object member of the top object, as a config of its own. */
+/* An object member of the top object, as a config of its own. Left out or null, Gemma3Config
+ * builds its class with every default (Gemma3TextConfig(), SiglipVisionConfig()): a config
+ * with no keys (object -1). */
 static int nested(const gs_config *c, const char *key, gs_config *out) {
   int at = gs_json_find(c->json, c->object, key);
-  if (at < 0 || gs_json_is_null(c->json, at)) return gs_fail(c->err, GS_ERR_MISSING, key, "is missing");
-  if (c->json->toks[at].type != JSMN_OBJECT) return gs_fail(c->err, GS_ERR_TYPE, key, "must be an object");
   *out = *c;
+  out->classed = 1;
+  if (at < 0 || gs_json_is_null(c->json, at)) {
+    out->object = -1;
+    return GS_OK;
+  }
+  if (c->json->toks[at].type != JSMN_OBJECT) return gs_fail(c->err, GS_ERR_TYPE, key, "must be an object");
   out->object = at;
   return GS_OK;
 }
@@ -66,15 +80,16 @@ static int nested(const gs_config *c, const char *key, gs_config *out) {
 static int count_vision(const gs_config *v, gs_tally *t, uint64_t text_hidden) {
   uint64_t hidden, width, layers, patch, image, channels, side;
   int rc, head;
-  if ((rc = gs_config_count(v, "hidden_size", NULL, &hidden)) != GS_OK ||
-      (rc = gs_config_count(v, "intermediate_size", NULL, &width)) != GS_OK ||
-      (rc = gs_config_count(v, "num_hidden_layers", NULL, &layers)) != GS_OK ||
-      (rc = gs_config_count(v, "patch_size", NULL, &patch)) != GS_OK ||
-      (rc = gs_config_count(v, "image_size", NULL, &image)) != GS_OK ||
-      (rc = gs_config_count(v, "num_channels", &IMAGE_CHANNELS, &channels)) != GS_OK ||
-      (rc = gs_config_bool(v, "vision_use_head", 0, &head)) != GS_OK)
+  if ((rc = gs_config_class(v, "hidden_size", SIGLIP[0], &hidden)) != GS_OK ||
+      (rc = gs_config_class(v, "intermediate_size", SIGLIP[1], &width)) != GS_OK ||
+      (rc = gs_config_class(v, "num_hidden_layers", SIGLIP[2], &layers)) != GS_OK ||
+      (rc = gs_config_class(v, "patch_size", SIGLIP[3], &patch)) != GS_OK ||
+      (rc = gs_config_class(v, "image_size", SIGLIP[4], &image)) != GS_OK ||
+      (rc = gs_config_class(v, "num_channels", SIGLIP[5], &channels)) != GS_OK ||
+      (rc = gs_config_bool(v, "vision_use_head", 1, &head)) != GS_OK)
     return rc;
-  if (head) return gs_config_refuse(v, "vision_use_head", "true: a SigLIP pooling head, which gemma3 does not use, is not counted");
+  /* modeling_siglip.py builds the head unless vision_use_head is there and false */
+  if (head) return gs_config_refuse(v, "vision_use_head", "true or absent: a SigLIP pooling head, which gemma3 does not use, is not counted");
   side = image / patch;
   gs_tally_matrix(t, GS_PART_VISION, 1, hidden, gs_tally_mul(t, channels, gs_tally_mul(t, patch, patch)));
   gs_tally_vector(t, GS_PART_VISION, 1, hidden);

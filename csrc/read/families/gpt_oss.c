@@ -6,15 +6,18 @@
  * sliding_window tokens (default 128) unless layer_types says. Untied by default. */
 #include "families.h"
 
-static const uint64_t HEAD_DIM = 64;  /* GptOssConfig's default */
+/* transformers' models/gpt_oss/configuration_gpt_oss.py (GptOssConfig) at commit 02b8f42b:
+ * head_dim 64, 128 experts of width 2880, 4 a word, attention_bias true. */
+static const gs_class_defaults GPT_OSS = {201088, 2880, 36, 64, 8, 64};
+static const uint64_t WIDTH = 2880, EXPERTS = 128, EXPERTS_A_WORD = 4;
 static const uint64_t WINDOW = 128;   /* GptOssConfig's sliding_window */
 
 int gs_count_gpt_oss(const gs_config *c, gs_tally *t, gs_model *m) {
   uint64_t width, sliding, window = WINDOW;
   int rc, attention_bias, present;
-  if ((rc = gs_decoder_read(c, HEAD_DIM, m)) != GS_OK || (rc = gs_config_count(c, "intermediate_size", NULL, &width)) != GS_OK ||
-      (rc = gs_config_count(c, "num_local_experts", NULL, &m->experts)) != GS_OK ||
-      (rc = gs_config_count(c, "num_experts_per_tok", NULL, &m->experts_per_token)) != GS_OK ||
+  if ((rc = gs_decoder_read(c, &GPT_OSS, m)) != GS_OK || (rc = gs_config_class(c, "intermediate_size", WIDTH, &width)) != GS_OK ||
+      (rc = gs_config_class(c, "num_local_experts", EXPERTS, &m->experts)) != GS_OK ||
+      (rc = gs_config_class(c, "num_experts_per_tok", EXPERTS_A_WORD, &m->experts_per_token)) != GS_OK ||
       (rc = gs_config_bool(c, "attention_bias", 1, &attention_bias)) != GS_OK ||
       (rc = gs_config_layer_types(c, m->layers, &sliding, &present)) != GS_OK ||
       (rc = gs_config_count(c, "sliding_window", &window, &window)) != GS_OK)

@@ -4,12 +4,17 @@
  * sliding_window, when set, on every layer. Untied by default. */
 #include "families.h"
 
+/* transformers' models/mixtral/configuration_mixtral.py (MixtralConfig) at commit 008e5743:
+ * sliding_window None, 8 experts, 2 a word. */
+static const gs_class_defaults MIXTRAL = {32000, 4096, 32, 32, 8, 0};
+static const uint64_t WIDTH = 14336, EXPERTS = 8, EXPERTS_A_WORD = 2;
+
 int gs_count_mixtral(const gs_config *c, gs_tally *t, gs_model *m) {
   uint64_t width;
   int rc;
-  if ((rc = gs_decoder_read(c, 0, m)) != GS_OK || (rc = gs_config_count(c, "intermediate_size", NULL, &width)) != GS_OK ||
-      (rc = gs_config_count(c, "num_local_experts", NULL, &m->experts)) != GS_OK ||
-      (rc = gs_config_count(c, "num_experts_per_tok", NULL, &m->experts_per_token)) != GS_OK)
+  if ((rc = gs_decoder_read(c, &MIXTRAL, m)) != GS_OK || (rc = gs_config_class(c, "intermediate_size", WIDTH, &width)) != GS_OK ||
+      (rc = gs_config_class(c, "num_local_experts", EXPERTS, &m->experts)) != GS_OK ||
+      (rc = gs_config_class(c, "num_experts_per_tok", EXPERTS_A_WORD, &m->experts_per_token)) != GS_OK)
     return rc;
   gs_decoder_attention(t, m, 0, 0);
   gs_tally_matrix(t, GS_PART_ROUTER, m->layers, m->experts, m->hidden);

@@ -4,10 +4,14 @@
  * default. */
 #include "families.h"
 
+/* transformers' models/olmo2/configuration_olmo2.py (Olmo2Config) at commit 008e5743. */
+static const gs_class_defaults OLMO2 = {50304, 4096, 32, 32, 0, 0};
+static const uint64_t WIDTH = 11008;
+
 int gs_count_olmo2(const gs_config *c, gs_tally *t, gs_model *m) {
   int rc, attention_bias = 0;
-  if ((rc = gs_decoder_read(c, 0, m)) != GS_OK ||
-      (rc = gs_config_count(c, "intermediate_size", NULL, &m->ffn_width)) != GS_OK ||
+  if ((rc = gs_decoder_read(c, &OLMO2, m)) != GS_OK ||
+      (rc = gs_config_class(c, "intermediate_size", WIDTH, &m->ffn_width)) != GS_OK ||
       (rc = gs_config_bool(c, "attention_bias", 0, &attention_bias)) != GS_OK)
     return rc;
   gs_decoder_attention(t, m, attention_bias, attention_bias);

@@ -4,11 +4,16 @@
  * default. The fused matrices hold the same weights as separate ones. */
 #include "families.h"
 
+/* transformers' models/phi3/configuration_phi3.py (Phi3Config) at commit 008e5743:
+ * sliding_window None. */
+static const gs_class_defaults PHI3 = {32064, 3072, 32, 32, 0, 0};
+static const uint64_t WIDTH = 8192;
+
 int gs_count_phi3(const gs_config *c, gs_tally *t, gs_model *m) {
   int rc;
   uint64_t q, kv;
-  if ((rc = gs_decoder_read(c, 0, m)) != GS_OK ||
-      (rc = gs_config_count(c, "intermediate_size", NULL, &m->ffn_width)) != GS_OK)
+  if ((rc = gs_decoder_read(c, &PHI3, m)) != GS_OK ||
+      (rc = gs_config_class(c, "intermediate_size", WIDTH, &m->ffn_width)) != GS_OK)
     return rc;
   q = gs_tally_mul(t, m->heads, m->head_dim);
   kv = gs_tally_mul(t, m->kv_heads, m->head_dim);

@@ -7,22 +7,29 @@
  * of intermediate_size. Untied by default. */
 #include "families.h"
 
-static const uint64_t QWEN3_HEAD_DIM = 128; /* Qwen3MoeConfig's default */
+/* transformers' models/qwen2_moe/configuration_qwen2_moe.py (Qwen2MoeConfig) and
+ * models/qwen3_moe/configuration_qwen3_moe.py (Qwen3MoeConfig) at commit 008e5743. Neither
+ * class has a head_dim; modeling_qwen3_moe.py takes getattr(config, "head_dim", hidden_size //
+ * num_attention_heads). Fields: dense width, expert width, experts, experts a word,
+ * shared expert width (Qwen2-MoE only). */
+static const gs_class_defaults QWEN2_MOE = {151936, 2048, 24, 16, 16, 0}, QWEN3_MOE = {151936, 2048, 24, 32, 4, 0};
+static const uint64_t QWEN2_MOE_SIZES[] = {5632, 1408, 60, 4, 5632}, QWEN3_MOE_SIZES[] = {6144, 768, 128, 8, 0};
 static const uint64_t ONE = 1;
 
 static int count(const gs_config *c, gs_tally *t, gs_model *m, int qwen3) {
   uint64_t dense_width, expert_width, shared_width = 0, step, sparse = 0, i;
   unsigned char only[GS_MAX_LISTED_LAYERS];
   int rc, attention_bias = 0, sliding = 0;
-  if ((rc = gs_decoder_read(c, qwen3 ? QWEN3_HEAD_DIM : 0, m)) != GS_OK ||
-      (rc = gs_config_count(c, "intermediate_size", NULL, &dense_width)) != GS_OK ||
-      (rc = gs_config_count(c, "moe_intermediate_size", NULL, &expert_width)) != GS_OK ||
-      (rc = gs_config_count(c, "num_experts", NULL, &m->experts)) != GS_OK ||
-      (rc = gs_config_count(c, "num_experts_per_tok", NULL, &m->experts_per_token)) != GS_OK ||
+  const uint64_t *d = qwen3 ? QWEN3_MOE_SIZES : QWEN2_MOE_SIZES;
+  if ((rc = gs_decoder_read(c, qwen3 ? &QWEN3_MOE : &QWEN2_MOE, m)) != GS_OK ||
+      (rc = gs_config_class(c, "intermediate_size", d[0], &dense_width)) != GS_OK ||
+      (rc = gs_config_class(c, "moe_intermediate_size", d[1], &expert_width)) != GS_OK ||
+      (rc = gs_config_class(c, "num_experts", d[2], &m->experts)) != GS_OK ||
+      (rc = gs_config_class(c, "num_experts_per_tok", d[3], &m->experts_per_token)) != GS_OK ||
       (rc = gs_config_count(c, "decoder_sparse_step", &ONE, &step)) != GS_OK ||
       (rc = gs_config_layer_flags(c, "mlp_only_layers", m->layers, only, sizeof only)) != GS_OK ||
       (qwen3 && (rc = gs_config_bool(c, "attention_bias", 0, &attention_bias)) != GS_OK) ||
-      (!qwen3 && (rc = gs_config_count(c, "shared_expert_intermediate_size", NULL, &shared_width)) != GS_OK))
+      (!qwen3 && (rc = gs_config_class(c, "shared_expert_intermediate_size", d[4], &shared_width)) != GS_OK))
     return rc;
   for (i = 0; i < m->layers; i++)
     if ((i + 1) % step == 0 && !only[i]) sparse++;
