@@ -24,7 +24,7 @@ CLI = $(sort $(wildcard csrc/cli/*.c))
 HEADERS = csrc/gpusplit.h csrc/internal.h csrc/cli/cli.h csrc/read/families/families.h
 DATA = data/gpus.json data/links.json
 CATALOGUE = data/models/catalogue.json $(wildcard data/models/*.json)
-C_TESTS = model config families format view machines measured
+C_TESTS = model config families format view machines measured bounds
 TEST_LIB = tests/c/test_support.c
 
 comma := ,

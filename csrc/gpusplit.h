@@ -137,6 +137,15 @@ extern const uint64_t GS_MAX_GPUS;
 extern const uint64_t GS_MAX_WORDS;
 extern const uint64_t GS_MAX_CHAT_TOKENS;
 
+/* The largest counts a config may give (config.c refuses more, by name). Real models
+ * have under 200 layers, 128 heads and 384 routed experts; the bounds are far above
+ * that, and they keep every loop over layers short and the expected-experts share
+ * E x (1 - (1 - k/E)^W) within 1e-10 of its exact value: k/E is then at least 2^-16, so
+ * the rounding of 1 - k/E (2^-53) is a small part of it. */
+#define GS_MAX_LAYERS 65536
+#define GS_MAX_HEADS 65536
+#define GS_MAX_EXPERTS 65536
+
 /* What a setting asks: how the model is laid out and served. A field left 0 takes the
  * lesson's value, so a plan of gpus, split and words alone is the lesson's setting. */
 typedef struct {
@@ -273,6 +282,19 @@ int gs_builtin_keys(const char *array, char *buf, size_t cap, gs_error *err);
 size_t gs_utf8_sequence(const char *text, size_t len);
 size_t gs_utf8_invalid_at(const char *text, size_t len);
 size_t gs_utf8_whole(const char *text, size_t len);
+
+/* The one escaping of text from the user (a path, a name, a log's field), for every
+ * message, output and page (utf8.c). GS_ESCAPE_TEXT writes C0 controls, DEL and bytes that
+ * are not UTF-8 as \xNN, and C1 controls, U+2028, U+2029 and the bidirectional overrides
+ * and isolates as \uXXXX; GS_ESCAPE_JSON writes the same as JSON escapes (\u00NN, \uXXXX,
+ * \ufffd for a byte that is not UTF-8) and escapes quotes and backslashes. Everything
+ * else passes as it is. gs_escape_next puts the piece at text (len > 0) into out (room for
+ * GS_ESCAPE_CAP) and returns the bytes it covers; gs_escape escapes len bytes of text
+ * into buf, cut only between whole pieces, and returns the length written. */
+enum gs_escape_style { GS_ESCAPE_TEXT = 0, GS_ESCAPE_JSON = 1 };
+#define GS_ESCAPE_CAP 8
+size_t gs_escape_next(const char *text, size_t len, int style, char *out);
+size_t gs_escape(char *buf, size_t cap, const char *text, size_t len, int style);
 
 /* The longest step gs_cost returns (it refuses a setting that would take longer), and
  * the room any figure's text needs: 1e27 ms with digit groups, two places and a unit is

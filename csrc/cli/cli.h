@@ -8,14 +8,17 @@
 #include "gpusplit.h"
 
 #define CLI_MAX_COUNTS 64
+/* The longest --model path kept whole, with its NUL: Linux's PATH_MAX (a longer one
+ * cannot be opened, and is refused by name). */
+#define CLI_PATH_CAP 4096
 
 /* Exit statuses. */
 enum { CLI_OK = 0, CLI_FAILED = 1, CLI_BAD_INPUT = 2 };
 
 /* Everything `gpusplit report` needs, after the flags are read and checked. */
 typedef struct {
-  char model_name[256];   /* "70B", or the path given */
-  char model_source[256]; /* the file the shape came from, for messages */
+  char model_name[CLI_PATH_CAP];   /* "70B", or the path given, whole */
+  char model_source[CLI_PATH_CAP]; /* the file the shape came from, for messages */
   gs_model model;
   uint64_t bits;          /* --bits, or 0 for the config's stored format */
   gs_gpu gpu;

@@ -96,8 +96,9 @@ static void print_table(const char *path, const gs_measured *m, const gs_fit *fi
   size_t k;
   fputs("Log: ", stdout);
   cli_put_text(stdout, path);
-  printf(", %llu GPUs, %zu sizes of %s, the faster of the out-of-place and in-place times\n", (unsigned long long)fit->gpus,
-         m->count, m->type);
+  printf(", %llu GPUs, %zu sizes of ", (unsigned long long)fit->gpus, m->count);
+  cli_put_text(stdout, m->type); /* the log's type column */
+  printf(", the faster of the out-of-place and in-place times\n");
   printf("Fit: time = latency + bytes x 2(n-1)/n / bandwidth, least squares on relative error, in %zu regime%s\n"
          "(a break between regimes is kept only when it halves the squared error; NCCL has three protocols)\n\n",
          fit->count, fit->count == 1 ? "" : "s");
@@ -178,7 +179,7 @@ static int validate_count(const char *text, size_t len, const char *dir, uint64_
   gs_fit fit;
   gs_error err;
   errors a = {{0}, 0}, b = {{0}, 0}, c = {{0}, 0};
-  char sa[64], sb[64], sc[64];
+  char sa[64], sb[64], sc[64], *shown;
   size_t i;
   int rc = gs_measured_csv_parse(text, len, dir, gpus, &m, &err);
   if (rc == GS_ERR_UNKNOWN) return rc; /* no rows for this count */
@@ -200,8 +201,12 @@ static int validate_count(const char *text, size_t len, const char *dir, uint64_
     }
     if (i % 2 == 1) add_error(&c, gs_fit_predict_us(&fit, m.rows[i].bytes), m.rows[i].time_us);
   }
-  printf("%-22s %5llu %20s %20s %20s\n", name, (unsigned long long)gpus, summary(&a, sa, sizeof sa), summary(&b, sb, sizeof sb),
+  /* --name or the table's path, escaped whole: a byte becomes at most four (\xNN) */
+  if (!(shown = malloc(4 * strlen(name) + 1))) return cli_bad("validate: out of memory");
+  gs_escape(shown, 4 * strlen(name) + 1, name, strlen(name), GS_ESCAPE_TEXT);
+  printf("%-22s %5llu %20s %20s %20s\n", shown, (unsigned long long)gpus, summary(&a, sa, sizeof sa), summary(&b, sb, sizeof sb),
          summary(&c, sc, sizeof sc));
+  free(shown);
   return GS_OK;
 }
 

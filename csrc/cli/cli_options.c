@@ -139,6 +139,8 @@ static int load_model(const char *model, cli_report_options *o) {
     if (gs_builtin_model(e->key, o->bits, &o->model, &err) != GS_OK) return cli_bad_error(o->model_source, &err);
     return CLI_OK;
   }
+  if (strlen(model) >= sizeof o->model_name)
+    return cli_bad("--model: the path is longer than %zu bytes", sizeof o->model_name - 1);
   snprintf(o->model_name, sizeof o->model_name, "%s", model);
   snprintf(o->model_source, sizeof o->model_source, "%s", model);
   if (!strchr(model, '/') && !file_exists(model)) {

@@ -50,13 +50,15 @@ static const char *plain(figures *f, double x) {
 
 static void memory_sums(writer *w, figures *f, const gs_model *m, const gs_plan *p, const gs_cost_result *c) {
   uint64_t n = p->gpus, tokens = p->chat_tokens ? p->chat_tokens : GS_CHAT_TOKENS, chat = gs_plan_cache_bytes(m, p);
-  uint64_t per_token = m->cache_full_bytes, parts = gs_cache_parts(m, p);
+  uint64_t per_token = m->cache_full_bytes, parts = gs_cache_parts(m, p), llama_shape = 0;
+  /* 2 x layers x kv_heads x head_dim x 2, checked: it is only compared */
+  int llama_like = gs_mul(4 * m->layers, m->kv_heads, &llama_shape) && gs_mul(llama_shape, m->head_dim, &llama_shape);
   line(w, "Memory on each of %llu GPUs, in bytes:", (unsigned long long)n);
   if (m->stored_bytes == 2 * m->params)
     line(w, "  weights: %s x 2 / %llu = %s", count(f, m->params), (unsigned long long)n, count(f, c->memory.weights));
   else
     line(w, "  weights: %s bytes as stored / %llu = %s", count(f, m->stored_bytes), (unsigned long long)n, count(f, c->memory.weights));
-  if (!m->cache_latent && m->cache_window_bytes == 0 && per_token == 2 * m->layers * m->kv_heads * m->head_dim * 2)
+  if (!m->cache_latent && m->cache_window_bytes == 0 && llama_like && per_token == llama_shape)
     line(w, "  cache: 2 x %llu layers x %llu key/value heads x %llu values x 2 bytes = %s bytes a token",
          (unsigned long long)m->layers, (unsigned long long)m->kv_heads, (unsigned long long)m->head_dim, count(f, per_token));
   else
@@ -78,7 +80,9 @@ static void memory_sums(writer *w, figures *f, const gs_model *m, const gs_plan 
 static void swap_sums(writer *w, figures *f, const gs_link *l, const gs_plan *p, const gs_cost_result *c, uint64_t size) {
   uint64_t ring = p->split == GS_SLICES_GROUPS && c->servers > 1 ? p->gpus / c->servers : p->gpus;
   uint64_t steps = 2 * (ring - 1), crossing = p->split == GS_SLICES && c->servers > 1 ? 2 * (c->servers - 1) : 0;
-  uint64_t sent = steps * size / ring;
+  /* steps x size / ring, taken as (size / ring) x steps + (size % ring) x steps / ring so
+   * that no product overflows: gs_plan_check bounds size, not steps x size */
+  uint64_t sent = size / ring * steps + size % ring * steps / ring;
   double bandwidth = crossing && p->between.bandwidth < l->bandwidth ? p->between.bandwidth : l->bandwidth;
   if (ring == 1) {
     line(w, "  one GPU in the ring swaps with no one: 0 us a swap");

@@ -17,7 +17,7 @@ static const uint64_t CACHE_VALUE_BYTES = 2; /* lesson 18: the cache keeps 16-bi
 static const uint64_t ONE = 1;
 
 static int count(const gs_config *c, gs_tally *t, gs_model *m, int v3) {
-  uint64_t dense_width, expert_width = 0, q_rank = 0, kv_rank, nope, rope, v_dim, first_dense, freq, shared = 0, moe = 0, i;
+  uint64_t dense_width, expert_width = 0, q_rank = 0, kv_rank, nope, rope, v_dim, first_dense = 0, freq = 1, shared = 0, moe = 0;
   uint64_t q_width;
   int rc, attention_bias, topk, routed = gs_config_has(c, "n_routed_experts");
   if ((rc = gs_decoder_read(c, 1, m)) != GS_OK || (rc = gs_config_count(c, "intermediate_size", NULL, &dense_width)) != GS_OK ||
@@ -38,9 +38,9 @@ static int count(const gs_config *c, gs_tally *t, gs_model *m, int v3) {
   topk = gs_json_find(c->json, c->object, "topk_method");
   if (!v3 && topk >= 0 && gs_json_string_is(c->json, topk, "noaux_tc"))
     return gs_config_refuse(c, "topk_method", "noaux_tc on deepseek_v2 adds a correction bias the reader does not count");
-  if (routed)
-    for (i = first_dense; i < m->layers; i++)
-      if (i % freq == 0) moe++;
+  /* the multiples of freq from first_dense up to the last layer, counted without a loop:
+   * ceil(layers / freq) of them below layers, less the ceil(first_dense / freq) below first_dense */
+  if (routed && first_dense < m->layers) moe = (m->layers + freq - 1) / freq - (first_dense + freq - 1) / freq;
   m->kv_heads = m->heads;
   m->head_dim = v_dim;
   q_width = gs_tally_mul(t, m->heads, nope + rope);
