@@ -244,6 +244,10 @@ double gs_nccl_ll_step_us(int kind);
 char *gs_fixed(char *buf, size_t cap, double x, int places);
 char *gs_fixed_grouped(char *buf, size_t cap, double x, int places);
 char *gs_grouped(char *buf, size_t cap, uint64_t x);
+/* A rate with its unit, at 0 places in the largest unit that shows it as 1 or more:
+ * "2,039 GB/s" (from 1e9), "1 MB/s"; "312 TFLOP/s" (from 1e12), "1 MFLOP/s". */
+char *gs_bytes_rate(char *buf, size_t cap, double bytes_per_s);
+char *gs_flops_rate(char *buf, size_t cap, double flops);
 
 /* data.c and the generated catalogue (scripts/catalogue.mjs): the built-in models and
  * hardware from data/, and the settings the widget offers. */
@@ -326,6 +330,10 @@ int gs_measured_csv_parse(const char *text, size_t len, const char *source_dir, 
  * up to three regimes of size (NCCL's protocols), each of at least GS_REGIME_MIN_ROWS. */
 #define GS_REGIME_MIN_ROWS 3
 #define GS_REGIME_NOISE 0.01
+/* A fitted bandwidth lies within a link's range (model.c): above the most, the times show
+ * no growth and the regime keeps its latency alone; below the least, the fit is refused. */
+#define GS_FIT_MAX_BANDWIDTH 1e16
+#define GS_FIT_MIN_BANDWIDTH 1e6
 typedef struct {
   uint64_t from_bytes, to_bytes; /* the measured sizes it covers */
   size_t rows;

@@ -68,6 +68,7 @@ char *gs_exact(char *buf, size_t cap, double x) {
 /* 15 significant digits, trailing zeros dropped: a constant as a person wrote it (0.6,
  * 6.6, 80), for labels; figures the lesson quotes go through gs_fixed. */
 char *gs_plain(char *buf, size_t cap, double x) {
+  if (x == 0) x = 0; /* -0 (--step-us -0) prints as 0, as toFixed prints it */
   snprintf(buf, cap, "%.15g", x);
   return buf;
 }

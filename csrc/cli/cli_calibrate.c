@@ -103,10 +103,10 @@ static void print_table(const char *path, const gs_measured *m, const gs_fit *fi
          "(a break between regimes is kept only when it halves the squared error; NCCL has three protocols)\n\n",
          fit->count, fit->count == 1 ? "" : "s");
   printf("%16s %16s %12s %14s %10s\n", "from bytes", "to bytes", "latency us", "bandwidth GB/s", "rms error");
-  for (k = 0; k < fit->count; k++) {
+  for (k = 0; k < fit->count; k++) { /* a bandwidth from 1e6 bytes a second shows at 4 places, 0.0010 */
     const gs_regime *r = &fit->regimes[k];
     printf("%16s %16s %12s %14s %9s%%\n", gs_grouped(a, sizeof a, r->from_bytes), gs_grouped(b, sizeof b, r->to_bytes),
-           gs_fixed(c, sizeof c, r->latency_us, 2), r->bandwidth > 0 ? gs_fixed_grouped(d, sizeof d, r->bandwidth / 1e9, 1) : "none",
+           gs_fixed(c, sizeof c, r->latency_us, 2), r->bandwidth > 0 ? gs_fixed_grouped(d, sizeof d, r->bandwidth / 1e9, r->bandwidth >= 5e7 ? 1 : 4) : "none",
            gs_fixed(e, sizeof e, r->rms_rel_error * 100, 1));
   }
   printf("\nAt the lesson's message sizes (one word of 8B, 70B and 405B, and 64 words of each):\n");

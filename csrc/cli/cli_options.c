@@ -317,6 +317,12 @@ int cli_report_parse(int argc, char **argv, cli_report_options *o) {
     snprintf(o->link_text.name, sizeof o->link_text.name, "Fitted to a log of %llu GPUs", (unsigned long long)o->link_from_gpus);
     o->plan.between.base_us = o->link.base_us;
   }
+  /* NCCL's own rules (--nccl auto) price a ring's all-reduce with NCCL's latencies for the
+   * link's kind (csrc/core/nccl.c), so typed or fitted latencies would go unused: refused,
+   * unless the split is groups, which hands on over the link and runs no all-reduce. */
+  if (o->plan.nccl == GS_NCCL_AUTO && o->plan.split != GS_GROUPS && (v[F_STEP_US] || v[F_BASE_US] || v[F_LINK_FROM]))
+    return cli_bad("--nccl: auto prices each all-reduce with NCCL's own latencies, so %s would go unused; leave it out or use --nccl lesson",
+                   v[F_LINK_FROM] ? "--link-from" : v[F_STEP_US] ? "--step-us" : "--base-us");
   o->max_n = 64;
   if (v[F_MAX_N] && (rc = cli_parse_whole("--max-n", v[F_MAX_N], GS_MAX_GPUS, &o->max_n)) != CLI_OK) return rc;
   if (sw[S_EXPLAIN] != (v[F_GPUS] != NULL)) return cli_bad("--explain and --gpus N go together: --explain --gpus N");

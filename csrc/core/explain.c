@@ -38,6 +38,8 @@ typedef struct {
 static char *slot(figures *f) { return f->text[f->next++ % 12]; }
 static const char *count(figures *f, uint64_t x) { return gs_grouped(slot(f), GS_FIGURE_CAP, x); }
 static const char *fixed(figures *f, double x, int places) { return gs_fixed_grouped(slot(f), GS_FIGURE_CAP, x, places); }
+static const char *bytes_rate(figures *f, double x) { return gs_bytes_rate(slot(f), GS_FIGURE_CAP, x); }
+static const char *flops_rate(figures *f, double x) { return gs_flops_rate(slot(f), GS_FIGURE_CAP, x); }
 
 /* A constant as written (6.6, 0.6): nine places with the trailing zeros dropped. */
 static const char *plain(figures *f, double x) {
@@ -104,8 +106,8 @@ static void swap_sums(writer *w, figures *f, const gs_link *l, const gs_plan *p,
     line(w, "  a ring all-reduce over %llu GPUs takes 2 x (%llu - 1) = %llu steps; start-up %s + %llu x %s = %s us",
          (unsigned long long)ring, (unsigned long long)ring, (unsigned long long)steps, plain(f, l->base_us),
          (unsigned long long)steps, plain(f, l->step_us), plain(f, l->base_us + (double)steps * l->step_us));
-  line(w, "  each GPU sends 2 x (%llu - 1) / %llu x %s = %s bytes at %s GB/s = %s us: %s us a swap",
-       (unsigned long long)ring, (unsigned long long)ring, count(f, size), count(f, sent), fixed(f, bandwidth / 1e9, 0),
+  line(w, "  each GPU sends 2 x (%llu - 1) / %llu x %s = %s bytes at %s = %s us: %s us a swap",
+       (unsigned long long)ring, (unsigned long long)ring, count(f, size), count(f, sent), bytes_rate(f, bandwidth),
        fixed(f, (double)sent / bandwidth * 1e6, 3), fixed(f, c->swap * 1e6, 2));
 }
 
@@ -117,8 +119,8 @@ static void time_sums(writer *w, figures *f, const gs_model *m, const gs_gpu *g,
   line(w, "  the message is one word's hidden vector: %s numbers x 2 bytes x %s word%s = %s bytes", count(f, m->hidden),
        count(f, p->words), p->words == 1 ? "" : "s", count(f, size));
   if (p->split == GS_GROUPS) {
-    line(w, "  %llu groups hand it on %llu times, each (%s + %s us) + %s bytes at %s GB/s = %s us; %s between servers", (unsigned long long)n,
-         (unsigned long long)(n - 1), plain(f, l->base_us), plain(f, l->step_us), count(f, size), fixed(f, l->bandwidth / 1e9, 0),
+    line(w, "  %llu groups hand it on %llu times, each (%s + %s us) + %s bytes at %s = %s us; %s between servers", (unsigned long long)n,
+         (unsigned long long)(n - 1), plain(f, l->base_us), plain(f, l->step_us), count(f, size), bytes_rate(f, l->bandwidth),
          fixed(f, c->swap * 1e6, 2), count(f, c->servers - 1));
     line(w, "  waiting: %s ms", fixed(f, c->time.transfer * 1e3, 2));
   } else {
@@ -134,9 +136,9 @@ static void time_sums(writer *w, figures *f, const gs_model *m, const gs_gpu *g,
       line(w, "  %s swaps a word (2 x %llu layers): %s x %s us = %s ms", count(f, swaps), (unsigned long long)m->layers,
            count(f, swaps), fixed(f, c->swap * 1e6, 2), fixed(f, c->time.transfer * 1e3, 2));
   }
-  line(w, "  reading: %s bytes a GPU%s at %s GB/s = %s ms; computing 2 x %s x %s / (%llu x %s TFLOP/s) = %s ms; the longer, %s ms, counts%s",
-       count(f, c->read_bytes), p->read_cache ? " (with its share of every chat's cache)" : "", fixed(f, g->bandwidth / 1e9, 0),
-       fixed(f, read * 1e3, 2), count(f, m->active_params), count(f, p->words), (unsigned long long)n, fixed(f, g->flops / 1e12, 0),
+  line(w, "  reading: %s bytes a GPU%s at %s = %s ms; computing 2 x %s x %s / (%llu x %s) = %s ms; the longer, %s ms, counts%s",
+       count(f, c->read_bytes), p->read_cache ? " (with its share of every chat's cache)" : "", bytes_rate(f, g->bandwidth),
+       fixed(f, read * 1e3, 2), count(f, m->active_params), count(f, p->words), (unsigned long long)n, flops_rate(f, g->flops),
        fixed(f, c->compute * 1e3, 2), fixed(f, busy * 1e3, 2),
        p->split == GS_SLICES || c->servers == 1 ? (p->split == GS_GROUPS ? ", once for each group in turn" : "")
                                                  : ", once for each group in turn");

@@ -55,6 +55,7 @@ static gs_model model;
 static gs_gpu gpu;
 static gs_link link_set;  /* the link as chosen or typed */
 static gs_link link_now;  /* the link priced: link_set, or the log's fit */
+static gs_link link_sheet; /* the catalogue's link the typed one started from */
 static gs_fit fit;        /* the pasted log's fit, when fitted is 1 */
 static gs_plan options;   /* every field but gpus */
 static int have_model, have_gpu, have_link, fitted, have_plan;
@@ -242,6 +243,7 @@ EXPORT int use_link_key(void) {
   have_link = fitted = have_plan = 0;
   if (!have_gpu) return refuse(GS_ERR_UNKNOWN, "gpu", "none is chosen");
   if ((rc = gs_builtin_link(key_given(), &link_set, NULL, &err)) != GS_OK) return fail(rc, &err);
+  link_sheet = link_set;
   put_link(&link_set);
   have_link = 1;
   return GS_OK;
@@ -258,6 +260,8 @@ EXPORT int use_link(double bandwidth, double step_us, double base_us, uint32_t k
   link_set.step_us = step_us;
   link_set.base_us = base_us;
   link_set.kind = (int)kind;
+  link_set.step_us += 0.0; /* -0 typed is 0: IEEE 754's -0 + +0 is +0 */
+  link_set.base_us += 0.0;
   if ((rc = gs_link_check(&link_set, &err)) != GS_OK) return fail(rc, &err);
   put_link(&link_set);
   have_link = 1;
@@ -320,6 +324,14 @@ EXPORT int plan(uint32_t split, double words, double per_server, double chat_tok
   options.nccl = switches & 16 ? GS_NCCL_AUTO : GS_NCCL_LESSON;
   if (options.nccl == GS_NCCL_AUTO && gpu.arch == GS_ARCH_NONE)
     return refuse(GS_ERR_UNSUPPORTED, "nccl", "auto needs an NVIDIA GPU of a generation NCCL's tables name (this GPU runs RCCL or is typed)");
+  /* NCCL's own rules price a ring's all-reduce with NCCL's latencies, so a fit or typed
+   * latencies would go unused: refused, as report refuses --nccl auto with --link-from,
+   * --step-us or --base-us (cli_options.c). The page cannot tell a latency typed equal to
+   * the catalogue's from one left as it started, and prices both the same. */
+  if (options.nccl == GS_NCCL_AUTO && options.split != GS_GROUPS &&
+      (fitted || link_set.step_us != link_sheet.step_us || link_set.base_us != link_sheet.base_us))
+    return refuse(GS_ERR_UNSUPPORTED, "nccl", fitted ? "auto prices each all-reduce with NCCL's own latencies, so the pasted log's fit would go unused; clear the log or NCCL's rules"
+                                                     : "auto prices each all-reduce with NCCL's own latencies, so the typed step and base latencies would go unused; type the catalogue's or clear NCCL's rules");
   p = options;
   p.gpus = 1;
   if ((rc = gs_plan_check(&model, &p, &err)) != GS_OK) return fail(rc, &err);
