@@ -25,7 +25,7 @@ CLI = $(sort $(wildcard csrc/cli/*.c))
 HEADERS = csrc/gpusplit.h csrc/internal.h csrc/core/fields.h csrc/wasm/abi.h csrc/cli/cli.h csrc/read/families/families.h
 DATA = data/gpus.json data/links.json
 CATALOGUE = data/models/catalogue.json $(wildcard data/models/*.json)
-C_TESTS = model config families format view machines measured figure
+C_TESTS = model config families format view machines measured figure bounds
 TEST_LIB = tests/c/test_support.c
 
 comma := ,

@@ -147,6 +147,15 @@ extern const uint64_t GS_MAX_GPUS;
 extern const uint64_t GS_MAX_WORDS;
 extern const uint64_t GS_MAX_CHAT_TOKENS;
 
+/* The largest counts a config may give (config.c refuses more, by name). Real models
+ * have under 200 layers, 128 heads and 384 routed experts; the bounds are far above
+ * that, and they keep every loop over layers short and the expected-experts share
+ * E x (1 - (1 - k/E)^W) within 1e-10 of its exact value: k/E is then at least 2^-16, so
+ * the rounding of 1 - k/E (2^-53) is a small part of it. */
+#define GS_MAX_LAYERS 65536
+#define GS_MAX_HEADS 65536
+#define GS_MAX_EXPERTS 65536
+
 /* What a setting asks: how the model is laid out and served. A field left 0 takes the
  * lesson's value, so a plan of gpus, split and words alone is the lesson's setting. */
 typedef struct {
@@ -250,6 +259,10 @@ double gs_nccl_ll_step_us(int kind);
 char *gs_fixed(char *buf, size_t cap, double x, int places);
 char *gs_fixed_grouped(char *buf, size_t cap, double x, int places);
 char *gs_grouped(char *buf, size_t cap, uint64_t x);
+/* A rate with its unit, at 0 places in the largest unit that shows it as 1 or more:
+ * "2,039 GB/s" (from 1e9), "1 MB/s"; "312 TFLOP/s" (from 1e12), "1 MFLOP/s". */
+char *gs_bytes_rate(char *buf, size_t cap, double bytes_per_s);
+char *gs_flops_rate(char *buf, size_t cap, double flops);
 
 /* data.c and the generated catalogue (scripts/catalogue.mjs): the built-in models and
  * hardware from data/, and the settings the widget offers. */
@@ -289,6 +302,19 @@ size_t gs_utf8_sequence(const char *text, size_t len);
 size_t gs_utf8_invalid_at(const char *text, size_t len);
 size_t gs_utf8_whole(const char *text, size_t len);
 
+/* The one escaping of text from the user (a path, a name, a log's field), for every
+ * message, output and page (utf8.c). GS_ESCAPE_TEXT writes C0 controls, DEL and bytes that
+ * are not UTF-8 as \xNN, and C1 controls, U+2028, U+2029 and the bidirectional overrides
+ * and isolates as \uXXXX; GS_ESCAPE_JSON writes the same as JSON escapes (\u00NN, \uXXXX,
+ * \ufffd for a byte that is not UTF-8) and escapes quotes and backslashes. Everything
+ * else passes as it is. gs_escape_next puts the piece at text (len > 0) into out (room for
+ * GS_ESCAPE_CAP) and returns the bytes it covers; gs_escape escapes len bytes of text
+ * into buf, cut only between whole pieces, and returns the length written. */
+enum gs_escape_style { GS_ESCAPE_TEXT = 0, GS_ESCAPE_JSON = 1 };
+#define GS_ESCAPE_CAP 8
+size_t gs_escape_next(const char *text, size_t len, int style, char *out);
+size_t gs_escape(char *buf, size_t cap, const char *text, size_t len, int style);
+
 /* The longest step gs_cost returns (it refuses a setting that would take longer), and
  * the room any figure's text needs: 1e27 ms with digit groups, two places and a unit is
  * 43 characters. */
@@ -319,6 +345,10 @@ int gs_measured_csv_parse(const char *text, size_t len, const char *source_dir, 
  * up to three regimes of size (NCCL's protocols), each of at least GS_REGIME_MIN_ROWS. */
 #define GS_REGIME_MIN_ROWS 3
 #define GS_REGIME_NOISE 0.01
+/* A fitted bandwidth lies within a link's range (model.c): above the most, the times show
+ * no growth and the regime keeps its latency alone; below the least, the fit is refused. */
+#define GS_FIT_MAX_BANDWIDTH 1e16
+#define GS_FIT_MIN_BANDWIDTH 1e6
 typedef struct {
   uint64_t from_bytes, to_bytes; /* the measured sizes it covers */
   size_t rows;
@@ -455,8 +485,8 @@ typedef struct {
   uint64_t fitted_gpus;      /* the log's GPU count; 0 when no log was given */
   uint64_t replicas;         /* copies of the layout (1 or more) */
   double gpu_hour;           /* the price of a GPU hour; 0 when none was given */
-  char model_name[1024];     /* "70B", or the label of a config given as text */
-  char model_file[1024];     /* "data/models/llama31_70b_config.json", or the label */
+  char model_name[4096];     /* "70B", or the label of a config given as text (a path, whole) */
+  char model_file[4096];     /* "data/models/llama31_70b_config.json", or the label */
   gs_hardware_text gpu_text, link_text, between_text;
   char failed[16];           /* after a failure, the request's part at fault: "model", "gpu",
                                 "link", "plan", "log" or "between" */

@@ -24,19 +24,15 @@ static const char USAGE[] =
     "\n"
     "Run gpusplit COMMAND --help for its flags. Bad input exits with status 2.\n";
 
-/* Text that may come from the user (a path, a flag's value), made safe for a terminal:
- * control characters and bytes that are not UTF-8 are written as \xNN, so a message stays
- * one line of valid UTF-8 and cannot move the cursor or change colours. */
+/* Text that may come from the user (a path, a flag's value), made safe for a terminal by
+ * the library's one escaping (gs_escape_next): a message stays one line of valid UTF-8
+ * and cannot move the cursor, change colours or reorder what it shows. */
 void cli_put_text(FILE *f, const char *s) {
   size_t len = strlen(s), at = 0;
+  char piece[GS_ESCAPE_CAP];
   while (at < len) {
-    size_t n = gs_utf8_sequence(s + at, len - at);
-    unsigned char c = (unsigned char)s[at];
-    if (n == 0 || c < 0x20 || c == 0x7f) {
-      fprintf(f, "\\x%02x", c);
-      n = 1;
-    } else fwrite(s + at, 1, n, f);
-    at += n;
+    at += gs_escape_next(s + at, len - at, GS_ESCAPE_TEXT, piece);
+    fputs(piece, f);
   }
 }
 
@@ -73,25 +69,20 @@ char *gs_exact(char *buf, size_t cap, double x) {
 /* 15 significant digits, trailing zeros dropped: a constant as a person wrote it (0.6,
  * 6.6, 80), for labels; figures the lesson quotes go through gs_fixed. */
 char *gs_plain(char *buf, size_t cap, double x) {
+  if (x == 0) x = 0; /* -0 (--step-us -0) prints as 0, as toFixed prints it */
   snprintf(buf, cap, "%.15g", x);
   return buf;
 }
 
-/* JSON must be UTF-8 (RFC 8259, section 8.1): a byte that is not is written as U+FFFD,
- * as a decoder would show it. */
+/* The same escaping as JSON escapes, which a reader decodes back to the text given (a byte
+ * that is not UTF-8 becomes U+FFFD: JSON must be UTF-8, RFC 8259 section 8.1). */
 void cli_json_string(FILE *f, const char *s) {
   size_t len = strlen(s), at = 0;
+  char piece[GS_ESCAPE_CAP];
   fputc('"', f);
   while (at < len) {
-    size_t n = gs_utf8_sequence(s + at, len - at);
-    unsigned char c = (unsigned char)s[at];
-    if (n == 0) {
-      fputs("\\ufffd", f);
-      n = 1;
-    } else if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
-    else if (c < 0x20 || c == 0x7f) fprintf(f, "\\u%04x", c);
-    else fwrite(s + at, 1, n, f);
-    at += n;
+    at += gs_escape_next(s + at, len - at, GS_ESCAPE_JSON, piece);
+    fputs(piece, f);
   }
   fputc('"', f);
 }

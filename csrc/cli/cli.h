@@ -9,6 +9,9 @@
 #include "core/fields.h"
 
 #define CLI_MAX_COUNTS 64
+/* The longest --model path kept whole, with its NUL: Linux's PATH_MAX (a longer one
+ * cannot be opened, and is refused by name). */
+#define CLI_PATH_CAP 4096
 
 /* Exit statuses. */
 enum { CLI_OK = 0, CLI_FAILED = 1, CLI_BAD_INPUT = 2 };

@@ -85,16 +85,17 @@ static void print_table(const char *path, const gs_measured *m, const gs_fit *fi
   size_t k;
   fputs("Log: ", stdout);
   cli_put_text(stdout, path);
-  printf(", %llu GPUs, %zu sizes of %s, the faster of the out-of-place and in-place times\n", (unsigned long long)fit->gpus,
-         m->count, m->type);
+  printf(", %llu GPUs, %zu sizes of ", (unsigned long long)fit->gpus, m->count);
+  cli_put_text(stdout, m->type); /* the log's type column */
+  printf(", the faster of the out-of-place and in-place times\n");
   printf("Fit: time = latency + bytes x 2(n-1)/n / bandwidth, least squares on relative error, in %zu regime%s\n"
          "(a break between regimes is kept only when it halves the squared error; NCCL has three protocols)\n\n",
          fit->count, fit->count == 1 ? "" : "s");
   printf("%16s %16s %12s %14s %10s\n", "from bytes", "to bytes", "latency us", "bandwidth GB/s", "rms error");
-  for (k = 0; k < fit->count; k++) {
+  for (k = 0; k < fit->count; k++) { /* a bandwidth from 1e6 bytes a second shows at 4 places, 0.0010 */
     const gs_regime *r = &fit->regimes[k];
     printf("%16s %16s %12s %14s %9s%%\n", gs_grouped(a, sizeof a, r->from_bytes), gs_grouped(b, sizeof b, r->to_bytes),
-           gs_fixed(c, sizeof c, r->latency_us, 2), r->bandwidth > 0 ? gs_fixed_grouped(d, sizeof d, r->bandwidth / 1e9, 1) : "none",
+           gs_fixed(c, sizeof c, r->latency_us, 2), r->bandwidth > 0 ? gs_fixed_grouped(d, sizeof d, r->bandwidth / 1e9, r->bandwidth >= 5e7 ? 1 : 4) : "none",
            gs_fixed(e, sizeof e, r->rms_rel_error * 100, 1));
   }
   printf("\nAt the lesson's message sizes (one word of 8B, 70B and 405B, and 64 words of each):\n");
@@ -167,7 +168,7 @@ static int validate_count(const char *text, size_t len, const char *dir, uint64_
   gs_fit fit;
   gs_error err;
   errors a = {{0}, 0}, b = {{0}, 0}, c = {{0}, 0};
-  char sa[64], sb[64], sc[64];
+  char sa[64], sb[64], sc[64], *shown;
   size_t i;
   int rc = gs_measured_csv_parse(text, len, dir, gpus, &m, &err);
   if (rc == GS_ERR_UNKNOWN) return rc; /* no rows for this count */
@@ -189,8 +190,12 @@ static int validate_count(const char *text, size_t len, const char *dir, uint64_
     }
     if (i % 2 == 1) add_error(&c, gs_fit_predict_us(&fit, m.rows[i].bytes), m.rows[i].time_us);
   }
-  printf("%-22s %5llu %20s %20s %20s\n", name, (unsigned long long)gpus, summary(&a, sa, sizeof sa), summary(&b, sb, sizeof sb),
+  /* --name or the table's path, escaped whole: a byte becomes at most four (\xNN) */
+  if (!(shown = malloc(4 * strlen(name) + 1))) return cli_bad("validate: out of memory");
+  gs_escape(shown, 4 * strlen(name) + 1, name, strlen(name), GS_ESCAPE_TEXT);
+  printf("%-22s %5llu %20s %20s %20s\n", shown, (unsigned long long)gpus, summary(&a, sa, sizeof sa), summary(&b, sb, sizeof sb),
          summary(&c, sc, sizeof sc));
+  free(shown);
   return GS_OK;
 }
 

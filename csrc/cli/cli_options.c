@@ -136,6 +136,7 @@ static int file_exists(const char *path) {
 static int read_model(const char *model, char **text, size_t *len) {
   char names[1024];
   size_t at = 0, i;
+  if (strlen(model) >= CLI_PATH_CAP) return cli_bad("--model: the path is longer than %d bytes", CLI_PATH_CAP - 1);
   if (strchr(model, '/') || file_exists(model)) return cli_read_file(model, 4 << 20, "a config.json", text, len);
   names[0] = '\0';
   for (i = 0; i < GS_MODEL_COUNT && at < sizeof names; i++)
@@ -248,7 +249,7 @@ static int resolve_failed(const gs_setting *s, const char **v, const gs_error *e
     return cli_bad_error(s->model_file, err);
   }
   if (strcmp(part, "log") == 0) {
-    if (err->field[0] == '\0') return cli_bad("--link-from: %s", err->what);
+    if (strcmp(err->field, "figures") == 0) return cli_bad("--link-from: %s", err->what);
     return cli_bad_error(v[F_LINK_FROM], err);
   }
   if (strcmp(part, "gpu") == 0 && err->code == GS_ERR_UNKNOWN) return cli_bad("--gpu: %s", err->what);

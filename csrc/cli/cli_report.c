@@ -151,17 +151,17 @@ static void print_header(const gs_setting *o) {
   if (m->cache_latent) printf("Attention cache: a compressed latent that every slice holds whole\n");
   if (m->note[0]) printf("Counted %s\n", m->note);
   printf("GPU: %s, %s GiB, ", o->gpu_text.name, gs_plain(a, sizeof a, o->gpu.gib));
-  printf("%s GiB usable, %s GB/s, %s TFLOP/s\n", gs_fixed(a, sizeof a, (double)gs_usable_bytes(&o->gpu) / (double)GS_GIB, 1),
-         gs_fixed_grouped(b, sizeof b, o->gpu.bandwidth / 1e9, 0), gs_fixed_grouped(c, sizeof c, o->gpu.flops / 1e12, 0));
-  printf("Link: %s, %s GB/s, ", o->link_text.name, gs_fixed_grouped(a, sizeof a, o->link.bandwidth / 1e9, 0));
+  printf("%s GiB usable, %s, %s\n", gs_fixed(a, sizeof a, (double)gs_usable_bytes(&o->gpu) / (double)GS_GIB, 1),
+         gs_bytes_rate(b, sizeof b, o->gpu.bandwidth), gs_flops_rate(c, sizeof c, o->gpu.flops));
+  printf("Link: %s, %s, ", o->link_text.name, gs_bytes_rate(a, sizeof a, o->link.bandwidth));
   printf("%s us a step, base %s us\n", gs_plain(b, sizeof b, o->link.step_us), gs_plain(c, sizeof c, o->link.base_us));
   if (o->fitted_gpus)
     printf("Link fitted to a log of %llu GPUs: its regime for %s-byte messages; NCCL's base latency held, the step "
            "latency solved as (fitted latency - base) / 2(n - 1)\n",
            (unsigned long long)o->fitted_gpus, gs_grouped(a, sizeof a, gs_message_bytes(m) * s->words));
   if (s->per_server)
-    printf("Servers: %llu GPUs each, joined by %s, %s GB/s, %s us a step\n", (unsigned long long)s->per_server,
-           o->between_text.name, gs_fixed_grouped(a, sizeof a, s->between.bandwidth / 1e9, 0), gs_plain(b, sizeof b, s->between.step_us));
+    printf("Servers: %llu GPUs each, joined by %s, %s, %s us a step\n", (unsigned long long)s->per_server,
+           o->between_text.name, gs_bytes_rate(a, sizeof a, s->between.bandwidth), gs_plain(b, sizeof b, s->between.step_us));
   printf("Split: %s; %llu chat%s at once, each getting a word a step\n", split_words(s->split), (unsigned long long)s->words,
          s->words == 1 ? "" : "s");
   if (o->replicas > 1) printf("Replicas: %llu copies of each layout, each serving its own chats\n", (unsigned long long)o->replicas);

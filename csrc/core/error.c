@@ -63,15 +63,22 @@ int gs_format(char *buf, size_t cap, const char *fmt, ...) {
   return (int)n;
 }
 
-/* Writes one phrase into the caller's error struct, cut to fit, never overrun. */
+/* Writes one phrase into the caller's error struct, cut to fit, never overrun. Messages
+ * quote text from the user (a log's field, a key), so both parts are escaped
+ * (gs_escape): a message stays one line that cannot move a terminal's cursor or break a
+ * page's line. */
 int gs_fail(gs_error *err, int code, const char *field, const char *fmt, ...) {
   if (err) {
     va_list ap;
+    char raw[sizeof err->what];
+    size_t n;
     err->code = code;
-    gs_format(err->field, sizeof err->field, "%s", field ? field : "");
+    n = (size_t)gs_format(raw, sizeof err->field, "%s", field ? field : "");
+    gs_escape(err->field, sizeof err->field, raw, n, GS_ESCAPE_TEXT);
     va_start(ap, fmt);
-    gs_vformat(err->what, sizeof err->what, fmt, ap);
+    n = gs_vformat(raw, sizeof raw, fmt, ap);
     va_end(ap);
+    gs_escape(err->what, sizeof err->what, raw, n, GS_ESCAPE_TEXT);
   }
   return code;
 }

@@ -38,6 +38,8 @@ typedef struct {
 static char *slot(figures *f) { return f->text[f->next++ % 12]; }
 static const char *count(figures *f, uint64_t x) { return gs_grouped(slot(f), GS_FIGURE_CAP, x); }
 static const char *fixed(figures *f, double x, int places) { return gs_fixed_grouped(slot(f), GS_FIGURE_CAP, x, places); }
+static const char *bytes_rate(figures *f, double x) { return gs_bytes_rate(slot(f), GS_FIGURE_CAP, x); }
+static const char *flops_rate(figures *f, double x) { return gs_flops_rate(slot(f), GS_FIGURE_CAP, x); }
 
 /* A constant as written (6.6, 0.6): nine places with the trailing zeros dropped. */
 static const char *plain(figures *f, double x) {
@@ -50,13 +52,15 @@ static const char *plain(figures *f, double x) {
 
 static void memory_sums(writer *w, figures *f, const gs_model *m, const gs_plan *p, const gs_cost_result *c) {
   uint64_t n = p->gpus, tokens = p->chat_tokens ? p->chat_tokens : GS_CHAT_TOKENS, chat = gs_plan_cache_bytes(m, p);
-  uint64_t per_token = m->cache_full_bytes, parts = gs_cache_parts(m, p);
+  uint64_t per_token = m->cache_full_bytes, parts = gs_cache_parts(m, p), llama_shape = 0;
+  /* 2 x layers x kv_heads x head_dim x 2, checked: it is only compared */
+  int llama_like = gs_mul(4 * m->layers, m->kv_heads, &llama_shape) && gs_mul(llama_shape, m->head_dim, &llama_shape);
   line(w, "Memory on each of %llu GPUs, in bytes:", (unsigned long long)n);
   if (m->stored_bytes == 2 * m->params)
     line(w, "  weights: %s x 2 / %llu = %s", count(f, m->params), (unsigned long long)n, count(f, c->memory.weights));
   else
     line(w, "  weights: %s bytes as stored / %llu = %s", count(f, m->stored_bytes), (unsigned long long)n, count(f, c->memory.weights));
-  if (!m->cache_latent && m->cache_window_bytes == 0 && per_token == 2 * m->layers * m->kv_heads * m->head_dim * 2)
+  if (!m->cache_latent && m->cache_window_bytes == 0 && llama_like && per_token == llama_shape)
     line(w, "  cache: 2 x %llu layers x %llu key/value heads x %llu values x 2 bytes = %s bytes a token",
          (unsigned long long)m->layers, (unsigned long long)m->kv_heads, (unsigned long long)m->head_dim, count(f, per_token));
   else
@@ -80,7 +84,9 @@ static void memory_sums(writer *w, figures *f, const gs_model *m, const gs_plan 
 static void swap_sums(writer *w, figures *f, const gs_link *l, const gs_plan *p, const gs_cost_result *c, uint64_t size) {
   uint64_t ring = p->split == GS_SLICES_GROUPS && c->servers > 1 ? p->gpus / c->servers : p->gpus;
   uint64_t steps = 2 * (ring - 1), crossing = p->split == GS_SLICES && c->servers > 1 ? 2 * (c->servers - 1) : 0;
-  uint64_t sent = steps * size / ring;
+  /* steps x size / ring, taken as (size / ring) x steps + (size % ring) x steps / ring so
+   * that no product overflows: gs_plan_check bounds size, not steps x size */
+  uint64_t sent = size / ring * steps + size % ring * steps / ring;
   double bandwidth = crossing && p->between.bandwidth < l->bandwidth ? p->between.bandwidth : l->bandwidth;
   if (ring == 1) {
     line(w, "  one GPU in the ring swaps with no one: 0 us a swap");
@@ -102,8 +108,8 @@ static void swap_sums(writer *w, figures *f, const gs_link *l, const gs_plan *p,
     line(w, "  a ring all-reduce over %llu GPUs takes 2 x (%llu - 1) = %llu steps; start-up %s + %llu x %s = %s us",
          (unsigned long long)ring, (unsigned long long)ring, (unsigned long long)steps, plain(f, l->base_us),
          (unsigned long long)steps, plain(f, l->step_us), plain(f, l->base_us + (double)steps * l->step_us));
-  line(w, "  each GPU sends 2 x (%llu - 1) / %llu x %s = %s bytes at %s GB/s = %s us: %s us a swap",
-       (unsigned long long)ring, (unsigned long long)ring, count(f, size), count(f, sent), fixed(f, bandwidth / 1e9, 0),
+  line(w, "  each GPU sends 2 x (%llu - 1) / %llu x %s = %s bytes at %s = %s us: %s us a swap",
+       (unsigned long long)ring, (unsigned long long)ring, count(f, size), count(f, sent), bytes_rate(f, bandwidth),
        fixed(f, (double)sent / bandwidth * 1e6, 3), fixed(f, c->swap * 1e6, 2));
 }
 
@@ -115,8 +121,8 @@ static void time_sums(writer *w, figures *f, const gs_model *m, const gs_gpu *g,
   line(w, "  the message is one word's hidden vector: %s numbers x 2 bytes x %s word%s = %s bytes", count(f, m->hidden),
        count(f, p->words), p->words == 1 ? "" : "s", count(f, size));
   if (p->split == GS_GROUPS) {
-    line(w, "  %llu groups hand it on %llu times, each (%s + %s us) + %s bytes at %s GB/s = %s us; %s between servers", (unsigned long long)n,
-         (unsigned long long)(n - 1), plain(f, l->base_us), plain(f, l->step_us), count(f, size), fixed(f, l->bandwidth / 1e9, 0),
+    line(w, "  %llu groups hand it on %llu times, each (%s + %s us) + %s bytes at %s = %s us; %s between servers", (unsigned long long)n,
+         (unsigned long long)(n - 1), plain(f, l->base_us), plain(f, l->step_us), count(f, size), bytes_rate(f, l->bandwidth),
          fixed(f, c->swap * 1e6, 2), count(f, c->servers - 1));
     line(w, "  waiting: %s ms", fixed(f, c->time.transfer * 1e3, 2));
   } else {
@@ -132,9 +138,9 @@ static void time_sums(writer *w, figures *f, const gs_model *m, const gs_gpu *g,
       line(w, "  %s swaps a word (2 x %llu layers): %s x %s us = %s ms", count(f, swaps), (unsigned long long)m->layers,
            count(f, swaps), fixed(f, c->swap * 1e6, 2), fixed(f, c->time.transfer * 1e3, 2));
   }
-  line(w, "  reading: %s bytes a GPU%s at %s GB/s = %s ms; computing 2 x %s x %s / (%llu x %s TFLOP/s) = %s ms; the longer, %s ms, counts%s",
-       count(f, c->read_bytes), p->read_cache ? " (with its share of every chat's cache)" : "", fixed(f, g->bandwidth / 1e9, 0),
-       fixed(f, read * 1e3, 2), count(f, m->active_params), count(f, p->words), (unsigned long long)n, fixed(f, g->flops / 1e12, 0),
+  line(w, "  reading: %s bytes a GPU%s at %s = %s ms; computing 2 x %s x %s / (%llu x %s) = %s ms; the longer, %s ms, counts%s",
+       count(f, c->read_bytes), p->read_cache ? " (with its share of every chat's cache)" : "", bytes_rate(f, g->bandwidth),
+       fixed(f, read * 1e3, 2), count(f, m->active_params), count(f, p->words), (unsigned long long)n, flops_rate(f, g->flops),
        fixed(f, c->compute * 1e3, 2), fixed(f, busy * 1e3, 2),
        p->split == GS_SLICES || c->servers == 1 ? (p->split == GS_GROUPS ? ", once for each group in turn" : "")
                                                  : ", once for each group in turn");

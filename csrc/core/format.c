@@ -174,3 +174,29 @@ char *gs_grouped(char *buf, size_t cap, uint64_t x) {
   group_digits(text, grouped);
   return copy_cut(buf, cap, grouped);
 }
+
+/* A rate at 0 places in the largest unit that shows it as 1 or more ("2,039 GB/s",
+ * "1 MB/s"), so that no figure the checks let through (a bandwidth from 1e6 bytes a
+ * second, operations from 1e6) prints as 0. Units are decimal, as data sheets print them. */
+typedef struct {
+  double scale;
+  const char *unit;
+} unit_step;
+
+static char *rate(char *buf, size_t cap, double x, const unit_step *units, size_t n) {
+  char figure[GS_FIGURE_CAP];
+  size_t i = 0;
+  while (i + 1 < n && !(x >= units[i].scale)) i++;
+  gs_format(buf, cap, "%s %s", gs_fixed_grouped(figure, sizeof figure, x / units[i].scale, 0), units[i].unit);
+  return buf;
+}
+
+char *gs_bytes_rate(char *buf, size_t cap, double bytes_per_s) {
+  static const unit_step UNITS[] = {{1e9, "GB/s"}, {1e6, "MB/s"}, {1e3, "kB/s"}, {1, "B/s"}};
+  return rate(buf, cap, bytes_per_s, UNITS, sizeof UNITS / sizeof UNITS[0]);
+}
+
+char *gs_flops_rate(char *buf, size_t cap, double flops) {
+  static const unit_step UNITS[] = {{1e12, "TFLOP/s"}, {1e9, "GFLOP/s"}, {1e6, "MFLOP/s"}, {1e3, "kFLOP/s"}, {1, "FLOP/s"}};
+  return rate(buf, cap, flops, UNITS, sizeof UNITS / sizeof UNITS[0]);
+}

@@ -101,6 +101,17 @@ static int cache_fits(const gs_model *m, const gs_plan *p) {
          gs_mul(sum, 2, &sum);
 }
 
+static uint64_t held_chats(const gs_plan *p);
+static uint64_t working_bytes(const gs_model *m);
+
+/* 1 when what one GPU holds and reads fits in 64 bits for every count: each is largest
+ * on one GPU, with the whole of the weights and the caches (parts of 1). */
+static int totals_fit(const gs_model *m, const gs_plan *p) {
+  uint64_t chat = gs_plan_cache_bytes(m, p), held, total, read;
+  return gs_mul(chat, held_chats(p), &held) && gs_add(m->stored_bytes, held, &total) && gs_add(total, working_bytes(m), &total) &&
+         gs_mul(chat, p->words, &read) && gs_add(m->stored_bytes, read, &read);
+}
+
 /* Words at once multiply the message, the operations and (per chat) the cache; each must
  * stay within 64 bits, as must the bytes one step reads (the model's own totals were
  * checked when derived). Servers must hold whole groups under slices-groups. */
@@ -125,7 +136,7 @@ int gs_plan_check(const gs_model *m, const gs_plan *p, gs_error *err) {
   if (!cache_fits(m, p))
     return gs_fail(err, GS_ERR_OVERFLOW, "chat_tokens", "a cache of %llu tokens would overflow 64 bits", (unsigned long long)plan_tokens(p));
   if (!gs_mul(gs_message_bytes(m), p->words, &product) || !gs_mul(2 * m->active_params, p->words, &product) ||
-      !gs_mul(gs_plan_cache_bytes(m, p), p->words, &product))
+      !gs_mul(gs_plan_cache_bytes(m, p), p->words, &product) || !totals_fit(m, p))
     return gs_fail(err, GS_ERR_OVERFLOW, "words", "%llu words at once would overflow 64 bits", (unsigned long long)p->words);
   /* lesson: groups "pay off when many chats keep every group busy": one batch a group */
   if (p->in_flight > 1 && p->split == GS_SLICES)
@@ -242,13 +253,18 @@ uint64_t gs_cache_parts(const gs_model *m, const gs_plan *p) {
 static uint64_t held_chats(const gs_plan *p) { return (p->cache_per_chat ? p->words : 1) * gs_plan_batches(p); }
 
 
+/* check_model (config.c) keeps this within 64 bits. */
+static uint64_t working_bytes(const gs_model *m) {
+  return GS_ACTIVATION_TOKENS * (3 * m->ffn_width + 4 * m->hidden) * 2 + GS_OVERHEAD_GIB * GS_GIB;
+}
+
 /* Weights are shared out evenly, the cache as above; working memory (lesson 18: 2,048
  * tokens through the widest feed-forward block and four hidden-wide buffers, at 16 bits,
  * plus 1 GiB) is not shared. */
 static void memory_per_gpu(const gs_model *m, const gs_plan *p, gs_memory *out) {
   out->weights = ceil_div(m->stored_bytes, p->gpus);
   out->cache = ceil_div(gs_plan_cache_bytes(m, p) * held_chats(p), gs_cache_parts(m, p));
-  out->working = GS_ACTIVATION_TOKENS * (3 * m->ffn_width + 4 * m->hidden) * 2 + GS_OVERHEAD_GIB * GS_GIB;
+  out->working = working_bytes(m);
   out->total = out->weights + out->cache + out->working;
 }
 

@@ -41,7 +41,10 @@ static line_fit fit_rows(const gs_measured *m, size_t from, size_t to) {
   det = sw * sxx - sx * sx;
   f.seconds_per_byte = det > 0 ? (sw * sxt - sx * st) / det : 0;
   f.latency_s = (st - f.seconds_per_byte * sx) / sw;
-  if (f.seconds_per_byte < 0 || !(det > 0)) {
+  /* a bandwidth above the most a link may carry (1e16 bytes a second, model.c) is no
+   * growth the times can show: the regime keeps its latency alone, as when the slope is
+   * negative, and no figure of 40 digits reaches a column */
+  if (f.seconds_per_byte < 1 / GS_FIT_MAX_BANDWIDTH || !(det > 0)) {
     f.seconds_per_byte = 0;
     f.latency_s = st / sw;
   } else if (f.latency_s < 0) {
@@ -103,6 +106,11 @@ int gs_fit_measured(const gs_measured *m, gs_fit *out, gs_error *err) {
     r->latency_us = f.latency_s * 1e6;
     r->bandwidth = f.seconds_per_byte > 0 ? 1 / f.seconds_per_byte : 0;
     r->rms_rel_error = sqrt(f.sse / (double)r->rows);
+    if (r->bandwidth > 0 && r->bandwidth < GS_FIT_MIN_BANDWIDTH)
+      return gs_fail(err, GS_ERR_RANGE, "",
+                     "the regime of %llu to %llu bytes fits a bandwidth below 1e6 bytes a second, less than any link carries: "
+                     "not an all-reduce's times",
+                     (unsigned long long)r->from_bytes, (unsigned long long)r->to_bytes);
   }
   return GS_OK;
 }

@@ -20,8 +20,19 @@ static int absent(const gs_config *c, int at) { return at < 0 || gs_json_is_null
 
 int gs_config_has(const gs_config *c, const char *key) { return !absent(c, gs_json_find(c->json, c->object, key)); }
 
+/* The counts the cost multiplies, loops or divides by, each bounded before any family uses
+ * it (gpusplit.h says why each bound is where it is; the README lists them). */
+static const struct {
+  const char *key;
+  uint64_t max;
+} BOUNDED[] = {{"num_hidden_layers", GS_MAX_LAYERS},   {"num_attention_heads", GS_MAX_HEADS},
+               {"num_key_value_heads", GS_MAX_HEADS},  {"n_routed_experts", GS_MAX_EXPERTS},
+               {"num_local_experts", GS_MAX_EXPERTS},  {"num_experts", GS_MAX_EXPERTS},
+               {"num_experts_per_tok", GS_MAX_EXPERTS}};
+
 int gs_config_count(const gs_config *c, const char *key, const uint64_t *def, uint64_t *out) {
-  int at = gs_json_find(c->json, c->object, key);
+  int at = gs_json_find(c->json, c->object, key), rc;
+  size_t i;
   if (absent(c, at)) {
     if (def) {
       *out = *def;
@@ -29,7 +40,12 @@ int gs_config_count(const gs_config *c, const char *key, const uint64_t *def, ui
     }
     return gs_fail(c->err, GS_ERR_MISSING, key, at < 0 ? "is missing" : "is null, and it is required");
   }
-  return gs_json_count(c->json, at, key, out, c->err);
+  if ((rc = gs_json_count(c->json, at, key, out, c->err)) != GS_OK) return rc;
+  for (i = 0; i < sizeof BOUNDED / sizeof BOUNDED[0]; i++)
+    if (strcmp(key, BOUNDED[i].key) == 0 && *out > BOUNDED[i].max)
+      return gs_fail(c->err, GS_ERR_RANGE, key, "%llu is too large (at most %llu)", (unsigned long long)*out,
+                     (unsigned long long)BOUNDED[i].max);
+  return GS_OK;
 }
 
 int gs_config_class(const gs_config *c, const char *key, uint64_t def, uint64_t *out) {

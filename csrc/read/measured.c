@@ -90,10 +90,17 @@ static int decimal(const char *s, double *out) {
   return s[i] == '\0' && gs_exact_decimal(s, out);
 }
 
-/* A time as measured: a positive, finite number of microseconds. */
+/* A time as measured: a positive, finite number of microseconds, from 0.01 (nccl-tests
+ * prints two decimals) to a thousand seconds. Outside that range a row is not a
+ * measurement, and its fit would print figures wider than any column (a bandwidth of 40
+ * digits from rows of 1e-22 us). */
+#define TIME_MIN_US 0.01
+#define TIME_MAX_US 1e9
 static int read_time(const char *s, size_t line, const char *what, double *out, gs_error *err) {
   if (!decimal(s, out) || !(*out > 0))
     return gs_fail(err, GS_ERR_RANGE, "", "line %zu: the %s time '%s' is not a positive number of microseconds", line, what, s);
+  if (*out < TIME_MIN_US || *out > TIME_MAX_US)
+    return gs_fail(err, GS_ERR_RANGE, "", "line %zu: the %s time '%s' is not from 0.01 to 1e9 microseconds", line, what, s);
   return GS_OK;
 }
 
@@ -121,9 +128,78 @@ static int contains(const char *s, size_t len, const char *word) {
   return 0;
 }
 
+/* The bytes of one element of each type nccl-tests names (src/common.cu, test_typenames;
+ * "char" and "int" in its older versions); 0 for a name it does not use. */
+static uint64_t type_bytes(const char *type) {
+  static const struct {
+    const char *name;
+    uint64_t bytes;
+  } TYPES[] = {{"int8", 1},   {"uint8", 1},  {"char", 1},  {"f8e4m3", 1}, {"f8e5m2", 1}, {"half", 2},  {"bfloat16", 2},
+               {"int32", 4},  {"uint32", 4}, {"int", 4},   {"float", 4},  {"int64", 8},  {"uint64", 8}, {"double", 8}};
+  size_t i;
+  for (i = 0; i < sizeof TYPES / sizeof TYPES[0]; i++)
+    if (strcmp(type, TYPES[i].name) == 0) return TYPES[i].bytes;
+  return 0;
+}
+
+/* Half a unit in the last decimal a figure is printed with ("12.34": 0.005). */
+static double half_unit(const char *s) {
+  const char *dot = strchr(s, '.');
+  double h = 0.5;
+  if (dot)
+    for (dot++; *dot >= '0' && *dot <= '9'; dot++) h /= 10;
+  return h;
+}
+
+/* 1 unless the row's bus bandwidth is plainly not an all-reduce's: nccl-tests prints busbw =
+ * algbw x 2(n-1)/n for all_reduce_perf, and algbw x 1 or x (n-1)/n for every other
+ * collective (each test's GetBw in src/). Each figure is rounded to its printed decimals, so a row
+ * is refused only when no rounding of the two reconciles them. With 2 GPUs, 2(n-1)/n is
+ * 1, as sendrecv_perf's is, and the row cannot tell them apart. */
+static int all_reduce_bus(const char *algbw, const char *busbw, uint64_t gpus) {
+  double a, b, factor = (double)(2 * (gpus - 1)) / (double)gpus, gap;
+  if (gpus < 2 || !decimal(algbw, &a) || !decimal(busbw, &b)) return 1;
+  gap = b - a * factor;
+  if (gap < 0) gap = -gap;
+  return gap <= half_unit(busbw) + factor * half_unit(algbw) + 1e-9;
+}
+
+/* Which collective a row's layout is, when it is not all_reduce_perf's (size, count, type,
+ * redop, root): nccl-tests prints every test's rows in the same columns (src/util.cu,
+ * writeBenchmarkLinePreamble) but with its own redop, root and size-to-count ratio
+ * (each test's GetCollByteCount in src/): all-reduce sums (redop sum) with no root (-1), and its
+ * size is count x the type's bytes. GS_OK for an all-reduce; else a refusal that names the
+ * collective the row's layout is. */
+static int check_collective(char f[][64], size_t line, uint64_t bytes, uint64_t gpus, gs_error *err) {
+  uint64_t count, unit = type_bytes(f[2]);
+  if (unit == 0)
+    return gs_fail(err, GS_ERR_UNSUPPORTED, "", "line %zu: type '%s' is not one nccl-tests names (float, half, bfloat16, ...)", line, f[2]);
+  if (strcmp(f[3], "none") == 0)
+    return gs_fail(err, GS_ERR_UNSUPPORTED, "",
+                   "line %zu: the reduction is 'none': a collective that does not reduce (all_gather, alltoall, broadcast, gather, "
+                   "scatter), not all_reduce_perf",
+                   line);
+  if (strcmp(f[3], "sum") != 0) return gs_fail(err, GS_ERR_UNSUPPORTED, "", "line %zu: the reduction is '%s', not sum", line, f[3]);
+  if (strcmp(f[4], "-1") != 0)
+    return gs_fail(err, GS_ERR_UNSUPPORTED, "", "line %zu: root '%s': a collective to one GPU (reduce_perf), not all_reduce_perf", line, f[4]);
+  if (!whole(f[1], &count)) return gs_fail(err, GS_ERR_JSON, "", "line %zu: the count '%s' is not a whole number", line, f[1]);
+  if (gpus >= 2 && count > 0 && bytes / count == unit * gpus && bytes % count == 0)
+    return gs_fail(err, GS_ERR_UNSUPPORTED, "",
+                   "line %zu: %llu bytes is %llu GPUs x %llu '%s' elements: reduce_scatter_perf's layout, not all_reduce_perf", line,
+                   (unsigned long long)bytes, (unsigned long long)gpus, (unsigned long long)count, f[2]);
+  if (count > UINT64_MAX / unit || count * unit != bytes)
+    return gs_fail(err, GS_ERR_UNSUPPORTED, "", "line %zu: %llu bytes is not %llu '%s' elements of %llu bytes: not all_reduce_perf's layout",
+                   line, (unsigned long long)bytes, (unsigned long long)count, f[2], (unsigned long long)unit);
+  if (!all_reduce_bus(f[6], f[7], gpus) || !all_reduce_bus(f[10], f[11], gpus))
+    return gs_fail(err, GS_ERR_UNSUPPORTED, "",
+                   "line %zu: busbw %s is not algbw %s x 2(n-1)/n for %llu GPUs: not an all-reduce (sendrecv_perf's busbw is its algbw)",
+                   line, f[7], f[6], (unsigned long long)gpus);
+  return GS_OK;
+}
+
 /* One data row: size, count, type, redop, root, then time, algbw, busbw, #wrong for the
- * out-of-place and the in-place run. */
-static int log_row(const char *s, size_t len, size_t line, gs_measured *m, gs_error *err) {
+ * out-of-place and the in-place run; gpus is the count the rank lines gave (0: none yet). */
+static int log_row(const char *s, size_t len, size_t line, uint64_t gpus, gs_measured *m, gs_error *err) {
   char f[14][64];
   int n = split(s, len, ' ', f, 14);
   uint64_t bytes, wrong;
@@ -136,7 +212,7 @@ static int log_row(const char *s, size_t len, size_t line, gs_measured *m, gs_er
   if (m->type[0] == '\0') gs_format(m->type, sizeof m->type, "%s", f[2]);
   else if (strcmp(m->type, f[2]) != 0)
     return gs_fail(err, GS_ERR_SHAPE, "", "line %zu: type '%s' after '%s': rows from two runs", line, f[2], m->type);
-  if (strcmp(f[3], "sum") != 0) return gs_fail(err, GS_ERR_UNSUPPORTED, "", "line %zu: the reduction is '%s', not sum", line, f[3]);
+  if ((rc = check_collective(f, line, bytes, gpus, err)) != GS_OK) return rc;
   if ((rc = read_time(f[5], line, "out-of-place", &out_time, err)) != GS_OK ||
       (rc = read_time(f[9], line, "in-place", &in_time, err)) != GS_OK)
     return rc;
@@ -168,7 +244,7 @@ int gs_nccl_log_parse(const char *text, size_t len, gs_measured *out, gs_error *
   while (next_line(&l, &s, &n)) {
     if (is_comment(s, n)) {
       if (contains(s, n, "Collective test starting:") && !contains(s, n, "all_reduce_perf"))
-        return gs_fail(err, GS_ERR_UNSUPPORTED, "", "line %zu: not all_reduce_perf's output", l.line);
+        return gs_fail(err, GS_ERR_UNSUPPORTED, "", "line %zu: another collective's test, not all_reduce_perf's output", l.line);
       if (contains(s, n, "Using devices")) {
         in_devices = 1;
         block = 0;
@@ -193,7 +269,7 @@ int gs_nccl_log_parse(const char *text, size_t len, gs_measured *out, gs_error *
     }
     if (n == 0 || (n == 1 && s[0] == ' ')) continue;
     if (!header) return gs_fail(err, GS_ERR_JSON, "", "is not an all_reduce_perf log: line %zu comes before its header", l.line);
-    if ((rc = log_row(s, n, l.line, out, err)) != GS_OK) return rc;
+    if ((rc = log_row(s, n, l.line, ranks, out, err)) != GS_OK) return rc;
   }
   if (!header) return gs_fail(err, GS_ERR_JSON, "", "is not an all_reduce_perf log: it has no 'size count type redop' header");
   if (ranks == 0) return gs_fail(err, GS_ERR_MISSING, "", "names no GPUs: it lacks the '# Using devices' rank lines");

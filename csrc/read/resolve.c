@@ -71,20 +71,29 @@ static int resolve_gpu(const gs_request *q, gs_setting *out, gs_error *err) {
 
 /* A link by key (def when none), each typed figure in place of the catalogue's; with no
  * key and its bandwidth and step typed, a link of its own (NVLink unless a kind is typed).
- * base_us, when not negative, is the start-up it must have. */
+ * base_us, when not negative, is the start-up it must have. *latencies_typed (when not
+ * NULL) says whether a typed latency differs from the one it replaces: 1 the step's, 2 the
+ * base's, 0 neither. */
 static int resolve_link(const char *key, const char *def, unsigned t, const gs_link *typed, double base_us, gs_link *out,
-                        gs_hardware_text *text, gs_error *err) {
+                        gs_hardware_text *text, int *latencies_typed, gs_error *err) {
   const unsigned figures = GS_TYPED_LINK_BW | GS_TYPED_STEP_US;
-  int rc;
-  if (!key && (t & figures) == figures) {
+  int custom = !key && (t & figures) == figures, rc;
+  if (custom) {
     memset(out, 0, sizeof *out);
     memset(text, 0, sizeof *text);
   } else if ((rc = gs_builtin_link(key ? key : def, out, text, err)) != GS_OK) {
     return rc;
   }
+  /* only a catalogue link's latencies can be said to be replaced; a link typed whole has
+   * none of its own to compare (NCCL's rules price it with NCCL's latencies for its kind) */
+  if (latencies_typed && !custom)
+    *latencies_typed = (t & GS_TYPED_STEP_US) && typed->step_us != out->step_us   ? 1
+                       : (t & GS_TYPED_BASE_US) && typed->base_us != out->base_us ? 2
+                                                                                  : 0;
   if (t & GS_TYPED_LINK_BW) out->bandwidth = typed->bandwidth;
-  if (t & GS_TYPED_STEP_US) out->step_us = typed->step_us;
-  if (t & GS_TYPED_BASE_US) out->base_us = typed->base_us;
+  /* a -0 typed is 0 (IEEE 754: -0 + +0 is +0), so no figure prints as "-0" */
+  if (t & GS_TYPED_STEP_US) out->step_us = typed->step_us + 0.0;
+  if (t & GS_TYPED_BASE_US) out->base_us = typed->base_us + 0.0;
   if (t & GS_TYPED_KIND) out->kind = typed->kind;
   if (base_us >= 0) out->base_us = base_us;
   if (t & (GS_TYPED_LINK_BW | GS_TYPED_STEP_US | GS_TYPED_BASE_US)) gs_format(text->name, sizeof text->name, "Custom link");
@@ -146,7 +155,7 @@ static int resolve_log(const gs_request *q, gs_setting *out, gs_error *err) {
   uint64_t bytes;
   int rc;
   if (q->link_typed & (GS_TYPED_LINK_BW | GS_TYPED_STEP_US | GS_TYPED_BASE_US))
-    return gs_fail(err, GS_ERR_SHAPE, "", "it gives the link's figures; leave out --link-bw, --step-us and --base-us");
+    return gs_fail(err, GS_ERR_SHAPE, "figures", "it gives the link's figures; leave out --link-bw, --step-us and --base-us");
   if ((rc = gs_nccl_log_parse(q->log_text, q->log_len, &measured, err)) != GS_OK ||
       (rc = gs_fit_measured(&measured, &fit, err)) != GS_OK)
     return rc;
@@ -168,21 +177,30 @@ static int resolve_log(const gs_request *q, gs_setting *out, gs_error *err) {
 #endif
 
 int gs_resolve(const gs_request *q, gs_setting *out, gs_error *err) {
-  int rc;
+  int latencies_typed = 0, rc;
   memset(out, 0, sizeof *out);
   out->bits = q->bits;
   if (q->bits > 32) return failed(out, "model", gs_fail(err, GS_ERR_RANGE, "bits", "must be from 1 to 32"));
   if ((rc = resolve_model(q, out, err)) != GS_OK) return failed(out, "model", rc);
   if ((rc = resolve_gpu(q, out, err)) != GS_OK) return failed(out, "gpu", rc);
-  if ((rc = resolve_link(q->link_key, "fast", q->link_typed, &q->link, -1, &out->link, &out->link_text, err)) != GS_OK)
+  if ((rc = resolve_link(q->link_key, "fast", q->link_typed, &q->link, -1, &out->link, &out->link_text, &latencies_typed,
+                         err)) != GS_OK)
     return failed(out, "link", rc);
   if ((rc = resolve_plan(q, out, err)) != GS_OK) return failed(out, "plan", rc);
+  /* NCCL's own rules price a ring's all-reduce with NCCL's latencies for the link's kind
+   * (csrc/core/nccl.c), so typed or fitted latencies would go unused: refused, unless the
+   * split is groups, which hands on over the link and runs no all-reduce */
+  if (out->plan.nccl == GS_NCCL_AUTO && out->plan.split != GS_GROUPS && (q->log_text || latencies_typed))
+    return failed(out, "plan", gs_fail(err, GS_ERR_UNSUPPORTED, "nccl",
+                                       "auto prices each all-reduce with NCCL's own latencies, so %s would go unused; leave "
+                                       "it out or use NCCL's lesson rule",
+                                       q->log_text ? "--link-from" : latencies_typed == 1 ? "--step-us" : "--base-us"));
   if (q->log_text && (rc = resolve_log(q, out, err)) != GS_OK) return failed(out, "log", rc);
   /* the link between servers is asked for by name or figures, or needed by servers of a
    * size; the start-up is paid once an all-reduce, whichever links it crosses */
   if ((q->between_key || q->between_typed || q->per_server) &&
       (rc = resolve_link(q->between_key, "ib-ndr", q->between_typed, &q->between, out->link.base_us, &out->plan.between,
-                         &out->between_text, err)) != GS_OK)
+                         &out->between_text, NULL, err)) != GS_OK)
     return failed(out, "between", rc);
   return GS_OK;
 }

@@ -238,10 +238,13 @@ EXPORT int use_link_key(void) {
   return GS_OK;
 }
 
-/* A link typed figure by figure (kind: enum gs_link_kind). */
+/* A link typed figure by figure (kind: enum gs_link_kind), over the catalogue link chosen
+ * before, if one: NCCL's own rules are refused only when a typed latency differs from it. */
 EXPORT int use_link(double bandwidth, double step_us, double base_us, uint32_t kind) {
+  const char *started_from = ask.link_key; /* the catalogue link it was typed over, if one */
   int rc;
   clear_from(3);
+  ask.link_key = started_from;
   if ((rc = need(2, "gpu")) != GS_OK) return rc;
   ask.link_typed = GS_TYPED_LINK_BW | GS_TYPED_STEP_US | GS_TYPED_BASE_US | GS_TYPED_KIND;
   ask.link.bandwidth = bandwidth;

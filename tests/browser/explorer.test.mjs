@@ -117,7 +117,7 @@ explorer('a bad config shows report\'s one-line message beside its box, and the 
   const { page, seen } = await openPage(ctx, fileUrl('explorer.html'));
   const dir = mkdtempSync(join(tmpdir(), 'gpusplit-explorer-'));
   try {
-    for (const text of ['{"model_type":"llama"}', '{"hidden_size": 4096,', '{"model_type":"mllama","hidden_size":8}']) {
+    for (const text of ['{"model_type":"llama","hidden_size":0}', '{"hidden_size": 4096,', '{"model_type":"mllama","hidden_size":8}']) {
       const file = join(dir, 'config.json');
       writeFileSync(file, text);
       const cli = refusal(['--model', file]);

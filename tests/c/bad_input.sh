@@ -31,7 +31,7 @@ sanitizer_report() { grep -q -E 'Sanitizer|runtime error:' "$tmp/err"; }
 bad() {
   frags=$1
   shift
-  "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
+  $limit "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
   rc=$?
   problems=''
   [ "$rc" -eq 2 ] || problems="$problems exit status $rc, not 2;"
@@ -42,6 +42,7 @@ bad() {
     problems="$problems stderr has ${lines:-0} lines, not exactly one;"
   fi
   sanitizer_report && problems="$problems sanitizer report;"
+  grep -q "$esc" "$tmp/err" && problems="$problems a raw ESC byte on stderr;"
   old_ifs=$IFS
   IFS=';'
   for f in gpusplit: $frags; do
@@ -49,6 +50,48 @@ bad() {
   done
   IFS=$old_ifs
   [ -n "$problems" ] && problems="$problems stderr: $(shown "$(dd bs=300 count=1 <"$tmp/err" 2>/dev/null | tr '\n' ' ')")"
+  finish "$*" "$problems"
+}
+
+esc=$(printf '\033')
+
+# bad_fast FRAGMENTS ARG...: bad, and answered within a second (a count that once made the
+# reader loop over 2^53 layers).
+limit=''
+bad_fast() {
+  start=$(date +%s%N)
+  before=$failed
+  limit='timeout 10' # a hang ends as status 124, and fails
+  bad "$@"
+  limit=''
+  took=$((($(date +%s%N) - start) / 1000000))
+  if [ "$took" -gt 1000 ]; then
+    [ "$failed" -eq "$before" ] && passed=$((passed - 1)) # the case passed but for its time
+    finish "$*" " took $took ms, more than a second;"
+  fi
+}
+
+# shows FRAGMENTS ABSENT ARG...: must exit 0 with nothing on stderr, each of FRAGMENTS
+# (separated by ';') on stdout and none of ABSENT (likewise; '' for none), and no raw ESC.
+shows() {
+  frags=$1
+  absent=$2
+  shift 2
+  "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  problems=''
+  [ "$rc" -eq 0 ] || problems="$problems exit status $rc, not 0;"
+  [ -s "$tmp/err" ] && problems="$problems stderr: $(shown "$(dd bs=300 count=1 <"$tmp/err" 2>/dev/null | tr '\n' ' ')");"
+  grep -q "$esc" "$tmp/out" && problems="$problems a raw ESC byte on stdout;"
+  old_ifs=$IFS
+  IFS=';'
+  for f in $frags; do
+    grep -q -F -e "$f" "$tmp/out" || problems="$problems stdout lacks '$(shown "$f")';"
+  done
+  for f in $absent; do
+    grep -q -F -e "$f" "$tmp/out" && problems="$problems stdout has '$(shown "$f")';"
+  done
+  IFS=$old_ifs
   finish "$*" "$problems"
 }
 
@@ -286,6 +329,76 @@ bad "--in-flight;slices keep no batches in flight" report --in-flight 2
 bad "--in-flight;must be from 1 to" report --split groups --in-flight 0
 bad "--counts;5 batches in flight need as many groups" report --split groups --in-flight 5 --counts 4
 good report --split groups --words 64 --in-flight 4 --counts 4,8
+
+# Issue 18: the second round of hostile inputs, one case (or more) for each failure.
+# 1. A count bounded before any loop: 2^53 and 10^11 layers of DeepSeek once hung the reader.
+deepseek() { # deepseek FILE LAYERS EXPERTS
+  printf '{"model_type": "deepseek_v3", "hidden_size": 64, "intermediate_size": 64, "num_hidden_layers": %s, "num_attention_heads": 2, "vocab_size": 10, "kv_lora_rank": 4, "qk_nope_head_dim": 4, "qk_rope_head_dim": 4, "v_head_dim": 4, "n_routed_experts": %s, "num_experts_per_tok": 2, "moe_intermediate_size": 8}\n' \
+    "$2" "$3" >"$tmp/$1"
+}
+deepseek huge_layers.json 9007199254740992 4
+bad_fast "huge_layers.json;num_hidden_layers: 9007199254740992 is too large (at most 65536)" report --model "$(m huge_layers.json)"
+deepseek many_layers.json 100000000000 4
+bad_fast "many_layers.json;num_hidden_layers;too large (at most 65536)" report --model "$(m many_layers.json)"
+config many_heads.json num_attention_heads 65537
+bad_fast "many_heads.json;num_attention_heads: 65537 is too large (at most 65536)" report --model "$(m many_heads.json)"
+# 8. 3 x 2^51 experts, whose routed share lost a quarter of its value, are past the bound
+deepseek many_experts.json 61 6755399441055744
+bad_fast "many_experts.json;n_routed_experts: 6755399441055744 is too large (at most 65536)" report --model "$(m many_experts.json)"
+# 2. Memory and read totals past 2^64: 9 layers of 43 heads of 5,419, 2,097,151 tokens for
+# each of 2^20 chats hold 2^64 - 4,194,304 bytes of caches before the weights.
+printf '{"hidden_size": 48302, "intermediate_size": 64, "num_hidden_layers": 9, "num_attention_heads": 43, "head_dim": 5419, "vocab_size": 10}\n' >"$tmp/wrap.json"
+bad "--words;1048576 words at once would overflow 64 bits" report --model "$(m wrap.json)" --words 1048576 --chat-tokens 2097151 --cache-per-chat
+bad "--words;overflow 64 bits" report --model "$(m wrap.json)" --words 1048576 --chat-tokens 2097151 --read-cache
+# 3. --explain's bytes sent: 126 x 2^59 wraps; 126 / 64 of 2^59 is 126 x 2^53
+printf '{"hidden_size": 1099511627776, "intermediate_size": 1, "num_hidden_layers": 1, "num_attention_heads": 1, "head_dim": 1, "vocab_size": 1}\n' >"$tmp/wide.json"
+shows "x 576,460,752,303,423,488 = 1,134,907,106,097,364,992 bytes at 600 GB/s = 1,891,511,843,495.608 us" '' \
+  report --model "$(m wide.json)" --words 262144 --explain --gpus 64
+# 4. Text from the user escaped: a log's type, --name, a table's file name, a model path
+awk -v t="$(printf '\033]0;title\007\033[2J')" '!/^#/ && NF == 13 { $3 = t } { print }' "$log" >"$tmp/esc_type.txt"
+bad 'esc_type.txt;type;\x1b]0;title\x07\x1b[2J' calibrate "$(m esc_type.txt)"
+table=tests/measured/a100_sxm_nccl.csv
+shows 'a\x1b[2Jb' '' validate "$table" --name "a$(printf '\033')[2Jb" --source-dir nccl/2.27.3 --lesson-link fast
+cp "$table" "$tmp/$(printf 'x\033[31m.csv')"
+shows 'x\x1b[31m.csv' '' validate "$tmp/$(printf 'x\033[31m.csv')" --source-dir nccl/2.27.3 --lesson-link fast
+# C1 controls (U+0085, U+009B) and U+2028 and a right-to-left override (U+202E) in a path
+odd=$(printf 'c\302\205\302\233\342\200\250\342\200\256.json')
+cp "$(m good.json)" "$tmp/$odd"
+shows 'c\u0085\u009b\u2028\u202e.json' "$(printf '\342\200\250');$(printf '\302\205')" report --model "$tmp/$odd" --counts 1
+shows 'c\u0085\u009b\u2028\u202e.json' "$(printf '\342\200\250');$(printf '\302\233')" report --model "$tmp/$odd" --counts 1 --json
+bad 'missing_c\u0085\u009b\u2028\u202e.json;cannot read' report --model "$tmp/missing_$odd"
+# 5. Collectives other than all-reduce, from the A100 log's rows in each one's layout
+awk '!/^#/ && NF == 13 { $2 = $1 / 32; $8 = sprintf("%.2f", $7 * 7 / 8); $12 = sprintf("%.2f", $11 * 7 / 8) } { print }' "$log" >"$tmp/reduce_scatter.txt"
+bad "reduce_scatter.txt;line 17;reduce_scatter_perf's layout" calibrate "$(m reduce_scatter.txt)"
+awk '!/^#/ && NF == 13 { $2 = $1 / 32; $4 = "none" } { print }' "$log" >"$tmp/all_gather.txt"
+bad "all_gather.txt;the reduction is 'none';all_gather" calibrate "$(m all_gather.txt)"
+awk '!/^#/ && NF == 13 { $4 = "none"; $5 = "0" } { print }' "$log" >"$tmp/broadcast.txt"
+bad "broadcast.txt;the reduction is 'none';broadcast" report --link-from "$(m broadcast.txt)"
+awk '!/^#/ && NF == 13 { $5 = "0" } { print }' "$log" >"$tmp/reduce.txt"
+bad "reduce.txt;root '0';reduce_perf" calibrate "$(m reduce.txt)"
+awk '!/^#/ && NF == 13 { $8 = $7; $12 = $11 } { print }' "$log" >"$tmp/sendrecv.txt"
+bad "sendrecv.txt;line 20;not an all-reduce" calibrate "$(m sendrecv.txt)"
+sed 's/^# Using devices/# Collective test starting: reduce_scatter_perf\n&/' "$log" >"$tmp/named.txt"
+bad "named.txt;not all_reduce_perf" calibrate "$(m named.txt)"
+for real in a100_40gb_8gpu_oci_bm_gpu4_8 dgx_h100_8gpu_nvidia_dgxc rtx5090_8gpu_pcie_aikitoria; do good calibrate "tests/nccl-tests/$real.txt"; done
+# 6. --nccl auto with typed or fitted latencies: refused, naming the conflict
+bad "--nccl;--step-us would go unused" report --nccl auto --gpu h100-sxm --link nvlink4 --step-us 1000 --base-us 100000
+bad "--nccl;--base-us would go unused" report --nccl auto --gpu h100-sxm --link nvlink4 --base-us 100000
+bad "--nccl;--link-from would go unused" report --nccl auto --gpu h100-sxm --link nvlink4 --link-from "$log"
+good report --nccl auto --gpu h100-sxm --link nvlink4 --step-us 1000 --split groups
+# 7. calibrate never cuts a figure: rows of 1e-22 us are refused
+awk '!/^#/ && NF == 13 { $6 = "1e-22"; $10 = "1e-22" } { print }' "$log" >"$tmp/tiny_times.txt"
+bad "tiny_times.txt;line 17;not from 0.01 to 1e9 microseconds" calibrate "$(m tiny_times.txt)"
+# 8. Whole figures: -0 is 0, the least bandwidths and operations in a unit that shows them,
+# and a model path of 300 bytes whole
+shows "Link: Custom link, 600 GB/s, 0 us a step, base 0 us" "-0" report --step-us -0 --base-us -0
+shows "GPU: Custom GPU, 80 GiB, 73.6 GiB usable, 1 MB/s, 1 MFLOP/s;Link: Custom link, 1 MB/s," "0 GB/s;0 TFLOP/s" \
+  report --gpu-bw 1e6 --gpu-flops 1e6 --link-bw 1e6 --counts 64
+shows "at 1 MB/s = ;(4 x 1 MFLOP/s)" "0 GB/s;0 TFLOP/s" report --gpu-bw 1e6 --gpu-flops 1e6 --link-bw 1e6 --explain --gpus 4
+long=$tmp/$(printf '%0100d' 0)/$(printf '%0100d' 1)/$(printf '%0100d' 2)
+mkdir -p "$long"
+cp "$(m good.json)" "$long/config.json"
+shows "Model: $long/config.json (llama)" '' report --model "$long/config.json"
 
 # Good inputs: any value that parses as a number, and --flag=value.
 good report

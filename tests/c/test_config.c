@@ -290,6 +290,42 @@ static void a_count_above_2_to_the_53_is_too_large(void **state) {
   ts_refused(config("num_hidden_layers", "1e400", NULL), GS_ERR_RANGE, "num_hidden_layers", NULL);
 }
 
+/* Layers, heads and experts each have a bound (gpusplit.h), refused by name before any
+ * family counts with them; the bound itself reads. */
+static void counts_above_their_bounds_are_refused_by_name(void **state) {
+  static const char DEEPSEEK[] =
+      "{\"model_type\": \"deepseek_v3\", \"hidden_size\": 64, \"intermediate_size\": 64, \"num_hidden_layers\": %s, "
+      "\"num_attention_heads\": 2, \"vocab_size\": 10, \"kv_lora_rank\": 4, \"qk_nope_head_dim\": 4, \"qk_rope_head_dim\": 4, "
+      "\"v_head_dim\": 4, \"n_routed_experts\": %s, \"num_experts_per_tok\": 2, \"moe_intermediate_size\": 8, "
+      "\"first_k_dense_replace\": 3, \"moe_layer_freq\": 2}";
+  char text[1024];
+  gs_model m;
+  (void)state;
+  ts_refused(config("num_hidden_layers", "65537", NULL), GS_ERR_RANGE, "num_hidden_layers", "65537 is too large (at most 65536)");
+  ts_refused(config("num_attention_heads", "65537", NULL), GS_ERR_RANGE, "num_attention_heads", "at most 65536");
+  ts_refused(config("num_key_value_heads", "65537", NULL), GS_ERR_RANGE, "num_key_value_heads", "at most 65536");
+  m = ts_parse_ok(config("num_hidden_layers", "65536", NULL));
+  assert_int_equal(m.layers, 65536);
+  /* the count that once hung the reader: 2^53 layers, refused at once */
+  snprintf(text, sizeof text, DEEPSEEK, "9007199254740992", "4");
+  ts_refused(text, GS_ERR_RANGE, "num_hidden_layers", "9007199254740992 is too large");
+  snprintf(text, sizeof text, DEEPSEEK, "61", "65537");
+  ts_refused(text, GS_ERR_RANGE, "n_routed_experts", "at most 65536");
+  snprintf(text, sizeof text, DEEPSEEK, "65536", "65536");
+  m = ts_parse_ok(text);
+  assert_int_equal(m.experts, 65536);
+  /* mixture-of-experts layers are those from first_k_dense_replace (3) that are multiples of
+   * moe_layer_freq (2): 4, 6 and 8 of 10 layers; 4, 6, ..., 65534 (32,766) of 65,536. Each
+   * holds 4 experts of 3 matrices of 64 x 8: 6,144 routed weights. */
+  snprintf(text, sizeof text, DEEPSEEK, "10", "4");
+  assert_int_equal(ts_parse_ok(text).routed_params, 3 * 6144);
+  snprintf(text, sizeof text, DEEPSEEK, "65536", "4");
+  assert_int_equal(ts_parse_ok(text).routed_params, UINT64_C(32766) * 6144);
+  ts_refused("{\"model_type\": \"mixtral\", \"hidden_size\": 64, \"intermediate_size\": 64, \"num_hidden_layers\": 2, "
+             "\"num_attention_heads\": 2, \"vocab_size\": 10, \"num_local_experts\": 9007199254740992, \"num_experts_per_tok\": 2}",
+             GS_ERR_RANGE, "num_local_experts", "at most 65536");
+}
+
 static void a_number_longer_than_the_reader_holds_is_out_of_range(void **state) {
   char digits[200];
   (void)state;
@@ -318,7 +354,9 @@ static void sizes_whose_byte_totals_overflow_64_bits_are_refused(void **state) {
   assert_int_equal(ts_parse(config("hidden_size", "4294967296", NULL), &s, &err), GS_ERR_OVERFLOW);
   assert_int_equal(ts_parse(config("vocab_size", "1125899906842624", "\"hidden_size\": 1048576"), &s, &err), GS_ERR_OVERFLOW);
   assert_int_equal(ts_parse(config("intermediate_size", "9007199254740992", NULL), &s, &err), GS_ERR_OVERFLOW);
-  assert_int_equal(ts_parse(config("num_hidden_layers", "9007199254740992", NULL), &s, &err), GS_ERR_OVERFLOW);
+  /* 3 x 4,096 x 2^40 feed-forward weights a layer: 32 layers fit, 65,536 (the most) do not */
+  assert_int_equal(ts_parse("{\"hidden_size\": 4096, \"intermediate_size\": 1099511627776, \"num_hidden_layers\": 65536, "
+                            "\"num_attention_heads\": 32, \"vocab_size\": 128256}", &s, &err), GS_ERR_OVERFLOW);
   assert_int_equal(err.code, GS_ERR_OVERFLOW);
   assert_true(err.what[0] != '\0');
 }
@@ -336,7 +374,8 @@ static void words_that_would_overflow_the_operation_count_are_refused(void **sta
   assert_int_equal(gs_plan_check(&s, &none, &err), GS_ERR_RANGE);
   assert_string_equal(err.field, "words");
   assert_int_equal(gs_plan_check(&s, &over, &err), GS_ERR_RANGE);
-  s = ts_parse_ok(config("num_hidden_layers", "100000000", NULL));
+  /* 32 layers x 3 x 4,096 x 2^32 weights of feed-forward: 2 x that x 2^20 words is past 2^64 */
+  s = ts_parse_ok(config("intermediate_size", "4294967296", NULL));
   assert_int_equal(gs_plan_check(&s, &most, &err), GS_ERR_OVERFLOW);
 }
 
@@ -639,6 +678,7 @@ int main(void) {
       cmocka_unit_test(zero_negative_and_fractional_counts_are_out_of_range),
       cmocka_unit_test(numbers_json_does_not_allow_are_refused),
       cmocka_unit_test(a_count_above_2_to_the_53_is_too_large),
+      cmocka_unit_test(counts_above_their_bounds_are_refused_by_name),
       cmocka_unit_test(a_number_longer_than_the_reader_holds_is_out_of_range),
       cmocka_unit_test(key_value_heads_that_do_not_divide_the_heads_are_refused),
       cmocka_unit_test(hidden_not_a_multiple_of_heads_without_head_dim_is_refused),

@@ -27,7 +27,7 @@ static const uint64_t V2_SIZES[] = {11008, 512, 128, 64, 128, 1536, 64, 0, 1407,
 static const uint64_t V3_SIZES[] = {18432, 512, 128, 64, 128, 1536, 256, 8, 2048, 3, 1};
 
 static int count(const gs_config *c, gs_tally *t, gs_model *m, int v3) {
-  uint64_t dense_width, expert_width = 0, q_rank = 0, kv_rank, nope, rope, v_dim, first_dense, freq, shared = 0, moe = 0, i;
+  uint64_t dense_width, expert_width = 0, q_rank = 0, kv_rank, nope, rope, v_dim, first_dense = 0, freq = 1, shared = 0, moe = 0;
   uint64_t q_width;
   const uint64_t *d = v3 ? V3_SIZES : V2_SIZES;
   /* a key the class defaults and the config leaves out counts as given; a null as none */
@@ -52,9 +52,9 @@ static int count(const gs_config *c, gs_tally *t, gs_model *m, int v3) {
   topk = gs_json_find(c->json, c->object, "topk_method");
   if (!v3 && topk >= 0 && gs_json_string_is(c->json, topk, "noaux_tc"))
     return gs_config_refuse(c, "topk_method", "noaux_tc on deepseek_v2 adds a correction bias the reader does not count");
-  if (routed)
-    for (i = first_dense; i < m->layers; i++)
-      if (i % freq == 0) moe++;
+  /* the multiples of freq from first_dense up to the last layer, counted without a loop:
+   * ceil(layers / freq) of them below layers, less the ceil(first_dense / freq) below first_dense */
+  if (routed && first_dense < m->layers) moe = (m->layers + freq - 1) / freq - (first_dense + freq - 1) / freq;
   m->kv_heads = m->heads;
   m->head_dim = v_dim;
   q_width = gs_tally_mul(t, m->heads, nope + rope);
