@@ -16,8 +16,8 @@ SAN = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fr
 FAMILIES = $(sort $(wildcard csrc/read/families/*.c))
 # The library: core/ is the arithmetic, read/ turns text into its structs. Listed in a fixed
 # order because the link order sets the bytes of the committed pages' modules.
-CORE = csrc/core/model.c csrc/core/nccl.c csrc/core/explain.c csrc/core/format.c csrc/core/view.c csrc/core/error.c
-LIB = csrc/core/model.c csrc/core/nccl.c csrc/core/explain.c csrc/read/measured.c csrc/read/calibrate.c \
+CORE = csrc/core/model.c csrc/core/nccl.c csrc/core/prefill.c csrc/core/explain.c csrc/core/format.c csrc/core/view.c csrc/core/error.c
+LIB = csrc/core/model.c csrc/core/nccl.c csrc/core/prefill.c csrc/core/explain.c csrc/read/measured.c csrc/read/calibrate.c \
       csrc/read/config.c csrc/read/tally.c csrc/read/json.c csrc/read/utf8.c csrc/read/hardware.c \
       csrc/core/format.c csrc/core/view.c csrc/read/data.c csrc/core/error.c $(FAMILIES)
 CLI = $(sort $(wildcard csrc/cli/*.c))
@@ -99,7 +99,7 @@ build/lesson_tables: scripts/lesson_tables.c $(LIB) $(HEADERS) build/data_files.
 build/lesson_tables.c: build/lesson_tables
 	$(Q)build/lesson_tables > $@
 
-LESSON_LIB = csrc/core/model.c csrc/core/nccl.c csrc/core/explain.c csrc/core/format.c csrc/core/view.c \
+LESSON_LIB = csrc/core/model.c csrc/core/nccl.c csrc/core/prefill.c csrc/core/explain.c csrc/core/format.c csrc/core/view.c \
              csrc/core/error.c csrc/read/utf8.c csrc/read/data.c
 LESSON_EXPORTS = $(filter-out text_in_buffer text_in_capacity use_custom,$(WASM_EXPORTS))
 LESSON_EMFLAGS = $(EMFLAGS_BASE) -sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(LESSON_EXPORTS:%=_%))

@@ -137,6 +137,16 @@ extern const uint64_t GS_MAX_GPUS;
 extern const uint64_t GS_MAX_WORDS;
 extern const uint64_t GS_MAX_CHAT_TOKENS;
 
+/* What a real engine achieves of the peaks (issue 19), fitted to measured runs by
+ * `gpusplit fit` (csrc/cli/cli_fit.c) and kept in data/efficiency.json. Every field 0 is
+ * "off": the data sheet's peaks and the tables' start-up, exactly the lesson's figures. */
+typedef struct {
+  double bandwidth_share; /* share of the GPU's memory bandwidth a step reads at, 0.01 to 1; 0: all of it */
+  double layer_us;        /* fixed cost of each layer in each step (kernel launches, synchronisation), microseconds */
+  double flops_share;     /* share of the GPU's FLOP/s a step or a prefill computes at, 0.01 to 1; 0: all of it */
+  double allreduce_us;    /* start-up each all-reduce pays above NCCL's (or the lesson's) constants, microseconds */
+} gs_efficiency;
+
 /* What a setting asks: how the model is laid out and served. A field left 0 takes the
  * lesson's value, so a plan of gpus, split and words alone is the lesson's setting. */
 typedef struct {
@@ -151,6 +161,8 @@ typedef struct {
   int overlap;          /* 1: each layer's all-reduce hides behind the next layer's reading */
   int read_cache;       /* 1: each step also reads every chat's cache */
   int nccl;             /* enum gs_nccl */
+  gs_efficiency efficiency; /* all 0: the peaks (the lesson) */
+  uint64_t prompt_tokens; /* tokens of each chat's prompt, for the first word's time; 0: none asked */
 } gs_plan;
 
 /* NCCL's protocols (NCCL_PROTO_LL, _LL128, _SIMPLE); none when nothing is sent. */
@@ -163,12 +175,17 @@ typedef struct {
   const gs_link *between; /* between servers, when servers > 1 */
   int arch;               /* enum gs_arch: NCCL's LL cap on one server depends on it */
   int nccl;               /* enum gs_nccl */
+  double extra_us;        /* start-up above the tables' (gs_efficiency.allreduce_us); 0: none */
 } gs_ring;
 
 /* Seconds one all-reduce of size bytes takes, and the protocol it uses. */
 double gs_ring_allreduce(uint64_t size, const gs_ring *r, int *protocol);
 double gs_ring_steps(uint64_t gpus);
 const char *gs_protocol_name(int protocol);
+
+/* What sets a step's length: reading the memory, computing, or waiting on the link. */
+enum gs_bound { GS_BOUND_READ = 0, GS_BOUND_COMPUTE = 1, GS_BOUND_WAIT = 2 };
+const char *gs_bound_name(int bound);
 
 /* Everything one setting costs. */
 typedef struct {
@@ -181,6 +198,8 @@ typedef struct {
   double swap;           /* seconds one all-reduce (slices) or hand-off (groups) takes within a server */
   int protocol;          /* the NCCL protocol chosen for that all-reduce (enum gs_protocol) */
   gs_time time;
+  int bound;             /* enum gs_bound: what sets the step */
+  double first_word;     /* seconds to the first word of plan.prompt_tokens (csrc/core/prefill.c); 0 when none asked */
 } gs_cost_result;
 
 /* model.c: checks and the one cost function. A model from gs_model_parse is checked
@@ -188,6 +207,7 @@ typedef struct {
 int gs_gpu_check(const gs_gpu *g, gs_error *err);
 int gs_link_check(const gs_link *l, gs_error *err);
 int gs_plan_check(const gs_model *m, const gs_plan *p, gs_error *err);
+int gs_efficiency_check(const gs_efficiency *e, gs_error *err);
 int gs_split_parse(const char *name, int *split);
 const char *gs_split_name(int split);
 uint64_t gs_usable_bytes(const gs_gpu *g);
@@ -201,6 +221,9 @@ double gs_allreduce_time(uint64_t size, uint64_t n, const gs_link *l);
 double gs_handoff_time(uint64_t size, const gs_link *l);
 int gs_cost(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, gs_cost_result *out,
             gs_error *err);
+/* prefill.c: seconds to the first word when the plan's words chats each send a prompt of
+ * plan.prompt_tokens tokens together (gs_cost fills first_word with it). */
+int gs_first_word(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, double *seconds, gs_error *err);
 /* The count from 1 to max_n with the shortest step for p's split and words. */
 int gs_best_n(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, uint64_t max_n, int divide_heads,
               uint64_t *best);
