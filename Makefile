@@ -17,7 +17,7 @@ FAMILIES = $(sort $(wildcard csrc/read/families/*.c))
 # The library: core/ is the arithmetic, read/ turns text into its structs. Listed in a fixed
 # order because the link order sets the bytes of the committed pages' modules.
 CORE = csrc/core/model.c csrc/core/nccl.c csrc/core/prefill.c csrc/core/explain.c csrc/core/format.c csrc/core/view.c csrc/core/error.c
-LIB = csrc/core/model.c csrc/core/nccl.c csrc/core/prefill.c csrc/core/explain.c csrc/read/measured.c csrc/read/calibrate.c \
+LIB = csrc/core/model.c csrc/core/nccl.c csrc/core/prefill.c csrc/core/explain.c csrc/read/measured.c csrc/read/calibrate.c csrc/read/runs.c \
       csrc/read/config.c csrc/read/tally.c csrc/read/json.c csrc/read/utf8.c csrc/read/hardware.c \
       csrc/core/format.c csrc/core/view.c csrc/read/data.c csrc/core/error.c $(FAMILIES)
 CLI = $(sort $(wildcard csrc/cli/*.c))
@@ -61,12 +61,18 @@ build/catalogue_tables.c: scripts/catalogue.mjs $(CATALOGUE)
 	@mkdir -p build
 	$(Q)node scripts/catalogue.mjs --tables data/models/catalogue.json > $@
 
-build/gpusplit: $(LIB) $(CLI) $(HEADERS) build/data_files.c build/catalogue.c
-	$(Q)$(CC) $(CFLAGS) $(WARN) -Icsrc -o $@ $(LIB) $(CLI) build/data_files.c build/catalogue.c -lm
+# The fitted efficiency (gpusplit fit --json on the shared runs; `make efficiency` writes
+# it): the command line's only, the modules carry none.
+build/efficiency_file.c: scripts/embed_data.sh data/efficiency.json
+	@mkdir -p build
+	$(Q)scripts/embed_data.sh data/efficiency.json > $@
 
-build/asan/gpusplit: $(LIB) $(CLI) $(HEADERS) build/data_files.c build/catalogue.c
+build/gpusplit: $(LIB) $(CLI) $(HEADERS) build/data_files.c build/catalogue.c build/efficiency_file.c
+	$(Q)$(CC) $(CFLAGS) $(WARN) -Icsrc -o $@ $(LIB) $(CLI) build/data_files.c build/catalogue.c build/efficiency_file.c -lm
+
+build/asan/gpusplit: $(LIB) $(CLI) $(HEADERS) build/data_files.c build/catalogue.c build/efficiency_file.c
 	@mkdir -p build/asan
-	$(Q)$(CC) $(SAN) $(WARN) -Icsrc -o $@ $(LIB) $(CLI) build/data_files.c build/catalogue.c -lm
+	$(Q)$(CC) $(SAN) $(WARN) -Icsrc -o $@ $(LIB) $(CLI) build/data_files.c build/catalogue.c build/efficiency_file.c -lm
 
 build/test_%: tests/c/test_%.c $(TEST_LIB) tests/c/test_support.h $(LIB) $(HEADERS) build/data_files.c build/catalogue.c
 	$(Q)$(CC) $(CFLAGS) $(WARN) -Icsrc -Itests/c -o $@ $< $(TEST_LIB) $(LIB) build/data_files.c build/catalogue.c -lcmocka -lm
@@ -222,8 +228,8 @@ build/fuzz_data: tests/fuzz/fuzz_data.c $(FUZZ_DEPS)
 build/fuzz_measured: tests/fuzz/fuzz_measured.c $(FUZZ_DEPS)
 	$(Q)$(FUZZ_CC) -o $@ $< $(LIB) build/data_files.c build/catalogue.c -lm
 
-build/fuzz_cli: tests/fuzz/fuzz_cli.c $(CLI) $(FUZZ_DEPS)
-	$(Q)$(FUZZ_CC) -DGS_NO_MAIN -o $@ $< $(LIB) $(CLI) build/data_files.c build/catalogue.c -lm
+build/fuzz_cli: tests/fuzz/fuzz_cli.c $(CLI) $(FUZZ_DEPS) build/efficiency_file.c
+	$(Q)$(FUZZ_CC) -DGS_NO_MAIN -o $@ $< $(LIB) $(CLI) build/data_files.c build/catalogue.c build/efficiency_file.c -lm
 
 fuzz: deps $(FUZZ:%=build/fuzz_%)
 	$(Q)scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ)

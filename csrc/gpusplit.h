@@ -143,7 +143,7 @@ extern const uint64_t GS_MAX_CHAT_TOKENS;
 typedef struct {
   double bandwidth_share; /* share of the GPU's memory bandwidth a step reads at, 0.01 to 1; 0: all of it */
   double layer_us;        /* fixed cost of each layer in each step (kernel launches, synchronisation), microseconds */
-  double flops_share;     /* share of the GPU's FLOP/s a step or a prefill computes at, 0.01 to 1; 0: all of it */
+  double flops_share;     /* share of the GPU's FLOP/s a prefill computes at, 0.01 to 1; 0: all of it (a decode step: all) */
   double allreduce_us;    /* start-up each all-reduce pays above NCCL's (or the lesson's) constants, microseconds */
 } gs_efficiency;
 
@@ -347,6 +347,35 @@ double gs_fit_predict_us(const gs_fit *f, uint64_t bytes);
 /* The regime holding `bytes` as a link of that kind for any GPU count (NCCL's base held,
  * the step latency solved for). */
 int gs_fit_link(const gs_fit *f, uint64_t bytes, int kind, gs_link *out, gs_error *err);
+
+/* runs.c: measured decode runs, from the text of a CSV file in the shared format of
+ * ../shared/reference/decode-measured/runs.csv (a header row naming the columns, then one
+ * run a row; RFC 4180 quoting). Required columns: id, hf_repo, weight_bits, gpu, tp,
+ * batch, itl_ms; optional: model, kv_bits, gpus, pp, input_tokens, output_tokens, ttft_ms,
+ * software, source, note (an empty cell is "not stated", 0 below). */
+#define GS_RUNS_MAX 1024
+#define GS_RUNS_MAX_BYTES (1u << 20)
+typedef struct {
+  char id[16];
+  char model[64];
+  char repo[96];       /* hf_repo */
+  char gpu[48];
+  char software[96];
+  char source[64];     /* the note's leading source tag ("S7"), else the source cell cut to fit */
+  double weight_bits;  /* bits a weight, as stated (EXL2's 2.5 too); 0 when the cell is empty */
+  uint64_t kv_bits, gpus, tp, pp, batch, input_tokens, output_tokens;
+  double itl_ms, ttft_ms; /* ttft_ms 0 when not given */
+  int random_weights;  /* the note says the run used random ("fake") or dummy weights */
+  int derived;         /* the note says itl_ms is derived from the end-to-end latency, prefill included */
+  int serving;         /* the note says batch is a serving benchmark's concurrency, not a static batch */
+} gs_run;
+
+typedef struct {
+  size_t count;
+  gs_run rows[GS_RUNS_MAX];
+} gs_runs;
+
+int gs_runs_parse(const char *text, size_t len, gs_runs *out, gs_error *err);
 
 /* explain.c: the sums of one setting with the numbers put in, lines of text into buf
  * (GS_EXPLAIN_CAP is room enough). */

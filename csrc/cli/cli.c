@@ -20,6 +20,7 @@ static const char USAGE[] =
     "  list      the built-in models, GPUs and links (list models|gpus|links)\n"
     "  calibrate a link fitted to an nccl-tests all_reduce_perf log\n"
     "  validate  the model against a table of measured all-reduces (make validate)\n"
+    "  fit       achieved efficiency fitted to measured decode runs (gpusplit fit RUNS.csv)\n"
     "\n"
     "Run gpusplit COMMAND --help for its flags. Bad input exits with status 2.\n";
 
@@ -145,7 +146,8 @@ int cli_run(int argc, char **argv) {
   if (strcmp(argv[1], "list") == 0) return cli_list(argc - 1, argv + 1);
   if (strcmp(argv[1], "calibrate") == 0) return cli_calibrate(argc - 1, argv + 1);
   if (strcmp(argv[1], "validate") == 0) return cli_validate(argc - 1, argv + 1);
-  return cli_bad("unknown command '%s' (report, numbers, fixture, list, calibrate, validate; see gpusplit --help)", argv[1]);
+  if (strcmp(argv[1], "fit") == 0) return cli_fit(argc - 1, argv + 1);
+  return cli_bad("unknown command '%s' (report, numbers, fixture, list, calibrate, validate, fit; see gpusplit --help)", argv[1]);
 }
 
 /* The fuzz harness (tests/fuzz/fuzz_cli.c) calls cli_run itself, with its own stdout. */

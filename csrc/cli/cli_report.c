@@ -59,6 +59,24 @@ static void json_link(const gs_link *l, const gs_hardware_text *t) {
   printf("}");
 }
 
+/* The achieved efficiency (all 0: off, the peaks) and the prompt, issue 19. */
+static void print_json_efficiency(const cli_report_options *o) {
+  const gs_efficiency *e = &o->plan.efficiency;
+  printf(",\"efficiency\":{\"from\":");
+  if (o->efficiency_text[0]) cli_json_string(stdout, o->efficiency_text);
+  else printf("null");
+  printf(",\"bandwidth_share\":");
+  cli_json_double(stdout, e->bandwidth_share);
+  printf(",\"layer_us\":");
+  cli_json_double(stdout, e->layer_us);
+  printf(",\"flops_share\":");
+  cli_json_double(stdout, e->flops_share);
+  printf(",\"allreduce_us\":");
+  cli_json_double(stdout, e->allreduce_us);
+  printf("},\"prompt_tokens\":");
+  print_count_or_none(stdout, o->plan.prompt_tokens, "null");
+}
+
 static void print_json(const cli_report_options *o, const searches *found) {
   size_t i;
   const gs_model *m = &o->model;
@@ -105,6 +123,7 @@ static void print_json(const cli_report_options *o, const searches *found) {
   print_count_or_none(stdout, found->best, "null");
   printf(",\"best_dividing_heads\":");
   print_count_or_none(stdout, found->best_dividing_heads, "null");
+  print_json_efficiency(o);
   printf(",\"rows\":[");
   for (i = 0; i < o->count_n; i++) {
     gs_cost_result c;
@@ -133,7 +152,10 @@ static void print_json(const cli_report_options *o, const searches *found) {
     cli_json_double(stdout, t.words_per_s);
     printf(",\"total_words_per_s\":");
     cli_json_double(stdout, t.total_words_per_s);
-    printf("}}");
+    printf(",\"first_word\":");
+    if (p.prompt_tokens) cli_json_double(stdout, c.first_word);
+    else printf("null");
+    printf("},\"bound\":\"%s\"}", gs_bound_name(c.bound));
   }
   printf("]}\n");
 }
@@ -159,7 +181,7 @@ static const char *split_words(int split) {
 }
 
 static void print_header(const cli_report_options *o) {
-  char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP], c[GS_FIGURE_CAP];
+  char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP], c[GS_FIGURE_CAP], c2[GS_FIGURE_CAP];
   const gs_model *m = &o->model;
   const gs_plan *s = &o->plan;
   fputs("Model: ", stdout);
@@ -196,6 +218,17 @@ static void print_header(const cli_report_options *o) {
   if (s->overlap) printf("Overlap: each layer's all-reduce hides behind the next layer's reading\n");
   if (s->read_cache) printf("Each step also reads every chat's cache\n");
   if (o->divide_heads) printf("Only counts that divide the %llu heads\n", (unsigned long long)m->heads);
+  if (o->efficiency_text[0]) {
+    const gs_efficiency *e = &o->plan.efficiency;
+    printf("Achieved efficiency: ");
+    cli_put_text(stdout, o->efficiency_text);
+    printf(": %s of the bandwidth, %s us a layer a step, %s of the FLOP/s in a prefill, all-reduces +%s us\n",
+           e->bandwidth_share > 0 ? gs_plain(a, sizeof a, e->bandwidth_share) : "all", gs_plain(b, sizeof b, e->layer_us),
+           e->flops_share > 0 ? gs_plain(c, sizeof c, e->flops_share) : "all", gs_plain(c2, sizeof c2, e->allreduce_us));
+  }
+  if (s->prompt_tokens)
+    printf("First word: each chat's prompt of %s tokens, the %llu prompt%s prefilled together\n", gs_grouped(a, sizeof a, s->prompt_tokens),
+           (unsigned long long)s->words, s->words == 1 ? "" : "s");
 }
 
 static void print_table(const cli_report_options *o, const searches *found) {
@@ -208,8 +241,9 @@ static void print_table(const cli_report_options *o, const searches *found) {
   print_count_or_none(stdout, found->best, "none");
   printf("\nBest count that divides the %llu heads: ", (unsigned long long)m->heads);
   print_count_or_none(stdout, found->best_dividing_heads, "none");
-  printf("\n\n%5s %12s %10s %12s %10s %5s %10s %10s %10s %8s %9s %11s\n", "GPUs", "weights GiB", "cache GiB", "working GiB",
-         "total GiB", "fits", "read ms", "wait ms", "total ms", "waiting", "words/s", "all words/s");
+  printf("\n\n%5s %12s %10s %12s %10s %5s %10s %10s %10s %8s %9s %11s %9s", "GPUs", "weights GiB", "cache GiB", "working GiB",
+         "total GiB", "fits", "read ms", "wait ms", "total ms", "waiting", "words/s", "all words/s", "bound");
+  printf(o->plan.prompt_tokens ? " %12s\n" : "\n", "first word ms");
   for (i = 0; i < o->count_n; i++) {
     gs_view v;
     gs_cost_result c;
@@ -221,10 +255,11 @@ static void print_table(const cli_report_options *o, const searches *found) {
     printf("%5llu %12s %10s %12s %10s %5s", (unsigned long long)p.gpus, bare(w, v.weights), bare(ca, v.cache), bare(k, v.working),
            bare(mm, v.memory), v.fits ? "yes" : "no");
     if (v.fits)
-      printf(" %10s %10s %10s %8s %9s %11s", bare(r, v.read), bare(x, v.transfer), bare(t, v.time), v.waiting, v.words_per_s,
-             v.words_all);
+      printf(" %10s %10s %10s %8s %9s %11s %9s", bare(r, v.read), bare(x, v.transfer), bare(t, v.time), v.waiting, v.words_per_s,
+             v.words_all, gs_bound_name(c.bound));
     else
-      printf(" %10s %10s %10s %8s %9s %11s", "-", "-", "-", "-", "-", "-");
+      printf(" %10s %10s %10s %8s %9s %11s %9s", "-", "-", "-", "-", "-", "-", "-");
+    if (o->plan.prompt_tokens) printf(" %12s", v.fits ? gs_fixed_grouped(r, sizeof r, c.first_word * 1e3, 2) : "-");
     if (o->plan.nccl == GS_NCCL_AUTO && v.fits) printf("  %s", gs_protocol_name(c.protocol));
     if (c.servers > 1) printf("  %llu servers", (unsigned long long)c.servers);
     printf("\n");
@@ -232,6 +267,7 @@ static void print_table(const cli_report_options *o, const searches *found) {
   printf("\nA row that does not fit shows no time: its weights, cache and working memory exceed the usable memory.\n");
   printf("words/s is for each chat; all words/s, for the %llu chat%s together.\n", (unsigned long long)o->plan.words,
          o->plan.words == 1 ? "" : "s");
+  printf("bound: what sets the step: reading the memory, computing, or waiting on the link.\n");
 }
 
 static int print_explain(const cli_report_options *o) {

@@ -377,7 +377,8 @@ int gs_cost(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan 
   if (p->read_cache) read_bytes += ceil_div(gs_plan_cache_bytes(m, p) * p->words, gs_cache_parts(m, p));
   out->read_bytes = read_bytes;
   read = gs_read_seconds(out->read_bytes, g, &p->efficiency);
-  out->compute = gs_compute_seconds((double)(2 * m->active_params * p->words), n, g, &p->efficiency);
+  /* a decode step computes at the peak: the fitted FLOP/s share is a prefill's (issue 19) */
+  out->compute = (double)(2 * m->active_params * p->words) / ((double)n * g->flops);
   busy = read >= out->compute ? read : out->compute;
   size = gs_message_bytes(m) * p->words;
   gs_split_time(m, g, l, p, busy, size, &out->time, &out->swap, &out->protocol);
