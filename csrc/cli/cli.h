@@ -73,7 +73,8 @@ double cli_ring_one_way(const char *link_key, double sheet);
 
 /* cli_fit.c: `gpusplit fit` and validate's decode table. */
 int cli_fit(int argc, char **argv);
-int cli_validate_runs(const char *path, int json);
+/* fit_from: refit on that runs file instead of data/efficiency.json's figures (NULL: not). */
+int cli_validate_runs(const char *path, const char *fit_from);
 /* Achieved efficiency for report: from data/efficiency.json, or fitted to runs_path when
  * not NULL; engine NULL, "" or "median" for the median engine; gpu_key picks the
  * generation. picked gets one line saying which figures. */

@@ -687,3 +687,128 @@ int cli_efficiency(const char *runs_path, const char *engine, const char *gpu_ke
   free(fr);
   return rc;
 }
+
+/* `gpusplit validate --runs FILE`: each run the catalogue can price, predicted at the peaks,
+ * with the figures of its engine (data/efficiency.json) and with the median engine's (as
+ * when no engine is given), against the measured time; medians by source and by GPU. */
+typedef struct {
+  char key[64];
+  double e[GS_RUNS_MAX], n[GS_RUNS_MAX], f[GS_RUNS_MAX];
+  size_t ne, nn, nf;
+} err_bucket;
+
+static err_bucket *bucket(err_bucket *b, size_t *count, size_t cap, const char *key) {
+  size_t i;
+  for (i = 0; i < *count; i++)
+    if (strcmp(b[i].key, key) == 0) return &b[i];
+  if (*count == cap) return NULL;
+  memset(&b[*count], 0, sizeof b[0]);
+  snprintf(b[*count].key, sizeof b[0].key, "%s", key);
+  return &b[(*count)++];
+}
+
+static const char *pct(char *buf, size_t cap, double *e, size_t n) {
+  char a[GS_FIGURE_CAP];
+  if (n == 0) return "-";
+  snprintf(buf, cap, "%s%% (%zu)", gs_fixed(a, sizeof a, median_abs(e, n) * 100, 1), n);
+  return buf;
+}
+
+static void print_buckets(const char *title, err_bucket *b, size_t n) {
+  size_t i;
+  char x[64], y[64], z[64];
+  printf("\n%-22s %18s %18s %18s\n", title, "engine given", "no engine", "first word");
+  for (i = 0; i < n; i++)
+    printf("%-22s %18s %18s %18s\n", b[i].key, pct(x, sizeof x, b[i].e, b[i].ne), pct(y, sizeof y, b[i].n, b[i].nn),
+           pct(z, sizeof z, b[i].f, b[i].nf));
+}
+
+int cli_validate_runs(const char *path, const char *fit_from) {
+  static err_bucket sources[64], gpus[64], all[1];
+  size_t ns = 0, ng = 0, na = 0, i;
+  gs_runs *runs;
+  priced_run *p;
+  fit_result *fr;
+  gs_error err;
+  int rc;
+  if ((rc = cli_read_runs(path, &runs)) != CLI_OK) return rc;
+  p = calloc(runs->count, sizeof *p);
+  fr = malloc(sizeof *fr);
+  if (!p || !fr) rc = cli_bad("validate: out of memory");
+  else if (read_efficiency(GS_DATA_efficiency_json, strlen(GS_DATA_efficiency_json), fr, &err) != GS_OK)
+    rc = cli_bad("data/efficiency.json: %s: %s", err.field, err.what);
+  else if (fit_from) {
+    gs_runs *other;
+    priced_run *q;
+    if ((rc = cli_read_runs(fit_from, &other)) == CLI_OK) {
+      q = calloc(other->count, sizeof *q);
+      rc = q ? cli_fit_runs(other, NULL, q, fr) : cli_bad("validate: out of memory");
+      free(q);
+      free(other);
+    }
+  }
+  if (rc != CLI_OK) {
+    free(p);
+    free(fr);
+    free(runs);
+    return rc;
+  }
+  price_runs(runs, p);
+  printf("Decode runs of %s priced with the catalogue's model and GPU, a cache for each chat read at\n", path);
+  printf("every step, NCCL's rules, servers of 8 and the one-way ring bandwidth; efficiency %s.\n",
+         fit_from ? "fitted to the --efficiency-from runs" : "from data/efficiency.json");
+  printf("%-6s %-16.16s %-14s %-10s %-5s %5s %3s %8s %8s %8s %9s %8s %8s %s\n", "id", "model", "gpu", "engine", "src", "batch", "n",
+         "peak ms", "engine", "median", "measured", "error", "no eng.", "first word: predicted / measured ms, error");
+  for (i = 0; i < runs->count; i++) {
+    gs_efficiency own, med, off = {0};
+    const fit_figure *f;
+    double peak, with, without, t = p[i].run->itl_ms * 1e-3;
+    char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP], c[GS_FIGURE_CAP], d[GS_FIGURE_CAP], e[GS_FIGURE_CAP], g[GS_FIGURE_CAP];
+    err_bucket *bk[3];
+    int k, has_own;
+    if (!p[i].ok) continue;
+    if (!cli_fit_pick(fr, "", p[i].s.generation, &med)) continue;
+    has_own = (f = cli_fit_pick(fr, p[i].s.engine, p[i].s.generation, &own)) != NULL;
+    if (!has_own) own = med;
+    (void)f;
+    peak = predict(&p[i], &off, 0);
+    with = predict(&p[i], &own, 0);
+    without = predict(&p[i], &med, 0);
+    bk[0] = bucket(sources, &ns, 64, p[i].run->source);
+    bk[1] = bucket(gpus, &ng, 64, p[i].s.gpu_key);
+    bk[2] = bucket(all, &na, 1, "all");
+    printf("%-6s %-16.16s %-14s %-10s %-5s %5llu %3llu %8s %8s %8s %9s %7s%% %7s%%", p[i].run->id, p[i].s.model_key, p[i].s.gpu_key,
+           has_own ? p[i].s.engine : "(median)", p[i].run->source, (unsigned long long)p[i].run->batch,
+           (unsigned long long)p[i].s.plan.gpus, gs_fixed(a, sizeof a, peak * 1e3, 2), gs_fixed(b, sizeof b, with * 1e3, 2),
+           gs_fixed(c, sizeof c, without * 1e3, 2), gs_fixed(d, sizeof d, t * 1e3, 2), gs_fixed(e, sizeof e, (with - t) / t * 100, 1),
+           gs_fixed(g, sizeof g, (without - t) / t * 100, 1));
+    for (k = 0; k < 3; k++) {
+      if (!bk[k]) continue;
+      if (has_own) bk[k]->e[bk[k]->ne++] = rel(with, t);
+      bk[k]->n[bk[k]->nn++] = rel(without, t);
+    }
+    if (p[i].run->ttft_ms > 0 && p[i].run->input_tokens > 0) {
+      double fw = predict(&p[i], &own, 1), m = p[i].run->ttft_ms * 1e-3;
+      printf("  %s / %s, %s%%", gs_fixed(a, sizeof a, fw * 1e3, 1), gs_fixed(b, sizeof b, m * 1e3, 1), gs_fixed(c, sizeof c, (fw - m) / m * 100, 1));
+      for (k = 0; k < 3; k++)
+        if (bk[k]) bk[k]->f[bk[k]->nf++] = rel(fw, m);
+    }
+    if (fit_excluded(&p[i])) printf("  (left out of the fit: MoE with random weights)");
+    printf("\n");
+  }
+  print_buckets("median |error| by source", sources, ns);
+  print_buckets("by GPU", gpus, ng);
+  print_buckets("all runs", all, na);
+  printf("\nengine given: the run's engine's figures (runs whose engine has none are left out of that column);\n"
+         "no engine: the median engine's (%s); (n): runs. Skipped:\n", fr->median_engine);
+  for (i = 0; i < runs->count; i++)
+    if (!p[i].ok) {
+      printf("  %s: ", p[i].run->id);
+      cli_put_text(stdout, p[i].why);
+      printf("\n");
+    }
+  free(p);
+  free(fr);
+  free(runs);
+  return CLI_OK;
+}

@@ -79,7 +79,16 @@ const char *cli_engine_of(const char *software) {
  * (meta-llama's model cards: "fine-tuned versions" of the same architecture). */
 static const gs_model_entry *find_model(const char *repo) {
   static const char *const TUNES[] = {"-Instruct", "-chat-hf", "-chat"};
-  const gs_model_entry *e = gs_find_model(repo);
+  /* quantised copies, named as their model cards name the model they were quantised from
+   * (huggingface.co/amd/Llama-3.1-70B-Instruct-FP8-KV and -405B-: "quantized from
+   * meta-llama/Llama-3.1-...-Instruct"); the run's weight_bits gives their bits */
+  static const char *const COPIES[][2] = {{"amd/Llama-3.1-70B-Instruct-FP8-KV", "meta-llama/Llama-3.1-70B-Instruct"},
+                                          {"amd/Llama-3.1-405B-Instruct-FP8-KV", "meta-llama/Llama-3.1-405B-Instruct"}};
+  const gs_model_entry *e;
+  size_t c;
+  for (c = 0; c < sizeof COPIES / sizeof COPIES[0]; c++)
+    if (strcmp(repo, COPIES[c][0]) == 0) repo = COPIES[c][1];
+  e = gs_find_model(repo);
   char base[128];
   size_t i, n = strlen(repo);
   for (i = 0; !e && i < sizeof TUNES / sizeof TUNES[0]; i++) {

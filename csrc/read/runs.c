@@ -127,10 +127,11 @@ static void copy(char *dst, size_t cap, const char *src) {
   dst[n] = '\0';
 }
 
-/* The note's leading tag, "S" and digits before a ';', else the source cell. */
+/* The note's leading tag, a capital letter and digits before a ';' ("S7", "H1"), else the
+ * source cell. */
 static void source_of(const char *note, const char *source, char *out, size_t cap) {
   size_t i = 1;
-  if (note[0] == 'S') {
+  if (note[0] >= 'A' && note[0] <= 'Z') {
     while (note[i] >= '0' && note[i] <= '9') i++;
     if (i > 1 && (note[i] == ';' || note[i] == '\0') && i < cap) {
       memcpy(out, note, i);
