@@ -24,7 +24,7 @@ CLI = $(sort $(wildcard csrc/cli/*.c))
 HEADERS = csrc/gpusplit.h csrc/internal.h csrc/cli/cli.h csrc/read/families/families.h
 DATA = data/gpus.json data/links.json
 CATALOGUE = data/models/catalogue.json $(wildcard data/models/*.json)
-C_TESTS = model config families format view machines measured
+C_TESTS = model config families format view machines measured efficiency runs
 TEST_LIB = tests/c/test_support.c
 
 comma := ,
@@ -37,7 +37,7 @@ EMFLAGS = $(EMFLAGS_BASE) -sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(WASM_
 EMCC = NODE_PATH=/usr/share/nodejs emcc
 WEB = web/src/widget.html web/src/widget.css web/src/widget.js web/src/module.js web/src/module_memory.js scripts/embed_widget.mjs scripts/single_page.mjs
 
-.PHONY: validate all deps run test test-c test-san test-fuzz test-reference test-js test-browser wasm widget explorer bench fuzz clean
+.PHONY: validate efficiency all deps run test test-c test-san test-fuzz test-reference test-js test-browser wasm widget explorer bench fuzz clean
 
 all: build/gpusplit
 
@@ -168,6 +168,7 @@ test-c: $(C_TESTS:%=build/test_%) build/gpusplit
 	$(SUITE) "c: cli" plain tests/c/cli_test.sh build/gpusplit || status=1; \
 	$(SUITE) "c: bad input" plain tests/c/bad_input.sh build/gpusplit || status=1; \
 	$(SUITE) "c: output" plain tests/c/output_test.sh build/gpusplit || status=1; \
+	$(SUITE) "c: fit" plain tests/c/fit_test.sh build/gpusplit || status=1; \
 	exit $$status
 
 test-san: $(C_TESTS:%=build/asan/test_%) build/asan/gpusplit
@@ -176,6 +177,7 @@ test-san: $(C_TESTS:%=build/asan/test_%) build/asan/gpusplit
 	$(SUITE) "san: bad input" plain tests/c/bad_input.sh build/asan/gpusplit || status=1; \
 	$(SUITE) "san: cli" plain tests/c/cli_test.sh build/asan/gpusplit || status=1; \
 	$(SUITE) "san: output" plain tests/c/output_test.sh build/asan/gpusplit || status=1; \
+	$(SUITE) "san: fit" plain tests/c/fit_test.sh build/asan/gpusplit || status=1; \
 	exit $$status
 
 test-reference: build/gpusplit
@@ -246,8 +248,19 @@ VALIDATE = a100_sxm:nccl/2.27.3:fast:a100-80gb-sxm:nvlink3 h100_sxm:nccl/2.27.3:
            h200_sxm:nccl/2.26.2:fast:h200:nvlink4 b200_sxm:nccl/2.27.3:fast:b200:nvlink5 b300_sxm:nccl/2.27:fast:: \
            gb200:nccl/2.23:fast:: gb300:nccl/2.27:fast:: l40s:nccl/2.27.3:slow:l40s:pcie4 \
            rtx_pro_6000_server:nccl/2.29.2:slow::
+# Then the decode table: the shared measured runs (which data/efficiency.json is fitted on)
+# and runs the fit has never seen (tests/measured/decode-heldout-README.md).
 validate: deps build/gpusplit
 	$(Q)scripts/validate.sh build/gpusplit $(MEASURED) $(VALIDATE)
+	@echo
+	$(Q)build/gpusplit validate --runs $(MEASURED)/decode-runs.csv
+	@echo
+	$(Q)build/gpusplit validate --runs $(MEASURED)/decode-heldout.csv
+
+# data/efficiency.json: the fit to the shared runs (run it again when the catalogue grows).
+efficiency: build/gpusplit
+	$(Q)build/gpusplit fit --json $(MEASURED)/decode-runs.csv > build/efficiency.json
+	$(Q)mv build/efficiency.json data/efficiency.json
 
 clean:
 	rm -rf build
