@@ -214,9 +214,9 @@ bench: deps build/bench_native_clang build/bench.wasm build/widget.html
 
 # Coverage-guided fuzzing with clang's libFuzzer: the config reader with hardware figures
 # at their extremes, the command line, the data readers, and the measured all-reduce
-# readers with the fit. `make fuzz` runs each for
+# readers with the fit, and the measured-runs reader. `make fuzz` runs each for
 # FUZZ_SECONDS; `make test` runs each briefly (test-fuzz).
-FUZZ = config cli data measured
+FUZZ = config cli data measured runs
 FUZZ_SECONDS ?= 60
 FUZZ_CC = clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Icsrc -Icsrc/cli -Itests/fuzz
 FUZZ_DEPS = tests/fuzz/fuzz_check.h $(LIB) $(HEADERS) build/data_files.c build/catalogue.c
@@ -228,6 +228,9 @@ build/fuzz_data: tests/fuzz/fuzz_data.c $(FUZZ_DEPS)
 	$(Q)$(FUZZ_CC) -o $@ $< $(LIB) build/data_files.c build/catalogue.c -lm
 
 build/fuzz_measured: tests/fuzz/fuzz_measured.c $(FUZZ_DEPS)
+	$(Q)$(FUZZ_CC) -o $@ $< $(LIB) build/data_files.c build/catalogue.c -lm
+
+build/fuzz_runs: tests/fuzz/fuzz_runs.c $(FUZZ_DEPS)
 	$(Q)$(FUZZ_CC) -o $@ $< $(LIB) build/data_files.c build/catalogue.c -lm
 
 build/fuzz_cli: tests/fuzz/fuzz_cli.c $(CLI) $(FUZZ_DEPS) build/efficiency_file.c
