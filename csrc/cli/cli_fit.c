@@ -693,8 +693,8 @@ int cli_efficiency(const char *runs_path, const char *engine, const char *gpu_ke
  * when no engine is given), against the measured time; medians by source and by GPU. */
 typedef struct {
   char key[64];
-  double e[GS_RUNS_MAX], n[GS_RUNS_MAX], f[GS_RUNS_MAX];
-  size_t ne, nn, nf;
+  double e[GS_RUNS_MAX], n[GS_RUNS_MAX], f[GS_RUNS_MAX], k[GS_RUNS_MAX];
+  size_t ne, nn, nf, nk;
 } err_bucket;
 
 static err_bucket *bucket(err_bucket *b, size_t *count, size_t cap, const char *key) {
@@ -716,11 +716,11 @@ static const char *pct(char *buf, size_t cap, double *e, size_t n) {
 
 static void print_buckets(const char *title, err_bucket *b, size_t n) {
   size_t i;
-  char x[64], y[64], z[64];
-  printf("\n%-22s %18s %18s %18s\n", title, "engine given", "no engine", "first word");
+  char w[64], x[64], y[64], z[64];
+  printf("\n%-22s %14s %18s %18s %18s\n", title, "at the peaks", "engine given", "no engine", "first word");
   for (i = 0; i < n; i++)
-    printf("%-22s %18s %18s %18s\n", b[i].key, pct(x, sizeof x, b[i].e, b[i].ne), pct(y, sizeof y, b[i].n, b[i].nn),
-           pct(z, sizeof z, b[i].f, b[i].nf));
+    printf("%-22s %14s %18s %18s %18s\n", b[i].key, pct(w, sizeof w, b[i].k, b[i].nk), pct(x, sizeof x, b[i].e, b[i].ne),
+           pct(y, sizeof y, b[i].n, b[i].nn), pct(z, sizeof z, b[i].f, b[i].nf));
 }
 
 int cli_validate_runs(const char *path, const char *fit_from) {
@@ -785,6 +785,7 @@ int cli_validate_runs(const char *path, const char *fit_from) {
     for (k = 0; k < 3; k++) {
       if (!bk[k]) continue;
       if (has_own) bk[k]->e[bk[k]->ne++] = rel(with, t);
+      bk[k]->k[bk[k]->nk++] = rel(peak, t);
       bk[k]->n[bk[k]->nn++] = rel(without, t);
     }
     if (p[i].run->ttft_ms > 0 && p[i].run->input_tokens > 0) {
