@@ -155,9 +155,14 @@ def row(n: int, split: str, words: int) -> dict:
     time = g.word_time(KEY, n, LINK, split, words)
     time["swap"] = g.allreduce_time(size, n, LINK) if split == "slices" else g.handoff_time(size, LINK)
     time["total_words_per_s"] = words / time["total"]
+    time["first_word"] = None  # no --prompt-tokens
+    # what sets the step (issue 19): waiting when the transfers outlast the busy time, else the
+    # longer of one GPU's computing and reading
+    bound = ("waiting" if time["transfer"] > time["read"]
+             else "computing" if g.compute_time(KEY, n, words) > g.read_time(KEY, n) else "reading")
     return {"gpus": n, "servers": 1, "fits": g.fits(KEY, n), "memory": g.memory_per_gpu(KEY, n),
             "read_bytes": g.ceil_div(g.weight_bytes(g.load_config(KEY)), n),
-            "protocol": "LL" if split == "slices" and n > 1 else None, "time": time}
+            "protocol": "LL" if split == "slices" and n > 1 else None, "time": time, "bound": bound}
 
 
 def expected(case: dict) -> dict:
@@ -180,6 +185,9 @@ def expected(case: dict) -> dict:
         "split": split, "words": words, "fewest": fewest(max_n), "best": best(split, words, max_n),
         "best_dividing_heads": best(split, words, max_n, cfg["num_attention_heads"]),
         "rows": [row(n, split, words) for n in case["counts"]],
+        # achieved efficiency off: the data sheet's peaks, as the lesson prices (issue 19)
+        "efficiency": {"from": None, "bandwidth_share": 0, "layer_us": 0, "flops_share": 0, "allreduce_us": 0},
+        "prompt_tokens": None,
     }
 
 
