@@ -681,8 +681,9 @@ int cli_efficiency(const char *runs_path, const char *engine, const char *gpu_ke
           at += (size_t)snprintf(names + at, sizeof names - at, "%s%s", at ? ", " : "", fr->f[i].engine);
       rc = cli_bad("--engine: no figures for '%s' (engines: %s, or median)", engine, names);
     } else
-      snprintf(picked, cap, "%s%s%s on %s GPUs (fitted on %zu runs of %s)", f->engine, engine[0] ? "" : ", the median engine,",
-               "", strcmp(f->generation, "all") ? f->generation : "all", f->runs, f->sources);
+      snprintf(picked, cap, "%s%s %s%s (fitted on %zu run%s of %s)", f->engine, engine[0] ? "" : ", the median engine,",
+               strcmp(f->generation, "all") ? "on " : "over every GPU generation", strcmp(f->generation, "all") ? f->generation : "",
+               f->runs, f->runs == 1 ? "" : "s", f->sources);
   }
   free(fr);
   return rc;

@@ -227,8 +227,8 @@ static void print_header(const cli_report_options *o) {
            e->flops_share > 0 ? gs_plain(c, sizeof c, e->flops_share) : "all", gs_plain(c2, sizeof c2, e->allreduce_us));
   }
   if (s->prompt_tokens)
-    printf("First word: each chat's prompt of %s tokens, the %llu prompt%s prefilled together\n", gs_grouped(a, sizeof a, s->prompt_tokens),
-           (unsigned long long)s->words, s->words == 1 ? "" : "s");
+    printf("First word: each chat's prompt of %s tokens%s\n", gs_grouped(a, sizeof a, s->prompt_tokens),
+           s->words == 1 ? "" : ", the chats' prompts prefilled together");
 }
 
 static void print_table(const cli_report_options *o, const searches *found) {
