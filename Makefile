@@ -16,8 +16,8 @@ SAN = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fr
 FAMILIES = $(sort $(wildcard csrc/read/families/*.c))
 # The library: core/ is the arithmetic, read/ turns text into its structs. Listed in a fixed
 # order because the link order sets the bytes of the committed pages' modules.
-CORE = csrc/core/model.c csrc/core/nccl.c csrc/core/explain.c csrc/core/format.c csrc/core/view.c csrc/core/error.c
-LIB = csrc/core/model.c csrc/core/nccl.c csrc/core/explain.c csrc/read/measured.c csrc/read/calibrate.c \
+CORE = csrc/core/model.c csrc/core/nccl.c csrc/core/prefill.c csrc/core/explain.c csrc/core/format.c csrc/core/view.c csrc/core/error.c
+LIB = csrc/core/model.c csrc/core/nccl.c csrc/core/prefill.c csrc/core/explain.c csrc/read/measured.c csrc/read/calibrate.c csrc/read/runs.c \
       csrc/read/config.c csrc/read/tally.c csrc/read/json.c csrc/read/utf8.c csrc/read/hardware.c \
       csrc/core/format.c csrc/core/view.c csrc/read/data.c csrc/core/error.c csrc/core/price.c csrc/read/resolve.c $(FAMILIES) \
       csrc/core/figure.c
@@ -25,7 +25,7 @@ CLI = $(sort $(wildcard csrc/cli/*.c))
 HEADERS = csrc/gpusplit.h csrc/internal.h csrc/core/fields.h csrc/wasm/abi.h csrc/cli/cli.h csrc/read/families/families.h
 DATA = data/gpus.json data/links.json
 CATALOGUE = data/models/catalogue.json $(wildcard data/models/*.json)
-C_TESTS = model config families format view machines measured figure bounds
+C_TESTS = model config families format view machines measured figure bounds efficiency runs
 TEST_LIB = tests/c/test_support.c
 
 comma := ,
@@ -41,7 +41,7 @@ EMCC = NODE_PATH=/usr/share/nodejs emcc
 WEB = web/src/widget.html web/src/widget.css web/src/widget.js web/src/module.js web/src/module_memory.js web/src/fields.js scripts/embed_widget.mjs scripts/single_page.mjs
 
 # The pages and their reader's field names, rebuilt: `make pages`.
-.PHONY: validate all deps help figures run test test-deps fields test-c test-san test-fuzz test-reference test-js test-browser wasm widget explorer bench fuzz clean
+.PHONY: validate efficiency all deps help figures run test test-deps fields test-c test-san test-fuzz test-reference test-js test-browser wasm widget explorer bench fuzz clean
 
 all: build/gpusplit
 
@@ -88,12 +88,18 @@ build/catalogue_tables.c: scripts/catalogue.mjs $(CATALOGUE)
 	@mkdir -p build
 	$(Q)node scripts/catalogue.mjs --tables data/models/catalogue.json > $@
 
-build/gpusplit: $(LIB) $(CLI) $(HEADERS) build/data_files.c build/catalogue.c
-	$(Q)$(CC) $(CFLAGS) $(WARN) -Icsrc -o $@ $(LIB) $(CLI) build/data_files.c build/catalogue.c -lm
+# The fitted efficiency (gpusplit fit --json on the shared runs; `make efficiency` writes
+# it): the command line's only, the modules carry none.
+build/efficiency_file.c: scripts/embed_data.sh data/efficiency.json
+	@mkdir -p build
+	$(Q)scripts/embed_data.sh data/efficiency.json > $@
 
-build/asan/gpusplit: $(LIB) $(CLI) $(HEADERS) build/data_files.c build/catalogue.c
+build/gpusplit: $(LIB) $(CLI) $(HEADERS) build/data_files.c build/catalogue.c build/efficiency_file.c
+	$(Q)$(CC) $(CFLAGS) $(WARN) -Icsrc -o $@ $(LIB) $(CLI) build/data_files.c build/catalogue.c build/efficiency_file.c -lm
+
+build/asan/gpusplit: $(LIB) $(CLI) $(HEADERS) build/data_files.c build/catalogue.c build/efficiency_file.c
 	@mkdir -p build/asan
-	$(Q)$(CC) $(SAN) $(WARN) -Icsrc -o $@ $(LIB) $(CLI) build/data_files.c build/catalogue.c -lm
+	$(Q)$(CC) $(SAN) $(WARN) -Icsrc -o $@ $(LIB) $(CLI) build/data_files.c build/catalogue.c build/efficiency_file.c -lm
 
 build/test_%: tests/c/test_%.c $(TEST_LIB) tests/c/test_support.h $(LIB) $(HEADERS) build/data_files.c build/catalogue.c
 	$(Q)$(CC) $(CFLAGS) $(WARN) -Icsrc -Itests/c -o $@ $< $(TEST_LIB) $(LIB) build/data_files.c build/catalogue.c -lcmocka -lm
@@ -126,7 +132,7 @@ build/lesson_tables: scripts/lesson_tables.c $(LIB) $(HEADERS) build/data_files.
 build/lesson_tables.c: build/lesson_tables
 	$(Q)build/lesson_tables > $@
 
-LESSON_LIB = csrc/core/model.c csrc/core/nccl.c csrc/core/explain.c csrc/core/format.c csrc/core/view.c \
+LESSON_LIB = csrc/core/model.c csrc/core/nccl.c csrc/core/prefill.c csrc/core/explain.c csrc/core/format.c csrc/core/view.c \
              csrc/core/error.c csrc/core/price.c csrc/read/resolve.c csrc/read/utf8.c csrc/read/data.c
 LESSON_EXPORTS = $(filter-out text_in_buffer text_in_capacity use_custom,$(WASM_EXPORTS))
 LESSON_EMFLAGS = $(EMFLAGS_BASE) -sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(LESSON_EXPORTS:%=_%))
@@ -222,6 +228,7 @@ test-c: $(C_TESTS:%=build/test_%) build/gpusplit
 	$(SUITE) "c: cli" plain tests/c/cli_test.sh build/gpusplit || status=1; \
 	$(SUITE) "c: bad input" plain tests/c/bad_input.sh build/gpusplit || status=1; \
 	$(SUITE) "c: output" plain tests/c/output_test.sh build/gpusplit || status=1; \
+	$(SUITE) "c: fit" plain tests/c/fit_test.sh build/gpusplit || status=1; \
 	exit $$status
 
 test-san: $(C_TESTS:%=build/asan/test_%) build/asan/gpusplit
@@ -230,6 +237,7 @@ test-san: $(C_TESTS:%=build/asan/test_%) build/asan/gpusplit
 	$(SUITE) "san: bad input" plain tests/c/bad_input.sh build/asan/gpusplit || status=1; \
 	$(SUITE) "san: cli" plain tests/c/cli_test.sh build/asan/gpusplit || status=1; \
 	$(SUITE) "san: output" plain tests/c/output_test.sh build/asan/gpusplit || status=1; \
+	$(SUITE) "san: fit" plain tests/c/fit_test.sh build/asan/gpusplit || status=1; \
 	exit $$status
 
 test-reference: build/gpusplit
@@ -272,9 +280,9 @@ bench: deps build/bench_native_clang build/bench.wasm build/widget.html
 
 # Coverage-guided fuzzing with clang's libFuzzer: the config reader with hardware figures
 # at their extremes, the command line, the data readers, and the measured all-reduce
-# readers with the fit. `make fuzz` runs each for
+# readers with the fit, and the measured-runs reader. `make fuzz` runs each for
 # FUZZ_SECONDS; `make test` runs each briefly (test-fuzz).
-FUZZ = config cli data measured
+FUZZ = config cli data measured runs
 FUZZ_SECONDS ?= 60
 FUZZ_CC = clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Icsrc -Icsrc/cli -Itests/fuzz
 FUZZ_DEPS = tests/fuzz/fuzz_check.h $(LIB) $(HEADERS) build/data_files.c build/catalogue.c
@@ -288,8 +296,11 @@ build/fuzz_data: tests/fuzz/fuzz_data.c $(FUZZ_DEPS)
 build/fuzz_measured: tests/fuzz/fuzz_measured.c $(FUZZ_DEPS)
 	$(Q)$(FUZZ_CC) -o $@ $< $(LIB) build/data_files.c build/catalogue.c -lm
 
-build/fuzz_cli: tests/fuzz/fuzz_cli.c $(CLI) $(FUZZ_DEPS)
-	$(Q)$(FUZZ_CC) -DGS_NO_MAIN -o $@ $< $(LIB) $(CLI) build/data_files.c build/catalogue.c -lm
+build/fuzz_runs: tests/fuzz/fuzz_runs.c $(FUZZ_DEPS)
+	$(Q)$(FUZZ_CC) -o $@ $< $(LIB) build/data_files.c build/catalogue.c -lm
+
+build/fuzz_cli: tests/fuzz/fuzz_cli.c $(CLI) $(FUZZ_DEPS) build/efficiency_file.c
+	$(Q)$(FUZZ_CC) -DGS_NO_MAIN -o $@ $< $(LIB) $(CLI) build/data_files.c build/catalogue.c build/efficiency_file.c -lm
 
 fuzz: deps $(FUZZ:%=build/fuzz_%)
 	$(Q)scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ)
@@ -306,8 +317,19 @@ VALIDATE = a100_sxm:nccl/2.27.3:fast:a100-80gb-sxm:nvlink3 h100_sxm:nccl/2.27.3:
            h200_sxm:nccl/2.26.2:fast:h200:nvlink4 b200_sxm:nccl/2.27.3:fast:b200:nvlink5 b300_sxm:nccl/2.27:fast:: \
            gb200:nccl/2.23:fast:: gb300:nccl/2.27:fast:: l40s:nccl/2.27.3:slow:l40s:pcie4 \
            rtx_pro_6000_server:nccl/2.29.2:slow::
+# Then the decode table: the shared measured runs (which data/efficiency.json is fitted on)
+# and runs the fit has never seen (tests/measured/decode-heldout-README.md).
 validate: deps build/gpusplit
 	$(Q)scripts/validate.sh build/gpusplit $(MEASURED) $(VALIDATE)
+	@echo
+	$(Q)build/gpusplit validate --runs $(MEASURED)/decode-runs.csv
+	@echo
+	$(Q)build/gpusplit validate --runs $(MEASURED)/decode-heldout.csv
+
+# data/efficiency.json: the fit to the shared runs (run it again when the catalogue grows).
+efficiency: build/gpusplit
+	$(Q)build/gpusplit fit --json $(MEASURED)/decode-runs.csv > build/efficiency.json
+	$(Q)mv build/efficiency.json data/efficiency.json
 
 clean:
 	rm -rf build

@@ -156,6 +156,16 @@ extern const uint64_t GS_MAX_CHAT_TOKENS;
 #define GS_MAX_HEADS 65536
 #define GS_MAX_EXPERTS 65536
 
+/* What a real engine achieves of the peaks (issue 19), fitted to measured runs by
+ * `gpusplit fit` (csrc/cli/cli_fit.c) and kept in data/efficiency.json. Every field 0 is
+ * "off": the data sheet's peaks and the tables' start-up, exactly the lesson's figures. */
+typedef struct {
+  double bandwidth_share; /* share of the GPU's memory bandwidth a step reads at, 0.01 to 1; 0: all of it */
+  double layer_us;        /* fixed cost of each layer in each step (kernel launches, synchronisation), microseconds */
+  double flops_share;     /* share of the GPU's FLOP/s a prefill computes at, 0.01 to 1; 0: all of it (a decode step: all) */
+  double allreduce_us;    /* start-up each all-reduce pays above NCCL's (or the lesson's) constants, microseconds */
+} gs_efficiency;
+
 /* What a setting asks: how the model is laid out and served. A field left 0 takes the
  * lesson's value, so a plan of gpus, split and words alone is the lesson's setting. */
 typedef struct {
@@ -172,6 +182,8 @@ typedef struct {
   int nccl;             /* enum gs_nccl */
   uint64_t in_flight;   /* groups and slices-groups: batches of `words` chats kept in flight, one a
                            group at every moment, up to the groups; 0 or 1: the lesson's one batch */
+  gs_efficiency efficiency; /* all 0: the peaks (the lesson) */
+  uint64_t prompt_tokens; /* tokens of each chat's prompt, for the first word's time; 0: none asked */
 } gs_plan;
 
 /* NCCL's protocols (NCCL_PROTO_LL, _LL128, _SIMPLE); none when nothing is sent. */
@@ -184,12 +196,17 @@ typedef struct {
   const gs_link *between; /* between servers, when servers > 1 */
   int arch;               /* enum gs_arch: NCCL's LL cap on one server depends on it */
   int nccl;               /* enum gs_nccl */
+  double extra_us;        /* start-up above the tables' (gs_efficiency.allreduce_us); 0: none */
 } gs_ring;
 
 /* Seconds one all-reduce of size bytes takes, and the protocol it uses. */
 double gs_ring_allreduce(uint64_t size, const gs_ring *r, int *protocol);
 double gs_ring_steps(uint64_t gpus);
 const char *gs_protocol_name(int protocol);
+
+/* What sets a step's length: reading the memory, computing, or waiting on the link. */
+enum gs_bound { GS_BOUND_READ = 0, GS_BOUND_COMPUTE = 1, GS_BOUND_WAIT = 2 };
+const char *gs_bound_name(int bound);
 
 /* Everything one setting costs. */
 typedef struct {
@@ -202,6 +219,8 @@ typedef struct {
   double swap;           /* seconds one all-reduce (slices) or hand-off (groups) takes within a server */
   int protocol;          /* the NCCL protocol chosen for that all-reduce (enum gs_protocol) */
   gs_time time;
+  int bound;             /* enum gs_bound: what sets the step */
+  double first_word;     /* seconds to the first word of plan.prompt_tokens (csrc/core/prefill.c); 0 when none asked */
 } gs_cost_result;
 
 /* model.c: checks and the one cost function. A model from gs_model_parse is checked
@@ -209,6 +228,7 @@ typedef struct {
 int gs_gpu_check(const gs_gpu *g, gs_error *err);
 int gs_link_check(const gs_link *l, gs_error *err);
 int gs_plan_check(const gs_model *m, const gs_plan *p, gs_error *err);
+int gs_efficiency_check(const gs_efficiency *e, gs_error *err);
 int gs_split_parse(const char *name, int *split, gs_error *err);
 const char *gs_split_name(int split);
 uint64_t gs_usable_bytes(const gs_gpu *g);
@@ -224,6 +244,9 @@ double gs_allreduce_time(uint64_t size, uint64_t n, const gs_link *l);
 double gs_handoff_time(uint64_t size, const gs_link *l);
 int gs_cost(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, gs_cost_result *out,
             gs_error *err);
+/* prefill.c: seconds to the first word when the plan's words chats each send a prompt of
+ * plan.prompt_tokens tokens together (gs_cost fills first_word with it). */
+int gs_first_word(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, double *seconds, gs_error *err);
 /* The count from 1 to max_n with the shortest step for p's split and words. */
 int gs_best_n(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, uint64_t max_n, int divide_heads,
               uint64_t *best, gs_error *err);
@@ -370,6 +393,35 @@ double gs_fit_predict_us(const gs_fit *f, uint64_t bytes);
  * the step latency solved for). */
 int gs_fit_link(const gs_fit *f, uint64_t bytes, int kind, gs_link *out, gs_error *err);
 
+/* runs.c: measured decode runs, from the text of a CSV file in the shared format of
+ * ../shared/reference/decode-measured/runs.csv (a header row naming the columns, then one
+ * run a row; RFC 4180 quoting). Required columns: id, hf_repo, weight_bits, gpu, tp,
+ * batch, itl_ms; optional: model, kv_bits, gpus, pp, input_tokens, output_tokens, ttft_ms,
+ * software, source, note (an empty cell is "not stated", 0 below). */
+#define GS_RUNS_MAX 1024
+#define GS_RUNS_MAX_BYTES (1u << 20)
+typedef struct {
+  char id[16];
+  char model[64];
+  char repo[96];       /* hf_repo */
+  char gpu[48];
+  char software[96];
+  char source[64];     /* the note's leading source tag ("S7"), else the source cell cut to fit */
+  double weight_bits;  /* bits a weight, as stated (EXL2's 2.5 too); 0 when the cell is empty */
+  uint64_t kv_bits, gpus, tp, pp, batch, input_tokens, output_tokens;
+  double itl_ms, ttft_ms; /* ttft_ms 0 when not given */
+  int random_weights;  /* the note says the run used random ("fake") or dummy weights */
+  int derived;         /* the note says itl_ms is derived from the end-to-end latency, prefill included */
+  int serving;         /* the note says batch is a serving benchmark's concurrency, not a static batch */
+} gs_run;
+
+typedef struct {
+  size_t count;
+  gs_run rows[GS_RUNS_MAX];
+} gs_runs;
+
+int gs_runs_parse(const char *text, size_t len, gs_runs *out, gs_error *err);
+
 /* explain.c: the sums of one setting with the numbers put in, lines of text into buf
  * (GS_EXPLAIN_CAP is room enough). */
 #define GS_EXPLAIN_CAP 4096
@@ -390,6 +442,7 @@ typedef struct {
   char words_per_s[GS_FIGURE_CAP];  /* "52.8" for each chat, or "" */
   char words_all[GS_FIGURE_CAP];    /* "3,379.2" for all the words' chats together, or "" */
   char idle[GS_FIGURE_CAP];         /* the first GPU's idle share, "75.0%", or "" */
+  char first_word[GS_FIGURE_CAP];   /* the first word's time, "312.45 ms", or "" when no prompt is priced */
   double mem_bar;        /* percent of the usable memory, at most 100 */
   double limit_bar;      /* where the usable limit falls on a bar of the whole: 100 when it fits */
   double wait_bar;       /* percent of the time spent waiting; 0 when it does not fit */
@@ -469,6 +522,8 @@ typedef struct {
   unsigned switches;       /* enum gs_switch */
   uint64_t in_flight;      /* batches kept in flight under groups (gs_plan); 0: one */
   uint64_t replicas;       /* copies of the layout, each serving its own chats; 0: one */
+  gs_efficiency efficiency;/* what a real engine achieves of the peaks; all 0: the peaks */
+  uint64_t prompt_tokens;  /* tokens of each chat's prompt, for the first word's time; 0: none */
   double gpu_hour;         /* what one GPU costs an hour, in the user's currency; 0: no cost */
   uint64_t max_n;          /* the highest count the searches try; 0: 64 */
 } gs_request;

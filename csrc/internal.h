@@ -35,6 +35,15 @@ extern const uint64_t GS_ACTIVATION_TOKENS;
 extern const uint64_t GS_OVERHEAD_GIB;
 uint64_t gs_cache_parts(const gs_model *m, const gs_plan *p);
 
+/* model.c's parts that csrc/core/prefill.c shares: the bytes a step of W words reads on
+ * all GPUs, reading and computing at the achieved shares, and a split's busy time and
+ * transfers. */
+uint64_t gs_step_read_bytes(const gs_model *m, uint64_t words);
+double gs_read_seconds(uint64_t bytes, const gs_gpu *g, const gs_efficiency *e);
+double gs_compute_seconds(double ops, uint64_t n, const gs_gpu *g, const gs_efficiency *e);
+void gs_split_time(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, double busy, uint64_t size,
+                   gs_time *time, double *swap, int *protocol);
+
 /* a * b and a + b, or 0 when the result would not fit in 64 bits. */
 int gs_mul(uint64_t a, uint64_t b, uint64_t *out);
 int gs_add(uint64_t a, uint64_t b, uint64_t *out);

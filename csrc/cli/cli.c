@@ -21,6 +21,7 @@ static const char USAGE[] =
     "  calibrate a link fitted to an nccl-tests all_reduce_perf log\n"
     "  validate  the model against a table of measured all-reduces (make validate)\n"
     "  figure    one of the lesson's four figures as an SVG (make figures)\n"
+    "  fit       achieved efficiency fitted to measured decode runs (gpusplit fit RUNS.csv)\n"
     "\n"
     "Run gpusplit COMMAND --help for its flags. Bad input exits with status 2.\n";
 
@@ -138,7 +139,9 @@ int cli_run(int argc, char **argv) {
   if (strcmp(argv[1], "calibrate") == 0) return cli_calibrate(argc - 1, argv + 1);
   if (strcmp(argv[1], "validate") == 0) return cli_validate(argc - 1, argv + 1);
   if (strcmp(argv[1], "figure") == 0) return cli_figure(argc - 1, argv + 1);
-  return cli_bad("unknown command '%s' (report, numbers, fixture, list, calibrate, validate, figure; see gpusplit --help)", argv[1]);
+  
+  if (strcmp(argv[1], "fit") == 0) return cli_fit(argc - 1, argv + 1);
+  return cli_bad("unknown command '%s' (report, numbers, fixture, list, calibrate, validate, figure, fit; see gpusplit --help)", argv[1]);
 }
 
 /* The fuzz harness (tests/fuzz/fuzz_cli.c) calls cli_run itself, with its own stdout. */

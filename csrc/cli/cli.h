@@ -23,6 +23,7 @@ typedef struct {
   size_t count_n;
   int json;
   uint64_t explain_gpus;  /* --explain --gpus N: N, or 0 */
+  char efficiency_text[256]; /* which achieved-efficiency figures; "" when off */
 } cli_report_options;
 
 /* Prints "gpusplit: <what>" on stderr as one line and returns CLI_BAD_INPUT. */
@@ -40,6 +41,33 @@ int cli_parse_whole(const char *flag, const char *text, uint64_t max, uint64_t *
 
 /* The whole of a file, NUL-terminated, in memory the caller frees; at most max_bytes. */
 int cli_read_file(const char *path, size_t max_bytes, const char *what, char **text, size_t *len);
+
+/* cli_runs.c: a measured run as a setting the model prices (model, GPU, one-way ring
+ * link, realistic plan), or 0 with why it cannot be. */
+typedef struct {
+  gs_model model;
+  gs_gpu gpu;
+  gs_link link;
+  gs_plan plan;
+  char gpu_key[32], model_key[32];
+  const char *generation; /* "ampere", "ada", "hopper", "blackwell", "cdna3" */
+  const char *engine;     /* as --engine names it */
+} cli_run_setting_t;
+int cli_run_setting(const gs_run *r, cli_run_setting_t *s, char *why, size_t cap);
+const char *cli_engine_of(const char *software);
+const char *cli_gpu_generation(const char *gpu_key);
+double cli_ring_one_way(const char *link_key, double sheet);
+
+/* cli_fit.c: `gpusplit fit` and validate's decode table. */
+/* fit_from: refit on that runs file instead of data/efficiency.json's figures (NULL: not). */
+int cli_validate_runs(const char *path, const char *fit_from);
+/* Achieved efficiency for report: from data/efficiency.json, or fitted to runs_path when
+ * not NULL; engine NULL, "" or "median" for the median engine; gpu_key picks the
+ * generation. picked gets one line saying which figures. */
+int cli_efficiency(const char *runs_path, const char *engine, const char *gpu_key, gs_efficiency *out, char *picked, size_t cap);
+/* A runs file read and parsed into memory the caller frees. */
+int cli_read_runs(const char *path, gs_runs **out);
+
 /* Fills o from report's flags; CLI_OK, CLI_HELPED, or CLI_BAD_INPUT after saying why. */
 #define CLI_HELPED 3
 int cli_report_parse(int argc, char **argv, cli_report_options *o);
@@ -53,6 +81,7 @@ int cli_list(int argc, char **argv);
 int cli_calibrate(int argc, char **argv);
 int cli_validate(int argc, char **argv);
 int cli_figure(int argc, char **argv);
+int cli_fit(int argc, char **argv);
 /* The whole command line, argv[0] being the program (main.c; the fuzz harness calls it). */
 int cli_run(int argc, char **argv);
 

@@ -24,7 +24,15 @@ static const char VALIDATE_HELP[] =
     "../shared/reference/allreduce-measured), rows of sweep 1 from DIR, for each GPU count,\n"
     "from 8 KiB to 1 MiB: the median and worst relative error of (a) the lesson's link, (b)\n"
     "the catalogue's GPU and link with --nccl auto, and (c) a fit to every other size of the\n"
-    "table, tested on the rest.\n";
+    "table, tested on the rest.\n"
+    "\n"
+    "       gpusplit validate --runs RUNS.csv [--efficiency-from FIT.csv]\n"
+    "\n"
+    "The model against measured decode runs (the format of\n"
+    "../shared/reference/decode-measured/runs.csv): each run whose model and GPU the catalogue\n"
+    "knows, predicted at the peaks, with its engine's fitted figures and with the median\n"
+    "engine's (data/efficiency.json, or a fit to FIT.csv), against the measured time per\n"
+    "word and time to the first word; medians by source and by GPU.\n";
 
 /* The lesson's message sizes: one word of 4,096, 8,192 and 16,384 numbers of 2 bytes (8B,
  * 70B, 405B), and 64 words of each. */
@@ -200,7 +208,8 @@ static int validate_count(const char *text, size_t len, const char *dir, uint64_
 }
 
 int cli_validate(int argc, char **argv) {
-  const char *path = NULL, *dir = NULL, *lesson_key = NULL, *gpu_key = NULL, *link_key = NULL, *name = NULL;
+  const char *path = NULL, *dir = NULL, *lesson_key = NULL, *gpu_key = NULL, *link_key = NULL, *name = NULL, *runs = NULL,
+             *fit_from = NULL;
   gs_link lesson, link;
   gs_gpu gpu;
   gs_error err;
@@ -214,6 +223,8 @@ int cli_validate(int argc, char **argv) {
                           : strcmp(argv[i], "--gpu") == 0         ? &gpu_key
                           : strcmp(argv[i], "--link") == 0        ? &link_key
                           : strcmp(argv[i], "--name") == 0        ? &name
+                          : strcmp(argv[i], "--runs") == 0        ? &runs
+                          : strcmp(argv[i], "--efficiency-from") == 0 ? &fit_from
                                                                   : NULL;
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
       fputs(VALIDATE_HELP, stdout);
@@ -225,6 +236,11 @@ int cli_validate(int argc, char **argv) {
     } else if (strncmp(argv[i], "--", 2) == 0) return cli_bad("validate: unknown flag '%s' (see gpusplit validate --help)", argv[i]);
     else path = argv[i];
   }
+  if (runs) {
+    if (path || dir || lesson_key || gpu_key || link_key || name) return cli_bad("validate: --runs FILE takes no all-reduce table or its flags");
+    return cli_validate_runs(runs, fit_from);
+  }
+  if (fit_from) return cli_bad("validate: --efficiency-from goes with --runs FILE");
   if (!path || !dir || !lesson_key || (gpu_key == NULL) != (link_key == NULL))
     return cli_bad("validate: give TABLE, --source-dir and --lesson-link, and --gpu with --link (see gpusplit validate --help)");
   if (gs_builtin_link(lesson_key, &lesson, NULL, &err) != GS_OK) return cli_bad("--lesson-link: %s", err.what);

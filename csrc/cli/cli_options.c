@@ -49,6 +49,16 @@ static const char REPORT_HELP[] =
     "  --overlap          each layer's all-reduce hides behind the next layer's reading\n"
     "  --read-cache       each step also reads every chat's cache\n"
     "  --divide-heads     offer and search only counts that divide the attention heads\n"
+    "Achieved efficiency (issue 19; off by default: the data sheet's peaks):\n"
+    "  --engine E         the figures fitted for engine E (trt-llm, vllm, sglang, llama.cpp,\n"
+    "                     lmdeploy, gpt-fast, mlc, ...; median: the median engine) on the\n"
+    "                     GPU's generation, from data/efficiency.json (gpusplit fit)\n"
+    "  --efficiency-from RUNS.csv  the figures fitted to your own measured runs\n"
+    "  --bw-share F       share of the memory bandwidth a step reads at, 0.01 to 1\n"
+    "  --layer-us U       fixed cost of each layer in each step, microseconds\n"
+    "  --flops-share F    share of the FLOP/s a prefill computes at, 0.01 to 1\n"
+    "  --allreduce-us U   start-up each all-reduce pays above the tables', microseconds\n"
+    "  --prompt-tokens P  each chat's prompt: adds the time to the first word\n"
     "The report:\n"
     "  --counts LIST      GPU counts to show, comma-separated (default 1,2,4,8,16)\n"
     "  --max-n N          highest count the fewest and best searches try (default 64)\n"
@@ -63,10 +73,12 @@ static const char *const VALUE_FLAGS[] = {"--model", "--bits", "--gpu", "--gpu-g
                                           "--link", "--link-bw", "--step-us", "--base-us", "--per-server", "--between",
                                           "--split", "--words", "--chat-tokens", "--cache-bits", "--nccl", "--counts",
                                           "--max-n", "--gpus", "--link-from", "--in-flight",
-                                          "--replicas", "--gpu-hour"};
+                                          "--replicas", "--gpu-hour", "--prompt-tokens", "--engine",
+                                          "--efficiency-from", "--bw-share", "--layer-us", "--flops-share", "--allreduce-us"};
 enum { F_MODEL, F_BITS, F_GPU, F_GPU_GIB, F_USABLE, F_GPU_BW, F_GPU_FLOPS, F_LINK, F_LINK_BW, F_STEP_US, F_BASE_US,
        F_PER_SERVER, F_BETWEEN, F_SPLIT, F_WORDS, F_CHAT_TOKENS, F_CACHE_BITS, F_NCCL, F_COUNTS, F_MAX_N, F_GPUS, F_LINK_FROM,
-       F_IN_FLIGHT, F_REPLICAS, F_GPU_HOUR, F_COUNT };
+       F_IN_FLIGHT, F_REPLICAS, F_GPU_HOUR, F_PROMPT_TOKENS, F_ENGINE, F_EFFICIENCY_FROM, F_BW_SHARE, F_LAYER_US,
+       F_FLOPS_SHARE, F_ALLREDUCE_US, F_COUNT };
 
 static const char *const SWITCHES[] = {"--json", "--overlap", "--read-cache", "--divide-heads", "--cache-per-chat", "--explain"};
 enum { S_JSON, S_OVERLAP, S_READ_CACHE, S_DIVIDE_HEADS, S_CACHE_PER_CHAT, S_EXPLAIN, S_COUNT };
@@ -284,6 +296,40 @@ static int choose_counts(const char *given, cli_report_options *o) {
   return CLI_OK;
 }
 
+/* Achieved efficiency: an engine's fitted figures (data/efficiency.json, or a fit to
+ * --efficiency-from), then each figure typed in place of one; and the prompt. */
+static int load_efficiency(const char **v, gs_request *q, cli_report_options *o) {
+  double *targets[] = {&q->efficiency.bandwidth_share, &q->efficiency.layer_us, &q->efficiency.flops_share,
+                       &q->efficiency.allreduce_us};
+  const int flags[] = {F_BW_SHARE, F_LAYER_US, F_FLOPS_SHARE, F_ALLREDUCE_US};
+  static const char *const fields[] = {"bandwidth_share", "layer_us", "flops_share", "allreduce_us"};
+  gs_error err;
+  size_t i;
+  int rc;
+  if (v[F_ENGINE] || v[F_EFFICIENCY_FROM]) {
+    gs_gpu gpu;
+    gs_hardware_text named;
+    /* the GPU's catalogue key picks its generation's figures */
+    if (gs_builtin_gpu(q->gpu_key, &gpu, &named, &err) != GS_OK) return cli_bad("--gpu: %s", err.what);
+    if ((rc = cli_efficiency(v[F_EFFICIENCY_FROM], v[F_ENGINE], named.key, &q->efficiency, o->efficiency_text,
+                             sizeof o->efficiency_text)) != CLI_OK)
+      return rc;
+  }
+  for (i = 0; i < sizeof flags / sizeof flags[0]; i++) {
+    if (!v[flags[i]]) continue;
+    if ((rc = parse_number(VALUE_FLAGS[flags[i]], v[flags[i]], targets[i])) != CLI_OK) return rc;
+    snprintf(o->efficiency_text, sizeof o->efficiency_text, "as given");
+  }
+  if (gs_efficiency_check(&q->efficiency, &err) != GS_OK) {
+    for (i = 0; i < sizeof fields / sizeof fields[0]; i++)
+      if (strcmp(err.field, fields[i]) == 0) return cli_bad("%s: %s", VALUE_FLAGS[flags[i]], err.what);
+    return cli_bad("%s: %s", err.field, err.what);
+  }
+  if (v[F_PROMPT_TOKENS] && (rc = cli_parse_whole("--prompt-tokens", v[F_PROMPT_TOKENS], GS_MAX_CHAT_TOKENS, &q->prompt_tokens)) != CLI_OK)
+    return rc;
+  return CLI_OK;
+}
+
 /* Fills o from argv; returns CLI_OK, CLI_HELPED, or CLI_BAD_INPUT after printing why. */
 int cli_report_parse(int argc, char **argv, cli_report_options *o) {
   static const struct {
@@ -317,7 +363,8 @@ int cli_report_parse(int argc, char **argv, cli_report_options *o) {
   q.gpu_key = v[F_GPU] ? v[F_GPU] : "lesson";
   q.link_key = v[F_LINK] ? v[F_LINK] : "fast";
   q.between_key = v[F_BETWEEN] ? v[F_BETWEEN] : "ib-ndr";
-  if ((rc = typed_figures(v, &q)) != CLI_OK || (rc = plan_figures(v, &q)) != CLI_OK) {
+  if ((rc = typed_figures(v, &q)) != CLI_OK || (rc = plan_figures(v, &q)) != CLI_OK ||
+      (rc = load_efficiency(v, &q, o)) != CLI_OK) {
     free(model_text);
     return rc;
   }

@@ -53,6 +53,24 @@ static void json_link(const gs_link *l, const gs_hardware_text *t) {
   printf("}");
 }
 
+/* The achieved efficiency (all 0: off, the peaks) and the prompt, issue 19. */
+static void print_json_efficiency(const cli_report_options *o) {
+  const gs_efficiency *e = &o->setting.plan.efficiency;
+  printf(",\"efficiency\":{\"from\":");
+  if (o->efficiency_text[0]) cli_json_string(stdout, o->efficiency_text);
+  else printf("null");
+  printf(",\"bandwidth_share\":");
+  cli_json_double(stdout, e->bandwidth_share);
+  printf(",\"layer_us\":");
+  cli_json_double(stdout, e->layer_us);
+  printf(",\"flops_share\":");
+  cli_json_double(stdout, e->flops_share);
+  printf(",\"allreduce_us\":");
+  cli_json_double(stdout, e->allreduce_us);
+  printf("},\"prompt_tokens\":");
+  print_count_or_none(stdout, o->setting.plan.prompt_tokens, "null");
+}
+
 static int print_json(const cli_report_options *o, const sweep *sw) {
   const gs_setting *st = &o->setting;
   char price[40];
@@ -103,6 +121,7 @@ static int print_json(const cli_report_options *o, const sweep *sw) {
   print_count_or_none(stdout, sw->found.best, "null");
   printf(",\"best_dividing_heads\":");
   print_count_or_none(stdout, sw->found.best_dividing_heads, "null");
+  print_json_efficiency(o);
   printf(",\"rows\":[");
   for (i = 0; i < o->count_n; i++) {
     gs_priced r;
@@ -133,8 +152,9 @@ static const char *split_words(int split) {
                               : "slices within each server, groups of layers across servers";
 }
 
-static void print_header(const gs_setting *o) {
-  char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP], c[GS_FIGURE_CAP];
+static void print_header(const cli_report_options *options) {
+  const gs_setting *o = &options->setting;
+  char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP], c[GS_FIGURE_CAP], c2[GS_FIGURE_CAP];
   const gs_model *m = &o->model;
   const gs_plan *s = &o->plan;
   fputs("Model: ", stdout);
@@ -176,6 +196,17 @@ static void print_header(const gs_setting *o) {
   if (s->overlap) printf("Overlap: each layer's all-reduce hides behind the next layer's reading\n");
   if (s->read_cache) printf("Each step also reads every chat's cache\n");
   if (o->divide_heads) printf("Only counts that divide the %llu heads\n", (unsigned long long)m->heads);
+  if (options->efficiency_text[0]) {
+    const gs_efficiency *e = &o->plan.efficiency;
+    printf("Achieved efficiency: ");
+    cli_put_text(stdout, options->efficiency_text);
+    printf(": %s of the bandwidth, %s us a layer a step, %s of the FLOP/s in a prefill, all-reduces +%s us\n",
+           e->bandwidth_share > 0 ? gs_plain(a, sizeof a, e->bandwidth_share) : "all", gs_plain(b, sizeof b, e->layer_us),
+           e->flops_share > 0 ? gs_plain(c, sizeof c, e->flops_share) : "all", gs_plain(c2, sizeof c2, e->allreduce_us));
+  }
+  if (s->prompt_tokens)
+    printf("First word: each chat's prompt of %s tokens%s\n", gs_grouped(a, sizeof a, s->prompt_tokens),
+           s->words == 1 ? "" : ", the chats' prompts prefilled together");
 }
 
 /* How a row serves, past the lesson: replicas, the chats that fit, the cost of a word. */
@@ -195,15 +226,16 @@ static void print_deploy(const gs_priced *r) {
 static int print_table(const cli_report_options *o, const sweep *sw) {
   const gs_setting *st = &o->setting;
   size_t i;
-  print_header(st);
+  print_header(o);
   printf("Fewest GPUs that fit (up to %llu): ", (unsigned long long)st->max_n);
   print_count_or_none(stdout, sw->found.fewest, "none");
   printf("\nBest GPU count (up to %llu): ", (unsigned long long)st->max_n);
   print_count_or_none(stdout, sw->found.best, "none");
   printf("\nBest count that divides the %llu heads: ", (unsigned long long)st->model.heads);
   print_count_or_none(stdout, sw->found.best_dividing_heads, "none");
-  printf("\n\n%5s %12s %10s %12s %10s %5s %10s %10s %10s %8s %9s %11s\n", "GPUs", "weights GiB", "cache GiB", "working GiB",
-         "total GiB", "fits", "read ms", "wait ms", "total ms", "waiting", "words/s", "all words/s");
+  printf("\n\n%5s %12s %10s %12s %10s %5s %10s %10s %10s %8s %9s %11s %9s", "GPUs", "weights GiB", "cache GiB", "working GiB",
+         "total GiB", "fits", "read ms", "wait ms", "total ms", "waiting", "words/s", "all words/s", "bound");
+  printf(st->plan.prompt_tokens ? " %12s\n" : "\n", "first word ms");
   for (i = 0; i < o->count_n; i++) {
     gs_priced r;
     const gs_view *v = &r.view;
@@ -212,10 +244,11 @@ static int print_table(const cli_report_options *o, const sweep *sw) {
     printf("%5llu %12.*s %10.*s %12.*s %10.*s %5s", (unsigned long long)r.plan.gpus, bare(v->weights), v->weights,
            bare(v->cache), v->cache, bare(v->working), v->working, bare(v->memory), v->memory, v->fits ? "yes" : "no");
     if (v->fits)
-      printf(" %10.*s %10.*s %10.*s %8s %9s %11s", bare(v->read), v->read, bare(v->transfer), v->transfer, bare(v->time),
-             v->time, v->waiting, v->words_per_s, v->words_all);
+      printf(" %10.*s %10.*s %10.*s %8s %9s %11s %9s", bare(v->read), v->read, bare(v->transfer), v->transfer, bare(v->time),
+             v->time, v->waiting, v->words_per_s, v->words_all, gs_bound_name(r.cost.bound));
     else
-      printf(" %10s %10s %10s %8s %9s %11s", "-", "-", "-", "-", "-", "-");
+      printf(" %10s %10s %10s %8s %9s %11s %9s", "-", "-", "-", "-", "-", "-", "-");
+    if (st->plan.prompt_tokens) printf(" %12.*s", v->fits ? bare(v->first_word) : 1, v->fits ? v->first_word : "-");
     if (st->plan.nccl == GS_NCCL_AUTO && v->fits) printf("  %s", gs_protocol_name(r.cost.protocol));
     if (r.cost.servers > 1) printf("  %llu servers", (unsigned long long)r.cost.servers);
     print_deploy(&r);
@@ -224,6 +257,7 @@ static int print_table(const cli_report_options *o, const sweep *sw) {
   printf("\nA row that does not fit shows no time: its weights, cache and working memory exceed the usable memory.\n");
   printf("words/s is for each chat; all words/s, for the %llu chat%s together.\n", (unsigned long long)st->plan.words,
          st->plan.words == 1 ? "" : "s");
+  printf("bound: what sets the step: reading the memory, computing, or waiting on the link.\n");
   return CLI_OK;
 }
 
@@ -233,7 +267,7 @@ static int print_explain(const cli_report_options *o) {
   gs_error err;
   if (gs_price(&o->setting, o->explain_gpus, &r, &err) != GS_OK || gs_explain_of(&r, text, sizeof text, &err) != GS_OK)
     return cli_bad_error("--explain", &err);
-  print_header(&o->setting);
+  print_header(o);
   printf("\n");
   fputs(text, stdout);
   return CLI_OK;

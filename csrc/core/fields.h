@@ -44,9 +44,11 @@
   X(F64, time_total_words_per_s, "time.total_words_per_s", r->cost.time.total_words_per_s)     \
   X(F64, time_swap, "time.swap", r->cost.swap)                                                 \
   X(F64, time_idle, "time.idle", r->cost.time.idle)                                            \
+  X(OPT, time_first_word, "time.first_word", r->plan.prompt_tokens ? r->cost.first_word : -1)  \
   X(COUNT, servers, "servers", r->cost.servers)                                                \
   X(NAME, protocol, "protocol", r->cost.protocol == GS_PROTO_NONE ? "" : gs_protocol_name(r->cost.protocol)) \
   X(F64, compute, "compute", r->cost.compute)                                                  \
+  X(NAME, bound, "bound", gs_bound_name(r->cost.bound))                                        \
   X(BOOL, view_fits, "view.fits", r->view.fits)                                                \
   X(TEXT, view_memory, "view.memory", r->view.memory)                                          \
   X(TEXT, view_weights, "view.weights", r->view.weights)                                       \
@@ -60,6 +62,7 @@
   X(TEXT, view_words_per_s, "view.words_per_s", r->view.words_per_s)                           \
   X(TEXT, view_words_all, "view.words_all", r->view.words_all)                                 \
   X(TEXT, view_idle, "view.idle", r->view.idle)                                                \
+  X(TEXT, view_first_word, "view.first_word", r->view.first_word)                              \
   X(F64, view_mem_bar, "view.mem_bar", r->view.mem_bar)                                        \
   X(F64, view_limit_bar, "view.limit_bar", r->view.limit_bar)                                  \
   X(F64, view_wait_bar, "view.wait_bar", r->view.wait_bar)                                    \

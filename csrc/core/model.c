@@ -38,6 +38,9 @@ static const figure_range GPU_FLOPS = {"gpu flops", "operations per second", 1e6
 static const figure_range LINK_BANDWIDTH = {"link bandwidth", "bytes per second", 1e6, 1e16, "1e6", "1e16", 0};
 static const figure_range LINK_STEP = {"link step_us", "microseconds", 0, 1e6, "0", "1e6", 0};
 static const figure_range LINK_BASE = {"link base_us", "microseconds", 0, 1e6, "0", "1e6", 0};
+/* Achieved efficiency: a share is 0 (off) or from 0.01 to 1; a fixed cost at most a second. */
+static const figure_range EFF_LAYER = {"layer_us", "microseconds", 0, 1e6, "0", "1e6", 0};
+static const figure_range EFF_ALLREDUCE = {"allreduce_us", "microseconds", 0, 1e6, "0", "1e6", 0};
 
 static int check_range(const figure_range *r, double x, gs_error *err) {
   const char *space = r->unit[0] ? " " : "";
@@ -69,6 +72,22 @@ int gs_link_check(const gs_link *l, gs_error *err) {
   if (l->kind < GS_LINK_NVLINK || l->kind > GS_LINK_NET) return gs_fail(err, GS_ERR_RANGE, "link kind", "must be nvlink, pci or net");
   if ((rc = check_range(&LINK_BANDWIDTH, l->bandwidth, err)) != GS_OK || (rc = check_range(&LINK_STEP, l->step_us, err)) != GS_OK ||
       (rc = check_range(&LINK_BASE, l->base_us, err)) != GS_OK)
+    return rc;
+  return GS_OK;
+}
+
+static int share_check(const char *field, double x, gs_error *err) {
+  if (!isfinite(x) || x < 0 || x > 1 || (x > 0 && x < 0.01))
+    return gs_fail(err, GS_ERR_RANGE, field, "must be 0 (off) or a share from 0.01 to 1");
+  return GS_OK;
+}
+
+/* Every figure 0 is off; each other is a share or a fixed cost in range. */
+int gs_efficiency_check(const gs_efficiency *e, gs_error *err) {
+  int rc;
+  if ((rc = share_check("bandwidth_share", e->bandwidth_share, err)) != GS_OK ||
+      (rc = share_check("flops_share", e->flops_share, err)) != GS_OK ||
+      (rc = check_range(&EFF_LAYER, e->layer_us, err)) != GS_OK || (rc = check_range(&EFF_ALLREDUCE, e->allreduce_us, err)) != GS_OK)
     return rc;
   return GS_OK;
 }
@@ -133,6 +152,12 @@ int gs_plan_check(const gs_model *m, const gs_plan *p, gs_error *err) {
 #ifdef GS_LESSON_ONLY
   if (p->nccl == GS_NCCL_AUTO) return gs_fail(err, GS_ERR_UNSUPPORTED, "nccl", "auto is not in the lesson's module (build/gpusplit.wasm has it)");
 #endif
+  if ((rc = gs_efficiency_check(&p->efficiency, err)) != GS_OK) return rc;
+  if (p->prompt_tokens > GS_MAX_CHAT_TOKENS)
+    return gs_fail(err, GS_ERR_RANGE, "prompt_tokens", "must be from 1 to %llu", (unsigned long long)GS_MAX_CHAT_TOKENS);
+  if (p->prompt_tokens && (!gs_mul(p->prompt_tokens, p->words, &product) || !gs_mul(gs_message_bytes(m), product, &product)))
+    return gs_fail(err, GS_ERR_OVERFLOW, "prompt_tokens", "%llu tokens for %llu chats would overflow 64 bits",
+                   (unsigned long long)p->prompt_tokens, (unsigned long long)p->words);
   if (!cache_fits(m, p))
     return gs_fail(err, GS_ERR_OVERFLOW, "chat_tokens", "a cache of %llu tokens would overflow 64 bits", (unsigned long long)plan_tokens(p));
   if (!gs_mul(gs_message_bytes(m), p->words, &product) || !gs_mul(2 * m->active_params, p->words, &product) ||
@@ -226,7 +251,7 @@ double gs_routed_share(const gs_model *m, uint64_t words) {
 /* The bytes of weights one step reads, on all GPUs together: every weight a word passes
  * through but the routed experts, and the routed experts' expected share, rounded up to a
  * whole byte. */
-static uint64_t step_read_bytes(const gs_model *m, uint64_t words) {
+uint64_t gs_step_read_bytes(const gs_model *m, uint64_t words) {
   uint64_t dense = m->stored_bytes - m->unread_bytes - m->routed_bytes, routed;
   double x;
   if (m->routed_bytes == 0) return dense;
@@ -299,21 +324,93 @@ static double allreduce_wait(uint64_t layers, uint64_t groups, double ar, double
   return (double)(layers - groups) * exposed + (double)groups * pair;
 }
 
-/* Each GPU reads its 1/n of what the step reads (and, with read_cache, its share of every
- * chat's cache), and computes two operations per active weight for each word; reading and
- * computing overlap, so the longer counts ("busy"), and the transfers come after.
+/* Seconds to read bytes at the GPU's bandwidth, or the share of it achieved. The peak's
+ * expression is the lesson's, untouched when the share is off. */
+double gs_read_seconds(uint64_t bytes, const gs_gpu *g, const gs_efficiency *e) {
+  if (e->bandwidth_share > 0) return (double)bytes / (g->bandwidth * e->bandwidth_share);
+  return (double)bytes / g->bandwidth;
+}
+
+/* Seconds for one of n GPUs to do its 1/n of ops operations at the FLOP/s (achieved). */
+double gs_compute_seconds(double ops, uint64_t n, const gs_gpu *g, const gs_efficiency *e) {
+  if (e->flops_share > 0) return ops / ((double)n * (g->flops * e->flops_share));
+  return ops / ((double)n * g->flops);
+}
+
+/* A step's busy time and its transfers as the split arranges them, from one GPU's busy
+ * time (the longer of reading and computing) and the bytes one all-reduce moves:
  * - slices: one ring of all n GPUs, crossing servers when they span several;
  * - groups: n groups each read in turn and hand one message on n-1 times, the hand-offs
  *   between servers over the between link;
  * - slices-groups: on one server, slices; across servers, a group a server, sliced
  *   inside by a ring of that server's GPUs, handing on over the between link.
- * A chat waits one step per word, so 1 / total is each chat's words a second, and the
- * words' chats together get words / total. */
+ * Each layer's fixed cost (gs_efficiency.layer_us) is paid once a layer a step, whoever
+ * runs it; 0 adds nothing. */
+void gs_split_time(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, double busy, uint64_t size,
+                   gs_time *time, double *swap, int *protocol) {
+  uint64_t n = p->gpus, servers = gs_plan_servers(p);
+  double fixed = (double)m->layers * p->efficiency.layer_us * 1e-6;
+  double group_busy = 0, sent = 0; /* the first GPU's group's work, and the hand-off it sends */
+  gs_ring ring;
+  memset(&ring, 0, sizeof ring);
+  ring.intra = l;
+  ring.between = &p->between;
+  ring.arch = g->arch;
+  ring.nccl = p->nccl;
+  ring.extra_us = p->efficiency.allreduce_us;
+  *protocol = GS_PROTO_NONE;
+  if (p->split == GS_SLICES || (p->split == GS_SLICES_GROUPS && servers == 1)) {
+    if (fixed > 0) busy += fixed;
+    ring.gpus = n;
+    ring.servers = servers;
+    *swap = gs_ring_allreduce(size, &ring, protocol);
+    time->transfer = allreduce_wait(m->layers, 1, *swap, busy / (double)m->layers, p->overlap);
+    time->read = busy;
+  } else if (p->split == GS_GROUPS) {
+    *swap = gs_handoff_time(size, l);
+    if (servers == 1) time->transfer = (double)(n - 1) * *swap;
+    else time->transfer = (double)(n - servers) * *swap + (double)(servers - 1) * gs_handoff_time(size, &p->between);
+    time->read = (double)n * busy;
+    if (fixed > 0) time->read += fixed;
+    /* the first GPU reads its turn (its layers' share of the fixed cost too) and hands on
+     * once: within its server unless a server holds one GPU */
+    group_busy = busy + (fixed > 0 ? fixed / (double)n : 0);
+    if (n > 1) sent = p->per_server == 1 ? gs_handoff_time(size, &p->between) : *swap;
+  } else { /* slices-groups across servers: servers groups of n / servers slices */
+    double rings;
+    ring.gpus = n / servers;
+    ring.servers = 1;
+    *swap = gs_ring_allreduce(size, &ring, protocol);
+    time->read = (double)servers * busy;
+    if (fixed > 0) time->read += fixed;
+    rings = allreduce_wait(m->layers, servers, *swap, time->read / (double)m->layers, p->overlap);
+    time->transfer = rings + (double)(servers - 1) * gs_handoff_time(size, &p->between);
+    /* the first server's group reads its layers with their all-reduces, then hands on */
+    group_busy = (time->read + rings) / (double)servers;
+    sent = gs_handoff_time(size, &p->between);
+  }
+  /* the share of the step the first GPU neither reads, computes nor sends */
+  if (group_busy > 0) {
+    double total = time->read + time->transfer;
+    time->idle = (total - group_busy - sent) / total;
+  }
+}
+
+const char *gs_bound_name(int bound) {
+  return bound == GS_BOUND_COMPUTE ? "computing" : bound == GS_BOUND_WAIT ? "waiting" : "reading";
+}
+
+/* Each GPU reads its 1/n of what the step reads (and, with read_cache, its share of every
+ * chat's cache), and computes two operations per active weight for each word; reading and
+ * computing overlap, so the longer counts ("busy"), and the transfers come after, as
+ * gs_split_time arranges them. A chat waits one step per word, so 1 / total is each
+ * chat's words a second, and the words' chats together get words / total. What sets the
+ * step: waiting when the transfers outlast the busy time, else the longer of reading and
+ * computing. */
 int gs_cost(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, gs_cost_result *out,
             gs_error *err) {
   uint64_t n = p->gpus, size, servers, read_bytes;
-  double read, busy, group_busy = 0, sent = 0; /* the first GPU's group's work, and the hand-off it sends */
-  gs_ring ring;
+  double read, busy;
   int rc;
   if ((rc = gs_plan_check(m, p, err)) != GS_OK || (rc = gs_gpu_check(g, err)) != GS_OK || (rc = gs_link_check(l, err)) != GS_OK)
     return rc;
@@ -325,56 +422,27 @@ int gs_cost(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan 
   out->servers = servers;
   out->usable_bytes = gs_usable_bytes(g);
   out->fits = out->memory.total <= out->usable_bytes;
-  read_bytes = ceil_div(step_read_bytes(m, p->words), n);
+  read_bytes = ceil_div(gs_step_read_bytes(m, p->words), n);
   if (p->read_cache) read_bytes += ceil_div(gs_plan_cache_bytes(m, p) * p->words, gs_cache_parts(m, p));
   out->read_bytes = read_bytes;
-  read = (double)out->read_bytes / g->bandwidth;
+  read = gs_read_seconds(out->read_bytes, g, &p->efficiency);
+  /* a decode step computes at the peak: the fitted FLOP/s share is a prefill's (issue 19) */
   out->compute = (double)(2 * m->active_params * p->words) / ((double)n * g->flops);
   busy = read >= out->compute ? read : out->compute;
   size = gs_message_bytes(m) * p->words;
-  memset(&ring, 0, sizeof ring);
-  ring.intra = l;
-  ring.between = &p->between;
-  ring.arch = g->arch;
-  ring.nccl = p->nccl;
-  out->protocol = GS_PROTO_NONE;
-  if (p->split == GS_SLICES || (p->split == GS_SLICES_GROUPS && servers == 1)) {
-    ring.gpus = n;
-    ring.servers = servers;
-    out->swap = gs_ring_allreduce(size, &ring, &out->protocol);
-    out->time.transfer = allreduce_wait(m->layers, 1, out->swap, busy / (double)m->layers, p->overlap);
-    out->time.read = busy;
-  } else if (p->split == GS_GROUPS) {
-    out->swap = gs_handoff_time(size, l);
-    if (servers == 1) out->time.transfer = (double)(n - 1) * out->swap;
-    else out->time.transfer = (double)(n - servers) * out->swap + (double)(servers - 1) * gs_handoff_time(size, &p->between);
-    out->time.read = (double)n * busy;
-    /* the first GPU reads its turn and hands on once: within its server unless a server holds one GPU */
-    if (n > 1) sent = p->per_server == 1 ? gs_handoff_time(size, &p->between) : out->swap;
-    group_busy = busy;
-  } else { /* slices-groups across servers: servers groups of n / servers slices */
-    double rings;
-    ring.gpus = n / servers;
-    ring.servers = 1;
-    out->swap = gs_ring_allreduce(size, &ring, &out->protocol);
-    out->time.read = (double)servers * busy;
-    rings = allreduce_wait(m->layers, servers, out->swap, out->time.read / (double)m->layers, p->overlap);
-    out->time.transfer = rings + (double)(servers - 1) * gs_handoff_time(size, &p->between);
-    /* the first server's group reads its layers with their all-reduces, then hands on */
-    group_busy = busy + rings / (double)servers;
-    sent = gs_handoff_time(size, &p->between);
-  }
+  gs_split_time(m, g, l, p, busy, size, &out->time, &out->swap, &out->protocol);
   out->time.total = out->time.read + out->time.transfer;
+  out->bound = out->time.transfer > out->time.read ? GS_BOUND_WAIT : out->compute > read ? GS_BOUND_COMPUTE : GS_BOUND_READ;
   /* Not reached with the checked ranges and a real model; kept so that no figure can be
    * infinite or wider than its text, whatever the model's totals. */
   if (!(out->time.total <= GS_MAX_STEP_SECONDS))
     return gs_fail(err, GS_ERR_RANGE, "time", "one step would take more than 1e24 seconds; use faster figures");
   out->time.share = out->time.transfer / out->time.total;
-  if (group_busy > 0) out->time.idle = (out->time.total - group_busy - sent) / out->time.total;
   out->time.words_per_s = 1 / out->time.total;
   /* each batch still waits a whole step for its next word; the groups work on as many
    * batches at once as are in flight */
   out->time.total_words_per_s = (double)(p->words * gs_plan_batches(p)) / out->time.total;
+  if (p->prompt_tokens) return gs_first_word(m, g, l, p, &out->first_word, err);
   return GS_OK;
 }
 

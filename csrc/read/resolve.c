@@ -104,6 +104,7 @@ static int resolve_link(const char *key, const char *def, unsigned t, const gs_l
 static int resolve_plan(const gs_request *q, gs_setting *out, gs_error *err) {
   gs_plan *p = &out->plan;
   gs_plan one;
+  int rc;
   p->split = q->split;
   p->words = q->words ? q->words : 1;
   p->per_server = q->per_server;
@@ -114,6 +115,11 @@ static int resolve_plan(const gs_request *q, gs_setting *out, gs_error *err) {
   p->read_cache = (q->switches & GS_SW_READ_CACHE) != 0;
   p->nccl = q->switches & GS_SW_NCCL_AUTO ? GS_NCCL_AUTO : GS_NCCL_LESSON;
   p->in_flight = q->in_flight;
+  p->efficiency = q->efficiency;
+  p->prompt_tokens = q->prompt_tokens;
+  if ((rc = gs_efficiency_check(&p->efficiency, err)) != GS_OK) return rc;
+  if (q->prompt_tokens > GS_MAX_CHAT_TOKENS)
+    return gs_fail(err, GS_ERR_RANGE, "prompt_tokens", "must be from 1 to %llu", (unsigned long long)GS_MAX_CHAT_TOKENS);
   out->divide_heads = (q->switches & GS_SW_DIVIDE_HEADS) != 0;
 #ifdef GS_LESSON_ONLY
   if (p->cache_per_chat || q->replicas > 1 || q->gpu_hour != 0)

@@ -400,6 +400,46 @@ mkdir -p "$long"
 cp "$(m good.json)" "$long/config.json"
 shows "Model: $long/config.json (llama)" '' report --model "$long/config.json"
 
+# Issue 19: runs files that cannot be read, each named with its line and column; the
+# achieved-efficiency flags out of range.
+head=id,model,hf_repo,weight_bits,kv_bits,gpu,gpus,tp,pp,ep,batch,input_tokens,output_tokens,itl_ms,ttft_ms,software,interconnect,source,note
+row=r1,L,meta-llama/Llama-3.1-8B,16,,H100-SXM5-80GB,1,1,1,,1,0,0,11.2,,vLLM,,x,S1
+printf '' >"$tmp/empty.csv"
+bad "empty.csv;is empty" fit "$tmp/empty.csv"
+printf '%s\n' "$head" >"$tmp/header_only.csv"
+bad "header_only.csv;no runs" fit "$tmp/header_only.csv"
+printf 'id,model,gpu\nr1,L,H100\n' >"$tmp/no_itl.csv"
+bad "no_itl.csv;hf_repo;no such column" fit "$tmp/no_itl.csv"
+printf '%s\n%s\n' "$head" "$(echo "$row" | sed 's/,11.2,/,fast,/')" >"$tmp/bad_itl.csv"
+bad "bad_itl.csv;itl_ms;line 2;milliseconds above 0" fit "$tmp/bad_itl.csv"
+printf '%s\n%s\n' "$head" "$(echo "$row" | sed 's/,11.2,/,-3,/')" >"$tmp/negative.csv"
+bad "negative.csv;itl_ms;line 2" fit "$tmp/negative.csv"
+printf '%s\n%s\n' "$head" "$(echo "$row" | sed 's/,1,1,1,,1,/,1,0,1,,1,/')" >"$tmp/tp0.csv"
+bad "tp0.csv;tp;line 2;from 1" fit "$tmp/tp0.csv"
+printf '%s\n%s\n' "$head" "$row,extra" >"$tmp/fields.csv"
+bad "fields.csv;line 2: 20 fields where the header has 19" fit "$tmp/fields.csv"
+printf '%s\n%s\n' "$head" "$(echo "$row" | sed 's/S1$/"S1; open/')" >"$tmp/quote.csv"
+bad "quote.csv;line 2;quoted field is not closed" fit "$tmp/quote.csv"
+printf '%s\n%s\n' "$head" "$(echo "$row" | sed 's/,16,/,48,/')" >"$tmp/bits.csv"
+bad "bits.csv;weight_bits;line 2;from 1 to 32" fit "$tmp/bits.csv"
+printf '%s\n%s\n' "$head" "$(echo "$row" | sed 's/meta-llama/tiiuae/')" >"$tmp/unknown.csv"
+bad "fit;no run has a model and GPU the catalogue knows" fit "$tmp/unknown.csv"
+printf 'id,\0\n' >"$tmp/nul.csv"
+bad "nul.csv;NUL byte" fit "$tmp/nul.csv"
+bad "none.csv;cannot read" fit "$tmp/none.csv"
+bad "fit;give a runs file" fit
+bad "fit;unknown flag" fit --fast
+bad "--bw-share;0.01 to 1" report --bw-share 1.5
+bad "--flops-share;0.01 to 1" report --flops-share 0.001
+bad "--layer-us;0 or more" report --layer-us -1
+bad "--allreduce-us;at most 1e6" report --allreduce-us 2e6
+bad "--prompt-tokens;from 1 to" report --prompt-tokens 0
+bad "--engine;no figures for 'tgi'" report --gpu h100-sxm --engine tgi
+bad "validate;--efficiency-from goes with --runs" validate --efficiency-from x.csv
+good fit tests/measured/decode-runs.csv
+good validate --runs tests/measured/decode-heldout.csv
+good report --gpu h100-sxm --link nvlink4 --engine median --prompt-tokens 1024 --nccl auto
+
 # Good inputs: any value that parses as a number, and --flag=value.
 good report
 good report --link-bw 2.039e12 --words 10

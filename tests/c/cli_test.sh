@@ -14,8 +14,8 @@ check() { # name, then a shell condition
   shift
   if "$@"; then passed=$((passed + 1)); else echo "FAILED: $name"; failed=$((failed + 1)); fi
 }
-# The report row for a count: "GPUs weights cache working total fits read wait total waiting words/s".
-row() { awk -v n="$1" '$1 == n && NF == 12' "$tmp/report"; }
+# The report row for a count: "GPUs weights cache working total fits read wait total waiting words/s all bound".
+row() { awk -v n="$1" '$1 == n && NF == 13' "$tmp/report"; }
 has() { grep -qF -- "$2" "$1"; }
 row_is() { [ "$(row "$1" | awk '{ print $5, $6, $9, $10 }')" = "$2" ]; }
 

@@ -29,9 +29,9 @@ export function report(flags) {
     const f = line.trim().split(/\s+/);
     const row = {
       gpus: Number(f[0]), weights: f[1], cache: f[2], working: f[3], total: f[4], fits: f[5] === 'yes', read: f[6],
-      wait: f[7], time: f[8], waiting: f[9], wordsPerS: f[10], allWordsPerS: f[11],
+      wait: f[7], time: f[8], waiting: f[9], wordsPerS: f[10], allWordsPerS: f[11], bound: f[12],
     };
-    const rest = f.slice(12).join(' ');
+    const rest = f.slice(13).join(' ');
     row.protocol = (rest.match(/^(LL128|LL|Simple)\b/) || [null, ''])[1];
     row.servers = Number((rest.match(/(\d+) servers/) || [null, '1'])[1]);
     rows.set(row.gpus, row);

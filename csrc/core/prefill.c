@@ -1,0 +1,40 @@
+/* Time to the first word (issue 19): the prefill of the prompts of the plan's words
+ * chats, sent together, before the step that gives each chat its first word.
+ *
+ * - Compute: 2 operations per active weight per prompt token, and attention's scores and
+ *   weighted sum over the tokens before each one. Kaplan et al., "Scaling Laws for Neural
+ *   Language Models" (arXiv 2001.08361), Table 1: a forward pass costs 2N + 2 n_layer
+ *   n_ctx d_attn operations a token; the i-th token of a causal prompt sees i tokens, so
+ *   a prompt of P tokens costs 2N P + n_layer d_attn P (P + 1). d_attn is heads x
+ *   head_dim; sliding windows are not taken off (an upper bound for such layers) and for
+ *   MLA head_dim is the value head's width (an approximation).
+ * - Reading: the weights once (all routed experts that the P x W tokens pick), at the
+ *   achieved bandwidth; reading and computing overlap, so the longer counts.
+ * - Transfers: each layer's two all-reduces of P x W x hidden x 2 bytes under slices (or
+ *   one hand-off of them under groups), through the plan's all-reduce rule: with
+ *   --nccl auto these large messages take NCCL's Simple or LL128 protocol and the link's
+ *   bandwidth decides them.
+ * The achieved FLOP/s share, bandwidth share, fixed cost a layer and all-reduce start-up
+ * of the plan's gs_efficiency apply as in a decode step. */
+#include "internal.h"
+
+int gs_first_word(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, double *seconds, gs_error *err) {
+  uint64_t n = p->gpus, tokens, bytes;
+  double prompt = (double)p->prompt_tokens, ops, read, compute, busy, swap;
+  gs_time time;
+  int protocol;
+  *seconds = 0;
+  if (p->prompt_tokens == 0) return GS_OK;
+  tokens = p->prompt_tokens * p->words; /* gs_plan_check bounds it */
+  ops = (double)(2 * m->active_params) * (double)tokens +
+        (double)p->words * (double)m->layers * (double)(m->heads * m->head_dim) * prompt * (prompt + 1);
+  bytes = gs_step_read_bytes(m, tokens);
+  read = gs_read_seconds(bytes / n + (bytes % n != 0), g, &p->efficiency);
+  compute = gs_compute_seconds(ops, n, g, &p->efficiency);
+  busy = read >= compute ? read : compute;
+  gs_split_time(m, g, l, p, busy, gs_message_bytes(m) * tokens, &time, &swap, &protocol);
+  *seconds = time.read + time.transfer;
+  if (!(*seconds <= GS_MAX_STEP_SECONDS))
+    return gs_fail(err, GS_ERR_RANGE, "prompt_tokens", "the first word would take more than 1e24 seconds; use fewer tokens");
+  return GS_OK;
+}

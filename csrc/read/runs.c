@@ -1,0 +1,213 @@
+/* Measured decode runs (gs_runs_parse): the CSV of ../shared/reference/decode-measured/
+ * runs.csv, read from text. Fields follow RFC 4180: separated by commas, a field in double
+ * quotes may hold commas, newlines and "" for a quote. The header names the columns in
+ * any order; unknown columns are passed over. Every row must have the header's number of
+ * fields. Numbers: counts as digits; times as decimals (JSON's grammar, read exactly). */
+#include <string.h>
+
+#include "internal.h"
+
+enum { C_ID, C_MODEL, C_REPO, C_WBITS, C_KVBITS, C_GPU, C_GPUS, C_TP, C_PP, C_BATCH, C_IN, C_OUT, C_ITL, C_TTFT,
+       C_SOFTWARE, C_SOURCE, C_NOTE, C_KNOWN };
+static const char *const COLUMNS[C_KNOWN] = {"id", "model", "hf_repo", "weight_bits", "kv_bits", "gpu", "gpus", "tp", "pp",
+                                             "batch", "input_tokens", "output_tokens", "itl_ms", "ttft_ms", "software",
+                                             "source", "note"};
+static const int REQUIRED[] = {C_ID, C_REPO, C_WBITS, C_GPU, C_TP, C_BATCH, C_ITL};
+
+#define MAX_COLUMNS 64
+#define FIELD_CAP 2048
+
+typedef struct {
+  const char *at, *end;
+  size_t line; /* the line the current record starts on, 1-based */
+  size_t next_line;
+} csv;
+
+/* The next record's fields into f (each cut to FIELD_CAP - 1 bytes: a longer one is
+ * refused), their count into *n; 0 at the end of the text, -1 on a bad quote. */
+static int record(csv *c, char f[][FIELD_CAP], int cap, int *n, gs_error *err) {
+  int count = 0;
+  if (c->at >= c->end) return 0;
+  c->line = c->next_line;
+  for (;;) {
+    size_t k = 0;
+    int quoted = 0;
+    if (c->at < c->end && *c->at == '"') {
+      quoted = 1;
+      c->at++;
+    }
+    for (;;) {
+      char ch;
+      if (c->at >= c->end) {
+        if (quoted) return gs_fail(err, GS_ERR_JSON, "runs", "line %zu: a quoted field is not closed", c->line), -1;
+        break;
+      }
+      ch = *c->at;
+      if (quoted && ch == '"') {
+        if (c->at + 1 < c->end && c->at[1] == '"') c->at++; /* "" is a quote */
+        else {
+          c->at++;
+          if (c->at < c->end && *c->at != ',' && *c->at != '\n' && *c->at != '\r')
+            return gs_fail(err, GS_ERR_JSON, "runs", "line %zu: text after a closing quote", c->line), -1;
+          quoted = 0;
+          continue;
+        }
+      } else if (!quoted && (ch == ',' || ch == '\n' || ch == '\r')) break;
+      else if (!quoted && ch == '"') return gs_fail(err, GS_ERR_JSON, "runs", "line %zu: a quote inside an unquoted field", c->line), -1;
+      if (ch == '\n') c->next_line++;
+      if (count < cap) {
+        if (k + 1 >= FIELD_CAP) return gs_fail(err, GS_ERR_TOO_LONG, "runs", "line %zu: a field is longer than %d bytes", c->line, FIELD_CAP - 1), -1;
+        f[count][k++] = ch;
+      }
+      c->at++;
+    }
+    if (count < cap) f[count][k] = '\0';
+    count++;
+    if (c->at < c->end && *c->at == ',') {
+      c->at++;
+      continue;
+    }
+    if (c->at < c->end && *c->at == '\r') c->at++;
+    if (c->at < c->end && *c->at == '\n') c->at++;
+    c->next_line++;
+    break;
+  }
+  if (count > cap) return gs_fail(err, GS_ERR_TOO_LONG, "runs", "line %zu: more than %d fields", c->line, cap), -1;
+  *n = count;
+  return 1;
+}
+
+static int blank(char f[][FIELD_CAP], int n) { return n == 1 && f[0][0] == '\0'; }
+
+/* A count written as digits, at most 2^40 (far above any real run's), 0 when empty and
+ * allowed to be. */
+static int count_field(const char *s, const char *name, size_t line, int may_be_empty, uint64_t min, uint64_t *out, gs_error *err) {
+  uint64_t x = 0;
+  size_t i;
+  if (!s[0]) {
+    if (may_be_empty) return *out = 0, GS_OK;
+    return gs_fail(err, GS_ERR_MISSING, name, "line %zu: is empty", line);
+  }
+  for (i = 0; s[i]; i++) {
+    if (s[i] < '0' || s[i] > '9' || x > (UINT64_C(1) << 40)) return gs_fail(err, GS_ERR_RANGE, name, "line %zu: must be a whole number written as digits, from %llu to 2^40", line, (unsigned long long)min);
+    x = x * 10 + (uint64_t)(s[i] - '0');
+  }
+  if (x < min || x > (UINT64_C(1) << 40)) return gs_fail(err, GS_ERR_RANGE, name, "line %zu: must be a whole number from %llu to 2^40", line, (unsigned long long)min);
+  *out = x;
+  return GS_OK;
+}
+
+/* Milliseconds above 0 and at most a day, read exactly; 0 when empty and allowed. */
+static int time_field(const char *s, const char *name, size_t line, int may_be_empty, double *out, gs_error *err) {
+  double x;
+  if (!s[0]) {
+    if (may_be_empty) return *out = 0, GS_OK;
+    return gs_fail(err, GS_ERR_MISSING, name, "line %zu: is empty", line);
+  }
+  if (strlen(s) > 40 || !gs_exact_decimal(s, &x) || !(x > 0) || !(x <= 86400000.0))
+    return gs_fail(err, GS_ERR_RANGE, name, "line %zu: must be milliseconds above 0 and at most a day, written as a decimal", line);
+  *out = x;
+  return GS_OK;
+}
+
+/* Bits a weight: empty (not stated, 0) or a decimal from 1 to 32 (EXL2 states 2.5). */
+static int bits_field(const char *s, size_t line, double *out, gs_error *err) {
+  double x;
+  if (!s[0]) return *out = 0, GS_OK;
+  if (strlen(s) > 40 || !gs_exact_decimal(s, &x) || !(x >= 1) || !(x <= 32))
+    return gs_fail(err, GS_ERR_RANGE, "weight_bits", "line %zu: must be bits from 1 to 32, written as a decimal", line);
+  *out = x;
+  return GS_OK;
+}
+
+static void copy(char *dst, size_t cap, const char *src) {
+  size_t n = strlen(src);
+  if (n >= cap) n = gs_utf8_whole(src, cap - 1);
+  memcpy(dst, src, n);
+  dst[n] = '\0';
+}
+
+/* The note's leading tag, a capital letter and digits before a ';' ("S7", "H1"), else the
+ * source cell. */
+static void source_of(const char *note, const char *source, char *out, size_t cap) {
+  size_t i = 1;
+  if (note[0] >= 'A' && note[0] <= 'Z') {
+    while (note[i] >= '0' && note[i] <= '9') i++;
+    if (i > 1 && (note[i] == ';' || note[i] == '\0') && i < cap) {
+      memcpy(out, note, i);
+      out[i] = '\0';
+      return;
+    }
+  }
+  copy(out, cap, source);
+}
+
+int gs_runs_parse(const char *text, size_t len, gs_runs *out, gs_error *err) {
+  static char f[MAX_COLUMNS][FIELD_CAP];
+  int at[C_KNOWN], n, header_n, rc, k;
+  size_t i;
+  csv c;
+  out->count = 0;
+  if (len > GS_RUNS_MAX_BYTES) return gs_fail(err, GS_ERR_TOO_LONG, "runs", "is longer than %u bytes", GS_RUNS_MAX_BYTES);
+  if (memchr(text, '\0', len)) return gs_fail(err, GS_ERR_JSON, "runs", "holds a NUL byte: not a CSV text file");
+  if ((i = gs_utf8_invalid_at(text, len)) < len) return gs_fail(err, GS_ERR_JSON, "runs", "byte %zu is not UTF-8", i + 1);
+  c.at = text;
+  c.end = text + len;
+  c.line = c.next_line = 1;
+  if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) c.at += 3; /* a byte-order mark */
+  if ((rc = record(&c, f, MAX_COLUMNS, &header_n, err)) <= 0)
+    return rc < 0 ? err ? err->code : GS_ERR_JSON : gs_fail(err, GS_ERR_MISSING, "runs", "is empty: it needs a header row and runs");
+  for (k = 0; k < C_KNOWN; k++) {
+    int j;
+    at[k] = -1;
+    for (j = 0; j < header_n; j++)
+      if (strcmp(f[j], COLUMNS[k]) == 0) {
+        if (at[k] >= 0) return gs_fail(err, GS_ERR_SHAPE, COLUMNS[k], "the header names this column twice");
+        at[k] = j;
+      }
+  }
+  for (i = 0; i < sizeof REQUIRED / sizeof REQUIRED[0]; i++)
+    if (at[REQUIRED[i]] < 0)
+      return gs_fail(err, GS_ERR_MISSING, COLUMNS[REQUIRED[i]], "the header has no such column (a runs file in the shared format starts id,model,hf_repo,...)");
+  for (;;) {
+    gs_run *r;
+    const char *v[C_KNOWN];
+    if ((rc = record(&c, f, MAX_COLUMNS, &n, err)) < 0) return err ? err->code : GS_ERR_JSON;
+    if (rc == 0) break;
+    if (blank(f, n)) continue;
+    if (n != header_n)
+      return gs_fail(err, GS_ERR_SHAPE, "runs", "line %zu: %d fields where the header has %d", c.line, n, header_n);
+    if (out->count == GS_RUNS_MAX) return gs_fail(err, GS_ERR_TOO_LONG, "runs", "more than %d runs", GS_RUNS_MAX);
+    for (k = 0; k < C_KNOWN; k++) v[k] = at[k] >= 0 ? f[at[k]] : "";
+    r = &out->rows[out->count];
+    memset(r, 0, sizeof *r);
+    if (!v[C_ID][0]) return gs_fail(err, GS_ERR_MISSING, "id", "line %zu: is empty", c.line);
+    if (!v[C_REPO][0] && !v[C_MODEL][0]) return gs_fail(err, GS_ERR_MISSING, "hf_repo", "line %zu: is empty, and so is model", c.line);
+    if (!v[C_GPU][0]) return gs_fail(err, GS_ERR_MISSING, "gpu", "line %zu: is empty", c.line);
+    copy(r->id, sizeof r->id, v[C_ID]);
+    copy(r->model, sizeof r->model, v[C_MODEL]);
+    copy(r->repo, sizeof r->repo, v[C_REPO]);
+    copy(r->gpu, sizeof r->gpu, v[C_GPU]);
+    copy(r->software, sizeof r->software, v[C_SOFTWARE]);
+    source_of(v[C_NOTE], v[C_SOURCE], r->source, sizeof r->source);
+    r->derived = strstr(v[C_NOTE], "derived") != NULL;
+    r->serving = strstr(v[C_NOTE], "concurrency") != NULL;
+    r->random_weights = strstr(v[C_NOTE], "random (fake) weights") != NULL || strstr(v[C_NOTE], "dummy weights") != NULL;
+    if ((rc = bits_field(v[C_WBITS], c.line, &r->weight_bits, err)) != GS_OK ||
+        (rc = count_field(v[C_KVBITS], "kv_bits", c.line, 1, 1, &r->kv_bits, err)) != GS_OK ||
+        (rc = count_field(v[C_GPUS], "gpus", c.line, 1, 1, &r->gpus, err)) != GS_OK ||
+        (rc = count_field(v[C_TP], "tp", c.line, 0, 1, &r->tp, err)) != GS_OK ||
+        (rc = count_field(v[C_PP], "pp", c.line, 1, 1, &r->pp, err)) != GS_OK ||
+        (rc = count_field(v[C_BATCH], "batch", c.line, 0, 1, &r->batch, err)) != GS_OK ||
+        (rc = count_field(v[C_IN], "input_tokens", c.line, 1, 0, &r->input_tokens, err)) != GS_OK ||
+        (rc = count_field(v[C_OUT], "output_tokens", c.line, 1, 0, &r->output_tokens, err)) != GS_OK ||
+        (rc = time_field(v[C_ITL], "itl_ms", c.line, 0, &r->itl_ms, err)) != GS_OK ||
+        (rc = time_field(v[C_TTFT], "ttft_ms", c.line, 1, &r->ttft_ms, err)) != GS_OK)
+      return rc;
+    if (r->kv_bits > 32) return gs_fail(err, GS_ERR_RANGE, "kv_bits", "line %zu: must be from 1 to 32", c.line);
+    if (r->pp == 0) r->pp = 1;
+    out->count++;
+  }
+  if (out->count == 0) return gs_fail(err, GS_ERR_MISSING, "runs", "has a header but no runs");
+  return GS_OK;
+}

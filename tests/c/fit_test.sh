@@ -1,0 +1,67 @@
+#!/bin/sh
+# gpusplit fit and validate --runs on small runs files whose answer is worked by hand.
+# Usage: tests/c/fit_test.sh build/gpusplit
+set -u
+binary=$1
+passed=0
+failed=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+check() { # name, then a shell condition
+  name=$1
+  shift
+  if "$@"; then passed=$((passed + 1)); else echo "FAILED: $name"; failed=$((failed + 1)); fi
+}
+has() { grep -qF -- "$2" "$1"; }
+
+# Two runs on one H100 SXM (3.35e12 bytes/s), batch 1, no prompt or output (a cache of one
+# token, read each step), made to take exactly the time of a share of 0.5 of the bandwidth
+# and 50 us a layer:
+#   8B:  16,060,522,496 weight bytes + 131,072 cache bytes = 16,060,653,568 bytes;
+#        / 3.35e12 / 0.5 = 9.58845 ms, + 32 layers x 50 us = 11.188450 ms
+#   70B: 141,107,412,992 + 327,680 = 141,107,740,672 bytes; / 3.35e12 / 0.5 = 84.24343 ms,
+#        + 80 x 50 us = 88.243427 ms
+# (2 bytes a weight; a token's cache is 2 x layers x 8 key/value heads x 128 x 2 bytes).
+# One GPU each, so no all-reduce. The fit must find 0.50 and 50.0 us.
+cat > "$tmp/runs.csv" <<'CSV'
+id,model,hf_repo,weight_bits,kv_bits,gpu,gpus,tp,pp,ep,batch,input_tokens,output_tokens,itl_ms,ttft_ms,software,interconnect,source,note
+r1,Llama-3.1-8B,meta-llama/Llama-3.1-8B,16,,H100-SXM5-80GB,1,1,1,,1,0,0,11.188450,,vLLM 0.9,,x,"S1; hand-worked"
+r2,Llama-3.1-70B,meta-llama/Llama-3.1-70B-Instruct,16,,H100-SXM5-80GB,1,1,1,,1,0,0,88.243427,,vLLM 0.9,,x,"S2; hand-worked, a tune of the base"
+r3,Falcon,tiiuae/falcon-180B,16,,H100-SXM5-80GB,8,8,1,,1,0,0,30,,vLLM 0.9,,x,"S2; not in the catalogue"
+r4,Llama-3.1-8B,meta-llama/Llama-3.1-8B,16,,TPU v5e,1,1,1,,1,0,0,30,,vLLM 0.9,,x,"S2; no such GPU"
+CSV
+"$binary" fit "$tmp/runs.csv" > "$tmp/fit" 2> "$tmp/err"
+check "fit exits 0" [ $? -eq 0 ]
+check "fit says what it read" has "$tmp/fit" "Runs: 4 read, 2 priced, 2 skipped"
+check "fit finds a share of 0.50 and 50.0 us a layer for vllm" \
+  [ "$(awk '$1 == "vllm" && $2 == "all" { print $3, $5, $6 }' "$tmp/fit")" = "2 0.50 50.0" ]
+check "fit prints each run's error, under 0.05% here (the times are rounded to 1 ns)" \
+  [ "$(awk '$1 == "r1" || $1 == "r2" { e = $NF; sub(/%/, "", e); e += 0; print (e < 0.05 && e > -0.05) }' "$tmp/fit" | tr '\n' ' ')" = "1 1 " ]
+check "fit names a model the catalogue lacks" has "$tmp/fit" "r3: model 'tiiuae/falcon-180B' is not in the catalogue"
+check "fit names a GPU it does not know" has "$tmp/fit" "r4: GPU 'TPU v5e' has no catalogue entry this fit knows"
+
+"$binary" fit --json "$tmp/runs.csv" > "$tmp/fit.json"
+check "fit --json is JSON with the figures and the runs they came from" python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = [x for x in d['figures'] if x['engine'] == 'vllm' and x['generation'] == 'all'][0]
+assert (f['bandwidth_share'], f['layer_us'], f['ids'], f['sources']) == (0.5, 50, 'r1,r2', 'S1,S2'), f
+assert [s['id'] for s in d['skipped']] == ['r3', 'r4']
+" "$tmp/fit.json"
+
+# report prices with the user's own runs: 70B on one H100 at the fitted figures is the
+# 88.24 ms the runs were made from (the report holds the lesson's one-token cache off:
+# --chat-tokens 1 --read-cache --cache-per-chat).
+"$binary" report --model 70b --gpu h100-sxm --link nvlink4 --counts 1 --usable 1 --gpu-gib 200 --chat-tokens 1 --read-cache \
+  --cache-per-chat --efficiency-from "$tmp/runs.csv" --engine vllm > "$tmp/report"
+check "report --efficiency-from prices 70B on one H100 at 88.24 ms" [ "$(awk '$1 == 1 { print $9 }' "$tmp/report")" = "88.24" ]
+check "report says which figures it used" has "$tmp/report" "Achieved efficiency: vllm"
+
+"$binary" validate --runs "$tmp/runs.csv" --efficiency-from "$tmp/runs.csv" > "$tmp/validate"
+check "validate --runs shows each run, peak, fitted and measured" \
+  [ "$(awk '$1 == "r2" { print $8, $9, $11, $12 }' "$tmp/validate")" = "42.12 88.24 88.24 0.0%" ]
+check "validate --runs gives medians by source" has "$tmp/validate" "median |error| by source"
+
+echo "fit_test: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,30 @@
+/* libFuzzer target: the measured-runs reader (csrc/read/runs.c), given any bytes. A file
+ * it accepts must give runs whose counts and times are in range and whose strings are
+ * NUL-terminated within their fields. Run with `make fuzz`. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpusplit.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  static gs_runs runs;
+  gs_error err;
+  size_t i;
+  if (gs_runs_parse((const char *)data, size, &runs, &err) != GS_OK) {
+    if (strlen(err.what) >= sizeof err.what || err.code >= 0) abort();
+    return 0;
+  }
+  if (runs.count < 1 || runs.count > GS_RUNS_MAX) abort();
+  for (i = 0; i < runs.count; i++) {
+    const gs_run *r = &runs.rows[i];
+    if (!(r->itl_ms > 0) || !isfinite(r->itl_ms) || r->ttft_ms < 0 || !isfinite(r->ttft_ms) || r->tp < 1 || r->batch < 1 ||
+        r->pp < 1 || r->weight_bits < 0 || r->weight_bits > 32 || r->kv_bits > 32 || !r->id[0] || !r->gpu[0] ||
+        memchr(r->id, '\0', sizeof r->id) == NULL || memchr(r->source, '\0', sizeof r->source) == NULL)
+      abort();
+  }
+  return 0;
+}
