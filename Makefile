@@ -132,7 +132,7 @@ build/lesson_tables: scripts/lesson_tables.c $(LIB) $(HEADERS) build/data_files.
 build/lesson_tables.c: build/lesson_tables
 	$(Q)build/lesson_tables > $@
 
-LESSON_LIB = csrc/core/model.c csrc/core/nccl.c csrc/core/prefill.c csrc/core/explain.c csrc/core/format.c csrc/core/view.c \
+LESSON_LIB = csrc/core/model.c csrc/core/nccl.c csrc/core/explain.c csrc/core/format.c csrc/core/view.c \
              csrc/core/error.c csrc/core/price.c csrc/read/resolve.c csrc/read/utf8.c csrc/read/data.c
 LESSON_EXPORTS = $(filter-out text_in_buffer text_in_capacity use_custom,$(WASM_EXPORTS))
 LESSON_EMFLAGS = $(EMFLAGS_BASE) -sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(LESSON_EXPORTS:%=_%))

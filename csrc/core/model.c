@@ -442,7 +442,9 @@ int gs_cost(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan 
   /* each batch still waits a whole step for its next word; the groups work on as many
    * batches at once as are in flight */
   out->time.total_words_per_s = (double)(p->words * gs_plan_batches(p)) / out->time.total;
+#ifndef GS_LESSON_ONLY
   if (p->prompt_tokens) return gs_first_word(m, g, l, p, &out->first_word, err);
+#endif
   return GS_OK;
 }
 

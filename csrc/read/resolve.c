@@ -122,9 +122,10 @@ static int resolve_plan(const gs_request *q, gs_setting *out, gs_error *err) {
     return gs_fail(err, GS_ERR_RANGE, "prompt_tokens", "must be from 1 to %llu", (unsigned long long)GS_MAX_CHAT_TOKENS);
   out->divide_heads = (q->switches & GS_SW_DIVIDE_HEADS) != 0;
 #ifdef GS_LESSON_ONLY
-  if (p->cache_per_chat || q->replicas > 1 || q->gpu_hour != 0)
+  if (p->cache_per_chat || q->replicas > 1 || q->gpu_hour != 0 || q->prompt_tokens)
     return gs_fail(err, GS_ERR_UNSUPPORTED, "plan",
-                   "the lesson's module keeps the lesson's one chat's cache, one copy and no price (build/gpusplit.wasm has them)");
+                   "the lesson's module keeps the lesson's one chat's cache, one copy, no prompt and no price "
+                   "(build/gpusplit.wasm has them)");
 #endif
   out->max_n = q->max_n ? q->max_n : DEFAULT_MAX_N;
   out->replicas = q->replicas ? q->replicas : 1;
