@@ -265,6 +265,7 @@ const char *gs_supported_types(char *buf, size_t cap);
 typedef struct {
   char key[32];
   char name[64];
+  char link[32];     /* a GPU's: the catalogue link its GPUs usually share a server by ("nvlink4") */
   char source[2048]; /* "" in the module, whose data has no sources */
 } gs_hardware_text;
 
@@ -496,6 +497,21 @@ enum gs_typed {
   GS_TYPED_ALL = 31
 };
 
+/* Which rules a setting takes (issue 19). The lesson's are a toy on purpose: one chat's
+ * cache, every count, one server, the lesson's all-reduce at the sheet's link figure, the
+ * peaks. Real hardware's: a cache for each chat read every step, counts that divide the
+ * heads, servers of the GPU's usual size, NCCL's rules with the one-way ring bandwidth,
+ * the first word of a 1,024-token prompt, and (the command line's data/efficiency.json)
+ * the achieved efficiency. Each switch can still be set either way. */
+enum gs_assume {
+  GS_ASSUME_DEFAULT = 0, /* real for a catalogue GPU other than the lesson's with no figure typed; else lesson */
+  GS_ASSUME_LESSON = 1,
+  GS_ASSUME_REAL = 2
+};
+
+/* The tokens of the prompt whose first word real rules time, when none is asked. */
+#define GS_REAL_PROMPT_TOKENS 1024
+
 /* What a person asks, by name or typed figure. Zeros and NULLs take the defaults named. */
 typedef struct {
   const char *model_key;   /* a catalogue key, name or repository; NULL when model_text is given (default 70b) */
@@ -519,7 +535,10 @@ typedef struct {
   uint64_t per_server;     /* 0: every GPU in one server */
   uint64_t chat_tokens;    /* 0: GS_CHAT_TOKENS */
   uint64_t cache_bits;     /* 0: 16 */
-  unsigned switches;       /* enum gs_switch */
+  unsigned switches;       /* enum gs_switch: switched on */
+  unsigned switches_off;   /* enum gs_switch: switched off, whatever the assumptions */
+  int assume;              /* enum gs_assume */
+  int no_prompt;           /* 1: time no first word, whatever the assumptions */
   uint64_t in_flight;      /* batches kept in flight under groups (gs_plan); 0: one */
   uint64_t replicas;       /* copies of the layout, each serving its own chats; 0: one */
   gs_efficiency efficiency;/* what a real engine achieves of the peaks; all 0: the peaks */
@@ -540,6 +559,8 @@ typedef struct {
   uint64_t fitted_gpus;      /* the log's GPU count; 0 when no log was given */
   uint64_t replicas;         /* copies of the layout (1 or more) */
   double gpu_hour;           /* the price of a GPU hour; 0 when none was given */
+  int real;                  /* 1: real hardware's rules (enum gs_assume), 0: the lesson's */
+  char assumptions[256];     /* the rules that hold, in one line, for every place figures are shown */
   char model_name[4096];     /* "70B", or the label of a config given as text (a path, whole) */
   char model_file[4096];     /* "data/models/llama31_70b_config.json", or the label */
   gs_hardware_text gpu_text, link_text, between_text;
@@ -580,6 +601,11 @@ typedef struct {
   uint64_t best_dividing_heads; /* the same among the counts that divide the heads */
 } gs_sweep;
 
+/* resolve.c: bytes a second one way that a ring gets over link l between GPUs g: NVLink, the
+ * GPU's NCCL figure (gs_gpu.ring_bw); PCIe and networks, the link's (gs_link.ring_bw); where
+ * the catalogue has neither, half a sheet that adds both directions (NVLink, PCIe), or the
+ * network's line rate, which is one way already. */
+double gs_ring_one_way(const gs_gpu *g, const gs_link *l);
 /* resolve.c: the request's model, machine and plan, checked; err names the request's
  * field ("model", "gpu", "gpu gib", "link", "between", "log", "words", "nccl", ...). */
 int gs_resolve(const gs_request *q, gs_setting *out, gs_error *err);

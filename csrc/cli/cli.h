@@ -56,7 +56,7 @@ typedef struct {
 int cli_run_setting(const gs_run *r, cli_run_setting_t *s, char *why, size_t cap);
 const char *cli_engine_of(const char *software);
 const char *cli_gpu_generation(const char *gpu_key);
-double cli_ring_one_way(const char *link_key, double sheet);
+double cli_ring_one_way(const char *gpu_key, const char *link_key, double sheet);
 
 /* cli_fit.c: `gpusplit fit` and validate's decode table. */
 /* fit_from: refit on that runs file instead of data/efficiency.json's figures (NULL: not). */
@@ -65,6 +65,8 @@ int cli_validate_runs(const char *path, const char *fit_from);
  * not NULL; engine NULL, "" or "median" for the median engine; gpu_key picks the
  * generation. picked gets one line saying which figures. */
 int cli_efficiency(const char *runs_path, const char *engine, const char *gpu_key, gs_efficiency *out, char *picked, size_t cap);
+/* The same from data/efficiency.json alone, saying nothing when it has no figures. */
+int cli_efficiency_quiet(const char *engine, const char *gpu_key, gs_efficiency *out, char *picked, size_t cap);
 /* A runs file read and parsed into memory the caller frees. */
 int cli_read_runs(const char *path, gs_runs **out);
 

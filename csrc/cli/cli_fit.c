@@ -106,7 +106,7 @@ static int fit_allreduce(const char *dir, ar_fit *out) {
       free(text);
       return cli_bad("fit: %s: %s", sy->gpu, err.what);
     }
-    link.bandwidth = cli_ring_one_way(sy->link, link.bandwidth);
+    link.bandwidth = cli_ring_one_way(sy->gpu, sy->link, link.bandwidth);
     for (gpus = 2; gpus <= 8; gpus *= 2) {
       static gs_measured m;
       if (gs_measured_csv_parse(text, len, sy->dir, gpus, &m, &err) != GS_OK) continue;
@@ -643,10 +643,34 @@ static int read_efficiency(const char *text, size_t len, fit_result *fr, gs_erro
 /* The figures of the embedded data/efficiency.json, or of a fit to the user's runs file;
  * the engine ("" or "median": the median engine) on the GPU's generation. Prints why not
  * and returns CLI_BAD_INPUT; *picked names what was taken. */
+/* The figures for engine ("" the median) on the GPU's generation, said in picked; NULL
+ * when the fit has none. */
+static const fit_figure *pick_engine(const fit_result *fr, const char *engine, const char *gpu_key, gs_efficiency *out,
+                                     char *picked, size_t cap) {
+  const char *generation = cli_gpu_generation(gpu_key);
+  const fit_figure *f;
+  if (!generation[0]) generation = "all";
+  if (!(f = cli_fit_pick(fr, engine, generation, out))) return NULL;
+  snprintf(picked, cap, "%s%s %s%s (fitted on %zu run%s of %s)", f->engine, engine[0] ? "" : ", the median engine,",
+           strcmp(f->generation, "all") ? "on " : "over every GPU generation", strcmp(f->generation, "all") ? f->generation : "",
+           f->runs, f->runs == 1 ? "" : "s", f->sources);
+  return f;
+}
+
+int cli_efficiency_quiet(const char *engine, const char *gpu_key, gs_efficiency *out, char *picked, size_t cap) {
+  fit_result *fr = malloc(sizeof *fr);
+  gs_error err;
+  int rc = CLI_FAILED;
+  if (!fr) return CLI_FAILED;
+  if (read_efficiency(GS_DATA_efficiency_json, strlen(GS_DATA_efficiency_json), fr, &err) == GS_OK &&
+      pick_engine(fr, !engine || strcmp(engine, "median") == 0 ? "" : engine, gpu_key, out, picked, cap))
+    rc = CLI_OK;
+  free(fr);
+  return rc;
+}
+
 int cli_efficiency(const char *runs_path, const char *engine, const char *gpu_key, gs_efficiency *out, char *picked, size_t cap) {
   fit_result *fr = malloc(sizeof *fr);
-  const fit_figure *f;
-  const char *generation = cli_gpu_generation(gpu_key);
   int rc = CLI_OK;
   if (!fr) return cli_bad("--engine: out of memory");
   if (runs_path) {
@@ -671,8 +695,7 @@ int cli_efficiency(const char *runs_path, const char *engine, const char *gpu_ke
   }
   if (rc == CLI_OK) {
     if (!engine || strcmp(engine, "median") == 0) engine = "";
-    if (!generation[0]) generation = "all";
-    if (!(f = cli_fit_pick(fr, engine, generation, out))) {
+    if (!pick_engine(fr, engine, gpu_key, out, picked, cap)) {
       char names[512];
       size_t i, at = 0;
       names[0] = '\0';
@@ -680,10 +703,7 @@ int cli_efficiency(const char *runs_path, const char *engine, const char *gpu_ke
         if (strcmp(fr->f[i].generation, "all") == 0)
           at += (size_t)snprintf(names + at, sizeof names - at, "%s%s", at ? ", " : "", fr->f[i].engine);
       rc = cli_bad("--engine: no figures for '%s' (engines: %s, or median)", engine, names);
-    } else
-      snprintf(picked, cap, "%s%s %s%s (fitted on %zu run%s of %s)", f->engine, engine[0] ? "" : ", the median engine,",
-               strcmp(f->generation, "all") ? "on " : "over every GPU generation", strcmp(f->generation, "all") ? f->generation : "",
-               f->runs, f->runs == 1 ? "" : "s", f->sources);
+    }
   }
   free(fr);
   return rc;

@@ -44,13 +44,24 @@ static const char REPORT_HELP[] =
     "  --replicas R       R copies of the layout, each serving its own chats (default 1)\n"
     "  --gpu-hour PRICE   what one GPU costs an hour, in any currency: each row adds the\n"
     "                     cost of a million words (no price is kept: they change weekly)\n"
-    "What the lesson leaves out, each off by default:\n"
+    ;
+/* A second part: C99 compilers need take no string longer than 4,095 characters. */
+static const char REPORT_HELP_RULES[] =
+    "The rules:\n"
+    "  --assume lesson|real  the lesson's toy rules, or real hardware's: a cache for each chat\n"
+    "                     read every step, counts dividing the heads, servers of the GPU's\n"
+    "                     usual size, NCCL's rules at the one-way ring bandwidth, the first\n"
+    "                     word of a 1,024-token prompt, the median engine's efficiency.\n"
+    "                     Default: real for a catalogue GPU with no figure typed, else lesson.\n"
+    "                     Each switch below can still be set either way.\n"
+    "What the lesson leaves out (each off under the lesson's rules):\n"
     "  --nccl lesson|auto the lesson's all-reduce cost, or NCCL's cheapest ring protocol\n"
     "  --overlap          each layer's all-reduce hides behind the next layer's reading\n"
     "  --read-cache       each step also reads every chat's cache\n"
     "  --divide-heads     offer and search only counts that divide the attention heads\n"
-    "Achieved efficiency (issue 19; off by default: the data sheet's peaks):\n"
-    "  --engine E         the figures fitted for engine E (trt-llm, vllm, sglang, llama.cpp,\n"
+    "  --no-cache-per-chat, --no-read-cache, --no-divide-heads, --no-overlap  each off\n"
+    "Achieved efficiency (off under the lesson's rules: the data sheet's peaks):\n"
+    "  --engine E|none    the figures fitted for engine E (trt-llm, vllm, sglang, llama.cpp,\n"
     "                     lmdeploy, gpt-fast, mlc, ...; median: the median engine) on the\n"
     "                     GPU's generation, from data/efficiency.json (gpusplit fit)\n"
     "  --efficiency-from RUNS.csv  the figures fitted to your own measured runs\n"
@@ -60,7 +71,8 @@ static const char REPORT_HELP[] =
     "  --allreduce-us U   start-up each all-reduce pays above the tables', microseconds\n"
     "  --prompt-tokens P  each chat's prompt: adds the time to the first word\n"
     "The report:\n"
-    "  --counts LIST      GPU counts to show, comma-separated (default 1,2,4,8,16)\n"
+    "  --counts LIST      GPU counts to show, comma-separated (default 1,2,4,8,16; under real\n"
+    "                     rules the powers of two up to --max-n)\n"
     "  --max-n N          highest count the fewest and best searches try (default 64)\n"
     "  --explain --gpus N the sums for N GPUs, with the numbers put in\n"
     "  --json             one JSON object instead of the table\n"
@@ -74,14 +86,18 @@ static const char *const VALUE_FLAGS[] = {"--model", "--bits", "--gpu", "--gpu-g
                                           "--split", "--words", "--chat-tokens", "--cache-bits", "--nccl", "--counts",
                                           "--max-n", "--gpus", "--link-from", "--in-flight",
                                           "--replicas", "--gpu-hour", "--prompt-tokens", "--engine",
-                                          "--efficiency-from", "--bw-share", "--layer-us", "--flops-share", "--allreduce-us"};
+                                          "--efficiency-from", "--bw-share", "--layer-us", "--flops-share", "--allreduce-us",
+                                          "--assume"};
 enum { F_MODEL, F_BITS, F_GPU, F_GPU_GIB, F_USABLE, F_GPU_BW, F_GPU_FLOPS, F_LINK, F_LINK_BW, F_STEP_US, F_BASE_US,
        F_PER_SERVER, F_BETWEEN, F_SPLIT, F_WORDS, F_CHAT_TOKENS, F_CACHE_BITS, F_NCCL, F_COUNTS, F_MAX_N, F_GPUS, F_LINK_FROM,
        F_IN_FLIGHT, F_REPLICAS, F_GPU_HOUR, F_PROMPT_TOKENS, F_ENGINE, F_EFFICIENCY_FROM, F_BW_SHARE, F_LAYER_US,
-       F_FLOPS_SHARE, F_ALLREDUCE_US, F_COUNT };
+       F_FLOPS_SHARE, F_ALLREDUCE_US, F_ASSUME, F_COUNT };
 
-static const char *const SWITCHES[] = {"--json", "--overlap", "--read-cache", "--divide-heads", "--cache-per-chat", "--explain"};
-enum { S_JSON, S_OVERLAP, S_READ_CACHE, S_DIVIDE_HEADS, S_CACHE_PER_CHAT, S_EXPLAIN, S_COUNT };
+static const char *const SWITCHES[] = {"--json",         "--overlap",         "--read-cache",    "--divide-heads",
+                                       "--cache-per-chat", "--explain",       "--no-overlap",    "--no-read-cache",
+                                       "--no-divide-heads", "--no-cache-per-chat"};
+enum { S_JSON, S_OVERLAP, S_READ_CACHE, S_DIVIDE_HEADS, S_CACHE_PER_CHAT, S_EXPLAIN, S_NO_OVERLAP, S_NO_READ_CACHE,
+       S_NO_DIVIDE_HEADS, S_NO_CACHE_PER_CHAT, S_COUNT };
 
 /* A flag's value as a finite double, the whole text read. A value strtod cannot hold
  * (ERANGE) is named for what it is: too small (1e-310) or too large (1e400). */
@@ -187,6 +203,7 @@ static int collect(int argc, char **argv, const char **values, int *switches) {
     int f;
     if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
       fputs(REPORT_HELP, stdout);
+      fputs(REPORT_HELP_RULES, stdout);
       return CLI_HELPED;
     }
     for (f = 0; f < S_COUNT; f++)
@@ -249,7 +266,11 @@ static int plan_figures(const char **v, gs_request *q) {
   if (gs_split_parse(v[F_SPLIT] ? v[F_SPLIT] : "slices", &q->split, NULL) != GS_OK)
     return cli_bad("--split: must be slices, groups or slices-groups, not '%s'", v[F_SPLIT]);
   if (v[F_NCCL] && strcmp(v[F_NCCL], "auto") == 0) q->switches |= GS_SW_NCCL_AUTO;
-  else if (v[F_NCCL] && strcmp(v[F_NCCL], "lesson") != 0) return cli_bad("--nccl: must be lesson or auto, not '%s'", v[F_NCCL]);
+  else if (v[F_NCCL] && strcmp(v[F_NCCL], "lesson") == 0) q->switches_off |= GS_SW_NCCL_AUTO;
+  else if (v[F_NCCL]) return cli_bad("--nccl: must be lesson or auto, not '%s'", v[F_NCCL]);
+  if (v[F_ASSUME] && strcmp(v[F_ASSUME], "lesson") == 0) q->assume = GS_ASSUME_LESSON;
+  else if (v[F_ASSUME] && strcmp(v[F_ASSUME], "real") == 0) q->assume = GS_ASSUME_REAL;
+  else if (v[F_ASSUME]) return cli_bad("--assume: must be lesson or real, not '%s'", v[F_ASSUME]);
   return CLI_OK;
 }
 
@@ -279,6 +300,10 @@ static int choose_counts(const char *given, cli_report_options *o) {
   int rc;
   if (given) {
     if ((rc = parse_counts(given, o)) != CLI_OK) return rc;
+  } else if (s->real) {
+    /* real servers: powers of two up to the searches' limit, so the fewest and the best show */
+    uint64_t n;
+    for (o->count_n = 0, n = 1; n <= s->max_n && o->count_n < CLI_MAX_COUNTS; n *= 2) o->counts[o->count_n++] = n;
   } else {
     for (o->count_n = 0; o->count_n < GS_COUNT_COUNT; o->count_n++) o->counts[o->count_n] = GS_COUNTS[o->count_n];
   }
@@ -292,7 +317,7 @@ static int choose_counts(const char *given, cli_report_options *o) {
     o->counts[kept++] = o->counts[i];
   }
   o->count_n = kept;
-  if (kept == 0) return cli_bad("--counts: none of the lesson's counts (1, 2, 4, 8, 16) suits these settings; give --counts");
+  if (kept == 0) return cli_bad("--counts: none of the default counts suits these settings; give --counts");
   return CLI_OK;
 }
 
@@ -306,7 +331,7 @@ static int load_efficiency(const char **v, gs_request *q, cli_report_options *o)
   gs_error err;
   size_t i;
   int rc;
-  if (v[F_ENGINE] || v[F_EFFICIENCY_FROM]) {
+  if ((v[F_ENGINE] && strcmp(v[F_ENGINE], "none") != 0) || v[F_EFFICIENCY_FROM]) {
     gs_gpu gpu;
     gs_hardware_text named;
     /* the GPU's catalogue key picks its generation's figures */
@@ -325,9 +350,26 @@ static int load_efficiency(const char **v, gs_request *q, cli_report_options *o)
       if (strcmp(err.field, fields[i]) == 0) return cli_bad("%s: %s", VALUE_FLAGS[flags[i]], err.what);
     return cli_bad("%s: %s", err.field, err.what);
   }
-  if (v[F_PROMPT_TOKENS] && (rc = cli_parse_whole("--prompt-tokens", v[F_PROMPT_TOKENS], GS_MAX_CHAT_TOKENS, &q->prompt_tokens)) != CLI_OK)
+  if (v[F_PROMPT_TOKENS] && strcmp(v[F_PROMPT_TOKENS], "none") == 0) q->no_prompt = 1;
+  else if (v[F_PROMPT_TOKENS] &&
+           (rc = cli_parse_whole("--prompt-tokens", v[F_PROMPT_TOKENS], GS_MAX_CHAT_TOKENS, &q->prompt_tokens)) != CLI_OK)
     return rc;
   return CLI_OK;
+}
+
+/* Real hardware's rules take the median engine's achieved efficiency for the GPU's
+ * generation (data/efficiency.json) unless an engine, a runs file or a share was given;
+ * a GPU with no fitted figures keeps the peaks, and the header says which. */
+static int real_efficiency(const char **v, gs_request *q, cli_report_options *o) {
+  static const int GIVEN[] = {F_ENGINE, F_EFFICIENCY_FROM, F_BW_SHARE, F_LAYER_US, F_FLOPS_SHARE, F_ALLREDUCE_US};
+  size_t i;
+  if (!o->setting.real) return 0;
+  for (i = 0; i < sizeof GIVEN / sizeof GIVEN[0]; i++)
+    if (v[GIVEN[i]]) return 0;
+  if (cli_efficiency_quiet("median", o->setting.gpu_text.key, &q->efficiency, o->efficiency_text, sizeof o->efficiency_text) !=
+      CLI_OK)
+    snprintf(o->efficiency_text, sizeof o->efficiency_text, "none fitted for %s: the peaks", o->setting.gpu_text.name);
+  return 1;
 }
 
 /* Fills o from argv; returns CLI_OK, CLI_HELPED, or CLI_BAD_INPUT after printing why. */
@@ -335,10 +377,11 @@ int cli_report_parse(int argc, char **argv, cli_report_options *o) {
   static const struct {
     int sw;
     unsigned bit;
-  } SWITCH_BITS[] = {{S_OVERLAP, GS_SW_OVERLAP},
-                     {S_READ_CACHE, GS_SW_READ_CACHE},
-                     {S_DIVIDE_HEADS, GS_SW_DIVIDE_HEADS},
-                     {S_CACHE_PER_CHAT, GS_SW_CACHE_PER_CHAT}};
+    int off; /* 1: switched off */
+  } SWITCH_BITS[] = {{S_OVERLAP, GS_SW_OVERLAP, 0},          {S_READ_CACHE, GS_SW_READ_CACHE, 0},
+                     {S_DIVIDE_HEADS, GS_SW_DIVIDE_HEADS, 0},  {S_CACHE_PER_CHAT, GS_SW_CACHE_PER_CHAT, 0},
+                     {S_NO_OVERLAP, GS_SW_OVERLAP, 1},       {S_NO_READ_CACHE, GS_SW_READ_CACHE, 1},
+                     {S_NO_DIVIDE_HEADS, GS_SW_DIVIDE_HEADS, 1}, {S_NO_CACHE_PER_CHAT, GS_SW_CACHE_PER_CHAT, 1}};
   const char *v[F_COUNT] = {0};
   int sw[S_COUNT] = {0};
   gs_request q;
@@ -350,8 +393,12 @@ int cli_report_parse(int argc, char **argv, cli_report_options *o) {
   memset(&q, 0, sizeof q);
   if ((rc = collect(argc, argv, v, sw)) != CLI_OK) return rc;
   o->json = sw[S_JSON];
-  for (i = 0; i < sizeof SWITCH_BITS / sizeof SWITCH_BITS[0]; i++)
-    if (sw[SWITCH_BITS[i].sw]) q.switches |= SWITCH_BITS[i].bit;
+  for (i = 0; i < sizeof SWITCH_BITS / sizeof SWITCH_BITS[0]; i++) {
+    if (!sw[SWITCH_BITS[i].sw]) continue;
+    if (SWITCH_BITS[i].off) q.switches_off |= SWITCH_BITS[i].bit;
+    else q.switches |= SWITCH_BITS[i].bit;
+  }
+  if (q.switches & q.switches_off) return cli_bad("report: a switch and its --no- form together");
   if (v[F_BITS] && (rc = cli_parse_whole("--bits", v[F_BITS], 32, &q.bits)) != CLI_OK) return rc;
   q.model_key = v[F_MODEL] ? v[F_MODEL] : "70b";
   if (!gs_find_model(q.model_key)) {
@@ -361,7 +408,7 @@ int cli_report_parse(int argc, char **argv, cli_report_options *o) {
     q.model_key = NULL;
   }
   q.gpu_key = v[F_GPU] ? v[F_GPU] : "lesson";
-  q.link_key = v[F_LINK] ? v[F_LINK] : "fast";
+  q.link_key = v[F_LINK]; /* NULL: the lesson's fast link, or under real rules the GPU's own */
   q.between_key = v[F_BETWEEN] ? v[F_BETWEEN] : "ib-ndr";
   if ((rc = typed_figures(v, &q)) != CLI_OK || (rc = plan_figures(v, &q)) != CLI_OK ||
       (rc = load_efficiency(v, &q, o)) != CLI_OK) {
@@ -375,6 +422,8 @@ int cli_report_parse(int argc, char **argv, cli_report_options *o) {
   }
   q.log_text = log_text;
   rc = gs_resolve(&q, &o->setting, &err);
+  /* real rules' efficiency is the command line's data: resolved again with it */
+  if (rc == GS_OK && real_efficiency(v, &q, o)) rc = gs_resolve(&q, &o->setting, &err);
   free(model_text);
   free(log_text);
   if (rc != GS_OK) return resolve_failed(&o->setting, v, &err);

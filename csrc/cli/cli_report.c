@@ -77,7 +77,9 @@ static int print_json(const cli_report_options *o, const sweep *sw) {
   const gs_model *m = &st->model;
   const gs_plan *s = &st->plan;
   size_t i;
-  printf("{\"model\":{\"name\":");
+  printf("{\"assume\":\"%s\",\"assumptions\":", st->real ? "real" : "lesson");
+  cli_json_string(stdout, st->assumptions);
+  printf(",\"model\":{\"name\":");
   cli_json_string(stdout, st->model_name);
   printf(",\"type\":");
   cli_json_string(stdout, m->type);
@@ -157,6 +159,7 @@ static void print_header(const cli_report_options *options) {
   char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP], c[GS_FIGURE_CAP], c2[GS_FIGURE_CAP];
   const gs_model *m = &o->model;
   const gs_plan *s = &o->plan;
+  printf("Assumptions: %s\n", o->assumptions);
   fputs("Model: ", stdout);
   cli_put_text(stdout, o->model_name); /* a path the user gave */
   printf(" (%s), %s weights, %s GiB %s, %llu layers, hidden %llu, %llu heads, %llu key/value heads\n", m->type,

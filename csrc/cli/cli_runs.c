@@ -31,27 +31,14 @@ static const gpu_row GPUS[] = {
     {"MI300X", "mi300x", "infinity-fabric", "cdna3"},
 };
 
-/* The bandwidth a ring moves data at, one way. The catalogue's links print the data
- * sheet's figure, which for NVLink, PCIe and Infinity Fabric counts both directions
- * together; a ring all-reduce sends one way. NVLink 3 and 4: NCCL's per-link figure
- * times the GPU's links (NVIDIA/nccl src/graph/topo.h: SM80_NVLINK_BW 20.0 GB/s x 12
- * links on an A100 = 240; SM90_NVLINK_BW 20.6 x 18 links on an H100 = 370.8); PCIe:
- * NCCL's PCI_BW of 12 GB/s for Gen3 x16, doubled a generation (24 for Gen4, 48 for
- * Gen5); NVLink 5 and Infinity Fabric: half the sheet's both-ways figure (900 and 448).
- * A table of this fit's own, until the catalogue carries one-way ring bandwidths. */
-typedef struct {
-  const char *link;
-  double one_way;
-} ring_bw_row;
-
-static const ring_bw_row RING_BW[] = {{"nvlink3", 240e9}, {"nvlink4", 370.8e9}, {"nvlink5", 900e9},
-                                      {"pcie4", 24e9},    {"pcie5", 48e9},      {"infinity-fabric", 448e9}};
-
-double cli_ring_one_way(const char *link_key, double sheet) {
-  size_t i;
-  for (i = 0; i < sizeof RING_BW / sizeof RING_BW[0]; i++)
-    if (strcmp(RING_BW[i].link, link_key) == 0) return RING_BW[i].one_way;
-  return sheet;
+/* The bandwidth a ring moves data at, one way, over a catalogue link between catalogue
+ * GPUs (gs_ring_one_way: NCCL's topology figures from the catalogue); sheet when either
+ * is unknown. */
+double cli_ring_one_way(const char *gpu_key, const char *link_key, double sheet) {
+  gs_gpu g;
+  gs_link l;
+  if (gs_builtin_gpu(gpu_key, &g, NULL, NULL) != GS_OK || gs_builtin_link(link_key, &l, NULL, NULL) != GS_OK) return sheet;
+  return gs_ring_one_way(&g, &l);
 }
 
 /* The generation of a catalogue GPU key ("" when the table has none). */
@@ -104,42 +91,49 @@ static const gs_model_entry *find_model(const char *repo) {
 }
 
 int cli_run_setting(const gs_run *r, cli_run_setting_t *s, char *why, size_t cap) {
+  static gs_setting setting; /* its texts are large */
   const gs_model_entry *e = find_model(r->repo[0] ? r->repo : r->model);
   const gpu_row *g = NULL;
+  gs_request q;
   gs_error err;
-  gs_hardware_text text;
   size_t i;
   memset(s, 0, sizeof *s);
   if (!e) return snprintf(why, cap, "model '%s' is not in the catalogue", r->repo[0] ? r->repo : r->model), 0;
   for (i = 0; i < sizeof GPUS / sizeof GPUS[0]; i++)
     if (strcmp(GPUS[i].run_name, r->gpu) == 0) g = &GPUS[i];
   if (!g) return snprintf(why, cap, "GPU '%s' has no catalogue entry this fit knows", r->gpu), 0;
-  if (gs_builtin_gpu(g->gpu, &s->gpu, &text, &err) != GS_OK)
-    return snprintf(why, cap, "GPU '%s' (%s) is not in the catalogue", r->gpu, g->gpu), 0;
-  if (gs_builtin_link(g->link, &s->link, NULL, &err) != GS_OK || gs_builtin_link("ib-ndr", &s->plan.between, NULL, &err) != GS_OK)
-    return snprintf(why, cap, "link '%s' is not in the catalogue", g->link), 0;
-  s->link.bandwidth = cli_ring_one_way(g->link, s->link.bandwidth);
-  if (gs_builtin_model(e->key, 0, &s->model, &err) != GS_OK) return snprintf(why, cap, "model %s: %s", e->key, err.what), 0;
-  /* the run's weight bits on a 16-bit checkpoint; a checkpoint stored otherwise (MXFP4,
-   * block FP8) is priced as stored */
   if (r->weight_bits == 0) return snprintf(why, cap, "weight_bits is not stated"), 0;
   if (r->weight_bits != (double)(uint64_t)r->weight_bits)
     return snprintf(why, cap, "weight_bits %g is not a whole number of bits, as --bits stores them", r->weight_bits), 0;
-  if (s->model.stored_bytes == 2 * s->model.params && r->weight_bits != 16 &&
-      gs_builtin_model(e->key, (uint64_t)r->weight_bits, &s->model, &err) != GS_OK)
-    return snprintf(why, cap, "model %s at %g bits: %s", e->key, r->weight_bits, err.what), 0;
   if (r->tp > 1 && r->pp > 1) return snprintf(why, cap, "tp %llu and pp %llu together: the fit prices one or the other", (unsigned long long)r->tp, (unsigned long long)r->pp), 0;
+  /* the run as `report --assume real` prices it (gs_resolve): a cache for each chat read
+   * every step, NCCL's rules where NCCL runs, the one-way ring bandwidth, the GPU's own
+   * link, servers of its usual size; the efficiency and the prompt are the fit's to set */
+  memset(&q, 0, sizeof q);
+  q.assume = GS_ASSUME_REAL;
+  q.model_key = e->key;
+  q.gpu_key = g->gpu;
+  q.link_key = g->link;
+  q.split = r->pp > 1 ? GS_GROUPS : GS_SLICES;
+  q.words = r->batch;
+  q.chat_tokens = r->input_tokens + r->output_tokens / 2 ? r->input_tokens + r->output_tokens / 2 : 1;
+  q.cache_bits = r->kv_bits ? r->kv_bits : 16;
+  q.switches_off = GS_SW_DIVIDE_HEADS; /* the run's count is given, whatever the heads */
+  q.no_prompt = 1;
+  /* the run's weight bits on a 16-bit checkpoint; a checkpoint stored otherwise (MXFP4,
+   * block FP8) is priced as stored */
+  if (gs_resolve(&q, &setting, &err) != GS_OK)
+    return snprintf(why, cap, "%s: %s%s%s", setting.failed, err.field, err.field[0] ? ": " : "", err.what), 0;
+  if (setting.model.stored_bytes == 2 * setting.model.params && r->weight_bits != 16) {
+    q.bits = (uint64_t)r->weight_bits;
+    if (gs_resolve(&q, &setting, &err) != GS_OK)
+      return snprintf(why, cap, "model %s at %g bits: %s", e->key, r->weight_bits, err.what), 0;
+  }
+  s->model = setting.model;
+  s->gpu = setting.gpu;
+  s->link = setting.link;
+  s->plan = setting.plan;
   s->plan.gpus = r->tp * r->pp;
-  s->plan.split = r->pp > 1 ? GS_GROUPS : GS_SLICES;
-  s->plan.words = r->batch;
-  s->plan.per_server = 8;
-  s->plan.chat_tokens = r->input_tokens + r->output_tokens / 2;
-  if (s->plan.chat_tokens == 0) s->plan.chat_tokens = 1;
-  s->plan.cache_bits = r->kv_bits ? r->kv_bits : 16;
-  s->plan.cache_per_chat = 1;
-  s->plan.read_cache = 1;
-  s->plan.nccl = s->gpu.arch == GS_ARCH_NONE ? GS_NCCL_LESSON : GS_NCCL_AUTO;
-  s->plan.between.base_us = s->link.base_us;
   if (gs_plan_check(&s->model, &s->plan, &err) != GS_OK) return snprintf(why, cap, "%s: %s", err.field, err.what), 0;
   snprintf(s->gpu_key, sizeof s->gpu_key, "%s", g->gpu);
   snprintf(s->model_key, sizeof s->model_key, "%s", e->key);

@@ -162,6 +162,7 @@ int gs_gpu_parse(const char *json, size_t len, const char *key, gs_gpu *out, gs_
     return rc;
   if (text && ((rc = read_text(&j, at, "key", 0, text->key, sizeof text->key, err)) != GS_OK ||
                (rc = read_text(&j, at, "name", 0, text->name, sizeof text->name, err)) != GS_OK ||
+               (rc = read_text(&j, at, "link", 1, text->link, sizeof text->link, err)) != GS_OK ||
                (rc = read_text(&j, at, "source", 1, text->source, sizeof text->source, err)) != GS_OK))
     return rc;
   *out = g;

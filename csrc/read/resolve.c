@@ -70,13 +70,17 @@ static int resolve_gpu(const gs_request *q, gs_setting *out, gs_error *err) {
 }
 
 /* A link by key (def when none), each typed figure in place of the catalogue's; with no
- * key and its bandwidth and step typed, a link of its own (NVLink unless a kind is typed).
+ * key and its kind, bandwidth, step and base typed, a link of its own (the modules'); with no
+ * key and some figures typed, the default link with those in place of its own (the
+ * command line's --link-bw, --step-us, --base-us).
  * base_us, when not negative, is the start-up it must have. *latencies_typed (when not
  * NULL) says whether a typed latency differs from the one it replaces: 1 the step's, 2 the
  * base's, 0 neither. */
 static int resolve_link(const char *key, const char *def, unsigned t, const gs_link *typed, double base_us, gs_link *out,
                         gs_hardware_text *text, int *latencies_typed, gs_error *err) {
-  const unsigned figures = GS_TYPED_LINK_BW | GS_TYPED_STEP_US;
+  /* a link of its own has its bandwidth and latencies typed (the start-up may be given as
+   * base_us); otherwise typed figures replace some of the default link's */
+  const unsigned figures = GS_TYPED_LINK_BW | GS_TYPED_STEP_US | GS_TYPED_KIND | (base_us >= 0 ? 0 : GS_TYPED_BASE_US);
   int custom = !key && (t & figures) == figures, rc;
   if (custom) {
     memset(out, 0, sizeof *out);
@@ -100,27 +104,70 @@ static int resolve_link(const char *key, const char *def, unsigned t, const gs_l
   return gs_link_check(out, err);
 }
 
-/* The plan past the GPU count, with the lesson's defaults, checked for one GPU. */
-static int resolve_plan(const gs_request *q, gs_setting *out, gs_error *err) {
+double gs_ring_one_way(const gs_gpu *g, const gs_link *l) {
+  if (l->kind == GS_LINK_NVLINK && g->ring_bw > 0) return g->ring_bw;
+  if (l->ring_bw > 0) return l->ring_bw;
+  return l->kind == GS_LINK_NET ? l->bandwidth : l->bandwidth / 2;
+}
+
+/* Whether real hardware's rules hold (enum gs_assume), and the switches they turn on. */
+static unsigned real_switches(const gs_request *q, gs_setting *out) {
+  const unsigned figures = GS_TYPED_GIB | GS_TYPED_USABLE | GS_TYPED_GPU_BW | GS_TYPED_FLOPS;
+  unsigned on = GS_SW_CACHE_PER_CHAT | GS_SW_READ_CACHE | GS_SW_DIVIDE_HEADS;
+  out->real = q->assume == GS_ASSUME_REAL ||
+              (q->assume == GS_ASSUME_DEFAULT && q->gpu_key && strcmp(out->gpu_text.key, "lesson") != 0 && !(q->gpu_typed & figures));
+  if (!out->real) return 0;
+  /* NCCL's rules where NCCL runs; AMD's GPUs run RCCL, whose tables are not NCCL's */
+  if (out->gpu.arch != GS_ARCH_NONE) on |= GS_SW_NCCL_AUTO;
+  return on;
+}
+
+/* The one line that says which rules hold, for the report's header and the JSON. */
+static void say_assumptions(const gs_request *q, gs_setting *out) {
+  const gs_plan *p = &out->plan;
+  char servers[96] = "one server";
+  if (p->per_server) gs_format(servers, sizeof servers, "servers of %llu joined by %s", (unsigned long long)p->per_server,
+                               out->between_text.name[0] ? out->between_text.name : "the link between servers");
+  if (!out->real) {
+    gs_format(out->assumptions, sizeof out->assumptions, "the lesson's rules%s",
+              q->assume == GS_ASSUME_LESSON ? ", as asked" : " (a GPU of the lesson's or typed)");
+    return;
+  }
+  gs_format(out->assumptions, sizeof out->assumptions, "real: %s, %s, %s, %s, %s%s", p->cache_per_chat ? "a cache for each chat" : "one chat's cache",
+            p->read_cache ? "read every step" : "not read", out->divide_heads ? "counts dividing the heads" : "every count", servers,
+            p->nccl == GS_NCCL_AUTO ? "NCCL's rules at the one-way ring bandwidth" : "the lesson's all-reduce at the one-way ring bandwidth",
+            p->prompt_tokens ? ", the first word timed" : "");
+}
+
+/* The plan past the GPU count, with the lesson's defaults (or real hardware's), checked
+ * for one GPU. */
+static int resolve_plan(const gs_request *q, int own_latencies, gs_setting *out, gs_error *err) {
   gs_plan *p = &out->plan;
   gs_plan one;
+  unsigned assumed = real_switches(q, out), switches;
   int rc;
+  /* a link of the person's own latencies (typed, or a fitted log) is priced by the
+   * lesson's all-reduce: real rules do not put NCCL's latencies in its place */
+  if (own_latencies) assumed &= ~(unsigned)GS_SW_NCCL_AUTO;
+  switches = (q->switches | assumed) & ~q->switches_off;
   p->split = q->split;
   p->words = q->words ? q->words : 1;
   p->per_server = q->per_server;
   p->chat_tokens = q->chat_tokens ? q->chat_tokens : GS_CHAT_TOKENS;
   p->cache_bits = q->cache_bits ? q->cache_bits : 16;
-  p->cache_per_chat = (q->switches & GS_SW_CACHE_PER_CHAT) != 0;
-  p->overlap = (q->switches & GS_SW_OVERLAP) != 0;
-  p->read_cache = (q->switches & GS_SW_READ_CACHE) != 0;
-  p->nccl = q->switches & GS_SW_NCCL_AUTO ? GS_NCCL_AUTO : GS_NCCL_LESSON;
+  p->cache_per_chat = (switches & GS_SW_CACHE_PER_CHAT) != 0;
+  p->overlap = (switches & GS_SW_OVERLAP) != 0;
+  p->read_cache = (switches & GS_SW_READ_CACHE) != 0;
+  p->nccl = switches & GS_SW_NCCL_AUTO ? GS_NCCL_AUTO : GS_NCCL_LESSON;
   p->in_flight = q->in_flight;
   p->efficiency = q->efficiency;
-  p->prompt_tokens = q->prompt_tokens;
+  p->prompt_tokens = q->no_prompt ? 0 : q->prompt_tokens;
   if ((rc = gs_efficiency_check(&p->efficiency, err)) != GS_OK) return rc;
   if (q->prompt_tokens > GS_MAX_CHAT_TOKENS)
     return gs_fail(err, GS_ERR_RANGE, "prompt_tokens", "must be from 1 to %llu", (unsigned long long)GS_MAX_CHAT_TOKENS);
-  out->divide_heads = (q->switches & GS_SW_DIVIDE_HEADS) != 0;
+  out->divide_heads = (switches & GS_SW_DIVIDE_HEADS) != 0;
+  if (out->real && !q->per_server) p->per_server = (uint64_t)out->gpu.per_server;
+  if (out->real && !q->prompt_tokens && !q->no_prompt) p->prompt_tokens = GS_REAL_PROMPT_TOKENS;
 #ifdef GS_LESSON_ONLY
   if (p->cache_per_chat || q->replicas > 1 || q->gpu_hour != 0 || q->prompt_tokens)
     return gs_fail(err, GS_ERR_UNSUPPORTED, "plan",
@@ -184,16 +231,20 @@ static int resolve_log(const gs_request *q, gs_setting *out, gs_error *err) {
 #endif
 
 int gs_resolve(const gs_request *q, gs_setting *out, gs_error *err) {
+  const char *default_link;
   int latencies_typed = 0, rc;
   memset(out, 0, sizeof *out);
   out->bits = q->bits;
   if (q->bits > 32) return failed(out, "model", gs_fail(err, GS_ERR_RANGE, "bits", "must be from 1 to 32"));
   if ((rc = resolve_model(q, out, err)) != GS_OK) return failed(out, "model", rc);
   if ((rc = resolve_gpu(q, out, err)) != GS_OK) return failed(out, "gpu", rc);
-  if ((rc = resolve_link(q->link_key, "fast", q->link_typed, &q->link, -1, &out->link, &out->link_text, &latencies_typed,
+  /* under real rules a GPU's own link (the catalogue's "link") is the default, not the lesson's */
+  real_switches(q, out);
+  default_link = out->real && out->gpu_text.link[0] ? out->gpu_text.link : "fast";
+  if ((rc = resolve_link(q->link_key, default_link, q->link_typed, &q->link, -1, &out->link, &out->link_text, &latencies_typed,
                          err)) != GS_OK)
     return failed(out, "link", rc);
-  if ((rc = resolve_plan(q, out, err)) != GS_OK) return failed(out, "plan", rc);
+  if ((rc = resolve_plan(q, latencies_typed || q->log_text, out, err)) != GS_OK) return failed(out, "plan", rc);
   /* NCCL's own rules price a ring's all-reduce with NCCL's latencies for the link's kind
    * (csrc/core/nccl.c), so typed or fitted latencies would go unused: refused, unless the
    * split is groups, which hands on over the link and runs no all-reduce */
@@ -205,10 +256,15 @@ int gs_resolve(const gs_request *q, gs_setting *out, gs_error *err) {
   if (q->log_text && (rc = resolve_log(q, out, err)) != GS_OK) return failed(out, "log", rc);
   /* the link between servers is asked for by name or figures, or needed by servers of a
    * size; the start-up is paid once an all-reduce, whichever links it crosses */
-  if ((q->between_key || q->between_typed || q->per_server) &&
+  if ((q->between_key || q->between_typed || out->plan.per_server) &&
       (rc = resolve_link(q->between_key, "ib-ndr", q->between_typed, &q->between, out->link.base_us, &out->plan.between,
                          &out->between_text, NULL, err)) != GS_OK)
     return failed(out, "between", rc);
+  /* real rings move data one way, at NCCL's topology figure, not the sheet's both-ways one */
+  if (out->real && !(q->link_typed & GS_TYPED_LINK_BW) && !q->log_text) out->link.bandwidth = gs_ring_one_way(&out->gpu, &out->link);
+  if (out->real && !(q->between_typed & GS_TYPED_LINK_BW) && out->plan.per_server)
+    out->plan.between.bandwidth = gs_ring_one_way(&out->gpu, &out->plan.between);
+  say_assumptions(q, out);
   return GS_OK;
 }
 

@@ -137,6 +137,9 @@ static void clear_from(int reached) {
   if (reached <= 1) {
     memset(&ask, 0, sizeof ask);
     ask.max_n = SWEEP_MAX;
+    /* the lesson's rules, switch by switch as the page sets them: real hardware's need the
+     * command line's fitted efficiency (data/efficiency.json), which the module has not */
+    ask.assume = GS_ASSUME_LESSON;
   }
   if (reached <= 2) {
     ask.gpu_key = NULL;

@@ -58,6 +58,7 @@ EXPORT int use_builtin(uint32_t model_index, uint32_t link) {
   if (model_index >= GS_MODEL_COUNT || link >= GS_LINK_COUNT) return refuse(GS_ERR_UNKNOWN, "model", "no such model or link");
   ask.model_key = GS_MODELS[model_index].key;
   ask.link_key = GS_LINK_KEYS[link];
+  ask.assume = GS_ASSUME_LESSON;
   asked = 1;
   return GS_OK;
 }
@@ -72,12 +73,15 @@ EXPORT int use_custom(uint32_t len, double gib, double usable, double gpu_bandwi
   if (len > sizeof text_in) return refuse(GS_ERR_TOO_LONG, "config", "is longer than the module's buffer");
   ask.model_text = text_in;
   ask.model_len = len;
+  ask.assume = GS_ASSUME_LESSON;
   ask.gpu_typed = GS_TYPED_GIB | GS_TYPED_USABLE | GS_TYPED_GPU_BW | GS_TYPED_FLOPS;
   ask.gpu.gib = gib;
   ask.gpu.usable = usable;
   ask.gpu.bandwidth = gpu_bandwidth;
   ask.gpu.flops = flops;
-  ask.link_typed = GS_TYPED_LINK_BW | GS_TYPED_STEP_US | GS_TYPED_BASE_US;
+  /* a link of its own: NVLink's kind until machine() says another */
+  ask.link_typed = GS_TYPED_LINK_BW | GS_TYPED_STEP_US | GS_TYPED_BASE_US | GS_TYPED_KIND;
+  ask.link.kind = GS_LINK_NVLINK;
   ask.link.bandwidth = link_bandwidth;
   ask.link.step_us = step_us;
   ask.link.base_us = base_us;

@@ -11,7 +11,8 @@ import { EVERY_COUNT, explain, refusal, report, reportText } from '../js/cli_rep
 const data = (name) => join(ROOT, 'data', 'models', name);
 const QWEN_MOE = data('qwen3-30b-a3b.json');
 const LOG = join(ROOT, 'tests', 'nccl-tests', 'dgx_h100_8gpu_nvidia_dgxc.txt');
-const H100 = ['--gpu', 'h100-sxm', '--link', 'nvlink4'];
+// the explorer prices by the lesson's rules (csrc/wasm/explorer.c), as report does with --assume lesson
+const H100 = ['--assume', 'lesson', '--gpu', 'h100-sxm', '--link', 'nvlink4'];
 
 // What the page shows now, as the report's table columns (figures without units).
 const shown = (page) => page.evaluate(() => {
@@ -34,7 +35,7 @@ const shown = (page) => page.evaluate(() => {
 // What the page must show for the report run with flags at n GPUs; counts: those the
 // plan can take (the page's table lists only those, and report refuses the others).
 function expected(flags, n, counts = EVERY_COUNT) {
-  const cli = report([...flags, '--counts', counts]);
+  const cli = report(['--assume', 'lesson', ...flags, '--counts', counts]);
   const row = cli.rows.get(n);
   const servers = row.servers === 1 ? '1 server' : `${row.servers} servers`;
   return {

@@ -88,7 +88,7 @@ assert b'odd\\\\x1b\\\\xff.json' in text and b'\\x1b' not in text, text[:200]
 " "$tmp/odd.txt"
 
 # Issue 8's "Done when": real machines, servers, chats at once and the sums.
-"$binary" report --model meta-llama/Llama-3.1-405B --gpu h100-sxm --link nvlink4 --per-server 8 --between ib-ndr \
+"$binary" report --assume lesson --model meta-llama/Llama-3.1-405B --gpu h100-sxm --link nvlink4 --per-server 8 --between ib-ndr \
   --split slices-groups --counts 8,16,32 > "$tmp/servers.txt" 2> "$tmp/err"
 check "405B on H100 servers, slices-groups: exit 0, nothing on stderr" [ $? -eq 0 ] && [ ! -s "$tmp/err" ]
 check "405B on H100 servers shows memory and times for 16 and 32 GPUs on 2 and 4 servers" python3 -c "
@@ -142,6 +142,45 @@ assert r['link']['key'] == 'nvlink4' and r['link']['kind'] == 'nvlink' and r['be
 assert all(64 % row['gpus'] == 0 for row in r['rows']) and r['best'] == r['best_dividing_heads']
 assert all(row['protocol'] in ('LL', 'LL128', 'Simple', None) for row in r['rows'])
 " "$tmp/switches.json"
+# Issue 19: a catalogue GPU takes real hardware's rules, said in the header and the JSON;
+# --assume lesson gives the lesson's, the same as with a figure typed (which also keeps them).
+"$binary" report --gpu h100-sxm --model 405b --words 64 > "$tmp/real.txt"
+"$binary" report --gpu h100-sxm --model 405b --words 64 --json > "$tmp/real.json"
+check "405B on H100s at 64 words: real rules, said in one line of the header" python3 -c "
+import sys
+text = open(sys.argv[1]).read()
+line = [l for l in text.splitlines() if l.startswith('Assumptions: ')][0]
+for said in ('a cache for each chat', 'read every step', 'counts dividing the heads', 'servers of 8', 'one-way ring bandwidth'):
+    assert said in line, (said, line)
+" "$tmp/real.txt"
+check "405B on H100s at 64 words: a cache for each chat, counts dividing the 128 heads, servers of 8, NVLink at 370.8 GB/s one way" python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r['assume'] == 'real' and r['cache_per_chat'] and r['read_cache'] and r['divide_heads'] and r['per_server'] == 8, r
+assert r['nccl'] == 'auto' and r['link']['key'] == 'nvlink4' and r['link']['bandwidth'] == 370.8e9, r['link']
+assert r['prompt_tokens'] == 1024 and r['efficiency']['from'], r['efficiency']
+assert all(128 % row['gpus'] == 0 for row in r['rows']), [row['gpus'] for row in r['rows']]
+# each of the 64 chats holds its own cache: 64 x 2 x 126 layers x 8 heads x 128 x 2 bytes x 8,192 tokens over 8 parts
+row32 = [row for row in r['rows'] if row['gpus'] == 32][0]
+assert row32['memory']['cache'] == 64 * 2 * 126 * 8 * 128 * 2 * 8192 // 8, row32['memory']
+" "$tmp/real.json"
+"$binary" report --gpu h100-sxm --model 405b --words 64 --assume lesson --json > "$tmp/lesson.json"
+"$binary" report --gpu h100-sxm --gpu-gib 80 --model 405b --words 64 --json > "$tmp/typed.json"
+check "--assume lesson gives the lesson's rules, row for row those of a typed figure" python3 -c "
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+assert a['assume'] == 'lesson' and b['assume'] == 'lesson' and not a['cache_per_chat'] and a['per_server'] is None, a
+assert a['rows'] == b['rows'] and a['fewest'] == b['fewest'] and a['best'] == b['best'], 'rows differ'
+assert a['link']['bandwidth'] == 600e9 and a['prompt_tokens'] is None
+" "$tmp/lesson.json" "$tmp/typed.json"
+"$binary" report --gpu h100-sxm --model 405b --words 64 --no-cache-per-chat --no-divide-heads --nccl lesson --per-server 16 \
+  --engine none --prompt-tokens none --json > "$tmp/switched.json"
+check "under real rules each switch can still be set the other way" python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r['assume'] == 'real' and not r['cache_per_chat'] and not r['divide_heads'] and r['nccl'] == 'lesson', r
+assert r['per_server'] == 16 and r['prompt_tokens'] is None and r['efficiency']['bandwidth_share'] == 0 and r['read_cache'], r
+" "$tmp/switched.json"
 for what in gpus links; do
   "$binary" list "$what" > "$tmp/list.txt"
   check "list $what gives each entry a source" [ "$(grep -c '^    source: .\{40\}' "$tmp/list.txt")" -ge 11 ]
