@@ -480,7 +480,7 @@ int gs_chart_make(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs
 
 /* The switches of a plan and its search: one encoding in the command line and both
  * modules. To add a switch: a bit here, its rule in csrc/read/resolve.c, its flag in
- * csrc/cli/cli_options.c. */
+ * csrc/cli/report_options.c. */
 enum gs_switch {
   GS_SW_CACHE_PER_CHAT = 1, /* each chat keeps its own cache */
   GS_SW_OVERLAP = 2,        /* each layer's all-reduce hides behind the next layer's reading */

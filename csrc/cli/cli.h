@@ -35,14 +35,15 @@ int cli_bad(const char *fmt, ...)
 /* Prints a library error as one line: "gpusplit: <source>: <field>: <what>". */
 int cli_bad_error(const char *source, const gs_error *err);
 
-/* A flag's value, read as any number strtod reads, that must be a whole number from 1
- * to max; prints why not and returns CLI_BAD_INPUT otherwise. */
+/* args.c: a flag's value as a finite double, any form strtod reads; and as a whole number
+ * from 1 to max written as digits. Each prints why not and returns CLI_BAD_INPUT. */
+int cli_parse_number(const char *flag, const char *text, double *out);
 int cli_parse_whole(const char *flag, const char *text, uint64_t max, uint64_t *out);
 
 /* The whole of a file, NUL-terminated, in memory the caller frees; at most max_bytes. */
 int cli_read_file(const char *path, size_t max_bytes, const char *what, char **text, size_t *len);
 
-/* cli_runs.c: a measured run as a setting the model prices (model, GPU, one-way ring
+/* runs_setting.c: a measured run as a setting the model prices (model, GPU, one-way ring
  * link, realistic plan), or 0 with why it cannot be. */
 typedef struct {
   gs_model model;
@@ -58,7 +59,9 @@ const char *cli_engine_of(const char *software);
 const char *cli_gpu_generation(const char *gpu_key);
 double cli_ring_one_way(const char *gpu_key, const char *link_key, double sheet);
 
-/* cli_fit.c: `gpusplit fit` and validate's decode table. */
+/* fit_runs.c: the fit of `gpusplit fit` (printed as a table, or --json as
+ * data/efficiency.json), and validate's decode table. */
+int cli_fit_file(const char *path, const char *allreduce_dir, int json);
 /* fit_from: refit on that runs file instead of data/efficiency.json's figures (NULL: not). */
 int cli_validate_runs(const char *path, const char *fit_from);
 /* Achieved efficiency for report: from data/efficiency.json, or fitted to runs_path when
@@ -70,7 +73,8 @@ int cli_efficiency_quiet(const char *engine, const char *gpu_key, gs_efficiency 
 /* A runs file read and parsed into memory the caller frees. */
 int cli_read_runs(const char *path, gs_runs **out);
 
-/* Fills o from report's flags; CLI_OK, CLI_HELPED, or CLI_BAD_INPUT after saying why. */
+/* report_options.c: fills o from report's flags; CLI_OK, CLI_HELPED, or CLI_BAD_INPUT
+ * after saying why. */
 #define CLI_HELPED 3
 int cli_report_parse(int argc, char **argv, cli_report_options *o);
 

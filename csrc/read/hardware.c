@@ -1,7 +1,10 @@
 /* data/gpus.json and data/links.json to gs_gpu and gs_link: each file a catalogue of
  * entries found by key (or name, in any case), with the figures checked as the command
  * line's are. The "_source" notes are for people and are not read; each entry's "source"
- * is read only when the caller asks for it (gpusplit list). */
+ * is read only when the caller asks for it (gpusplit list). To add a GPU or a link: an entry
+ * in data/gpus.json or data/links.json with its figures and the source that prints them
+ * (the usual server size, link and NCCL's ring figures where they apply); no code changes.
+ * To add a figure to every entry: its field in gs_gpu or gs_link and its line below. */
 #include <string.h>
 
 #include "internal.h"

@@ -1,5 +1,5 @@
 /* What a person asks, resolved once into a model, a machine and a plan. The command line
- * (csrc/cli/cli_options.c) and both modules (csrc/wasm/) fill a gs_request and call
+ * (csrc/cli/report_options.c) and both modules (csrc/wasm/) fill a gs_request and call
  * gs_resolve, so every rule below is applied in one place:
  * - the model by catalogue name or config.json text, at the request's bits;
  * - the GPU and the links from the catalogue, each typed figure in place of one of theirs;
@@ -9,7 +9,7 @@
  * - a fitted log gives the link's figures, so typed link figures beside it are refused;
  * - the plan's defaults (one word, GS_CHAT_TOKENS, 16-bit cache) and its check for one GPU.
  * To add a setting: a field in gs_request (csrc/gpusplit.h), its rule here, its flag in
- * csrc/cli/cli_options.c and its argument in the modules. */
+ * csrc/cli/report_options.c and its argument in the modules. */
 #include <string.h>
 
 #include "internal.h"

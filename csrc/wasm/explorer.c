@@ -32,7 +32,7 @@ int price(uint32_t n);
 int sweep(void);
 int explain(uint32_t n);
 
-/* The counts the sweep tries, as `report --max-n` defaults to (csrc/cli_options.c). */
+/* The counts the sweep tries, as `report --max-n` defaults to (csrc/cli/report_options.c). */
 #define SWEEP_MAX 64
 
 /* Filled by JavaScript: a config.json or an nccl-tests log (which the reader bounds at

@@ -1,5 +1,8 @@
-/* The families the reader counts, by model_type. A new family is a file in this folder
- * with its count function, and one line here. */
+/* The families the reader counts, by model_type. To add a family: a file in this folder
+ * with its count function (its tensors as transformers' modeling file builds them, its
+ * defaults as the configuration class gives them), its line in families.h and here, its
+ * config.json and published total in data/models/ (catalogue.json), and a test in
+ * tests/c/test_families.c that counts it to that total. */
 #include "families.h"
 
 

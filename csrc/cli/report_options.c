@@ -81,6 +81,9 @@ static const char REPORT_HELP_RULES[] =
     "bits as digits.\n";
 
 
+/* report's flags. To add a flag: its name here and in the enum below, its line in the help
+ * above, and where it goes in the request (gs_request, csrc/gpusplit.h), whose rule lives in
+ * csrc/read/resolve.c; a switch is a bit of enum gs_switch and a name in SWITCHES. */
 static const char *const VALUE_FLAGS[] = {"--model", "--bits", "--gpu", "--gpu-gib", "--usable", "--gpu-bw", "--gpu-flops",
                                           "--link", "--link-bw", "--step-us", "--base-us", "--per-server", "--between",
                                           "--split", "--words", "--chat-tokens", "--cache-bits", "--nccl", "--counts",
@@ -98,38 +101,6 @@ static const char *const SWITCHES[] = {"--json",         "--overlap",         "-
                                        "--no-divide-heads", "--no-cache-per-chat"};
 enum { S_JSON, S_OVERLAP, S_READ_CACHE, S_DIVIDE_HEADS, S_CACHE_PER_CHAT, S_EXPLAIN, S_NO_OVERLAP, S_NO_READ_CACHE,
        S_NO_DIVIDE_HEADS, S_NO_CACHE_PER_CHAT, S_COUNT };
-
-/* A flag's value as a finite double, the whole text read. A value strtod cannot hold
- * (ERANGE) is named for what it is: too small (1e-310) or too large (1e400). */
-static int parse_number(const char *flag, const char *text, double *out) {
-  char *end;
-  double x;
-  if (text[0] == '\0' || isspace((unsigned char)text[0])) return cli_bad("%s: must be a number, not '%s'", flag, text);
-  errno = 0;
-  x = strtod(text, &end);
-  if (*end != '\0') return cli_bad("%s: must be a number, not '%s'", flag, text);
-  if (errno == ERANGE && fabs(x) <= 1) return cli_bad("%s: '%s' is too small to use", flag, text);
-  if (errno == ERANGE) return cli_bad("%s: '%s' is too large: it must be a finite number", flag, text);
-  if (!isfinite(x)) return cli_bad("%s: must be a finite number, not '%s'", flag, text);
-  *out = x;
-  return CLI_OK;
-}
-
-/* A flag's value as a whole number from 1 to max, written as digits alone: 4.0 and
- * 4.0000000000000001 are refused rather than rounded, as config.json's counts are. */
-int cli_parse_whole(const char *flag, const char *text, uint64_t max, uint64_t *out) {
-  uint64_t x = 0;
-  size_t i;
-  if (text[0] == '\0') return cli_bad("%s: must be a whole number, not ''", flag);
-  for (i = 0; text[i] != '\0'; i++) {
-    if (text[i] < '0' || text[i] > '9') return cli_bad("%s: must be a whole number written as digits, not '%s'", flag, text);
-    if (x > max) continue; /* already too large; keep checking that it is all digits */
-    x = x * 10 + (uint64_t)(text[i] - '0');
-  }
-  if (x < 1 || x > max) return cli_bad("%s: must be from 1 to %llu, not '%s'", flag, (unsigned long long)max, text);
-  *out = x;
-  return CLI_OK;
-}
 
 static int parse_counts(const char *text, cli_report_options *o) {
   char item[64];
@@ -238,7 +209,7 @@ static int typed_figures(const char **v, gs_request *q) {
   int rc;
   for (i = 0; i < sizeof FIGURES / sizeof FIGURES[0]; i++) {
     if (!v[FIGURES[i].flag]) continue;
-    if ((rc = parse_number(VALUE_FLAGS[FIGURES[i].flag], v[FIGURES[i].flag], targets[i])) != CLI_OK) return rc;
+    if ((rc = cli_parse_number(VALUE_FLAGS[FIGURES[i].flag], v[FIGURES[i].flag], targets[i])) != CLI_OK) return rc;
     if (FIGURES[i].link) q->link_typed |= FIGURES[i].bit;
     else q->gpu_typed |= FIGURES[i].bit;
   }
@@ -261,7 +232,7 @@ static int plan_figures(const char **v, gs_request *q) {
     if (v[WHOLE[i].flag] && (rc = cli_parse_whole(VALUE_FLAGS[WHOLE[i].flag], v[WHOLE[i].flag], max, targets[i])) != CLI_OK)
       return rc;
   }
-  if (v[F_GPU_HOUR] && (rc = parse_number("--gpu-hour", v[F_GPU_HOUR], &q->gpu_hour)) != CLI_OK) return rc;
+  if (v[F_GPU_HOUR] && (rc = cli_parse_number("--gpu-hour", v[F_GPU_HOUR], &q->gpu_hour)) != CLI_OK) return rc;
   if (v[F_GPU_HOUR] && !(q->gpu_hour > 0)) return cli_bad("--gpu-hour: must be a price from 0.001 to 1000000 an hour");
   if (gs_split_parse(v[F_SPLIT] ? v[F_SPLIT] : "slices", &q->split, NULL) != GS_OK)
     return cli_bad("--split: must be slices, groups or slices-groups, not '%s'", v[F_SPLIT]);
@@ -342,7 +313,7 @@ static int load_efficiency(const char **v, gs_request *q, cli_report_options *o)
   }
   for (i = 0; i < sizeof flags / sizeof flags[0]; i++) {
     if (!v[flags[i]]) continue;
-    if ((rc = parse_number(VALUE_FLAGS[flags[i]], v[flags[i]], targets[i])) != CLI_OK) return rc;
+    if ((rc = cli_parse_number(VALUE_FLAGS[flags[i]], v[flags[i]], targets[i])) != CLI_OK) return rc;
     snprintf(o->efficiency_text, sizeof o->efficiency_text, "as given");
   }
   if (gs_efficiency_check(&q->efficiency, &err) != GS_OK) {

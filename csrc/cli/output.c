@@ -1,0 +1,108 @@
+/* The command line's helpers for every command: one-line errors, text from the user made
+ * safe for a terminal, JSON strings and numbers, and reading a file whole. They call no
+ * command (csrc/cli/main.c dispatches to those). */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* Text that may come from the user (a path, a flag's value), made safe for a terminal by
+ * the library's one escaping (gs_escape_next): a message stays one line of valid UTF-8
+ * and cannot move the cursor, change colours or reorder what it shows. */
+void cli_put_text(FILE *f, const char *s) {
+  size_t len = strlen(s), at = 0;
+  char piece[GS_ESCAPE_CAP];
+  while (at < len) {
+    at += gs_escape_next(s + at, len - at, GS_ESCAPE_TEXT, piece);
+    fputs(piece, f);
+  }
+}
+
+int cli_bad(const char *fmt, ...) {
+  va_list ap;
+  char fixed[1024], *text = fixed;
+  int n;
+  va_start(ap, fmt);
+  n = vsnprintf(fixed, sizeof fixed, fmt, ap);
+  va_end(ap);
+  if (n >= (int)sizeof fixed && (text = malloc((size_t)n + 1)) != NULL) {
+    va_start(ap, fmt);
+    vsnprintf(text, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+  }
+  fputs("gpusplit: ", stderr);
+  cli_put_text(stderr, text ? text : fixed);
+  fputc('\n', stderr);
+  if (text != fixed) free(text);
+  return CLI_BAD_INPUT;
+}
+
+int cli_bad_error(const char *source, const gs_error *err) {
+  if (err->field[0] != '\0') return cli_bad("%s: %s: %s", source, err->field, err->what);
+  return cli_bad("%s: %s", source, err->what);
+}
+
+/* 17 significant digits: enough for any double to read back as itself. */
+char *gs_exact(char *buf, size_t cap, double x) {
+  snprintf(buf, cap, "%.17g", x);
+  return buf;
+}
+
+/* 15 significant digits, trailing zeros dropped: a constant as a person wrote it (0.6,
+ * 6.6, 80), for labels; figures the lesson quotes go through gs_fixed. */
+char *gs_plain(char *buf, size_t cap, double x) {
+  if (x == 0) x = 0; /* -0 (--step-us -0) prints as 0, as toFixed prints it */
+  snprintf(buf, cap, "%.15g", x);
+  return buf;
+}
+
+/* The same escaping as JSON escapes, which a reader decodes back to the text given (a byte
+ * that is not UTF-8 becomes U+FFFD: JSON must be UTF-8, RFC 8259 section 8.1). */
+void cli_json_string(FILE *f, const char *s) {
+  size_t len = strlen(s), at = 0;
+  char piece[GS_ESCAPE_CAP];
+  fputc('"', f);
+  while (at < len) {
+    at += gs_escape_next(s + at, len - at, GS_ESCAPE_JSON, piece);
+    fputs(piece, f);
+  }
+  fputc('"', f);
+}
+
+/* Reads the whole of path, NUL-terminated, into memory the caller frees; more than
+ * max_bytes is refused, naming what the file should be. */
+int cli_read_file(const char *path, size_t max_bytes, const char *what, char **text, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  char *buf;
+  size_t n;
+  if (!f) return cli_bad("%s: cannot read it: %s", path, strerror(errno));
+  buf = malloc(max_bytes + 1);
+  if (!buf) {
+    fclose(f);
+    return cli_bad("%s: out of memory", path);
+  }
+  n = fread(buf, 1, max_bytes + 1, f);
+  if (ferror(f)) {
+    int e = errno;
+    fclose(f);
+    free(buf);
+    return cli_bad("%s: cannot read it: %s", path, strerror(e));
+  }
+  fclose(f);
+  if (n > max_bytes) {
+    free(buf);
+    return cli_bad("%s: is larger than %zu MiB, too large for %s", path, max_bytes >> 20, what);
+  }
+  buf[n] = '\0';
+  *text = buf;
+  *len = n;
+  return CLI_OK;
+}
+
+void cli_json_double(FILE *f, double x) {
+  char buf[40];
+  fputs(gs_exact(buf, sizeof buf, x), f);
+}
