@@ -34,14 +34,25 @@ static const char *pct(double share, int places) {
 static const char *yes_no(int b) { return b ? "yes" : "no"; }
 static unsigned long long u(uint64_t x) { return (unsigned long long)x; }
 
-/* One setting's cost; the lesson's settings are all valid, so nothing here fails. */
+/* The first failure of the model on a lesson's setting (none is expected: the lesson's
+ * settings are all valid); said on stderr when it happens, and the command then exits 1. */
+static int model_failed;
+
+static void failure(const char *what, const gs_error *err) {
+  if (!model_failed) cli_bad("numbers: %s: %s: %s", what, err->field, err->what);
+  model_failed = 1;
+}
+
+/* One setting's cost. */
 static gs_cost_result cost(const gs_model *s, const gs_gpu *g, const gs_link *link, uint64_t n, int split, uint64_t words) {
   gs_cost_result c;
   gs_plan p = {0};
+  gs_error err;
   p.gpus = n;
   p.split = split;
   p.words = words;
-  gs_cost(s, g, link, &p, &c, NULL);
+  memset(&c, 0, sizeof c);
+  if (gs_cost(s, g, link, &p, &c, &err) != GS_OK) failure("a setting", &err);
   return c;
 }
 static gs_time wt(const lesson *l, int m, uint64_t n, const gs_link *link, int split, uint64_t words) {
@@ -73,7 +84,8 @@ static uint64_t best(const lesson *l, int m, int link, uint64_t words, int divid
   p.gpus = 1;
   p.split = GS_SLICES;
   p.words = words;
-  gs_best_n(&l->shape[m], &l->gpu, &l->link[link], &p, 64, divide_heads, &n, NULL);
+  gs_error err;
+  if (gs_best_n(&l->shape[m], &l->gpu, &l->link[link], &p, 64, divide_heads, &n, &err) != GS_OK) failure("the best count", &err);
   return n;
 }
 static uint64_t fewest(const lesson *l, int m) {
@@ -82,7 +94,8 @@ static uint64_t fewest(const lesson *l, int m) {
   p.gpus = 1;
   p.split = GS_SLICES;
   p.words = 1;
-  gs_fewest_n(&l->shape[m], &l->gpu, &p, 64, 0, &n, NULL);
+  gs_error err;
+  if (gs_fewest_n(&l->shape[m], &l->gpu, &p, 64, 0, &n, &err) != GS_OK) failure("the fewest count", &err);
   return n;
 }
 /* The best of the counts the page offers, for one user. */
@@ -353,5 +366,5 @@ int cli_numbers(int argc, char **argv) {
   print_models(&l);
   print_times(&l);
   print_page(&l);
-  return CLI_OK;
+  return model_failed ? CLI_FAILED : CLI_OK;
 }

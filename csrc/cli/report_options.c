@@ -234,8 +234,9 @@ static int plan_figures(const char **v, gs_request *q) {
   }
   if (v[F_GPU_HOUR] && (rc = cli_parse_number("--gpu-hour", v[F_GPU_HOUR], &q->gpu_hour)) != CLI_OK) return rc;
   if (v[F_GPU_HOUR] && !(q->gpu_hour > 0)) return cli_bad("--gpu-hour: must be a price from 0.001 to 1000000 an hour");
-  if (gs_split_parse(v[F_SPLIT] ? v[F_SPLIT] : "slices", &q->split, NULL) != GS_OK)
-    return cli_bad("--split: must be slices, groups or slices-groups, not '%s'", v[F_SPLIT]);
+  gs_error err;
+  if (gs_split_parse(v[F_SPLIT] ? v[F_SPLIT] : "slices", &q->split, &err) != GS_OK)
+    return cli_bad("--split: %s, not '%s'", err.what, v[F_SPLIT]);
   if (v[F_NCCL] && strcmp(v[F_NCCL], "auto") == 0) q->switches |= GS_SW_NCCL_AUTO;
   else if (v[F_NCCL] && strcmp(v[F_NCCL], "lesson") == 0) q->switches_off |= GS_SW_NCCL_AUTO;
   else if (v[F_NCCL]) return cli_bad("--nccl: must be lesson or auto, not '%s'", v[F_NCCL]);
