@@ -94,51 +94,56 @@ build/efficiency_file.c: scripts/embed_data.sh data/efficiency.json
 	@mkdir -p build
 	$(Q)scripts/embed_data.sh data/efficiency.json > $@
 
-build/gpusplit: $(LIB) $(CLI) $(HEADERS) build/data_files.c build/catalogue.c build/efficiency_file.c
-	$(Q)$(CC) $(CFLAGS) $(WARN) -Icsrc -o $@ $(LIB) $(CLI) build/data_files.c build/catalogue.c build/efficiency_file.c -lm
+build/gpusplit: $(LIB) $(CLI) $(HEADERS) build/tables.c build/catalogue.c build/efficiency_file.c
+	$(Q)$(CC) $(CFLAGS) $(WARN) -Icsrc -o $@ $(LIB) $(CLI) build/tables.c build/catalogue.c build/efficiency_file.c -lm
 
-build/asan/gpusplit: $(LIB) $(CLI) $(HEADERS) build/data_files.c build/catalogue.c build/efficiency_file.c
+build/asan/gpusplit: $(LIB) $(CLI) $(HEADERS) build/tables.c build/catalogue.c build/efficiency_file.c
 	@mkdir -p build/asan
-	$(Q)$(CC) $(SAN) $(WARN) -Icsrc -o $@ $(LIB) $(CLI) build/data_files.c build/catalogue.c build/efficiency_file.c -lm
+	$(Q)$(CC) $(SAN) $(WARN) -Icsrc -o $@ $(LIB) $(CLI) build/tables.c build/catalogue.c build/efficiency_file.c -lm
 
-build/test_%: tests/c/test_%.c $(TEST_LIB) tests/c/test_support.h $(LIB) $(HEADERS) build/data_files.c build/catalogue.c
-	$(Q)$(CC) $(CFLAGS) $(WARN) -Icsrc -Itests/c -o $@ $< $(TEST_LIB) $(LIB) build/data_files.c build/catalogue.c -lcmocka -lm
+# The tests link data/'s text too (build/data_files.c), to read it with the readers.
+build/test_%: tests/c/test_%.c $(TEST_LIB) tests/c/test_support.h $(LIB) $(HEADERS) build/tables.c build/data_files.c build/catalogue.c
+	$(Q)$(CC) $(CFLAGS) $(WARN) -Icsrc -Itests/c -o $@ $< $(TEST_LIB) $(LIB) build/tables.c build/data_files.c build/catalogue.c -lcmocka -lm
 
-build/asan/test_%: tests/c/test_%.c $(TEST_LIB) tests/c/test_support.h $(LIB) $(HEADERS) build/data_files.c build/catalogue.c
+build/asan/test_%: tests/c/test_%.c $(TEST_LIB) tests/c/test_support.h $(LIB) $(HEADERS) build/tables.c build/data_files.c build/catalogue.c
 	@mkdir -p build/asan
-	$(Q)$(CC) $(SAN) $(WARN) -Icsrc -Itests/c -o $@ $< $(TEST_LIB) $(LIB) build/data_files.c build/catalogue.c -lcmocka -lm
+	$(Q)$(CC) $(SAN) $(WARN) -Icsrc -Itests/c -o $@ $< $(TEST_LIB) $(LIB) build/tables.c build/data_files.c build/catalogue.c -lcmocka -lm
 
-# The module embeds the data without whitespace or notes (scripts/minify_data.mjs).
-build/data_files_min.c: scripts/embed_data.sh scripts/minify_data.mjs $(DATA)
-	$(Q)node scripts/minify_data.mjs build/data-min $(DATA)
-	$(Q)scripts/embed_data.sh $(DATA:data/%=build/data-min/%) > $@
+# data/ as typed tables (scripts/tables.c): the tool reads the JSON with the library's own
+# readers (its data.c built with -DGS_DATA_FROM_JSON); every other build links a table.
+build/tables: scripts/tables.c $(LIB) $(HEADERS) build/data_files.c build/catalogue.c
+	$(Q)$(CC) $(CFLAGS) $(WARN) -DGS_DATA_FROM_JSON -Icsrc -o $@ $< $(LIB) build/data_files.c build/catalogue.c -lm
+
+build/tables.c: build/tables
+	$(Q)build/tables --full > $@
+
+build/tables_module.c: build/tables
+	$(Q)build/tables --module > $@
+
+build/tables_lesson.c: build/tables
+	$(Q)build/tables --lesson > $@
 
 build/wasm-include/jsmn.h: /usr/include/jsmn.h
 	@mkdir -p build/wasm-include
 	$(Q)cp $< $@
 
 # Only jsmn comes from /usr/include: the module must see Emscripten's libc headers, not glibc's.
-build/gpusplit.wasm: $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c $(HEADERS) build/data_files_min.c build/catalogue_lesson.c build/wasm-include/jsmn.h
+build/gpusplit.wasm: $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c $(HEADERS) build/tables_module.c build/catalogue.c build/wasm-include/jsmn.h
 	$(Q)$(EMCC) $(WARN) $(EMFLAGS) -Icsrc -isystem build/wasm-include -o $@ \
-	  $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c build/data_files_min.c build/catalogue_lesson.c
+	  $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c build/tables_module.c build/catalogue.c
 
 # The lesson's widget: the cost model without a reader. Its three models, its GPU and two
 # links are derived at build time by the native reader and compiled in as tables
-# (scripts/lesson_tables.c), and it keeps the lesson's all-reduce rule (no --nccl auto).
+# (scripts/tables.c --lesson), and it keeps the lesson's all-reduce rule (no --nccl auto).
 # The parity tests hold both modules against the native build.
-build/lesson_tables: scripts/lesson_tables.c $(LIB) $(HEADERS) build/data_files.c build/catalogue.c
-	$(Q)$(CC) $(CFLAGS) $(WARN) -Icsrc -o $@ $< $(LIB) build/data_files.c build/catalogue.c -lm
-
-build/lesson_tables.c: build/lesson_tables
-	$(Q)build/lesson_tables > $@
 
 LESSON_LIB = csrc/core/model.c csrc/core/nccl.c csrc/core/explain.c csrc/core/format.c csrc/core/view.c \
              csrc/core/error.c csrc/core/price.c csrc/read/resolve.c csrc/read/utf8.c csrc/read/data.c
 LESSON_EXPORTS = $(filter-out text_in_buffer text_in_capacity use_custom,$(WASM_EXPORTS))
 LESSON_EMFLAGS = $(EMFLAGS_BASE) -sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(LESSON_EXPORTS:%=_%))
-build/lesson.wasm: $(LESSON_LIB) csrc/wasm/lesson.c csrc/wasm/abi.c $(HEADERS) build/lesson_tables.c build/catalogue_tables.c build/wasm-include/jsmn.h
+build/lesson.wasm: $(LESSON_LIB) csrc/wasm/lesson.c csrc/wasm/abi.c $(HEADERS) build/tables_lesson.c build/catalogue_tables.c build/wasm-include/jsmn.h
 	$(Q)$(EMCC) $(WARN) $(LESSON_EMFLAGS) -DGS_LESSON_ONLY -DGS_LESSON_TABLES -Icsrc -isystem build/wasm-include -o $@ \
-	  $(LESSON_LIB) csrc/wasm/lesson.c csrc/wasm/abi.c build/lesson_tables.c build/catalogue_tables.c
+	  $(LESSON_LIB) csrc/wasm/lesson.c csrc/wasm/abi.c build/tables_lesson.c build/catalogue_tables.c
 
 wasm: build/gpusplit.wasm build/lesson.wasm
 
@@ -175,9 +180,9 @@ EXPLORER_EMFLAGS = -Oz --no-entry -sSTANDALONE_WASM -sINITIAL_MEMORY=4194304 -sT
                    -sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(EXPLORER_EXPORTS:%=_%))
 EXPLORER_WEB = web/src/explorer.html web/src/explorer.css web/src/explorer.js web/src/explorer_module.js web/src/module_memory.js web/src/fields.js scripts/embed_explorer.mjs scripts/single_page.mjs
 
-build/explorer.wasm: $(LIB) csrc/wasm/explorer.c csrc/wasm/abi.c $(HEADERS) build/data_files_min.c build/catalogue.c build/wasm-include/jsmn.h
+build/explorer.wasm: $(LIB) csrc/wasm/explorer.c csrc/wasm/abi.c $(HEADERS) build/tables_module.c build/catalogue.c build/wasm-include/jsmn.h
 	$(Q)$(EMCC) $(WARN) $(EXPLORER_EMFLAGS) -Icsrc -isystem build/wasm-include -o $@ \
-	  $(LIB) csrc/wasm/explorer.c csrc/wasm/abi.c build/data_files_min.c build/catalogue.c
+	  $(LIB) csrc/wasm/explorer.c csrc/wasm/abi.c build/tables_module.c build/catalogue.c
 
 build/explorer.html: build/explorer.wasm $(EXPLORER_WEB)
 	$(Q)node scripts/embed_explorer.mjs build/explorer.wasm build/explorer.html
@@ -264,16 +269,16 @@ test-browser: build/gpusplit build/widget.html build/explorer.html
 
 # Speed and size, reported, never asserted: input-to-figures and load time in Chromium,
 # a sweep of a million settings in the wasm against the native build, and byte sizes.
-build/bench_native: tests/bench/bench_native.c $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c $(HEADERS) build/data_files.c build/catalogue.c
-	$(Q)$(CC) $(CFLAGS) $(WARN) -Icsrc -o $@ $< $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c build/data_files.c build/catalogue.c -lm
+build/bench_native: tests/bench/bench_native.c $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c $(HEADERS) build/tables.c build/catalogue.c
+	$(Q)$(CC) $(CFLAGS) $(WARN) -Icsrc -o $@ $< $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c build/tables.c build/catalogue.c -lm
 
 # Paired: the native sweep and the wasm one, both by clang at -O2 (emcc is clang).
-build/bench_native_clang: tests/bench/bench_native.c $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c $(HEADERS) build/data_files.c build/catalogue.c
-	$(Q)clang -O2 $(WARN) -Icsrc -o $@ $< $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c build/data_files.c build/catalogue.c -lm
+build/bench_native_clang: tests/bench/bench_native.c $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c $(HEADERS) build/tables.c build/catalogue.c
+	$(Q)clang -O2 $(WARN) -Icsrc -o $@ $< $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c build/tables.c build/catalogue.c -lm
 
-build/bench.wasm: $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c $(HEADERS) build/data_files_min.c build/catalogue_lesson.c build/wasm-include/jsmn.h
+build/bench.wasm: $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c $(HEADERS) build/tables_module.c build/catalogue.c build/wasm-include/jsmn.h
 	$(Q)$(EMCC) $(WARN) $(subst -Oz,-O2,$(EMFLAGS)) -Icsrc -isystem build/wasm-include -o $@ \
-	  $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c build/data_files_min.c build/catalogue_lesson.c
+	  $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c build/tables_module.c build/catalogue.c
 
 bench: deps build/bench_native_clang build/bench.wasm build/widget.html
 	$(Q)node tests/bench/run.mjs
@@ -285,22 +290,22 @@ bench: deps build/bench_native_clang build/bench.wasm build/widget.html
 FUZZ = config cli data measured runs
 FUZZ_SECONDS ?= 60
 FUZZ_CC = clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Icsrc -Icsrc/cli -Itests/fuzz
-FUZZ_DEPS = tests/fuzz/fuzz_check.h $(LIB) $(HEADERS) build/data_files.c build/catalogue.c
+FUZZ_DEPS = tests/fuzz/fuzz_check.h $(LIB) $(HEADERS) build/tables.c build/catalogue.c
 
 build/fuzz_config: tests/fuzz/fuzz_config.c $(FUZZ_DEPS)
-	$(Q)$(FUZZ_CC) -o $@ $< $(LIB) build/data_files.c build/catalogue.c -lm
+	$(Q)$(FUZZ_CC) -o $@ $< $(LIB) build/tables.c build/catalogue.c -lm
 
 build/fuzz_data: tests/fuzz/fuzz_data.c $(FUZZ_DEPS)
-	$(Q)$(FUZZ_CC) -o $@ $< $(LIB) build/data_files.c build/catalogue.c -lm
+	$(Q)$(FUZZ_CC) -o $@ $< $(LIB) build/tables.c build/catalogue.c -lm
 
 build/fuzz_measured: tests/fuzz/fuzz_measured.c $(FUZZ_DEPS)
-	$(Q)$(FUZZ_CC) -o $@ $< $(LIB) build/data_files.c build/catalogue.c -lm
+	$(Q)$(FUZZ_CC) -o $@ $< $(LIB) build/tables.c build/catalogue.c -lm
 
 build/fuzz_runs: tests/fuzz/fuzz_runs.c $(FUZZ_DEPS)
-	$(Q)$(FUZZ_CC) -o $@ $< $(LIB) build/data_files.c build/catalogue.c -lm
+	$(Q)$(FUZZ_CC) -o $@ $< $(LIB) build/tables.c build/catalogue.c -lm
 
 build/fuzz_cli: tests/fuzz/fuzz_cli.c $(CLI) $(FUZZ_DEPS) build/efficiency_file.c
-	$(Q)$(FUZZ_CC) -DGS_NO_MAIN -o $@ $< $(LIB) $(CLI) build/data_files.c build/catalogue.c build/efficiency_file.c -lm
+	$(Q)$(FUZZ_CC) -DGS_NO_MAIN -o $@ $< $(LIB) $(CLI) build/tables.c build/catalogue.c build/efficiency_file.c -lm
 
 fuzz: deps $(FUZZ:%=build/fuzz_%)
 	$(Q)scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ)

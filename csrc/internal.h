@@ -13,6 +13,27 @@
 #endif
 #include <jsmn.h>
 
+/* data/ as typed tables (build/tables*.c, written by scripts/tables.c with the readers of
+ * hardware.c and config.c): every GPU and link with its texts, and each catalogue model in
+ * GS_MODELS' order as stored. Only the tool that writes them reads data/'s JSON
+ * (-DGS_DATA_FROM_JSON). */
+typedef struct {
+  const char *key, *name, *link, *source; /* as gs_hardware_text holds them; "" when the build has none */
+} gs_table_text;
+typedef struct {
+  gs_gpu gpu;
+  gs_table_text text;
+} gs_gpu_entry;
+typedef struct {
+  gs_link link;
+  gs_table_text text;
+} gs_link_entry;
+extern const gs_gpu_entry GS_GPU_TABLE[];
+extern const size_t GS_GPU_TABLE_COUNT;
+extern const gs_link_entry GS_LINK_TABLE[];
+extern const size_t GS_LINK_TABLE_COUNT;
+extern const gs_model GS_MODEL_TABLE[];
+
 /* Fills err (if not NULL) and returns code. */
 int gs_fail(gs_error *err, int code, const char *field, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 
 const args = process.argv.slice(2);
 // --tables: the lesson's models without their configs' text, for the widget's module,
-// which has them as tables (scripts/lesson_tables.c) and no reader.
+// which has them as tables (scripts/tables.c --lesson) and no reader.
 const tables = args[0] === '--tables';
 const lessonOnly = args[0] === '--lesson' || tables;
 const file = lessonOnly ? args[1] : args[0];

@@ -1,0 +1,152 @@
+/* Build tool: data/ as typed C tables, derived by the library's own readers (hardware.c,
+ * config.c) from the JSON, so no build parses data/ at run time. Doubles are written as
+ * hexadecimal floats (C11 6.4.4.2), so each reads back as the very double the reader made.
+ *   build/tables --full    every GPU, link and catalogue model, with names and sources
+ *                          (the command line and the tests)
+ *   build/tables --module  the same without sources, which no page shows (the modules)
+ *   build/tables --lesson  the lesson's GPU, its two links and its three models (the widget)
+ * To add a figure to the tables: its line in gpu(), link() or model() below.
+ * Usage: build/tables --full > build/tables.c */
+#include <stdio.h>
+#include <string.h>
+
+#include "gpusplit.h"
+
+enum { FULL, MODULE, LESSON };
+
+static void text(const char *name, const char *s) {
+  size_t i;
+  printf("   .%s = \"", name);
+  for (i = 0; s[i]; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (c == '"' || c == '\\' || c == '?') printf("\\%c", c); /* '?': no trigraphs */
+    else if (c < 0x20 || c >= 0x7f) printf("\\%03o", c);
+    else putchar(c);
+  }
+  printf("\",\n");
+}
+
+static void u64(const char *name, uint64_t x) { printf("   .%s = UINT64_C(%llu),\n", name, (unsigned long long)x); }
+static void dbl(const char *name, double x) { printf("   .%s = %a,\n", name, x); }
+
+static void hardware_text(const gs_hardware_text *t, int mode) {
+  printf("  {\n");
+  text("key", t->key);
+  text("name", mode == LESSON ? "" : t->name);
+  text("link", t->link);
+  text("source", mode == FULL ? t->source : "");
+  printf("  },\n");
+}
+
+static int model(const gs_model_entry *e) {
+  gs_model m;
+  gs_error err;
+  if (gs_builtin_model(e->key, 0, &m, &err) != GS_OK) {
+    fprintf(stderr, "tables: %s: %s: %s\n", e->key, err.field, err.what);
+    return 1;
+  }
+  printf("  {\n");
+  text("type", m.type);
+  u64("hidden", m.hidden);
+  u64("layers", m.layers);
+  u64("heads", m.heads);
+  u64("kv_heads", m.kv_heads);
+  u64("head_dim", m.head_dim);
+  u64("vocab", m.vocab);
+  u64("params", m.params);
+  u64("stored_bytes", m.stored_bytes);
+  u64("routed_params", m.routed_params);
+  u64("routed_bytes", m.routed_bytes);
+  u64("unread_params", m.unread_params);
+  u64("unread_bytes", m.unread_bytes);
+  u64("experts", m.experts);
+  u64("experts_per_token", m.experts_per_token);
+  u64("active_params", m.active_params);
+  u64("cache_full_bytes", m.cache_full_bytes);
+  u64("cache_window_bytes", m.cache_window_bytes);
+  u64("window", m.window);
+  printf("   .cache_latent = %d,\n", m.cache_latent);
+  u64("ffn_width", m.ffn_width);
+  text("note", m.note);
+  printf("  },\n");
+  return 0;
+}
+
+static int gpu(const char *key, int mode) {
+  gs_gpu g;
+  gs_hardware_text t;
+  gs_error err;
+  if (gs_builtin_gpu(key, &g, &t, &err) != GS_OK) return fprintf(stderr, "tables: gpu %s: %s\n", key, err.what), 1;
+  printf(" {{\n");
+  dbl("gib", g.gib);
+  dbl("usable", g.usable);
+  dbl("bandwidth", g.bandwidth);
+  dbl("flops", g.flops);
+  printf("   .arch = %d,\n   .per_server = %d,\n   .compute_capability = %d,\n   .nvlinks = %d,\n", g.arch, g.per_server,
+         g.compute_capability, g.nvlinks);
+  dbl("ring_bw", g.ring_bw);
+  printf("  },\n");
+  hardware_text(&t, mode);
+  printf(" },\n");
+  return 0;
+}
+
+static int link(const char *key, int mode) {
+  gs_link l;
+  gs_hardware_text t;
+  gs_error err;
+  if (gs_builtin_link(key, &l, &t, &err) != GS_OK) return fprintf(stderr, "tables: link %s: %s\n", key, err.what), 1;
+  printf(" {{\n");
+  dbl("bandwidth", l.bandwidth);
+  dbl("step_us", l.step_us);
+  dbl("base_us", l.base_us);
+  printf("   .kind = %d,\n", l.kind);
+  dbl("ring_bw", l.ring_bw);
+  printf("  },\n");
+  hardware_text(&t, mode);
+  printf(" },\n");
+  return 0;
+}
+
+/* Each key of a catalogue ("a, b, c", as gs_builtin_keys writes them) through one. */
+static int each(const char *array, int mode, int (*one)(const char *, int)) {
+  char keys[4096], key[64];
+  const char *at = keys;
+  gs_error err;
+  size_t n = 0;
+  if (gs_builtin_keys(array, keys, sizeof keys, &err) != GS_OK) return fprintf(stderr, "tables: %s: %s\n", array, err.what), 1;
+  while (*at) {
+    size_t len = strcspn(at, ",");
+    if (len >= sizeof key) return fprintf(stderr, "tables: a key of %s is too long\n", array), 1;
+    memcpy(key, at, len);
+    key[len] = '\0';
+    at += len;
+    while (*at == ',' || *at == ' ') at++;
+    /* the lesson's module holds its GPU and its two links alone */
+    if (mode == LESSON && strcmp(key, "lesson") != 0 && strcmp(key, "fast") != 0 && strcmp(key, "slow") != 0) continue;
+    if (one(key, mode)) return 1;
+    n++;
+  }
+  printf("};\nconst size_t GS_%s_TABLE_COUNT = %zu;\n\n", strcmp(array, "gpus") == 0 ? "GPU" : "LINK", n);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  int mode = argc == 2 && strcmp(argv[1], "--module") == 0 ? MODULE : argc == 2 && strcmp(argv[1], "--lesson") == 0 ? LESSON : FULL;
+  size_t i;
+  if (argc != 2 || (mode == FULL && strcmp(argv[1], "--full") != 0)) {
+    fprintf(stderr, "usage: build/tables --full|--module|--lesson > TABLES.c\n");
+    return 2;
+  }
+  printf("/* Generated by scripts/tables.c from data/: do not edit. */\n#include \"internal.h\"\n\n");
+  printf("const gs_gpu_entry GS_GPU_TABLE[] = {\n");
+  if (each("gpus", mode, gpu)) return 1;
+  printf("const gs_link_entry GS_LINK_TABLE[] = {\n");
+  if (each("links", mode, link)) return 1;
+  /* the models in the order of GS_MODELS (the catalogue the same build links) */
+  printf("const gs_model GS_MODEL_TABLE[] = {\n");
+  for (i = 0; i < GS_MODEL_COUNT; i++)
+    if ((mode != LESSON || GS_MODELS[i].lesson) && model(&GS_MODELS[i])) return 1;
+  printf("};\n");
+  return 0;
+}
