@@ -31,7 +31,7 @@ TEST_LIB = tests/c/test_support.c
 comma := ,
 space := $(subst ,, )
 # The buffers both modules share (csrc/wasm/abi.c), then each module's own calls.
-ABI_EXPORTS = setting_u64 setting_f64 setting_text chart_f64 chart_text timeline_f64 summary_f64 explain_buffer error_buffer
+ABI_EXPORTS = setting_u64 setting_f64 setting_text chart_f64 chart_text timeline_f64 timeline_text summary_f64 explain_buffer error_buffer
 WASM_EXPORTS = $(ABI_EXPORTS) text_in_buffer text_in_capacity offered_count offered_words use_builtin use_custom machine show explain \
                kept_busy
 # A standalone module: no Emscripten JavaScript, no imports, a fixed 1 MiB memory.

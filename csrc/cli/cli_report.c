@@ -36,6 +36,7 @@ static int row(const cli_report_options *o, const sweep *sw, size_t i, gs_priced
     out->plan.gpus = n;
     out->cost = sw->rows[n - 1].cost;
     gs_view_of(&out->cost, &out->view);
+    gs_view_plan(out);
     return CLI_OK;
   }
   if (gs_price(&o->setting, n, out, &err) != GS_OK) return cli_bad_error("report", &err);

@@ -14,6 +14,7 @@ int gs_price(const gs_setting *s, uint64_t n, gs_priced *out, gs_error *err) {
   out->plan.gpus = n;
   if ((rc = gs_cost(&s->model, &s->gpu, &s->link, &out->plan, &out->cost, err)) != GS_OK) return rc;
   gs_view_of(&out->cost, &out->view);
+  gs_view_plan(out);
   return GS_OK;
 }
 

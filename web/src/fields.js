@@ -43,9 +43,18 @@ export const SETTING = {
     ['view.idle', 'text', 13],
     ['view.mem_bar', 'f64', 14],
     ['view.limit_bar', 'f64', 15],
-    ['view.wait_bar', 'f64', 16]
+    ['view.wait_bar', 'f64', 16],
+    ['view.step_name', 'text', 14],
+    ['view.words_note', 'text', 15],
+    ['view.cache_note', 'text', 16],
+    ['view.waiting_note', 'text', 17],
+    ['view.batches_note', 'text', 18],
+    ['view.axis_1', 'text', 19],
+    ['view.axis_2', 'text', 20],
+    ['view.axis_3', 'text', 21],
+    ['view.axis_4', 'text', 22]
   ],
-  u64: 9, f64: 17, text: 14,
+  u64: 9, f64: 17, text: 23,
 };
 export const CHART = {
   fields: [
@@ -62,7 +71,9 @@ export const TIMELINE = {
     ['idle_before', 'f64', 0],
     ['read', 'f64', 1],
     ['wait', 'f64', 2],
-    ['idle_after', 'f64', 3]
+    ['idle_after', 'f64', 3],
+    ['repeat', 'count', 4],
+    ['text', 'text', 0]
   ],
-  u64: 0, f64: 4, text: 0,
+  u64: 0, f64: 5, text: 1,
 };
