@@ -206,7 +206,9 @@ static int glued(const char *buf, size_t i, size_t n) {
   l = buf + ls;
   ll = i - ls;
   r = buf + i + 1;
-  if (token_is(r, re - i - 1, "x") || token_is(r, re - i - 1, "/") || token_is(r, re - i - 1, "-")) return 1;
+  /* a division by a bracketed product may break before its "/", as it is a term's longest */
+  if (token_is(r, re - i - 1, "/")) return !(re + 1 < n && buf[re] == ' ' && buf[re + 1] == '(');
+  if (token_is(r, re - i - 1, "x") || token_is(r, re - i - 1, "-")) return 1;
   if (token_is(l, ll, "x") || token_is(l, ll, "/") || token_is(l, ll, "-") || token_is(l, ll, "+") || token_is(l, ll, "="))
     return 1;
   for (k = 0; k < ll; k++)

@@ -26,7 +26,7 @@ export async function openModule(bytes) {
   const counts = list(w.offered_count);
   const setting = { u64: w.setting_u64(), f64: w.setting_f64(), text: w.setting_text() };
   const chart = { f64: w.chart_f64(), text: w.chart_text() };
-  const timeline = { f64: w.timeline_f64() };
+  const timeline = { f64: w.timeline_f64(), text: w.timeline_text() };
 
   // Resolves and prices one setting, with the chart over the offered counts, its timeline
   // and the fewest count; each reader below takes what it needs of it.
@@ -35,6 +35,7 @@ export async function openModule(bytes) {
   }
   const readSetting = () => readRecord(w.memory, SETTING, setting);
   const summary = (count) => new Float64Array(w.memory.buffer, w.summary_f64(), count);
+  const readBusy = () => summary(3)[2] === 1;
   const readChart = () => Array.from({ length: summary(2)[1] }, (_, i) => readRecord(w.memory, CHART, chart, i));
   const readTimeline = (gpus) => Array.from({ length: gpus }, (_, i) => readRecord(w.memory, TIMELINE, timeline, i));
   const readFewest = () => summary(1)[0];
@@ -62,7 +63,7 @@ export async function openModule(bytes) {
     // Everything one key press shows, each setting priced once.
     show(gpus, splitKey, words) {
       show(gpus, splitKey, words);
-      return { setting: readSetting(), chart: readChart(), timeline: readTimeline(gpus), fewest: readFewest() };
+      return { setting: readSetting(), chart: readChart(), timeline: readTimeline(gpus), fewest: readFewest(), busy: readBusy() };
     },
     setting(gpus, splitKey, words) {
       show(gpus, splitKey, words);
@@ -82,10 +83,12 @@ export async function openModule(bytes) {
       show(counts[0], splitKey, words);
       return readFewest();
     },
-    // The setting shown last with every group kept busy: a batch in flight for each group.
+    // The setting shown last with every group kept busy (a batch in flight for each group),
+    // and its timeline; show() says when it has one (busy).
     keptBusy() {
       check(w.kept_busy());
-      return readSetting();
+      const setting = readSetting();
+      return { setting, timeline: readTimeline(setting.gpus) };
     },
     // The sums of the setting shown last, or of this one.
     explain(gpus, splitKey, words) {

@@ -120,15 +120,14 @@ function render() {
   $('memory-bar').classList.toggle('gs-over', !now.fits);
   $('limit').hidden = now.fits;
   if (!now.fits) $('limit').style.left = `${t.limit_bar}%`;
-  put($('cache-note'), words === 1 ? 'The cache is one chat\'s, 8,192 tokens long.'
-    : `The cache is still one 8,192-token chat's, as in the lesson; each of the ${words} chats would need its own.`);
+  put($('cache-note'), t.cache_note);
   showFit(now.fits, shown);
+  put($('step-name'), t.step_name);
   put($('time'), t.time);
-  put($('words-each'), now.fits ? `${t.words_per_s} words a second` : '—');
-  put($('words-all'), now.fits ? `${t.words_all}` : '—');
+  put($('words-note'), t.words_note);
   put($('waiting'), now.fits ? t.waiting : '—');
   reveal($('waiting-bar'), '0%', `${t.wait_bar}%`);
-  put($('waiting-note'), now.fits ? `${t.transfer} of ${t.time} on the link; ${t.read} reading` : '');
+  put($('waiting-note'), t.waiting_note);
   const rows = shown.chart;
   [...$('chart').children].forEach((li, i) => {
     const row = rows[i];
@@ -139,12 +138,27 @@ function render() {
     reveal(track.children[1], `${row.read_bar}%`, `calc(${row.read_bar}% + ${row.wait_bar}%)`);
     put(time, row.time);
   });
-  drawTimeline(shown.timeline);
+  drawTimeline($('timeline'), now.fits ? shown.timeline : []);
+  $('timeline-none').hidden = now.fits;
+  $('axis').hidden = !now.fits;
+  [...$('axis').children].slice(1).forEach((tick, i) => put(tick, t[`axis_${i + 1}`]));
   put($('idle'), now.fits ? t.idle : '—');
+  // groups of many words also show every group kept busy (csrc/wasm/lesson.c, kept_busy)
+  $('busy').hidden = !shown.busy;
+  if (shown.busy) {
+    const busy = module.keptBusy();
+    const b = busy.setting.view;
+    put($('busy-note'), b.batches_note);
+    put($('busy-words'), busy.setting.fits ? b.words_all : b.time);
+    put($('busy-each'), b.words_note);
+    put($('busy-memory'), b.memory);
+    put($('busy-cache'), b.cache_note);
+    drawTimeline($('busy-timeline'), busy.setting.fits ? busy.timeline : []);
+  }
   // the explorer's names for this view (web/src/explorer.js): the lesson's GPU, n for the count
   if (explorer) $('explore').href = explorer + '#' + new URLSearchParams({ model: state.model, gpu: 'lesson', link: state.link,
     split: state.split, words: state.words, n: state.gpus }).toString();
-  if ($('sum').open) put($('sum-text'), module.explain());
+  if ($('sum').open) showSum(module.explain());
   laterWriteFragment();
 }
 
@@ -162,22 +176,46 @@ function laterWriteFragment() {
 }
 
 // One row a GPU: idle, reading, sending, idle, each as wide as its share of the step; the
-// idle spans are the track showing through.
-function drawTimeline(rows) {
-  const list = $('timeline');
+// idle spans are the track showing through. A row that repeats (slices: once a layer) is
+// drawn as its pattern: reading, then sending, twice in each of `repeat` layers, in the
+// reading bar's background (web/src/widget.css .gs-layered). A screen reader hears the
+// module's words for the row instead.
+function drawTimeline(list, rows) {
   while (list.children.length > rows.length) list.lastChild.remove();
   while (list.children.length < rows.length) {
     const li = document.createElement('li');
-    li.innerHTML = '<span class="gs-count"></span><span class="gs-track"><span class="gs-read"></span><span class="gs-wait"></span></span>';
+    li.innerHTML = '<span class="gs-count" aria-hidden="true"></span><span class="gs-track" aria-hidden="true"><span class="gs-read"></span><span class="gs-wait"></span></span><span class="gs-sr"></span>';
     li.firstChild.textContent = `GPU ${list.children.length + 1}`;
     list.append(li);
   }
   rows.forEach((row, i) => {
-    const [read, wait] = list.children[i].children[1].children;
+    const [, track, said] = list.children[i].children;
+    const [read, wait] = track.children;
+    const layered = row.repeat > 1;
     const sent = `calc(${row.idle_before}% + ${row.read}%)`; // where reading ends and sending starts
-    reveal(read, `${row.idle_before}%`, sent);
-    reveal(wait, sent, `calc(${sent} + ${row.wait}%)`);
+    const end = `calc(${sent} + ${row.wait}%)`;
+    track.classList.toggle('gs-layered', layered);
+    if (layered) {
+      track.style.setProperty('--n', row.repeat);
+      track.style.setProperty('--r', `${row.read}%`);
+    }
+    reveal(read, `${row.idle_before}%`, layered ? end : sent);
+    reveal(wait, layered ? end : sent, end);
+    put(said, row.text);
   });
+}
+
+// The sums, each run of glued words (the module joins a term's parts with no-break spaces)
+// in a span that never breaks (web/src/widget.css), so a line breaks only between terms.
+function showSum(text) {
+  const pre = $('sum-text');
+  if (pre.textContent === text) return;
+  pre.replaceChildren(...text.split(/([ \n]+)/).map((part, i) => {
+    if (i % 2) return part;
+    const span = document.createElement('span');
+    span.textContent = part;
+    return span;
+  }));
 }
 
 // A setting that does not fit: the fewest GPUs that would hold it (the module's search),
