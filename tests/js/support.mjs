@@ -49,10 +49,22 @@ export function builtWith(page) {
 
 // The gzip-compressed, base64-encoded module a page inlines, unpacked; and the page with it
 // and the CSP hashes (of the script that holds it) masked, for a comparison of the rest.
-const INLINED = /"([A-Za-z0-9+/]{1000,}={0,2})"/;
+// (The widget's is in base 85, scripts/single_page.mjs pack85; the explorer's in base 64.)
+const INLINED = /"([#-~]{1000,})"/;
+function unpack85(text) {
+  const digits = Array.from({ length: 92 }, (_, i) => String.fromCharCode(35 + i)).filter((c) => c !== '<' && c !== '\\');
+  const bytes = Buffer.alloc((text.length - 1) / 5 * 4);
+  for (let i = 1, o = 0; i < text.length; i += 5, o += 4) {
+    let v = 0;
+    for (let k = 0; k < 5; k++) v = v * 85 + digits.indexOf(text[i + k]);
+    bytes.writeUInt32BE(v, o);
+  }
+  return bytes.subarray(0, bytes.length - digits.indexOf(text[0]));
+}
 export function inlinedModule(html) {
   const found = html.match(INLINED);
-  return found ? gunzipSync(Buffer.from(found[1], 'base64')) : null;
+  if (!found) return null;
+  return gunzipSync(/^[A-Za-z0-9+/]+={0,2}$/.test(found[1]) ? Buffer.from(found[1], 'base64') : unpack85(found[1]));
 }
 export const withoutModule = (html) =>
   html.replace(new RegExp(INLINED.source, 'g'), '"MODULE"').replace(/'sha256-[A-Za-z0-9+/]+={0,2}'/g, "'sha256-MASKED'");

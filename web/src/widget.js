@@ -1,7 +1,7 @@
 // The widget: one state object, input handlers that only write it, and one render()
 // that draws everything from the module's answers. No figure is computed here.
 
-const WASM_BASE64 = '__WASM_BASE64__';
+const WASM_BASE85 = '__WASM_BASE85__';
 const $ = (id) => document.getElementById(id);
 const form = $('controls');
 const FIELDS = ['model', 'gpus', 'link', 'split', 'words'];
@@ -81,16 +81,6 @@ function showError(message) {
   $('error').textContent = 'The widget could not start: ' + message;
 }
 
-// The module, unpacked: base64 to bytes with a plain loop, then gzip through the
-// browser's own DecompressionStream (scripts/embed_widget.mjs packs it).
-async function unpack(base64) {
-  const text = atob(base64);
-  const bytes = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
-  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
-}
-
 // Writes only what changed: setting a text to the one it already has still makes the
 // browser lay the page out again, and most of a render repeats the last one.
 function put(element, text) {
@@ -129,7 +119,12 @@ function render() {
   reveal($('waiting-bar'), '0%', `${t.wait_bar}%`);
   put($('waiting-note'), t.waiting_note);
   const rows = shown.chart;
-  [...$('chart').children].forEach((li, i) => {
+  const chart = $('chart');
+  while (chart.children.length > rows.length) chart.lastChild.remove();
+  while (chart.children.length < rows.length) {
+    chart.insertAdjacentHTML('beforeend', '<li><span class="gs-count"></span><span class="gs-track"><span class="gs-read"></span><span class="gs-wait"></span></span><span class="gs-row-time"></span></li>');
+  }
+  [...chart.children].forEach((li, i) => {
     const row = rows[i];
     const [count, track, time] = li.children;
     li.classList.toggle('gs-current', row.gpus === gpus);
@@ -260,7 +255,7 @@ render();
 if (typeof WebAssembly !== 'object' || typeof DecompressionStream !== 'function') {
   showError('this browser runs no WebAssembly, which the widget computes with. Any current Chrome, Edge, Firefox or Safari does.');
 } else {
-  unpack(WASM_BASE64)
+  unpack85(WASM_BASE85)
     .then(openModule)
     .then((opened) => {
       module = opened;
