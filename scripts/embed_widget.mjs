@@ -19,5 +19,5 @@ const noscript = `70B on 4 GPUs over the fast link: ${opening.memory} a GPU, ${o
 
 writeFileSync(outPath, singlePage({
   html: fill(read('widget.html'), '__NOSCRIPT__', noscript),
-  reader: 'module.js', script: 'widget.js', style: 'widget.css', wasmPath, wasmMarker: '__WASM_BASE85__', base85: true,
+  reader: 'lesson_module.js', script: 'widget.js', style: 'widget.css', wasmPath, wasmMarker: '__WASM_BASE85__', base85: true,
 }));

@@ -6,6 +6,15 @@
 
 #include "internal.h"
 
+/* The lesson's module (-DGS_LESSON_ONLY) prices only the lesson's three Llama models at 16
+ * bits on one server with none of report's switches (csrc/wasm/lesson.c offers no more, and
+ * gs_explain_of refuses the rest there), so its sums leave out the lines past the lesson. */
+#ifdef GS_LESSON_ONLY
+#define PAST_LESSON 0
+#else
+#define PAST_LESSON 1
+#endif
+
 typedef struct {
   char *buf;
   size_t cap, at;
@@ -53,11 +62,11 @@ static void memory_sums(writer *w, figures *f, const gs_model *m, const gs_plan 
   uint64_t per_token = m->cache_full_bytes, parts = gs_cache_parts(m, p);
   if (n == 1) line(w, "Memory on the one GPU, in bytes:");
   else line(w, "Memory on each of %llu GPUs, in bytes:", (unsigned long long)n);
-  if (m->stored_bytes == 2 * m->params)
+  if (!PAST_LESSON || m->stored_bytes == 2 * m->params)
     line(w, "  weights: %s x 2 / %llu = %s", count(f, m->params), (unsigned long long)n, count(f, c->memory.weights));
   else
     line(w, "  weights: %s bytes as stored / %llu = %s", count(f, m->stored_bytes), (unsigned long long)n, count(f, c->memory.weights));
-  if (!m->cache_latent && m->cache_window_bytes == 0 && per_token == 2 * m->layers * m->kv_heads * m->head_dim * 2)
+  if (!PAST_LESSON || (!m->cache_latent && m->cache_window_bytes == 0 && per_token == 2 * m->layers * m->kv_heads * m->head_dim * 2))
     line(w, "  cache: 2 x %llu layers x %llu key/value heads x %llu values x 2 bytes = %s bytes a token",
          (unsigned long long)m->layers, (unsigned long long)m->kv_heads, (unsigned long long)m->head_dim, count(f, per_token));
   else
@@ -87,12 +96,12 @@ static void swap_sums(writer *w, figures *f, const gs_link *l, const gs_plan *p,
     line(w, "  one GPU in the ring swaps with no one: 0 us a swap");
     return;
   }
-  if (p->nccl == GS_NCCL_AUTO) {
+  if (PAST_LESSON && p->nccl == GS_NCCL_AUTO) {
     line(w, "  a ring of %llu GPUs: NCCL's cheapest protocol for %s bytes is %s: %s us a swap", (unsigned long long)ring,
          count(f, size), gs_protocol_name(c->protocol), fixed(f, c->swap * 1e6, 2));
     return;
   }
-  if (crossing)
+  if (PAST_LESSON && crossing)
     line(w, "  a ring all-reduce over %llu GPUs takes 2 x (%llu - 1) = %llu steps, %llu of them between servers; start-up "
          "%s + %llu x %s + %llu x %s = %s us",
          (unsigned long long)ring, (unsigned long long)ring, (unsigned long long)steps, (unsigned long long)crossing,
@@ -131,11 +140,11 @@ static void time_sums(writer *w, figures *f, const gs_model *m, const gs_gpu *g,
     line(w, "  waiting: %s ms", fixed(f, c->time.transfer * 1e3, 2));
   } else {
     swap_sums(w, f, l, p, c, size);
-    if (p->split == GS_SLICES_GROUPS && c->servers > 1)
+    if (PAST_LESSON && p->split == GS_SLICES_GROUPS && c->servers > 1)
       line(w, "  %s swaps a %s (2 x %llu layers), and %s hand-offs between the %s servers' groups: waiting %s ms%s",
            count(f, swaps), step, (unsigned long long)m->layers, count(f, c->servers - 1), count(f, c->servers),
            fixed(f, c->time.transfer * 1e3, 2), p->overlap ? " after overlap" : "");
-    else if (p->overlap)
+    else if (PAST_LESSON && p->overlap)
       line(w, "  %s swaps a %s (2 x %llu layers) of %s us, each hidden behind the next layer's reading as far as it lasts: waiting %s ms",
            count(f, swaps), step, (unsigned long long)m->layers, fixed(f, c->swap * 1e6, 2), fixed(f, c->time.transfer * 1e3, 2));
     else
@@ -167,6 +176,10 @@ int gs_explain_of(const gs_priced *pr, char *buf, size_t cap, gs_error *err) {
   writer w;
   figures f;
   if (cap == 0) return gs_fail(err, GS_ERR_TOO_LONG, "explain", "has no room");
+  if (!PAST_LESSON && (pr->plan.nccl != GS_NCCL_LESSON || pr->plan.overlap || pr->plan.read_cache || pr->plan.cache_per_chat ||
+                       pr->cost.servers > 1 || s->model.stored_bytes != 2 * s->model.params || s->model.cache_latent ||
+                       s->model.cache_window_bytes))
+    return gs_fail(err, GS_ERR_UNSUPPORTED, "explain", "the lesson's module writes only the lesson's sums");
   w.buf = buf;
   w.cap = cap;
   w.at = 0;

@@ -92,10 +92,12 @@ EXPORT int use_custom(uint32_t len, double gib, double usable, double gpu_bandwi
 }
 #endif
 
-/* The settings past the lesson, until use_builtin or use_custom: GPUs a server (0: one
+/* The lesson's module (GS_LESSON_TABLES) offers only the lesson's settings: no machine().
+ * The settings past the lesson, until use_builtin or use_custom: GPUs a server (0: one
  * server), tokens and bits of the cache (0: the lesson's), switches (enum gs_switch), the
  * link between servers, and kinds (bits 0-1 the link's kind, 2-3 the between link's, 4-6
  * the GPU's generation: enum gs_link_kind and gs_arch). */
+#ifndef GS_LESSON_TABLES
 EXPORT int machine(uint32_t per_server, uint32_t chat_tokens, uint32_t cache_bits, uint32_t switches, double between_bandwidth,
                    double between_step_us, uint32_t kinds) {
   if (!asked) return refuse(GS_ERR_UNKNOWN, "model", "none is loaded: call use_builtin or use_custom");
@@ -114,6 +116,7 @@ EXPORT int machine(uint32_t per_server, uint32_t chat_tokens, uint32_t cache_bit
   ask.gpu.arch = (int)((kinds >> 4) & 7);
   return GS_OK;
 }
+#endif
 
 /* Every figure of n GPUs with this split and words at once, the chart over the offered
  * counts (each priced once, the chosen one among them; none when the plan cannot take

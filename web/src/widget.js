@@ -256,7 +256,7 @@ if (typeof WebAssembly !== 'object' || typeof DecompressionStream !== 'function'
   showError('this browser runs no WebAssembly, which the widget computes with. Any current Chrome, Edge, Firefox or Safari does.');
 } else {
   unpack85(WASM_BASE85)
-    .then(openModule)
+    .then(openLesson)
     .then((opened) => {
       module = opened;
       render();
