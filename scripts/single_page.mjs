@@ -20,7 +20,7 @@ export const fill = (text, marker, value) => {
 
 const sha256 = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 const minify = (code, loader) =>
-  transformSync(code, { loader, minify: true, format: loader === 'js' ? 'esm' : undefined, target: 'es2020' }).code.trim();
+  transformSync(code, { loader, minify: true, format: loader === 'js' ? 'esm' : undefined, target: 'es2022' }).code.trim();
 
 // Every file the reader imports from web/src/ comes first, then the reader, then the
 // script: one scope, so each file's `export`s become plain declarations and its imports
@@ -55,12 +55,16 @@ export function pack85(bytes) {
 // The page `html` (a file in web/src/, its markers already filled but __CSP__, __STYLE__
 // and __SCRIPT__) with `reader` and `script` (files in web/src/), `style`, and the module
 // at wasmPath in place of wasmMarker, in base 64 or (base85) in base 85.
-export function singlePage({ html, reader, script, style, wasmPath, wasmMarker, base85 = false }) {
+// With `body` ({ marker, path }), the file at path (the page's markup) is packed as the
+// module is, in base 85, in place of that marker.
+export function singlePage({ html, reader, script, style, wasmPath, wasmMarker, base85 = false, body = null }) {
   // zopfli (Debian's): a gzip stream about 5% smaller than zlib's at level 9, the same
   // bytes on every run, and one the browser's DecompressionStream opens as any gzip.
-  const gzip = execFileSync('zopfli', ['--gzip', '-c', wasmPath], { maxBuffer: 1 << 24 });
+  const zopfli = (path) => execFileSync('zopfli', ['--gzip', '-c', path], { maxBuffer: 1 << 24 });
+  const gzip = zopfli(wasmPath);
   const packed = base85 ? pack85(gzip) : gzip.toString('base64');
-  const code = fill(minify(inlined(reader) + '\n' + read(script), 'js'), wasmMarker, packed);
+  let code = fill(minify(inlined(reader) + '\n' + read(script), 'js'), wasmMarker, packed);
+  if (body) code = fill(code, body.marker, pack85(zopfli(body.path)));
   const css = minify(read(style), 'css');
   const csp = [
     "default-src 'none'",

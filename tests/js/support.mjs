@@ -61,10 +61,18 @@ function unpack85(text) {
   }
   return bytes.subarray(0, bytes.length - digits.indexOf(text[0]));
 }
+const packedParts = (html) => [...html.matchAll(new RegExp(INLINED.source, 'g'))]
+  .map((m) => gunzipSync(/^[A-Za-z0-9+/]+={0,2}$/.test(m[1]) ? Buffer.from(m[1], 'base64') : unpack85(m[1])));
+const WASM_MAGIC = Buffer.from([0, 0x61, 0x73, 0x6d]);
 export function inlinedModule(html) {
-  const found = html.match(INLINED);
-  if (!found) return null;
-  return gunzipSync(/^[A-Za-z0-9+/]+={0,2}$/.test(found[1]) ? Buffer.from(found[1], 'base64') : unpack85(found[1]));
+  return packedParts(html).find((bytes) => bytes.subarray(0, 4).equals(WASM_MAGIC)) ?? null;
 }
+// The widget's markup the page carries packed (scripts/embed_widget.mjs), or '' for none.
+export function packedBody(html) {
+  const body = packedParts(html).find((bytes) => !bytes.subarray(0, 4).equals(WASM_MAGIC));
+  return body ? body.toString('utf8') : '';
+}
+// The page as its script makes it: its packed markup put back before #error.
+export const unpackedPage = (html) => html.replace('<p id="error"', `${packedBody(html)}<p id="error"`);
 export const withoutModule = (html) =>
   html.replace(new RegExp(INLINED.source, 'g'), '"MODULE"').replace(/'sha256-[A-Za-z0-9+/]+={0,2}'/g, "'sha256-MASKED'");

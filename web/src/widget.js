@@ -2,7 +2,15 @@
 // that draws everything from the module's answers. No figure is computed here.
 
 const WASM_BASE85 = '__WASM_BASE85__';
+const BODY_BASE85 = '__BODY_BASE85__'; // the page's markup, packed (scripts/embed_widget.mjs)
 const $ = (id) => document.getElementById(id);
+const NO_RUN = 'this browser runs no WebAssembly, which the widget computes with. Any current Chrome, Edge, Firefox or Safari does.';
+if (typeof WebAssembly !== 'object' || typeof DecompressionStream !== 'function') {
+  $('error').hidden = false;
+  $('error').textContent = 'The widget could not start: ' + NO_RUN;
+  throw new Error(NO_RUN);
+}
+$('error').insertAdjacentHTML('beforebegin', new TextDecoder().decode(await unpack85(BODY_BASE85)));
 const form = $('controls');
 const FIELDS = ['model', 'gpus', 'link', 'split', 'words'];
 const DEFAULTS = { model: '70b', gpus: '4', link: 'fast', split: 'slices', words: '1' };
@@ -252,14 +260,10 @@ form.hidden = false;
 $('results').hidden = false;
 readFragment();
 render();
-if (typeof WebAssembly !== 'object' || typeof DecompressionStream !== 'function') {
-  showError('this browser runs no WebAssembly, which the widget computes with. Any current Chrome, Edge, Firefox or Safari does.');
-} else {
-  unpack85(WASM_BASE85)
-    .then(openLesson)
-    .then((opened) => {
-      module = opened;
-      render();
-    })
-    .catch((error) => showError(error.message));
-}
+unpack85(WASM_BASE85)
+  .then(openLesson)
+  .then((opened) => {
+    module = opened;
+    render();
+  })
+  .catch((error) => showError(error.message));
