@@ -2,7 +2,7 @@
 // lesson's model and link, one key press's figures, the setting kept busy and the sums,
 // read by the names web/src/fields.js gives. The widget inlines this file alone
 // (scripts/embed_widget.mjs); web/src/module.js adds what the tests ask of the module.
-import { instantiate, readRecord, readStrings } from './module_memory.js';
+import { instantiate, readRecord, readRecords, readStrings } from './module_memory.js';
 import { CHART, SETTING, TIMELINE } from './fields.js';
 
 export const MODEL_KEYS = ['8b', '70b', '405b']; // the order of GS_MODELS in csrc/read/data.c
@@ -21,8 +21,8 @@ export async function openLesson(bytes) {
   const summary = (count) => new Float64Array(w.memory.buffer, w.summary_f64(), count);
   const read = {
     setting: () => readRecord(w.memory, SETTING, setting),
-    chart: () => Array.from({ length: summary(2)[1] }, (_, i) => readRecord(w.memory, CHART, chart, i)),
-    timeline: (gpus) => Array.from({ length: gpus }, (_, i) => readRecord(w.memory, TIMELINE, timeline, i)),
+    chart: () => readRecords(w.memory, CHART, chart, summary(2)[1]),
+    timeline: (gpus) => readRecords(w.memory, TIMELINE, timeline, gpus),
     fewest: () => summary(1)[0],
     busy: () => summary(3)[2] === 1,
   };

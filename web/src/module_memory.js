@@ -47,6 +47,14 @@ export async function unpack85(text) {
 
 const utf8 = new TextDecoder();
 
+// The first `count` rows of a list, its strings read once for all of them (a key press
+// reads the chart's and the timeline's rows).
+export function readRecords(memory, layout, buffers, count) {
+  const text = layout.text ? readStrings(memory, buffers.text, layout.text * count) : [];
+  return Array.from({ length: count }, (_, row) =>
+    readRecord(memory, layout, buffers, row, layout.text ? text.slice(layout.text * row, layout.text * (row + 1)) : null));
+}
+
 // `count` NUL-terminated UTF-8 strings, one after another, from ptr in memory.
 export function readStrings(memory, ptr, count) {
   const bytes = new Uint8Array(memory.buffer, ptr);
@@ -65,10 +73,11 @@ export function readStrings(memory, ptr, count) {
 // web/src/fields.js gives: row `row` of that list, from its 64-bit, double and string
 // buffers, as an object whose keys are the figures' paths ("memory.total" as
 // { memory: { total } }), the same as the command line's JSON.
-export function readRecord(memory, layout, buffers, row = 0) {
+// `strings`, when given, are the row's strings, already read (readRecords).
+export function readRecord(memory, layout, buffers, row = 0, strings = null) {
   const u64 = layout.u64 ? new BigUint64Array(memory.buffer, buffers.u64, layout.u64 * (row + 1)) : null;
   const f64 = layout.f64 ? new Float64Array(memory.buffer, buffers.f64, layout.f64 * (row + 1)) : null;
-  const text = layout.text ? readStrings(memory, buffers.text, layout.text * (row + 1)).slice(layout.text * row) : null;
+  const text = strings ?? (layout.text ? readStrings(memory, buffers.text, layout.text * (row + 1)).slice(layout.text * row) : null);
   const out = {};
   for (const [path, kind, at] of layout.fields) {
     let value;

@@ -10,6 +10,9 @@ if (typeof WebAssembly !== 'object' || typeof DecompressionStream !== 'function'
   $('error').textContent = 'The widget could not start: ' + NO_RUN;
   throw new Error(NO_RUN);
 }
+// the module unpacks and compiles while the markup does (the bench's load)
+const opening = unpack85(WASM_BASE85).then(openLesson);
+opening.catch(() => {}); // its failure is shown below, once the page has its markup
 $('error').insertAdjacentHTML('beforebegin', new TextDecoder().decode(await unpack85(BODY_BASE85)));
 const form = $('controls');
 const FIELDS = ['model', 'gpus', 'link', 'split', 'words'];
@@ -94,11 +97,20 @@ function showError(message) {
 function put(element, text) {
   if (element.textContent !== text) element.textContent = text;
 }
+// Hides or shows an element, writing only a change: a write of the same value still
+// makes the browser restyle.
+function hide(element, hidden) {
+  if (element.hidden !== hidden) element.hidden = hidden;
+}
+// Sets a custom property, only when it changes.
+function prop(element, name, value) {
+  if (element.style.getPropertyValue(name) !== value) element.style.setProperty(name, value);
+}
 // Shows a bar from `from` to `to` along its track (web/src/widget.css clips it to them):
 // each a CSS length, so CSS does the sums. Only a changed edge is written.
 function reveal(element, from, to) {
-  if (element.style.getPropertyValue('--from') !== from) element.style.setProperty('--from', from);
-  if (element.style.getPropertyValue('--to') !== to) element.style.setProperty('--to', to);
+  prop(element, '--from', from);
+  prop(element, '--to', to);
 }
 
 function render() {
@@ -116,7 +128,7 @@ function render() {
   put($('usable'), t.usable);
   reveal($('memory-bar'), '0%', `${t.mem_bar}%`);
   $('memory-bar').classList.toggle('gs-over', !now.fits);
-  $('limit').hidden = now.fits;
+  hide($('limit'), now.fits);
   if (!now.fits) $('limit').style.left = `${t.limit_bar}%`;
   put($('cache-note'), t.cache_note);
   showFit(now.fits, shown);
@@ -142,12 +154,12 @@ function render() {
     put(time, row.time);
   });
   drawTimeline($('timeline'), now.fits ? shown.timeline : []);
-  $('timeline-none').hidden = now.fits;
-  $('axis').hidden = !now.fits;
+  hide($('timeline-none'), now.fits);
+  hide($('axis'), !now.fits);
   [...$('axis').children].slice(1).forEach((tick, i) => put(tick, t[`axis_${i + 1}`]));
   put($('idle'), now.fits ? t.idle : '—');
   // groups of many words also show every group kept busy (csrc/wasm/lesson.c, kept_busy)
-  $('busy').hidden = !shown.busy;
+  hide($('busy'), !shown.busy);
   if (shown.busy) {
     const busy = module.keptBusy();
     const b = busy.setting.view;
@@ -199,8 +211,8 @@ function drawTimeline(list, rows) {
     const end = `calc(${sent} + ${row.wait}%)`;
     track.classList.toggle('gs-layered', layered);
     if (layered) {
-      track.style.setProperty('--n', row.repeat);
-      track.style.setProperty('--r', `${row.read}%`);
+      prop(track, '--n', String(row.repeat));
+      prop(track, '--r', `${row.read}%`);
     }
     reveal(read, `${row.idle_before}%`, layered ? end : sent);
     reveal(wait, layered ? end : sent, end);
@@ -224,12 +236,12 @@ function showSum(text) {
 // A setting that does not fit: the fewest GPUs that would hold it (the module's search),
 // and a button to the smallest count the widget offers that does.
 function showFit(fits, shown) {
-  $('fit-note').hidden = fits;
+  hide($('fit-note'), fits);
   if (fits) return;
   const fewest = shown.fewest;
   const offered = shown.chart.find((row) => row.fits);
   $('fewest').textContent = fewest ? `it needs at least ${fewest} GPUs` : 'no count up to 64 holds it';
-  $('fit-button').hidden = !offered;
+  hide($('fit-button'), !offered);
   if (offered) {
     $('fit-button').textContent = `Show ${offered.gpus} GPUs`;
     $('fit-button').value = String(offered.gpus);
@@ -260,8 +272,7 @@ form.hidden = false;
 $('results').hidden = false;
 readFragment();
 render();
-unpack85(WASM_BASE85)
-  .then(openLesson)
+opening
   .then((opened) => {
     module = opened;
     render();
