@@ -31,14 +31,14 @@ TEST_LIB = tests/c/test_support.c
 comma := ,
 space := $(subst ,, )
 # The buffers both modules share (csrc/wasm/abi.c), then each module's own calls.
-ABI_EXPORTS = setting_u64 setting_f64 setting_text chart_f64 chart_text timeline_f64 summary_f64 explain_buffer error_buffer
+ABI_EXPORTS = setting_u64 setting_f64 setting_text chart_f64 chart_text timeline_f64 timeline_text summary_f64 explain_buffer error_buffer
 WASM_EXPORTS = $(ABI_EXPORTS) text_in_buffer text_in_capacity offered_count offered_words use_builtin use_custom machine show explain \
                kept_busy
 # A standalone module: no Emscripten JavaScript, no imports, a fixed 1 MiB memory.
 EMFLAGS_BASE = -Oz --no-entry -sSTANDALONE_WASM -sINITIAL_MEMORY=1048576 -sTOTAL_STACK=262144 -sALLOW_MEMORY_GROWTH=0
 EMFLAGS = $(EMFLAGS_BASE) -sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(WASM_EXPORTS:%=_%))
 EMCC = NODE_PATH=/usr/share/nodejs emcc
-WEB = web/src/widget.html web/src/widget.css web/src/widget.js web/src/module.js web/src/module_memory.js web/src/fields.js scripts/embed_widget.mjs scripts/single_page.mjs
+WEB = web/src/widget.html web/src/widget.css web/src/widget.js web/src/lesson_module.js web/src/module_memory.js web/src/fields.js scripts/embed_widget.mjs scripts/single_page.mjs
 
 # The pages and their reader's field names, rebuilt: `make pages`.
 .PHONY: validate efficiency all deps help figures run test test-deps fields test-c test-san test-fuzz test-reference test-js test-browser wasm widget explorer bench fuzz clean
@@ -139,7 +139,7 @@ build/gpusplit.wasm: $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c $(HEADERS) build/
 
 LESSON_LIB = csrc/core/model.c csrc/core/nccl.c csrc/core/explain.c csrc/core/format.c csrc/core/view.c \
              csrc/core/error.c csrc/core/price.c csrc/read/resolve.c csrc/read/utf8.c csrc/read/data.c
-LESSON_EXPORTS = $(filter-out text_in_buffer text_in_capacity use_custom,$(WASM_EXPORTS))
+LESSON_EXPORTS = $(filter-out text_in_buffer text_in_capacity use_custom machine,$(WASM_EXPORTS))
 LESSON_EMFLAGS = $(EMFLAGS_BASE) -sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(LESSON_EXPORTS:%=_%))
 build/lesson.wasm: $(LESSON_LIB) csrc/wasm/lesson.c csrc/wasm/abi.c $(HEADERS) build/tables_lesson.c build/catalogue_tables.c build/wasm-include/jsmn.h
 	$(Q)$(EMCC) $(WARN) $(LESSON_EMFLAGS) -DGS_LESSON_ONLY -DGS_LESSON_TABLES -Icsrc -isystem build/wasm-include -o $@ \

@@ -344,6 +344,8 @@ size_t gs_escape(char *buf, size_t cap, const char *text, size_t len, int style)
  * 43 characters. */
 #define GS_MAX_STEP_SECONDS 1e24
 #define GS_FIGURE_CAP 48
+/* The room a sentence of figures needs: the widget's notes and a timeline row's text. */
+#define GS_NOTE_CAP 320
 
 /* measured.c: all-reduce times as measured, from the text of an nccl-tests all_reduce_perf
  * log or of a table in ../shared/reference/allreduce-measured (rows of one GPU count, sweep
@@ -447,6 +449,13 @@ typedef struct {
   double mem_bar;        /* percent of the usable memory, at most 100 */
   double limit_bar;      /* where the usable limit falls on a bar of the whole: 100 when it fits */
   double wait_bar;       /* percent of the time spent waiting; 0 when it does not fit */
+  /* What the widget says of it, in words (gs_view_plan, which knows the plan): */
+  char step_name[GS_FIGURE_CAP];   /* "Time for one word", or "Time for one step" for many words */
+  char words_note[GS_NOTE_CAP];    /* "52.8 words a second for the one chat", or "" */
+  char cache_note[GS_NOTE_CAP];    /* "The cache is one chat's, 8,192 tokens long." */
+  char waiting_note[GS_NOTE_CAP];  /* "1.64 ms of 18.94 ms on the link, in 160 swaps; 17.30 ms reading", or "" */
+  char batches_note[GS_NOTE_CAP];  /* batches in flight: why smaller bunches gain nothing; else "" */
+  char axis[4][GS_FIGURE_CAP];     /* the step's quarters, "4.73 ms" to "18.94 ms", or "" */
 } gs_view;
 
 /* One row of the chart: one GPU count. */
@@ -464,6 +473,8 @@ int gs_view_make(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_
  * swap or its hand-off), idle. They add up to 100. */
 typedef struct {
   double idle_before, read, wait, idle_after;
+  uint64_t repeat;        /* reading then sending repeats this many times (slices: once a layer), else 1 */
+  char text[GS_NOTE_CAP]; /* "GPU 2: reading 17.30 ms, handing on 0.01 ms, idle 51.92 ms (75.0%)" */
 } gs_timeline_row;
 
 int gs_timeline_make(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, gs_timeline_row *rows,
@@ -623,7 +634,12 @@ int gs_chart_of(const gs_sweep_row *rows, size_t row_n, const uint64_t *counts, 
                 size_t cap, gs_error *err);
 int gs_timeline_of(const gs_priced *p, gs_timeline_row *rows, size_t cap, gs_error *err);
 int gs_explain_of(const gs_priced *p, char *buf, size_t cap, gs_error *err);
+/* The sums for a page: each space inside a term (an operator and its operands, a number
+ * and its unit) made a no-break space, U+00A0, so lines break only between terms. */
+int gs_explain_glue(char *buf, size_t cap, gs_error *err);
 void gs_view_of(const gs_cost_result *c, gs_view *out);
+/* The view's words that depend on the plan and model as well (step_name ... axis). */
+void gs_view_plan(gs_priced *r);
 
 /* ---- The lesson's four figures, as small SVGs (csrc/core/figure.c) ---- */
 enum gs_figure_kind {

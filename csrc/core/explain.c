@@ -6,6 +6,15 @@
 
 #include "internal.h"
 
+/* The lesson's module (-DGS_LESSON_ONLY) prices only the lesson's three Llama models at 16
+ * bits on one server with none of report's switches (csrc/wasm/lesson.c offers no more, and
+ * gs_explain_of refuses the rest there), so its sums leave out the lines past the lesson. */
+#ifdef GS_LESSON_ONLY
+#define PAST_LESSON 0
+#else
+#define PAST_LESSON 1
+#endif
+
 typedef struct {
   char *buf;
   size_t cap, at;
@@ -55,12 +64,13 @@ static void memory_sums(writer *w, figures *f, const gs_model *m, const gs_plan 
   uint64_t per_token = m->cache_full_bytes, parts = gs_cache_parts(m, p), llama_shape = 0;
   /* 2 x layers x kv_heads x head_dim x 2, checked: it is only compared */
   int llama_like = gs_mul(4 * m->layers, m->kv_heads, &llama_shape) && gs_mul(llama_shape, m->head_dim, &llama_shape);
-  line(w, "Memory on each of %llu GPUs, in bytes:", (unsigned long long)n);
-  if (m->stored_bytes == 2 * m->params)
+  if (n == 1) line(w, "Memory on the one GPU, in bytes:");
+  else line(w, "Memory on each of %llu GPUs, in bytes:", (unsigned long long)n);
+  if (!PAST_LESSON || m->stored_bytes == 2 * m->params)
     line(w, "  weights: %s x 2 / %llu = %s", count(f, m->params), (unsigned long long)n, count(f, c->memory.weights));
   else
     line(w, "  weights: %s bytes as stored / %llu = %s", count(f, m->stored_bytes), (unsigned long long)n, count(f, c->memory.weights));
-  if (!m->cache_latent && m->cache_window_bytes == 0 && llama_like && per_token == llama_shape)
+  if (!PAST_LESSON || (!m->cache_latent && m->cache_window_bytes == 0 && llama_like && per_token == llama_shape))
     line(w, "  cache: 2 x %llu layers x %llu key/value heads x %llu values x 2 bytes = %s bytes a token",
          (unsigned long long)m->layers, (unsigned long long)m->kv_heads, (unsigned long long)m->head_dim, count(f, per_token));
   else
@@ -68,7 +78,7 @@ static void memory_sums(writer *w, figures *f, const gs_model *m, const gs_plan 
          count(f, m->cache_window_bytes), (unsigned long long)m->window);
   line(w, "    for a chat of %s tokens at %llu bits: %s;%s%s%s%s%s%s shared over %llu part%s%s: %s", count(f, tokens),
        (unsigned long long)(p->cache_bits ? p->cache_bits : 16), count(f, chat), p->cache_per_chat ? " one for each of " : "",
-       p->cache_per_chat ? count(f, p->words) : "", p->cache_per_chat ? " chats," : "",
+       p->cache_per_chat ? count(f, p->words) : "", p->cache_per_chat ? (p->words == 1 ? " chat," : " chats,") : "",
        gs_plan_batches(p) > 1 ? " for each of " : "", gs_plan_batches(p) > 1 ? count(f, gs_plan_batches(p)) : "",
        gs_plan_batches(p) > 1 ? " batches in flight," : "", (unsigned long long)parts, parts == 1 ? "" : "s",
        m->cache_latent ? " (a latent every slice holds whole)" : " (by key/value head)", count(f, c->memory.cache));
@@ -92,12 +102,12 @@ static void swap_sums(writer *w, figures *f, const gs_link *l, const gs_plan *p,
     line(w, "  one GPU in the ring swaps with no one: 0 us a swap");
     return;
   }
-  if (p->nccl == GS_NCCL_AUTO) {
+  if (PAST_LESSON && p->nccl == GS_NCCL_AUTO) {
     line(w, "  a ring of %llu GPUs: NCCL's cheapest protocol for %s bytes is %s: %s us a swap", (unsigned long long)ring,
          count(f, size), gs_protocol_name(c->protocol), fixed(f, c->swap * 1e6, 2));
     return;
   }
-  if (crossing)
+  if (PAST_LESSON && crossing)
     line(w, "  a ring all-reduce over %llu GPUs takes 2 x (%llu - 1) = %llu steps, %llu of them between servers; start-up "
          "%s + %llu x %s + %llu x %s = %s us",
          (unsigned long long)ring, (unsigned long long)ring, (unsigned long long)steps, (unsigned long long)crossing,
@@ -117,40 +127,51 @@ static void time_sums(writer *w, figures *f, const gs_model *m, const gs_gpu *g,
                       const gs_cost_result *c) {
   uint64_t n = p->gpus, size = gs_message_bytes(m) * p->words, swaps = GS_ALL_REDUCES_PER_LAYER * m->layers;
   double read = (double)c->read_bytes / g->bandwidth, busy = read >= c->compute ? read : c->compute;
-  line(w, "Time for one word of each of %s chat%s:", count(f, p->words), p->words == 1 ? "" : "s");
-  line(w, "  the message is one word's hidden vector: %s numbers x 2 bytes x %s word%s = %s bytes", count(f, m->hidden),
-       count(f, p->words), p->words == 1 ? "" : "s", count(f, size));
-  if (p->split == GS_GROUPS) {
-    line(w, "  %llu groups hand it on %llu times, each (%s + %s us) + %s bytes at %s = %s us; %s between servers", (unsigned long long)n,
-         (unsigned long long)(n - 1), plain(f, l->base_us), plain(f, l->step_us), count(f, size), bytes_rate(f, l->bandwidth),
+  /* a step gives each of the words' chats one word; with one chat it is one word */
+  const char *step = p->words * gs_plan_batches(p) == 1 ? "word" : "step";
+  if (p->words == 1) line(w, "Time for one word:");
+  else line(w, "Time for one step, one word for each of %s chats:", count(f, p->words));
+  if (n > 1)
+    line(w, "  the message is one word's hidden vector: %s numbers x 2 bytes x %s word%s = %s bytes", count(f, m->hidden),
+         count(f, p->words), p->words == 1 ? "" : "s", count(f, size));
+  if (n == 1) {
+    line(w, "  one GPU holds every layer: it swaps with no one, waiting %s ms", fixed(f, c->time.transfer * 1e3, 2));
+  } else if (p->split == GS_GROUPS) {
+    char times[GS_FIGURE_CAP];
+    if (n == 2) gs_format(times, sizeof times, "once");
+    else gs_format(times, sizeof times, "%llu times", (unsigned long long)(n - 1));
+    line(w, "  %llu groups hand it on %s, each (%s + %s us) + %s bytes at %s = %s us; %s between servers", (unsigned long long)n,
+         times, plain(f, l->base_us), plain(f, l->step_us), count(f, size), bytes_rate(f, l->bandwidth),
          fixed(f, c->swap * 1e6, 2), count(f, c->servers - 1));
     line(w, "  waiting: %s ms", fixed(f, c->time.transfer * 1e3, 2));
   } else {
     swap_sums(w, f, l, p, c, size);
-    if (p->split == GS_SLICES_GROUPS && c->servers > 1)
-      line(w, "  %s swaps a word (2 x %llu layers), and %s hand-offs between the %s servers' groups: waiting %s ms%s",
-           count(f, swaps), (unsigned long long)m->layers, count(f, c->servers - 1), count(f, c->servers),
+    if (PAST_LESSON && p->split == GS_SLICES_GROUPS && c->servers > 1)
+      line(w, "  %s swaps a %s (2 x %llu layers), and %s hand-offs between the %s servers' groups: waiting %s ms%s",
+           count(f, swaps), step, (unsigned long long)m->layers, count(f, c->servers - 1), count(f, c->servers),
            fixed(f, c->time.transfer * 1e3, 2), p->overlap ? " after overlap" : "");
-    else if (p->overlap)
-      line(w, "  %s swaps a word (2 x %llu layers) of %s us, each hidden behind the next layer's reading as far as it lasts: waiting %s ms",
-           count(f, swaps), (unsigned long long)m->layers, fixed(f, c->swap * 1e6, 2), fixed(f, c->time.transfer * 1e3, 2));
+    else if (PAST_LESSON && p->overlap)
+      line(w, "  %s swaps a %s (2 x %llu layers) of %s us, each hidden behind the next layer's reading as far as it lasts: waiting %s ms",
+           count(f, swaps), step, (unsigned long long)m->layers, fixed(f, c->swap * 1e6, 2), fixed(f, c->time.transfer * 1e3, 2));
     else
-      line(w, "  %s swaps a word (2 x %llu layers): %s x %s us = %s ms", count(f, swaps), (unsigned long long)m->layers,
+      line(w, "  %s swaps a %s (2 x %llu layers): %s x %s us = %s ms", count(f, swaps), step, (unsigned long long)m->layers,
            count(f, swaps), fixed(f, c->swap * 1e6, 2), fixed(f, c->time.transfer * 1e3, 2));
   }
   line(w, "  reading: %s bytes a GPU%s at %s = %s ms; computing 2 x %s x %s / (%llu x %s) = %s ms; the longer, %s ms, counts%s",
        count(f, c->read_bytes), p->read_cache ? " (with its share of every chat's cache)" : "", bytes_rate(f, g->bandwidth),
        fixed(f, read * 1e3, 2), count(f, m->active_params), count(f, p->words), (unsigned long long)n, flops_rate(f, g->flops),
        fixed(f, c->compute * 1e3, 2), fixed(f, busy * 1e3, 2),
-       p->split == GS_SLICES || c->servers == 1 ? (p->split == GS_GROUPS ? ", once for each group in turn" : "")
+       p->split == GS_SLICES || c->servers == 1 ? (p->split == GS_GROUPS && n > 1 ? ", once for each group in turn" : "")
                                                  : ", once for each group in turn");
-  line(w, "  total: %s + %s = %s ms a word; waiting %s / %s = %s%%", fixed(f, c->time.read * 1e3, 2), fixed(f, c->time.transfer * 1e3, 2),
-       fixed(f, c->time.total * 1e3, 2), fixed(f, c->time.transfer * 1e3, 2), fixed(f, c->time.total * 1e3, 2),
+  line(w, "  total: %s + %s = %s ms a %s; waiting %s / %s = %s%%", fixed(f, c->time.read * 1e3, 2), fixed(f, c->time.transfer * 1e3, 2),
+       fixed(f, c->time.total * 1e3, 2), step, fixed(f, c->time.transfer * 1e3, 2), fixed(f, c->time.total * 1e3, 2),
        fixed(f, c->time.share * 100, gs_share_places(c->time.share)));
   if (gs_plan_batches(p) > 1)
     line(w, "  words a second: %s for each chat, %s for all %s together: %s batches of %s in flight, one a group at every moment",
          fixed(f, c->time.words_per_s, 1), fixed(f, c->time.total_words_per_s, 1), count(f, p->words * gs_plan_batches(p)),
          count(f, gs_plan_batches(p)), count(f, p->words));
+  else if (p->words == 1)
+    line(w, "  words a second: %s for the one chat", fixed(f, c->time.words_per_s, 1));
   else
     line(w, "  words a second: %s for each chat, %s for all %s together", fixed(f, c->time.words_per_s, 1),
          fixed(f, c->time.total_words_per_s, 1), count(f, p->words));
@@ -187,6 +208,10 @@ int gs_explain_of(const gs_priced *pr, char *buf, size_t cap, gs_error *err) {
   writer w;
   figures f;
   if (cap == 0) return gs_fail(err, GS_ERR_TOO_LONG, "explain", "has no room");
+  if (!PAST_LESSON && (pr->plan.nccl != GS_NCCL_LESSON || pr->plan.overlap || pr->plan.read_cache || pr->plan.cache_per_chat ||
+                       pr->cost.servers > 1 || s->model.stored_bytes != 2 * s->model.params || s->model.cache_latent ||
+                       s->model.cache_window_bytes))
+    return gs_fail(err, GS_ERR_UNSUPPORTED, "explain", "the lesson's module writes only the lesson's sums");
   w.buf = buf;
   w.cap = cap;
   w.at = 0;
@@ -212,4 +237,50 @@ int gs_explain(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_pl
   s.plan = *p;
   if ((rc = gs_price(&s, p->gpus, &pr, err)) != GS_OK) return rc;
   return gs_explain_of(&pr, buf, cap, err);
+}
+
+/* Glue: whether the space at i joins two parts of one term, which a page must not break
+ * apart: an operator and its operands (x, /, -, and what follows + and =), and a number
+ * and its unit ("160 swaps", "73.6 GiB"). A line may still break before + and =, and
+ * between words. */
+static int is_gap(char c) { return c == ' ' || c == '\n' || c == '\0'; }
+static int token_is(const char *t, size_t len, const char *word) { return strlen(word) == len && memcmp(t, word, len) == 0; }
+
+static int glued(const char *buf, size_t i, size_t n) {
+  size_t ls = i, re = i + 1, ll, k;
+  const char *l, *r;
+  int number = 1;
+  while (ls > 0 && !is_gap(buf[ls - 1])) ls--;
+  while (re < n && !is_gap(buf[re])) re++;
+  l = buf + ls;
+  ll = i - ls;
+  r = buf + i + 1;
+  /* a division by a bracketed product may break before its "/", as it is a term's longest */
+  if (token_is(r, re - i - 1, "/")) return !(re + 1 < n && buf[re] == ' ' && buf[re + 1] == '(');
+  if (token_is(r, re - i - 1, "x") || token_is(r, re - i - 1, "-")) return 1;
+  if (token_is(l, ll, "x") || token_is(l, ll, "/") || token_is(l, ll, "-") || token_is(l, ll, "+") || token_is(l, ll, "="))
+    return 1;
+  for (k = 0; k < ll; k++)
+    if (!((l[k] >= '0' && l[k] <= '9') || l[k] == ',' || l[k] == '.' || l[k] == '(' || l[k] == ')' || l[k] == '%')) number = 0;
+  return number && ll > 0 && l[ll - 1] >= '0' && l[ll - 1] <= '9' && ((r[0] >= 'a' && r[0] <= 'z') || (r[0] >= 'A' && r[0] <= 'Z'));
+}
+
+int gs_explain_glue(char *buf, size_t cap, gs_error *err) {
+  static char out[GS_EXPLAIN_CAP];
+  size_t i, o = 0, n = 0;
+  while (n < cap && buf[n]) n++;
+  for (i = 0; i < n; i++) {
+    int glue = buf[i] == ' ' && i > 0 && i + 1 < n && !is_gap(buf[i - 1]) && !is_gap(buf[i + 1]) && glued(buf, i, n);
+    if (o + (glue ? 2u : 1u) >= sizeof out) return gs_fail(err, GS_ERR_TOO_LONG, "explain", "needs more than %zu bytes", sizeof out);
+    if (glue) {
+      out[o++] = '\xC2'; /* U+00A0, the no-break space, in UTF-8 */
+      out[o++] = '\xA0';
+    } else {
+      out[o++] = buf[i];
+    }
+  }
+  if (o + 1 > cap) return gs_fail(err, GS_ERR_TOO_LONG, "explain", "needs more than %zu bytes", cap);
+  memcpy(buf, out, o);
+  buf[o] = '\0';
+  return GS_OK;
 }

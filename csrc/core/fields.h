@@ -66,6 +66,15 @@
   X(F64, view_mem_bar, "view.mem_bar", r->view.mem_bar)                                        \
   X(F64, view_limit_bar, "view.limit_bar", r->view.limit_bar)                                  \
   X(F64, view_wait_bar, "view.wait_bar", r->view.wait_bar)                                    \
+  X(TEXT, view_step_name, "view.step_name", r->view.step_name)                                 \
+  X(TEXT, view_words_note, "view.words_note", r->view.words_note)                              \
+  X(TEXT, view_cache_note, "view.cache_note", r->view.cache_note)                              \
+  X(TEXT, view_waiting_note, "view.waiting_note", r->view.waiting_note)                        \
+  X(TEXT, view_batches_note, "view.batches_note", r->view.batches_note)                        \
+  X(TEXT, view_axis_1, "view.axis_1", r->view.axis[0])                                         \
+  X(TEXT, view_axis_2, "view.axis_2", r->view.axis[1])                                         \
+  X(TEXT, view_axis_3, "view.axis_3", r->view.axis[2])                                         \
+  X(TEXT, view_axis_4, "view.axis_4", r->view.axis[3]) \
   X(COUNT, deploy_gpus, "deploy.gpus", r->deploy.gpus)                                         \
   X(F64, deploy_words_per_s, "deploy.words_per_s", r->deploy.words_per_s)                      \
   X(OPT, deploy_chats_fit, "deploy.chats_fit", (double)r->deploy.chats_fit)                    \
@@ -85,7 +94,9 @@
   X(F64, idle_before, "idle_before", r->idle_before)       \
   X(F64, read, "read", r->read)                            \
   X(F64, wait, "wait", r->wait)                            \
-  X(F64, idle_after, "idle_after", r->idle_after)
+  X(F64, idle_after, "idle_after", r->idle_after)          \
+  X(COUNT, repeat, "repeat", r->repeat)                    \
+  X(TEXT, text, "text", r->text)
 
 /* How many fields of each buffer a list has: U64 in the 64-bit buffer, COUNT, BOOL and
  * F64 in the double buffer, TEXT and NAME in the text buffer. */

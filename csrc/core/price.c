@@ -62,6 +62,7 @@ int gs_priced_of(const gs_setting *s, uint64_t n, const gs_cost_result *c, gs_pr
   out->plan.gpus = n;
   out->cost = *c;
   gs_view_of(&out->cost, &out->view);
+  gs_view_plan(out);
   return deploy(s, out, err);
 }
 

@@ -40,6 +40,13 @@ const gs_model_entry *gs_find_model(const char *name) {
   return NULL;
 }
 
+/* The lesson's module offers its own three models, GPU and two links by key alone. */
+#ifdef GS_LESSON_ONLY
+#define PAST_LESSON 0
+#else
+#define PAST_LESSON 1
+#endif
+
 #ifdef GS_DATA_FROM_JSON
 /* scripts/tables.c alone: data/'s text, read by the readers, to write the tables from. */
 extern const char GS_DATA_gpus_json[];
@@ -111,6 +118,7 @@ int gs_builtin_gpu(const char *key, gs_gpu *out, gs_hardware_text *text, gs_erro
       text_of(&GS_GPU_TABLE[i].text, text);
       return GS_OK;
     }
+  if (!PAST_LESSON) return gs_fail(err, GS_ERR_UNKNOWN, "gpu", "the lesson's module holds only its GPU");
   gs_builtin_keys("gpus", names, sizeof names, NULL);
   return gs_fail(err, GS_ERR_UNKNOWN, "gpu", "no gpu is named \"%s\" (names: %s)", key, names);
 }
@@ -125,6 +133,7 @@ int gs_builtin_link(const char *key, gs_link *out, gs_hardware_text *text, gs_er
       text_of(&GS_LINK_TABLE[i].text, text);
       return GS_OK;
     }
+  if (!PAST_LESSON) return gs_fail(err, GS_ERR_UNKNOWN, "link", "the lesson's module holds only its two links");
   gs_builtin_keys("links", names, sizeof names, NULL);
   return gs_fail(err, GS_ERR_UNKNOWN, "link", "no link is named \"%s\" (names: %s)", key, names);
 }

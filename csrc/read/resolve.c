@@ -14,6 +14,16 @@
 
 #include "internal.h"
 
+/* The lesson's module takes the lesson's settings by name alone (its widget types no figure
+ * and asks for no rule past the lesson), so what serves typed figures, real rules, logs and
+ * prices is left out of it: each use below is a constant 0 there, and the compiler drops
+ * the code it guards. The page's size is the reason (its budget, README "Speed and size"). */
+#ifdef GS_LESSON_ONLY
+#define PAST_LESSON 0
+#else
+#define PAST_LESSON 1
+#endif
+
 /* The searches try counts up to this unless the request says (report's --max-n). */
 static const uint64_t DEFAULT_MAX_N = 64;
 
@@ -50,7 +60,7 @@ static int resolve_model(const gs_request *q, gs_setting *out, gs_error *err) {
  * with no key and every figure typed, a GPU of its own (no generation unless typed). */
 static int resolve_gpu(const gs_request *q, gs_setting *out, gs_error *err) {
   const unsigned figures = GS_TYPED_GIB | GS_TYPED_USABLE | GS_TYPED_GPU_BW | GS_TYPED_FLOPS;
-  unsigned t = q->gpu_typed;
+  unsigned t = PAST_LESSON ? q->gpu_typed : 0;
   int rc;
   if (!q->gpu_key && (t & figures) == figures) {
     memset(&out->gpu, 0, sizeof out->gpu);
@@ -64,6 +74,7 @@ static int resolve_gpu(const gs_request *q, gs_setting *out, gs_error *err) {
   if (t & GS_TYPED_FLOPS) out->gpu.flops = q->gpu.flops;
   if (t & GS_TYPED_ARCH) out->gpu.arch = q->gpu.arch;
   if (t & figures) gs_format(out->gpu_text.name, sizeof out->gpu_text.name, "Custom GPU");
+  if (!PAST_LESSON) return GS_OK; /* the lesson's GPU, checked when its table was written */
   if (out->gpu.arch < GS_ARCH_NONE || out->gpu.arch > GS_ARCH_BLACKWELL)
     return gs_fail(err, GS_ERR_RANGE, "gpu arch", "must be an enum gs_arch");
   return gs_gpu_check(&out->gpu, err);
@@ -82,6 +93,7 @@ static int resolve_link(const char *key, const char *def, unsigned t, const gs_l
    * base_us); otherwise typed figures replace some of the default link's */
   const unsigned figures = GS_TYPED_LINK_BW | GS_TYPED_STEP_US | GS_TYPED_KIND | (base_us >= 0 ? 0 : GS_TYPED_BASE_US);
   int custom = !key && (t & figures) == figures, rc;
+  if (!PAST_LESSON) return gs_builtin_link(key ? key : def, out, text, err);
   if (custom) {
     memset(out, 0, sizeof *out);
     memset(text, 0, sizeof *text);
@@ -114,6 +126,7 @@ double gs_ring_one_way(const gs_gpu *g, const gs_link *l) {
 static unsigned real_switches(const gs_request *q, gs_setting *out) {
   const unsigned figures = GS_TYPED_GIB | GS_TYPED_USABLE | GS_TYPED_GPU_BW | GS_TYPED_FLOPS;
   unsigned on = GS_SW_CACHE_PER_CHAT | GS_SW_READ_CACHE | GS_SW_DIVIDE_HEADS;
+  if (!PAST_LESSON) return 0;
   out->real = q->assume == GS_ASSUME_REAL ||
               (q->assume == GS_ASSUME_DEFAULT && q->gpu_key && strcmp(out->gpu_text.key, "lesson") != 0 && !(q->gpu_typed & figures));
   if (!out->real) return 0;
@@ -162,19 +175,19 @@ static int resolve_plan(const gs_request *q, int own_latencies, gs_setting *out,
   p->in_flight = q->in_flight;
   p->efficiency = q->efficiency;
   p->prompt_tokens = q->no_prompt ? 0 : q->prompt_tokens;
-  if ((rc = gs_efficiency_check(&p->efficiency, err)) != GS_OK) return rc;
+  if (PAST_LESSON && (rc = gs_efficiency_check(&p->efficiency, err)) != GS_OK) return rc;
   if (q->prompt_tokens > GS_MAX_CHAT_TOKENS)
     return gs_fail(err, GS_ERR_RANGE, "prompt_tokens", "must be from 1 to %llu", (unsigned long long)GS_MAX_CHAT_TOKENS);
   out->divide_heads = (switches & GS_SW_DIVIDE_HEADS) != 0;
   if (out->real && !q->per_server) p->per_server = (uint64_t)out->gpu.per_server;
   if (out->real && !q->prompt_tokens && !q->no_prompt) p->prompt_tokens = GS_REAL_PROMPT_TOKENS;
-#ifdef GS_LESSON_ONLY
-  if (p->cache_per_chat || q->replicas > 1 || q->gpu_hour != 0 || q->prompt_tokens)
-    return gs_fail(err, GS_ERR_UNSUPPORTED, "plan",
-                   "the lesson's module keeps the lesson's one chat's cache, one copy, no prompt and no price "
-                   "(build/gpusplit.wasm has them)");
-#endif
   out->max_n = q->max_n ? q->max_n : DEFAULT_MAX_N;
+  out->replicas = 1;
+  if (!PAST_LESSON) {
+    one = *p;
+    one.gpus = 1;
+    return gs_plan_check(&out->model, &one, err);
+  }
   out->replicas = q->replicas ? q->replicas : 1;
   if (out->replicas > GS_MAX_GPUS)
     return gs_fail(err, GS_ERR_RANGE, "replicas", "must be from 1 to %llu", (unsigned long long)GS_MAX_GPUS);
@@ -234,6 +247,12 @@ int gs_resolve(const gs_request *q, gs_setting *out, gs_error *err) {
   const char *default_link;
   int latencies_typed = 0, rc;
   memset(out, 0, sizeof *out);
+  if (!PAST_LESSON && (q->gpu_typed || q->link_typed || q->between_typed || q->log_text || q->assume == GS_ASSUME_REAL ||
+                       q->switches || q->per_server || q->in_flight || q->replicas > 1 ||
+                       q->gpu_hour != 0 || q->prompt_tokens || q->efficiency.bandwidth_share != 0 || q->efficiency.layer_us != 0 ||
+                       q->efficiency.flops_share != 0 || q->efficiency.allreduce_us != 0))
+    return failed(out, "plan", gs_fail(err, GS_ERR_UNSUPPORTED, "plan",
+                                       "the lesson's module takes the lesson's settings by name (build/gpusplit.wasm has the rest)"));
   out->bits = q->bits;
   if (q->bits > 32) return failed(out, "model", gs_fail(err, GS_ERR_RANGE, "bits", "must be from 1 to 32"));
   if ((rc = resolve_model(q, out, err)) != GS_OK) return failed(out, "model", rc);
@@ -245,6 +264,7 @@ int gs_resolve(const gs_request *q, gs_setting *out, gs_error *err) {
                          err)) != GS_OK)
     return failed(out, "link", rc);
   if ((rc = resolve_plan(q, latencies_typed || q->log_text, out, err)) != GS_OK) return failed(out, "plan", rc);
+  if (!PAST_LESSON) return GS_OK;
   /* NCCL's own rules price a ring's all-reduce with NCCL's latencies for the link's kind
    * (csrc/core/nccl.c), so typed or fitted latencies would go unused: refused, unless the
    * split is groups, which hands on over the link and runs no all-reduce */

@@ -11,19 +11,21 @@ enum {
   SETTING_TEXT = 0 GS_SETTING_FIELDS(GS_COUNT_TEXT),
   CHART_F64 = 0 GS_CHART_FIELDS(GS_COUNT_F64),
   CHART_TEXT = 0 GS_CHART_FIELDS(GS_COUNT_TEXT),
-  TIMELINE_F64 = 0 GS_TIMELINE_FIELDS(GS_COUNT_F64)
+  TIMELINE_F64 = 0 GS_TIMELINE_FIELDS(GS_COUNT_F64),
+  TIMELINE_TEXT = 0 GS_TIMELINE_FIELDS(GS_COUNT_TEXT)
 };
 /* The chart and the timeline hand over no 64-bit integers: their figures are small. */
-_Static_assert((0 GS_CHART_FIELDS(GS_COUNT_U64)) == 0 && (0 GS_TIMELINE_FIELDS(GS_COUNT_U64)) == 0 &&
-                   (0 GS_TIMELINE_FIELDS(GS_COUNT_TEXT)) == 0,
-               "chart and timeline figures travel as doubles (and the chart's times as text)");
+_Static_assert((0 GS_CHART_FIELDS(GS_COUNT_U64)) == 0 && (0 GS_TIMELINE_FIELDS(GS_COUNT_U64)) == 0,
+               "chart and timeline figures travel as doubles and text");
 
 static uint64_t out_setting_u64[SETTING_U64];
 static double out_setting_f64[SETTING_F64];
-static char out_setting_text[SETTING_TEXT * GS_FIGURE_CAP];
+/* a text is a figure (GS_FIGURE_CAP) or a sentence (GS_NOTE_CAP): room for either */
+static char out_setting_text[SETTING_TEXT * GS_NOTE_CAP];
 static double out_chart_f64[GS_ABI_ROWS * CHART_F64];
 static char out_chart_text[GS_ABI_ROWS * CHART_TEXT * GS_FIGURE_CAP];
 static double out_timeline_f64[GS_ABI_ROWS * TIMELINE_F64];
+static char out_timeline_text[GS_ABI_ROWS * TIMELINE_TEXT * GS_NOTE_CAP];
 static double out_summary[4];
 static char explain_text[GS_EXPLAIN_CAP];
 static char error_text[640];
@@ -34,6 +36,7 @@ EXPORT char *setting_text(void) { return out_setting_text; }
 EXPORT double *chart_f64(void) { return out_chart_f64; }
 EXPORT char *chart_text(void) { return out_chart_text; }
 EXPORT double *timeline_f64(void) { return out_timeline_f64; }
+EXPORT char *timeline_text(void) { return out_timeline_text; }
 EXPORT double *summary_f64(void) { return out_summary; }
 EXPORT char *explain_buffer(void) { return explain_text; }
 EXPORT char *error_buffer(void) { return error_text; }
@@ -91,19 +94,25 @@ int gs_abi_put_chart(const gs_chart_row *rows, size_t n) {
 }
 
 int gs_abi_put_timeline(const gs_timeline_row *rows, size_t n) {
-  packer pk = {NULL, out_timeline_f64, NULL, 0, 0, 0, 0, 0};
+  packer pk = {NULL, out_timeline_f64, out_timeline_text, sizeof out_timeline_text, 0, 0, 0, 0};
   size_t i;
   if (n > GS_ABI_ROWS) return too_long("timeline");
   for (i = 0; i < n; i++) {
     const gs_timeline_row *r = &rows[i];
     GS_TIMELINE_FIELDS(PACK)
   }
-  return GS_OK;
+  return pk.full ? too_long("timeline") : GS_OK;
 }
 
 int gs_abi_put_explain(const gs_priced *r) {
   gs_error err;
   int rc = gs_explain_of(r, explain_text, sizeof explain_text, &err);
+  return rc == GS_OK ? GS_OK : gs_abi_fail(rc, &err);
+}
+
+int gs_abi_glue_explain(void) {
+  gs_error err;
+  int rc = gs_explain_glue(explain_text, sizeof explain_text, &err);
   return rc == GS_OK ? GS_OK : gs_abi_fail(rc, &err);
 }
 

@@ -20,6 +20,7 @@ char *setting_text(void);
 double *chart_f64(void);
 char *chart_text(void);
 double *timeline_f64(void);
+char *timeline_text(void);
 double *summary_f64(void);
 char *explain_buffer(void);
 char *error_buffer(void);
@@ -31,6 +32,7 @@ int gs_abi_put_setting(const gs_priced *r);
 int gs_abi_put_chart(const gs_chart_row *rows, size_t n);
 int gs_abi_put_timeline(const gs_timeline_row *rows, size_t n);
 int gs_abi_put_explain(const gs_priced *r);
+int gs_abi_glue_explain(void);
 /* The small numbers a call gives beside its figures (the fewest count, a sweep's best). */
 void gs_abi_summary(size_t i, double x);
 

@@ -96,10 +96,12 @@ EXPORT int use_custom(uint32_t len, double gib, double usable, double gpu_bandwi
 }
 #endif
 
-/* The settings past the lesson, until use_builtin or use_custom: GPUs a server (0: one
+/* The lesson's module (GS_LESSON_TABLES) offers only the lesson's settings: no machine().
+ * The settings past the lesson, until use_builtin or use_custom: GPUs a server (0: one
  * server), tokens and bits of the cache (0: the lesson's), switches (enum gs_switch), the
  * link between servers, and kinds (bits 0-1 the link's kind, 2-3 the between link's, 4-6
  * the GPU's generation: enum gs_link_kind and gs_arch). */
+#ifndef GS_LESSON_TABLES
 EXPORT int machine(uint32_t per_server, uint32_t chat_tokens, uint32_t cache_bits, uint32_t switches, double between_bandwidth,
                    double between_step_us, uint32_t kinds) {
   if (!asked) return refuse(GS_ERR_UNKNOWN, "model", "none is loaded: call use_builtin or use_custom");
@@ -118,6 +120,7 @@ EXPORT int machine(uint32_t per_server, uint32_t chat_tokens, uint32_t cache_bit
   ask.gpu.arch = (int)((kinds >> 4) & 7);
   return GS_OK;
 }
+#endif
 
 /* Every figure of n GPUs with this split and words at once, the chart over the offered
  * counts (each priced once, the chosen one among them; none when the plan cannot take
@@ -163,21 +166,28 @@ EXPORT int show(uint32_t n, uint32_t split, uint32_t words) {
   if (rc != GS_OK && rc != GS_ERR_NONE_FITS) return gs_abi_fail(rc, &err);
   gs_abi_summary(0, (double)fewest);
   gs_abi_summary(1, (double)chart_n);
+  /* groups of many words on several GPUs can keep every group busy: kept_busy() shows it */
+  gs_abi_summary(2, shown.plan.split == GS_GROUPS && shown.plan.words > 1 && n > 1 ? 1 : 0);
   have_shown = 1;
   return GS_OK;
 }
 
-/* The sums of the count show() last priced, into explain_buffer(). */
+/* The sums of the count show() last priced, into explain_buffer(), with the spaces inside
+ * a term made no-break spaces, so the page breaks a line only between terms. */
 EXPORT int explain(void) {
+  int rc;
   if (!have_shown) return refuse(GS_ERR_UNKNOWN, "setting", "none is shown: call show first");
-  return gs_abi_put_explain(&shown);
+  if ((rc = gs_abi_put_explain(&shown)) != GS_OK) return rc;
+  return gs_abi_glue_explain();
 }
 
 /* The setting show() last priced with every group kept busy: as many batches of its words
- * in flight as it has groups (gs_plan's in_flight), into the setting's buffers. */
+ * in flight as it has groups (gs_plan's in_flight), into the setting's and the timeline's
+ * buffers. */
 EXPORT int kept_busy(void) {
   static gs_setting busy;
   gs_priced r;
+  gs_timeline_row timeline[OFFERED_MAX];
   gs_error err;
   int rc;
   if (!have_shown) return refuse(GS_ERR_UNKNOWN, "setting", "none is shown: call show first");
@@ -185,5 +195,8 @@ EXPORT int kept_busy(void) {
   busy = setting;
   busy.plan.in_flight = shown.plan.gpus;
   if ((rc = gs_price(&busy, shown.plan.gpus, &r, &err)) != GS_OK) return gs_abi_fail(rc, &err);
+  if (r.plan.gpus > OFFERED_MAX) return refuse(GS_ERR_TOO_LONG, "gpus", "the widget offers counts up to 16");
+  if ((rc = gs_timeline_of(&r, timeline, OFFERED_MAX, &err)) != GS_OK) return gs_abi_fail(rc, &err);
+  if ((rc = gs_abi_put_timeline(timeline, (size_t)r.plan.gpus)) != GS_OK) return rc;
   return gs_abi_put_setting(&r);
 }

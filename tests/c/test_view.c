@@ -278,6 +278,96 @@ static void packed_strings_hold_the_lesson_figures_and_a_full_buffer_is_said(voi
   assert_memory_equal(small + 10, "xxxxxx", 6);
 }
 
+
+/* A lesson setting priced through gs_price, so the view knows its plan and model. */
+static void priced(gs_setting *s, const char *model, uint64_t n, int split, uint64_t words, uint64_t in_flight, gs_priced *out) {
+  memset(s, 0, sizeof *s);
+  ts_setting(model, "fast", &s->model, &s->gpu, &s->link);
+  s->plan = ts_plan(n, split, words);
+  s->plan.in_flight = in_flight;
+  assert_int_equal(gs_price(s, n, out, NULL), GS_OK);
+}
+
+/* lesson, "Groups of layers": "4 x 17.30 = 69.20 ms, plus 3 hand-offs of 7.2 microseconds
+ * ..., 69.23 ms in all"; a group idles while the three others read: 3 x 17.30 = 51.90 ms
+ * plus hand-offs, 75% of the step. Slices: "The 160 swaps cost 1.64 ms". */
+static void each_gpus_timeline_row_is_said_in_words(void **state) {
+  static gs_setting s;
+  gs_priced r;
+  gs_timeline_row rows[4];
+  (void)state;
+  priced(&s, "70b", 4, GS_GROUPS, 1, 0, &r);
+  assert_int_equal(gs_timeline_of(&r, rows, 4, NULL), GS_OK);
+  assert_string_equal(rows[1].text, "GPU 2: reading 17.30 ms, handing on 0.01 ms, idle 51.92 ms (75.0%)");
+  assert_string_equal(rows[3].text, "GPU 4: reading 17.30 ms, idle 51.92 ms (75.0%)");
+  assert_int_equal(rows[0].repeat, 1);
+  priced(&s, "70b", 4, GS_SLICES, 1, 0, &r);
+  assert_int_equal(gs_timeline_of(&r, rows, 4, NULL), GS_OK);
+  assert_string_equal(rows[0].text, "GPU 1: reading 17.30 ms, swapping 1.64 ms in 160 swaps, idle 0.00 ms (0.0%)");
+  assert_int_equal(rows[0].repeat, 80); /* read, then swap, in each of the 80 layers */
+  assert_true(rows[0].idle_before == 0 && rows[0].idle_after == 0);
+  /* 405B on 4 GPUs does not fit: nothing is drawn */
+  priced(&s, "405b", 4, GS_SLICES, 1, 0, &r);
+  assert_int_equal(gs_timeline_of(&r, rows, 4, NULL), GS_OK);
+  assert_true(rows[0].read == 0 && rows[0].wait == 0);
+}
+
+/* Four batches of 64 in flight on 4 groups: each GPU reads all 4 turns, 4 x 17.30 = 69.20 ms
+ * of the 69.23 ms step, never idle; 4 x 64 = 256 chats; the cache holds 4 chats'. */
+static void groups_kept_busy_say_so_and_draw_every_gpu_busy(void **state) {
+  static gs_setting s;
+  gs_priced r;
+  gs_timeline_row rows[4];
+  size_t i;
+  (void)state;
+  priced(&s, "70b", 4, GS_GROUPS, 64, 4, &r);
+  assert_string_equal(r.view.step_name, "Time for one step");
+  assert_string_equal(r.view.words_note, "14.4 words a second for each chat; 3,697.8 for all 256 together");
+  assert_non_null(strstr(r.view.batches_note, "4 batches of 64 chats in flight keep every group busy, and each chat still waits 69.23 ms"));
+  assert_non_null(strstr(r.view.batches_note, "Splitting the same 64 chats into smaller bunches gains nothing while reading sets the pace"));
+  assert_non_null(strstr(r.view.cache_note, "for each of the 4 batches in flight"));
+  assert_int_equal(gs_timeline_of(&r, rows, 4, NULL), GS_OK);
+  for (i = 0; i < 4; i++) {
+    assert_true(rows[i].idle_before == 0 && rows[i].idle_after == 0);
+    assert_non_null(strstr(rows[i].text, "reading 69.20 ms"));
+    assert_non_null(strstr(rows[i].text, "idle 0.00 ms (0.0%)"));
+  }
+  /* one batch: no such note */
+  priced(&s, "70b", 4, GS_GROUPS, 64, 0, &r);
+  assert_string_equal(r.view.batches_note, "");
+}
+
+/* One GPU swaps nothing, one chat is one chat; the axis quarters 18.94 ms (4.73, 9.47, 14.20). */
+static void one_gpu_one_chat_and_the_axis_are_said_right(void **state) {
+  static gs_setting s;
+  gs_priced r;
+  (void)state;
+  priced(&s, "8b", 1, GS_SLICES, 1, 0, &r);
+  assert_string_equal(r.view.waiting_note, "No swaps: one GPU holds every layer; 7.88 ms reading");
+  assert_string_equal(r.view.step_name, "Time for one word");
+  assert_string_equal(r.view.cache_note, "The cache is one chat's, 8,192 tokens long.");
+  priced(&s, "70b", 4, GS_SLICES, 1, 0, &r);
+  assert_string_equal(r.view.words_note, "52.8 words a second for the one chat");
+  assert_string_equal(r.view.waiting_note, "1.64 ms of 18.94 ms on the link, in 160 swaps; 17.30 ms reading");
+  assert_string_equal(r.view.axis[0], "4.73 ms");
+  assert_string_equal(r.view.axis[1], "9.47 ms");
+  assert_string_equal(r.view.axis[2], "14.20 ms");
+  assert_string_equal(r.view.axis[3], "18.94 ms");
+}
+
+/* The page's sums: spaces inside a term become U+00A0, others stay. */
+static void the_glue_keeps_each_term_whole(void **state) {
+  char buf[256] = "  weights: 70,553,706,496 x 2 / 4 = 35,276,853,248\n  2 x 312 TFLOP/s / (4 x 312 TFLOP/s) within the 73.6 GiB usable";
+  (void)state;
+  assert_int_equal(gs_explain_glue(buf, sizeof buf, NULL), GS_OK);
+  assert_string_equal(buf, "  weights: 70,553,706,496\xC2\xA0x\xC2\xA0" "2\xC2\xA0/\xC2\xA0" "4 =\xC2\xA0" "35,276,853,248\n"
+                           "  2\xC2\xA0x\xC2\xA0" "312\xC2\xA0TFLOP/s /\xC2\xA0(4\xC2\xA0x\xC2\xA0" "312\xC2\xA0TFLOP/s) within the 73.6\xC2\xA0GiB usable");
+  {
+    char small[8] = "1 x 2";
+    assert_int_equal(gs_explain_glue(small, 6, NULL), GS_ERR_TOO_LONG);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(the_8b_table_for_one_user_matches_the_lesson_on_both_links),
@@ -294,6 +384,10 @@ int main(void) {
       cmocka_unit_test(figures_at_the_checks_extremes_are_finite_and_whole),
       cmocka_unit_test(the_cost_refuses_hardware_outside_the_checks),
       cmocka_unit_test(packed_strings_hold_the_lesson_figures_and_a_full_buffer_is_said),
+      cmocka_unit_test(each_gpus_timeline_row_is_said_in_words),
+      cmocka_unit_test(groups_kept_busy_say_so_and_draw_every_gpu_busy),
+      cmocka_unit_test(one_gpu_one_chat_and_the_axis_are_said_right),
+      cmocka_unit_test(the_glue_keeps_each_term_whole),
   };
   return cmocka_run_group_tests_name("view", tests, NULL, NULL);
 }

@@ -49,10 +49,30 @@ export function builtWith(page) {
 
 // The gzip-compressed, base64-encoded module a page inlines, unpacked; and the page with it
 // and the CSP hashes (of the script that holds it) masked, for a comparison of the rest.
-const INLINED = /"([A-Za-z0-9+/]{1000,}={0,2})"/;
-export function inlinedModule(html) {
-  const found = html.match(INLINED);
-  return found ? gunzipSync(Buffer.from(found[1], 'base64')) : null;
+// (The widget's is in base 85, scripts/single_page.mjs pack85; the explorer's in base 64.)
+const INLINED = /"([#-~]{1000,})"/;
+function unpack85(text) {
+  const digits = Array.from({ length: 92 }, (_, i) => String.fromCharCode(35 + i)).filter((c) => c !== '<' && c !== '\\');
+  const bytes = Buffer.alloc((text.length - 1) / 5 * 4);
+  for (let i = 1, o = 0; i < text.length; i += 5, o += 4) {
+    let v = 0;
+    for (let k = 0; k < 5; k++) v = v * 85 + digits.indexOf(text[i + k]);
+    bytes.writeUInt32BE(v, o);
+  }
+  return bytes.subarray(0, bytes.length - digits.indexOf(text[0]));
 }
+const packedParts = (html) => [...html.matchAll(new RegExp(INLINED.source, 'g'))]
+  .map((m) => gunzipSync(/^[A-Za-z0-9+/]+={0,2}$/.test(m[1]) ? Buffer.from(m[1], 'base64') : unpack85(m[1])));
+const WASM_MAGIC = Buffer.from([0, 0x61, 0x73, 0x6d]);
+export function inlinedModule(html) {
+  return packedParts(html).find((bytes) => bytes.subarray(0, 4).equals(WASM_MAGIC)) ?? null;
+}
+// The widget's markup the page carries packed (scripts/embed_widget.mjs), or '' for none.
+export function packedBody(html) {
+  const body = packedParts(html).find((bytes) => !bytes.subarray(0, 4).equals(WASM_MAGIC));
+  return body ? body.toString('utf8') : '';
+}
+// The page as its script makes it: its packed markup put back before #error.
+export const unpackedPage = (html) => html.replace('<p id="error"', `${packedBody(html)}<p id="error"`);
 export const withoutModule = (html) =>
   html.replace(new RegExp(INLINED.source, 'g'), '"MODULE"').replace(/'sha256-[A-Za-z0-9+/]+={0,2}'/g, "'sha256-MASKED'");

@@ -5,11 +5,13 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { openModule } from '../../web/src/module.js';
-import { builtWith, inlinedModule, loadModule, nativeFixture, path, toolchain, wasmBytes, withoutModule } from './support.mjs';
+import { builtWith, inlinedModule, loadModule, nativeFixture, packedBody, path, toolchain, unpackedPage, wasmBytes, withoutModule } from './support.mjs';
 
 const committed = readFileSync(path('web/widget.html'), 'utf8');
 const fresh = readFileSync(path('build/widget.html'), 'utf8');
-const page = committed.slice(0, committed.indexOf('<script'));
+// the page as its script makes it, its packed markup in place
+const whole = unpackedPage(committed);
+const page = whole.slice(0, whole.indexOf('<script'));
 const source = readFileSync(path('web/src/widget.js'), 'utf8');
 
 const build = suite('the committed widget is a fresh build');
@@ -34,6 +36,13 @@ if (made === here) {
 
 build('outside its module, web/widget.html is what `make widget` builds today', () => {
   assert.is(withoutModule(committed), withoutModule(fresh), 'web/widget.html is stale: run make widget and commit it');
+});
+
+build('its packed markup is what `make widget` packs today, from web/src/widget.html', () => {
+  assert.ok(packedBody(committed).includes('id="controls"'), 'no packed markup found');
+  assert.is(packedBody(committed), packedBody(fresh));
+  const source = readFileSync(path('web/src/widget.html'), 'utf8');
+  assert.ok(source.includes(packedBody(committed)), 'the packed markup is not web/src/widget.html\'s');
 });
 
 build('its module answers every setting the widget offers as today\'s build/lesson.wasm does', async () => {

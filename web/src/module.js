@@ -1,50 +1,28 @@
-// Opens the widget's WebAssembly module (csrc/wasm/lesson.c, `make wasm`) and reads its
-// buffers by the names web/src/fields.js gives (csrc/core/fields.h). This moves numbers
-// and strings between the module and JavaScript and computes nothing. The widget inlines
-// this file; the Node tests import it, so both use the same reader.
-import { instantiate, readRecord, readStrings } from './module_memory.js';
-import { CHART, SETTING, TIMELINE } from './fields.js';
+// Opens the widget's WebAssembly module (csrc/wasm/lesson.c, `make wasm`) with all it can
+// be asked: what the widget calls (web/src/lesson_module.js) and, for the Node tests and the
+// full module (build/gpusplit.wasm), a pasted config.json, the settings past the lesson and
+// one figure at a time. It moves numbers and strings and computes nothing.
+import { LINK_KEYS, MODEL_KEYS, openLesson, SPLIT_KEYS } from './lesson_module.js';
 
-export const MODEL_KEYS = ['8b', '70b', '405b']; // the order of GS_MODELS in csrc/read/data.c
-export const LINK_KEYS = ['fast', 'slow']; // GS_LINK_KEYS
-export const SPLIT_KEYS = ['slices', 'groups', 'slices-groups']; // enum gs_split
+export { LINK_KEYS, MODEL_KEYS, SPLIT_KEYS };
 // enum gs_switch (csrc/gpusplit.h)
 export const SWITCHES = { cachePerChat: 1, overlap: 2, readCache: 4, ncclAuto: 8, divideHeads: 16 };
 
 export async function openModule(bytes) {
-  const w = await instantiate(bytes);
+  const lesson = await openLesson(bytes);
+  const { w, check, read, price } = lesson;
   const encoder = new TextEncoder();
-  const strings = (ptr, count) => readStrings(w.memory, ptr, count);
-  function check(status) {
-    if (status !== 0) throw new Error(strings(w.error_buffer(), 1)[0]);
-  }
   function list(at) {
     const out = [];
     for (let i = 0, v; (v = at(i)) !== 0; i++) out.push(v);
     return out;
   }
   const counts = list(w.offered_count);
-  const setting = { u64: w.setting_u64(), f64: w.setting_f64(), text: w.setting_text() };
-  const chart = { f64: w.chart_f64(), text: w.chart_text() };
-  const timeline = { f64: w.timeline_f64() };
-
-  // Resolves and prices one setting, with the chart over the offered counts, its timeline
-  // and the fewest count; each reader below takes what it needs of it.
-  function show(gpus, splitKey, words) {
-    check(w.show(gpus, SPLIT_KEYS.indexOf(splitKey) >>> 0, words));
-  }
-  const readSetting = () => readRecord(w.memory, SETTING, setting);
-  const summary = (count) => new Float64Array(w.memory.buffer, w.summary_f64(), count);
-  const readChart = () => Array.from({ length: summary(2)[1] }, (_, i) => readRecord(w.memory, CHART, chart, i));
-  const readTimeline = (gpus) => Array.from({ length: gpus }, (_, i) => readRecord(w.memory, TIMELINE, timeline, i));
-  const readFewest = () => summary(1)[0];
 
   return {
     counts,
     words: list(w.offered_words),
-    useBuiltin(modelKey, linkKey) {
-      check(w.use_builtin(MODEL_KEYS.indexOf(modelKey) >>> 0, LINK_KEYS.indexOf(linkKey) >>> 0));
-    },
+    useBuiltin: lesson.useBuiltin,
     useCustom(configText, gpu, link) {
       if (!w.use_custom) throw new Error('this module reads no config.json: it offers the lesson\'s three models');
       const text = encoder.encode(configText);
@@ -60,38 +38,30 @@ export async function openModule(bytes) {
         m.linkKind | (m.betweenKind << 2) | (m.arch << 4)));
     },
     // Everything one key press shows, each setting priced once.
-    show(gpus, splitKey, words) {
-      show(gpus, splitKey, words);
-      return { setting: readSetting(), chart: readChart(), timeline: readTimeline(gpus), fewest: readFewest() };
-    },
+    show: lesson.show,
     setting(gpus, splitKey, words) {
-      show(gpus, splitKey, words);
-      return readSetting();
+      price(gpus, splitKey, words);
+      return read.setting();
     },
     chart(splitKey, words) {
-      show(counts[0], splitKey, words);
-      return readChart();
+      price(counts[0], splitKey, words);
+      return read.chart();
     },
     // One word's step on each GPU: idle, reading, sending, idle, in percent of the step.
     timeline(gpus, splitKey, words) {
-      show(gpus, splitKey, words);
-      return readTimeline(gpus);
+      price(gpus, splitKey, words);
+      return read.timeline(gpus);
     },
     // The fewest GPUs (up to 64) that hold the model, or 0 when none does.
     fewest(splitKey, words) {
-      show(counts[0], splitKey, words);
-      return readFewest();
+      price(counts[0], splitKey, words);
+      return read.fewest();
     },
-    // The setting shown last with every group kept busy: a batch in flight for each group.
-    keptBusy() {
-      check(w.kept_busy());
-      return readSetting();
-    },
+    keptBusy: lesson.keptBusy,
     // The sums of the setting shown last, or of this one.
     explain(gpus, splitKey, words) {
-      if (gpus !== undefined) show(gpus, splitKey, words);
-      check(w.explain());
-      return strings(w.explain_buffer(), 1)[0];
+      if (gpus !== undefined) price(gpus, splitKey, words);
+      return lesson.explain();
     },
   };
 }

@@ -18,7 +18,42 @@ export async function instantiate(bytes) {
   return instance.exports;
 }
 
+// The module, unpacked: base 85 to bytes with a plain loop (scripts/single_page.mjs
+// pack85: '#' to '~' less '<' and the backslash; first the zero bytes padding the end),
+// then gzip through the browser's own DecompressionStream, fed through its own writer and
+// read through its own reader: through Blob.stream() and Response it took 12 ms more in
+// the bench (issue 20).
+export async function unpack85(text) {
+  const digit = new Uint8Array(127);
+  for (let c = 35, i = 0; i < 85; c++) if (c !== 60 && c !== 92) digit[c] = i++;
+  const bytes = new Uint8Array((text.length - 1) / 5 * 4);
+  for (let i = 1, o = 0; i < text.length; i += 5, o += 4) {
+    let v = 0;
+    for (let k = 0; k < 5; k++) v = v * 85 + digit[text.charCodeAt(i + k)];
+    bytes.set([v >>> 24, v >>> 16, v >>> 8, v], o);
+  }
+  const inflate = new DecompressionStream('gzip');
+  const writer = inflate.writable.getWriter();
+  writer.write(bytes.subarray(0, bytes.length - digit[text.charCodeAt(0)]));
+  writer.close();
+  const reader = inflate.readable.getReader();
+  const parts = [];
+  let size = 0;
+  for (let part; !(part = await reader.read()).done; size += part.value.length) parts.push(part.value);
+  const out = new Uint8Array(size);
+  parts.reduce((at, part) => (out.set(part, at), at + part.length), 0);
+  return out;
+}
+
 const utf8 = new TextDecoder();
+
+// The first `count` rows of a list, its strings read once for all of them (a key press
+// reads the chart's and the timeline's rows).
+export function readRecords(memory, layout, buffers, count) {
+  const text = layout.text ? readStrings(memory, buffers.text, layout.text * count) : [];
+  return Array.from({ length: count }, (_, row) =>
+    readRecord(memory, layout, buffers, row, layout.text ? text.slice(layout.text * row, layout.text * (row + 1)) : null));
+}
 
 // `count` NUL-terminated UTF-8 strings, one after another, from ptr in memory.
 export function readStrings(memory, ptr, count) {
@@ -38,10 +73,11 @@ export function readStrings(memory, ptr, count) {
 // web/src/fields.js gives: row `row` of that list, from its 64-bit, double and string
 // buffers (an 'opt' figure below 0 being null), as an object whose keys are the figures' paths ("memory.total" as
 // { memory: { total } }), the same as the command line's JSON.
-export function readRecord(memory, layout, buffers, row = 0) {
+// `strings`, when given, are the row's strings, already read (readRecords).
+export function readRecord(memory, layout, buffers, row = 0, strings = null) {
   const u64 = layout.u64 ? new BigUint64Array(memory.buffer, buffers.u64, layout.u64 * (row + 1)) : null;
   const f64 = layout.f64 ? new Float64Array(memory.buffer, buffers.f64, layout.f64 * (row + 1)) : null;
-  const text = layout.text ? readStrings(memory, buffers.text, layout.text * (row + 1)).slice(layout.text * row) : null;
+  const text = strings ?? (layout.text ? readStrings(memory, buffers.text, layout.text * (row + 1)).slice(layout.text * row) : null);
   const out = {};
   for (const [path, kind, at] of layout.fields) {
     let value;

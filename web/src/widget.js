@@ -1,8 +1,19 @@
 // The widget: one state object, input handlers that only write it, and one render()
 // that draws everything from the module's answers. No figure is computed here.
 
-const WASM_BASE64 = '__WASM_BASE64__';
+const WASM_BASE85 = '__WASM_BASE85__';
+const BODY_BASE85 = '__BODY_BASE85__'; // the page's markup, packed (scripts/embed_widget.mjs)
 const $ = (id) => document.getElementById(id);
+const NO_RUN = 'this browser runs no WebAssembly, which the widget computes with. Any current Chrome, Edge, Firefox or Safari does.';
+if (typeof WebAssembly !== 'object' || typeof DecompressionStream !== 'function') {
+  $('error').hidden = false;
+  $('error').textContent = 'The widget could not start: ' + NO_RUN;
+  throw new Error(NO_RUN);
+}
+// the module unpacks and compiles while the markup does (the bench's load)
+const opening = unpack85(WASM_BASE85).then(openLesson);
+opening.catch(() => {}); // its failure is shown below, once the page has its markup
+$('error').insertAdjacentHTML('beforebegin', new TextDecoder().decode(await unpack85(BODY_BASE85)));
 const form = $('controls');
 const FIELDS = ['model', 'gpus', 'link', 'split', 'words'];
 const DEFAULTS = { model: '70b', gpus: '4', link: 'fast', split: 'slices', words: '1' };
@@ -81,26 +92,25 @@ function showError(message) {
   $('error').textContent = 'The widget could not start: ' + message;
 }
 
-// The module, unpacked: base64 to bytes with a plain loop, then gzip through the
-// browser's own DecompressionStream (scripts/embed_widget.mjs packs it).
-async function unpack(base64) {
-  const text = atob(base64);
-  const bytes = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
-  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
-}
-
 // Writes only what changed: setting a text to the one it already has still makes the
 // browser lay the page out again, and most of a render repeats the last one.
 function put(element, text) {
   if (element.textContent !== text) element.textContent = text;
 }
+// Hides or shows an element, writing only a change: a write of the same value still
+// makes the browser restyle.
+function hide(element, hidden) {
+  if (element.hidden !== hidden) element.hidden = hidden;
+}
+// Sets a custom property, only when it changes.
+function prop(element, name, value) {
+  if (element.style.getPropertyValue(name) !== value) element.style.setProperty(name, value);
+}
 // Shows a bar from `from` to `to` along its track (web/src/widget.css clips it to them):
 // each a CSS length, so CSS does the sums. Only a changed edge is written.
 function reveal(element, from, to) {
-  if (element.style.getPropertyValue('--from') !== from) element.style.setProperty('--from', from);
-  if (element.style.getPropertyValue('--to') !== to) element.style.setProperty('--to', to);
+  prop(element, '--from', from);
+  prop(element, '--to', to);
 }
 
 function render() {
@@ -118,19 +128,23 @@ function render() {
   put($('usable'), t.usable);
   reveal($('memory-bar'), '0%', `${t.mem_bar}%`);
   $('memory-bar').classList.toggle('gs-over', !now.fits);
-  $('limit').hidden = now.fits;
+  hide($('limit'), now.fits);
   if (!now.fits) $('limit').style.left = `${t.limit_bar}%`;
-  put($('cache-note'), words === 1 ? 'The cache is one chat\'s, 8,192 tokens long.'
-    : `The cache is still one 8,192-token chat's, as in the lesson; each of the ${words} chats would need its own.`);
+  put($('cache-note'), t.cache_note);
   showFit(now.fits, shown);
+  put($('step-name'), t.step_name);
   put($('time'), t.time);
-  put($('words-each'), now.fits ? `${t.words_per_s} words a second` : '—');
-  put($('words-all'), now.fits ? `${t.words_all}` : '—');
+  put($('words-note'), t.words_note);
   put($('waiting'), now.fits ? t.waiting : '—');
   reveal($('waiting-bar'), '0%', `${t.wait_bar}%`);
-  put($('waiting-note'), now.fits ? `${t.transfer} of ${t.time} on the link; ${t.read} reading` : '');
+  put($('waiting-note'), t.waiting_note);
   const rows = shown.chart;
-  [...$('chart').children].forEach((li, i) => {
+  const chart = $('chart');
+  while (chart.children.length > rows.length) chart.lastChild.remove();
+  while (chart.children.length < rows.length) {
+    chart.insertAdjacentHTML('beforeend', '<li><span class="gs-count"></span><span class="gs-track"><span class="gs-read"></span><span class="gs-wait"></span></span><span class="gs-row-time"></span></li>');
+  }
+  [...chart.children].forEach((li, i) => {
     const row = rows[i];
     const [count, track, time] = li.children;
     li.classList.toggle('gs-current', row.gpus === gpus);
@@ -139,12 +153,27 @@ function render() {
     reveal(track.children[1], `${row.read_bar}%`, `calc(${row.read_bar}% + ${row.wait_bar}%)`);
     put(time, row.time);
   });
-  drawTimeline(shown.timeline);
+  drawTimeline($('timeline'), now.fits ? shown.timeline : []);
+  hide($('timeline-none'), now.fits);
+  hide($('axis'), !now.fits);
+  [...$('axis').children].slice(1).forEach((tick, i) => put(tick, t[`axis_${i + 1}`]));
   put($('idle'), now.fits ? t.idle : '—');
+  // groups of many words also show every group kept busy (csrc/wasm/lesson.c, kept_busy)
+  hide($('busy'), !shown.busy);
+  if (shown.busy) {
+    const busy = module.keptBusy();
+    const b = busy.setting.view;
+    put($('busy-note'), b.batches_note);
+    put($('busy-words'), busy.setting.fits ? b.words_all : b.time);
+    put($('busy-each'), b.words_note);
+    put($('busy-memory'), b.memory);
+    put($('busy-cache'), b.cache_note);
+    drawTimeline($('busy-timeline'), busy.setting.fits ? busy.timeline : []);
+  }
   // the explorer's names for this view (web/src/explorer.js): the lesson's GPU, n for the count
   if (explorer) $('explore').href = explorer + '#' + new URLSearchParams({ model: state.model, gpu: 'lesson', link: state.link,
     split: state.split, words: state.words, n: state.gpus }).toString();
-  if ($('sum').open) put($('sum-text'), module.explain());
+  if ($('sum').open) showSum(module.explain());
   laterWriteFragment();
 }
 
@@ -162,33 +191,57 @@ function laterWriteFragment() {
 }
 
 // One row a GPU: idle, reading, sending, idle, each as wide as its share of the step; the
-// idle spans are the track showing through.
-function drawTimeline(rows) {
-  const list = $('timeline');
+// idle spans are the track showing through. A row that repeats (slices: once a layer) is
+// drawn as its pattern: reading, then sending, twice in each of `repeat` layers, in the
+// reading bar's background (web/src/widget.css .gs-layered). A screen reader hears the
+// module's words for the row instead.
+function drawTimeline(list, rows) {
   while (list.children.length > rows.length) list.lastChild.remove();
   while (list.children.length < rows.length) {
     const li = document.createElement('li');
-    li.innerHTML = '<span class="gs-count"></span><span class="gs-track"><span class="gs-read"></span><span class="gs-wait"></span></span>';
+    li.innerHTML = '<span class="gs-count" aria-hidden="true"></span><span class="gs-track" aria-hidden="true"><span class="gs-read"></span><span class="gs-wait"></span></span><span class="gs-sr"></span>';
     li.firstChild.textContent = `GPU ${list.children.length + 1}`;
     list.append(li);
   }
   rows.forEach((row, i) => {
-    const [read, wait] = list.children[i].children[1].children;
+    const [, track, said] = list.children[i].children;
+    const [read, wait] = track.children;
+    const layered = row.repeat > 1;
     const sent = `calc(${row.idle_before}% + ${row.read}%)`; // where reading ends and sending starts
-    reveal(read, `${row.idle_before}%`, sent);
-    reveal(wait, sent, `calc(${sent} + ${row.wait}%)`);
+    const end = `calc(${sent} + ${row.wait}%)`;
+    track.classList.toggle('gs-layered', layered);
+    if (layered) {
+      prop(track, '--n', String(row.repeat));
+      prop(track, '--r', `${row.read}%`);
+    }
+    reveal(read, `${row.idle_before}%`, layered ? end : sent);
+    reveal(wait, layered ? end : sent, end);
+    put(said, row.text);
   });
+}
+
+// The sums, each run of glued words (the module joins a term's parts with no-break spaces)
+// in a span that never breaks (web/src/widget.css), so a line breaks only between terms.
+function showSum(text) {
+  const pre = $('sum-text');
+  if (pre.textContent === text) return;
+  pre.replaceChildren(...text.split(/([ \n]+)/).map((part, i) => {
+    if (i % 2) return part;
+    const span = document.createElement('span');
+    span.textContent = part;
+    return span;
+  }));
 }
 
 // A setting that does not fit: the fewest GPUs that would hold it (the module's search),
 // and a button to the smallest count the widget offers that does.
 function showFit(fits, shown) {
-  $('fit-note').hidden = fits;
+  hide($('fit-note'), fits);
   if (fits) return;
   const fewest = shown.fewest;
   const offered = shown.chart.find((row) => row.fits);
   $('fewest').textContent = fewest ? `it needs at least ${fewest} GPUs` : 'no count up to 64 holds it';
-  $('fit-button').hidden = !offered;
+  hide($('fit-button'), !offered);
   if (offered) {
     $('fit-button').textContent = `Show ${offered.gpus} GPUs`;
     $('fit-button').value = String(offered.gpus);
@@ -219,14 +272,9 @@ form.hidden = false;
 $('results').hidden = false;
 readFragment();
 render();
-if (typeof WebAssembly !== 'object' || typeof DecompressionStream !== 'function') {
-  showError('this browser runs no WebAssembly, which the widget computes with. Any current Chrome, Edge, Firefox or Safari does.');
-} else {
-  unpack(WASM_BASE64)
-    .then(openModule)
-    .then((opened) => {
-      module = opened;
-      render();
-    })
-    .catch((error) => showError(error.message));
-}
+opening
+  .then((opened) => {
+    module = opened;
+    render();
+  })
+  .catch((error) => showError(error.message));
