@@ -67,6 +67,7 @@ typedef struct {
   uint64_t unread_bytes; /* their stored bytes */
   uint64_t experts;      /* routed experts in each mixture-of-experts layer; 0 when dense */
   uint64_t experts_per_token; /* routed experts each token uses */
+  uint64_t moe_layers;   /* layers with routed experts; 0 when dense */
   uint64_t active_params;/* weights one word uses: all it passes through but the routed experts, plus k of them */
   uint64_t cache_full_bytes;   /* attention cache one token adds over the layers that keep every token */
   uint64_t cache_window_bytes; /* the same over the sliding-window layers */
@@ -113,6 +114,17 @@ enum gs_split {
   GS_SLICES = 0,       /* tensor parallelism: every layer cut into n slices */
   GS_GROUPS = 1,       /* pipeline parallelism: n groups of whole layers, one after another */
   GS_SLICES_GROUPS = 2 /* slices inside each server, groups across servers (vLLM's advice) */
+};
+
+/* How a mixture of experts' routed experts are laid out (--experts; csrc/core/experts.c).
+ * spread is expert parallelism with data-parallel attention, as DeepSeek serves V3 (its
+ * attention data-parallel, its experts spread: arXiv 2412.19437, section 3.4) and vLLM's
+ * --enable-expert-parallel with --data-parallel-size does: each GPU holds E/n whole experts and a copy of every other
+ * weight, serves its own 1/n of the chats, and sends each token to the GPUs of the experts
+ * it picks and back (an all-to-all dispatch and combine in each MoE layer). */
+enum gs_experts {
+  GS_EXPERTS_SLICES = 0, /* every expert cut across the GPUs, as every other weight (the lesson's) */
+  GS_EXPERTS_SPREAD = 1  /* E/n whole experts a GPU, attention copied (data-parallel) */
 };
 
 /* Whose all-reduce cost: the lesson's (NCCL's LL start-up with the link's full speed), or
@@ -184,6 +196,7 @@ typedef struct {
                            group at every moment, up to the groups; 0 or 1: the lesson's one batch */
   gs_efficiency efficiency; /* all 0: the peaks (the lesson) */
   uint64_t prompt_tokens; /* tokens of each chat's prompt, for the first word's time; 0: none asked */
+  int experts;            /* enum gs_experts; slices: the lesson's */
 } gs_plan;
 
 /* NCCL's protocols (NCCL_PROTO_LL, _LL128, _SIMPLE); none when nothing is sent. */
@@ -545,6 +558,7 @@ typedef struct {
   uint64_t prompt_tokens;  /* tokens of each chat's prompt, for the first word's time; 0: none */
   double gpu_hour;         /* what one GPU costs an hour, in the user's currency; 0: no cost */
   uint64_t max_n;          /* the highest count the searches try; 0: 64 */
+  int experts;             /* enum gs_experts */
 } gs_request;
 
 /* A request resolved: the model, the machine and the plan, every rule applied. */
@@ -576,6 +590,8 @@ typedef struct {
                                 one layout holds at once; -1 when the cache is not each chat's */
   double chats_fit_words_per_s; /* all replicas' words a second at that many chats a layout; -1 likewise */
   double cost_per_million;   /* the price of a million words at words_per_s; -1 when no price was given */
+  double prompt_cost_per_million; /* the price of a million prompt tokens prefilled at the first
+                                     word's pace; -1 when no price or no prompt was given */
 } gs_deploy;
 
 /* One count priced: the cost, what a person sees, and the plan that gave them. */

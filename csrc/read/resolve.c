@@ -162,6 +162,7 @@ static int resolve_plan(const gs_request *q, int own_latencies, gs_setting *out,
   p->in_flight = q->in_flight;
   p->efficiency = q->efficiency;
   p->prompt_tokens = q->no_prompt ? 0 : q->prompt_tokens;
+  p->experts = q->experts; /* gs_plan_check refuses what spread cannot price */
   if ((rc = gs_efficiency_check(&p->efficiency, err)) != GS_OK) return rc;
   if (q->prompt_tokens > GS_MAX_CHAT_TOKENS)
     return gs_fail(err, GS_ERR_RANGE, "prompt_tokens", "must be from 1 to %llu", (unsigned long long)GS_MAX_CHAT_TOKENS);

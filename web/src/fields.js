@@ -52,9 +52,11 @@ export const SETTING = {
     ['deploy.words_per_s', 'f64', 19],
     ['deploy.chats_fit', 'opt', 20],
     ['deploy.chats_fit_words_per_s', 'opt', 21],
-    ['deploy.cost_per_million', 'opt', 22]
+    ['deploy.cost_per_million', 'opt', 22],
+    ['deploy.prompt_cost_per_million', 'opt', 23],
+    ['experts', 'name', 16]
   ],
-  u64: 9, f64: 23, text: 16,
+  u64: 9, f64: 24, text: 17,
 };
 export const CHART = {
   fields: [
