@@ -641,6 +641,54 @@ int gs_timeline_of(const gs_priced *p, gs_timeline_row *rows, size_t cap, gs_err
 int gs_explain_of(const gs_priced *p, char *buf, size_t cap, gs_error *err);
 void gs_view_of(const gs_cost_result *c, gs_view *out);
 
+/* ---- The plan: every layout within a budget of GPUs, and the best for a target ----
+ * csrc/core/plan.c (`gpusplit plan`, the explorer's frontier chart; not in the lesson's
+ * module). A layout is one copy's GPU count, split, experts, chats at once and batches in
+ * flight, served by as many replicas as the budget holds. */
+typedef struct {
+  uint64_t gpus;          /* one copy's */
+  int split;              /* enum gs_split */
+  int experts;            /* enum gs_experts */
+  uint64_t words;         /* chats at once in a batch */
+  uint64_t in_flight;     /* batches in flight (groups); 1 otherwise */
+  uint64_t replicas;      /* copies the budget holds: gpus_max / gpus */
+  double word_s;          /* seconds a word for each chat: the step */
+  double first_s;         /* seconds to the first word; 0 when no prompt is priced */
+  double words_per_s;     /* all replicas' words a second */
+  double per_gpu;         /* words a second a GPU */
+  double cost_per_million;/* -1 when no price was given */
+} gs_layout;
+
+typedef struct {
+  uint64_t gpus_max;      /* the budget, 1 to GS_MAX_GPUS */
+  double target_word_s;   /* 0: none */
+  double target_first_s;  /* 0: none */
+} gs_plan_ask;
+
+/* The most points a frontier holds (a search that finds more is refused by name). */
+#define GS_PLAN_MAX_POINTS 256
+/* With the lesson's one chat's cache, memory does not bound the chats: the search stops here. */
+#define GS_PLAN_MAX_WORDS 4096
+
+typedef struct {
+  uint64_t tried;         /* layouts priced */
+  size_t count;           /* points on the frontier, fastest first */
+  gs_layout points[GS_PLAN_MAX_POINTS];
+  int has_choice;         /* a target was given and a layout meets it */
+  gs_layout choice;       /* the layout meeting the targets with the most words a second a GPU */
+  char why[512];          /* with targets and no choice: why none meets them */
+} gs_plan_result;
+
+/* Every layout of the setting's model and machine within a.gpus_max GPUs: slices (within
+ * servers and across), groups, slices-groups, experts sliced or spread, batches in flight
+ * 1 or one a group, chats 1, 2, 3, 4, 6, 8, 12, ... up to what fits. */
+int gs_plan_search(const gs_setting *s, const gs_plan_ask *a, gs_plan_result *out, gs_error *err);
+/* The report flags that price one copy of a layout as the plan did (`--counts N --split S
+ * ...`), into buf; returns buf. */
+char *gs_layout_flags(const gs_layout *l, char *buf, size_t cap);
+/* A layout priced through gs_price, for its sums (gs_explain_of): s's plan with l's. */
+int gs_layout_price(const gs_setting *s, const gs_layout *l, gs_setting *scratch, gs_priced *out, gs_error *err);
+
 /* ---- The lesson's four figures, as small SVGs (csrc/core/figure.c) ---- */
 enum gs_figure_kind {
   GS_FIGURE_WEIGHTS_SPLIT = 0,   /* Figure 1: the large model's weights against one GPU, then split four ways */

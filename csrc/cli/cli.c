@@ -139,7 +139,7 @@ int cli_run(int argc, char **argv) {
   if (strcmp(argv[1], "calibrate") == 0) return cli_calibrate(argc - 1, argv + 1);
   if (strcmp(argv[1], "validate") == 0) return cli_validate(argc - 1, argv + 1);
   if (strcmp(argv[1], "figure") == 0) return cli_figure(argc - 1, argv + 1);
-  
+  if (strcmp(argv[1], "plan") == 0) return cli_plan(argc - 1, argv + 1);
   if (strcmp(argv[1], "fit") == 0) return cli_fit(argc - 1, argv + 1);
   return cli_bad("unknown command '%s' (report, numbers, fixture, list, calibrate, validate, figure, fit; see gpusplit --help)", argv[1]);
 }
