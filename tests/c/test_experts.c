@@ -150,6 +150,27 @@ static void deepseek_v3_spread_on_16_gpus_adds_up_by_hand(void **state) {
   ts_assert_close(c.time.total, 13.466269794375e-3, 1e-12);
 }
 
+/* The sums --explain prints for the Mixtral case above, with its numbers put in. */
+static void the_sums_show_the_hand_worked_mixtral_figures(void **state) {
+  gs_model m = builtin("mixtral-8x7b");
+  gs_gpu g = round_gpu(80, 2e12, 1e15);
+  gs_link l = round_link(400e9, 0.6, GS_LINK_NVLINK);
+  gs_plan p = spread_plan(8, 16, 4096);
+  static char buf[GS_EXPLAIN_CAP];
+  gs_error err;
+  (void)state;
+  memset(&err, 0, sizeof err);
+  if (gs_explain(&m, &g, &l, &p, buf, sizeof buf, &err) != GS_OK) fail_msg("%s: %s", err.field, err.what);
+  assert_non_null(strstr(buf, "8 / 8 = 1 whole expert a GPU"));
+  assert_non_null(strstr(buf, "weights: 3,211,272,192 copied + 90,194,313,216 routed / 8 = 14,485,561,344"));
+  assert_non_null(strstr(buf, "ceil(16 / 8) = 2 chats"));
+  assert_non_null(strstr(buf, "= 15,559,303,168 bytes at 2,000 GB/s = 7.78 ms"));
+  assert_non_null(strstr(buf, "2 chats x 2 experts x 4,096 x 2 bytes = 32,768 bytes, 28,672 within its server"));
+  assert_non_null(strstr(buf, "= 7.27 us"));
+  assert_non_null(strstr(buf, "2 x 32 x 7.27 us = 0.47 ms"));
+  assert_non_null(strstr(buf, "total: 7.78 + 0.47 = 8.25 ms a word"));
+}
+
 /* On one GPU spread holds, reads and computes what slices do, and sends nothing. */
 static void spread_on_one_gpu_costs_what_slices_do(void **state) {
   gs_model m = builtin("mixtral-8x7b");
@@ -196,6 +217,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(mixtral_spread_on_8_gpus_adds_up_by_hand),
       cmocka_unit_test(deepseek_v3_spread_on_16_gpus_adds_up_by_hand),
+      cmocka_unit_test(the_sums_show_the_hand_worked_mixtral_figures),
       cmocka_unit_test(spread_on_one_gpu_costs_what_slices_do),
       cmocka_unit_test(spread_refuses_by_name_what_it_cannot_price),
   };
