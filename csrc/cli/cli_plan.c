@@ -163,11 +163,13 @@ static int same_layout(const gs_layout *a, const gs_layout *b) {
 }
 
 static void print_point(const gs_layout *l, int prompt, int chosen) {
-  char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP], c[GS_FIGURE_CAP], d[GS_FIGURE_CAP], e[GS_FIGURE_CAP], flags[160];
-  printf("%s %9s %9s %10s %11s %12s %5llu  %s\n", chosen ? "*" : " ", gs_fixed_grouped(a, sizeof a, l->word_s * 1e3, 2),
+  char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP], c[GS_FIGURE_CAP], d[GS_FIGURE_CAP], e[GS_FIGURE_CAP], f[GS_FIGURE_CAP], flags[160];
+  printf("%s %9s %9s %10s %11s %12s %5llu", chosen ? "*" : " ", gs_fixed_grouped(a, sizeof a, l->word_s * 1e3, 2),
          gs_fixed_grouped(b, sizeof b, 1 / l->word_s, 1), prompt ? gs_fixed_grouped(c, sizeof c, l->first_s * 1e3, 1) : "-",
          gs_fixed_grouped(d, sizeof d, l->per_gpu, 1), gs_fixed_grouped(e, sizeof e, l->words_per_s, 1),
-         (unsigned long long)(l->gpus * l->replicas), gs_layout_flags(l, flags, sizeof flags));
+         (unsigned long long)(l->gpus * l->replicas));
+  if (l->cost_per_million >= 0) printf(" %9s", gs_fixed_grouped(f, sizeof f, l->cost_per_million, 2));
+  printf("  %s\n", gs_layout_flags(l, flags, sizeof flags));
 }
 
 static void print_table(const plan_options *o, const cli_report_options *r, const gs_plan_result *p) {
@@ -181,8 +183,9 @@ static void print_table(const plan_options *o, const cli_report_options *r, cons
   printf("Tried %llu layouts. The frontier, fastest first: for each time a word, the layout with the most words a second a "
          "GPU; each uses as many replicas as %llu GPUs hold.\n\n",
          (unsigned long long)p->tried, (unsigned long long)o->ask.gpus_max);
-  printf("  %9s %9s %10s %11s %12s %5s  %s\n", "ms a word", "words/s", "first ms", "words/s/GPU", "words/s all", "GPUs",
-         "layout (report flags)");
+  printf("  %9s %9s %10s %11s %12s %5s", "ms a word", "words/s", "first ms", "words/s/GPU", "words/s all", "GPUs");
+  if (s->gpu_hour > 0) printf(" %9s", "a million");
+  printf("  %s\n", "layout (report flags)");
   for (i = 0; i < p->count; i++) {
     int chosen = p->has_choice && same_layout(&p->points[i], &p->choice);
     shown |= chosen;
@@ -202,6 +205,7 @@ static void print_table(const plan_options *o, const cli_report_options *r, cons
     else printf(": none meets it: %s\n", p->why);
   }
   printf("words/s is for each chat; words/s/GPU is all chats' over all GPUs; words/s all, over every replica.\n");
+  if (s->gpu_hour > 0) printf("a million: the cost of a million words at %s a GPU hour.\n", gs_plain(a, sizeof a, s->gpu_hour));
   printf("A point's figures again: gpusplit report %s <its flags>\n", o->flags);
 }
 
