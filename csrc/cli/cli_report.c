@@ -110,6 +110,7 @@ static int print_json(const cli_report_options *o, const sweep *sw) {
   json_link(&s->between, &st->between_text);
   printf(",\"per_server\":");
   print_count_or_none(stdout, s->per_server, "null");
+  printf(",\"expert_layout\":\"%s\"", s->experts == GS_EXPERTS_SPREAD ? "spread" : "slices");
   printf(",\"split\":\"%s\",\"words\":%llu,\"chat_tokens\":%llu,\"cache_bits\":%llu,\"cache_per_chat\":%s,\"nccl\":\"%s\","
          "\"overlap\":%s,\"read_cache\":%s,\"divide_heads\":%s,\"in_flight\":%llu,\"replicas\":%llu,\"max_n\":%llu,"
          "\"gpu_hour\":%s,\"fewest\":",

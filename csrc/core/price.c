@@ -57,11 +57,13 @@ static int deploy(const gs_setting *s, gs_priced *r, gs_error *err) {
   d->cost_per_million = -1;
   d->prompt_cost_per_million = -1;
   if (s->gpu_hour > 0 && r->cost.fits) d->cost_per_million = (double)d->gpus * s->gpu_hour / 3600 / d->words_per_s * 1e6;
+#ifndef GS_LESSON_ONLY /* the lesson's module prices no prompt */
   /* a million prompt tokens: the layout prefills words x prompt tokens in the first word's
    * time, each replica its own */
   if (s->gpu_hour > 0 && r->cost.fits && r->plan.prompt_tokens && r->cost.first_word > 0)
     d->prompt_cost_per_million = (double)r->plan.gpus * s->gpu_hour / 3600 * r->cost.first_word /
                                  (double)(r->plan.words * r->plan.prompt_tokens) * 1e6;
+#endif
   return chats_that_fit(s, r, d, err);
 }
 

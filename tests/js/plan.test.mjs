@@ -7,6 +7,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { openExplorer } from '../../web/src/explorer_module.js';
 
 const GPUSPLIT = fileURLToPath(new URL('../../build/gpusplit', import.meta.url));
 const BASE = ['--model', 'deepseek-v3', '--gpu', 'h200', '--link', 'nvlink4', '--per-server', '8', '--between', 'ib-ndr'];
@@ -141,6 +143,33 @@ test('the plan refuses the flags it chooses, and needs a budget', () => {
   const r = spawnSync(GPUSPLIT, ['plan', ...BASE], { encoding: 'utf8' });
   assert.is(r.status, 2);
   assert.ok(r.stderr.includes('--gpus-max'), r.stderr);
+});
+
+test('the explorer\'s module draws the frontier the command line prints, and each point\'s sums are report\'s', async () => {
+  const m = await openExplorer(readFileSync(fileURLToPath(new URL('../../build/explorer.wasm', import.meta.url))));
+  m.useModel(m.models.findIndex((x) => x.key === 'deepseek-v3'), 0);
+  m.useGpuKey('h200');
+  m.useLinkKey('nvlink4');
+  m.useBetweenKey('ib-ndr');
+  m.plan({ split: 'slices', words: 1, perServer: 8, chatTokens: 0, cacheBits: 0, cachePerChat: true, readCache: true, divideHeads: true, ncclAuto: true });
+  const rules = ['--assume', 'lesson', '--cache-per-chat', '--read-cache', '--divide-heads', '--nccl', 'auto'];
+  const native = plan([...rules, '--gpus-max', '16', '--target-word-ms', '20']);
+  const drawn = m.frontier(16, 20, 0);
+  assert.is(drawn.tried, native.tried);
+  assert.equal(drawn.points.map((p) => [p.flags, p.wordS, p.perGpu, p.wordsPerS]),
+    native.frontier.map((p) => [p.flags, p.time_per_word, p.words_per_s_per_gpu, p.words_per_s]));
+  assert.is(drawn.choice.flags, native.choice.flags);
+  // the chart's places: the fastest chat at the top, the busiest GPU at the right
+  assert.is(Math.max(...drawn.points.map((p) => p.y)), 100);
+  assert.is(Math.max(...drawn.points.map((p) => p.x)), 100);
+  for (const p of [drawn.points[0], drawn.choice]) {
+    const text = execFileSync(GPUSPLIT, ['report', ...BASE, ...rules, ...p.flags.split(' '), '--explain', '--gpus', String(p.gpus)], { encoding: 'utf8' });
+    const sums = m.layout(p.index).sums;
+    assert.ok(text.endsWith(sums), `${p.flags}: the module's sums are not the end of report --explain`);
+  }
+  const none = m.frontier(16, 0.5, 0);
+  assert.is(none.choice, null);
+  assert.ok(none.why.startsWith('the fastest layout within 16 GPUs takes'), none.why);
 });
 
 test.run();

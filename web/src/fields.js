@@ -53,10 +53,9 @@ export const SETTING = {
     ['deploy.chats_fit', 'opt', 20],
     ['deploy.chats_fit_words_per_s', 'opt', 21],
     ['deploy.cost_per_million', 'opt', 22],
-    ['deploy.prompt_cost_per_million', 'opt', 23],
-    ['experts', 'name', 16]
+    ['deploy.prompt_cost_per_million', 'opt', 23]
   ],
-  u64: 9, f64: 24, text: 17,
+  u64: 9, f64: 24, text: 16,
 };
 export const CHART = {
   fields: [
