@@ -228,8 +228,9 @@ function placeFrontier(found) {
     const b = document.createElement('button');
     b.type = 'button';
     b.className = 'ex-point';
-    b.style.left = `${p.x}%`;
-    b.style.bottom = `${p.y}%`;
+    b.id = `point-${p.index}`;
+    b.style.setProperty('--x', String(p.x));
+    b.style.setProperty('--y', String(p.y));
     b.dataset.index = String(p.index);
     b.title = `${p.label}: ${p.flags}`;
     b.setAttribute('aria-label', `${p.label}: ${p.flags}`);
