@@ -16,8 +16,8 @@ SAN = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fr
 FAMILIES = $(sort $(wildcard csrc/read/families/*.c))
 # The library: core/ is the arithmetic, read/ turns text into its structs. Listed in a fixed
 # order because the link order sets the bytes of the committed pages' modules.
-CORE = csrc/core/model.c csrc/core/nccl.c csrc/core/prefill.c csrc/core/explain.c csrc/core/format.c csrc/core/view.c csrc/core/error.c
-LIB = csrc/core/model.c csrc/core/nccl.c csrc/core/prefill.c csrc/core/explain.c csrc/read/measured.c csrc/read/calibrate.c csrc/read/runs.c \
+CORE = csrc/core/model.c csrc/core/nccl.c csrc/core/prefill.c csrc/core/experts.c csrc/core/explain.c csrc/core/format.c csrc/core/view.c csrc/core/error.c
+LIB = csrc/core/model.c csrc/core/nccl.c csrc/core/prefill.c csrc/core/experts.c csrc/core/plan.c csrc/core/explain.c csrc/read/measured.c csrc/read/calibrate.c csrc/read/runs.c \
       csrc/read/config.c csrc/read/tally.c csrc/read/json.c csrc/read/utf8.c csrc/read/hardware.c \
       csrc/core/format.c csrc/core/view.c csrc/read/data.c csrc/core/error.c csrc/core/price.c csrc/read/resolve.c $(FAMILIES) \
       csrc/core/figure.c
@@ -25,7 +25,7 @@ CLI = $(sort $(wildcard csrc/cli/*.c))
 HEADERS = csrc/gpusplit.h csrc/internal.h csrc/core/fields.h csrc/wasm/abi.h csrc/cli/cli.h csrc/read/families/families.h
 DATA = data/gpus.json data/links.json
 CATALOGUE = data/models/catalogue.json $(wildcard data/models/*.json)
-C_TESTS = model config families format view machines measured figure bounds efficiency runs
+C_TESTS = model config families format view machines measured figure bounds efficiency runs experts
 TEST_LIB = tests/c/test_support.c
 
 comma := ,
@@ -175,7 +175,8 @@ widget: build/widget.html
 # web/explorer.html, which is committed, and tests/js/explorer.test.mjs keeps the two equal.
 EXPLORER_EXPORTS = $(ABI_EXPORTS) text_in_buffer text_in_capacity key_in_buffer key_in_capacity list_buffer link_name_buffer numbers_buffer \
                    max_gpus list use_model use_config \
-                   use_gpu_key use_gpu use_link_key use_link use_log use_between_key plan price sweep explain
+                   use_gpu_key use_gpu use_link_key use_link use_log use_between_key plan price sweep explain \
+                   frontier layout frontier_f64 frontier_text
 EXPLORER_EMFLAGS = -Oz --no-entry -sSTANDALONE_WASM -sINITIAL_MEMORY=4194304 -sTOTAL_STACK=262144 -sALLOW_MEMORY_GROWTH=0 \
                    -sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(EXPLORER_EXPORTS:%=_%))
 EXPLORER_WEB = web/src/explorer.html web/src/explorer.css web/src/explorer.js web/src/explorer_module.js web/src/module_memory.js web/src/fields.js scripts/embed_explorer.mjs scripts/single_page.mjs

@@ -67,6 +67,7 @@ typedef struct {
   uint64_t unread_bytes; /* their stored bytes */
   uint64_t experts;      /* routed experts in each mixture-of-experts layer; 0 when dense */
   uint64_t experts_per_token; /* routed experts each token uses */
+  uint64_t moe_layers;   /* layers with routed experts; 0 when dense */
   uint64_t active_params;/* weights one word uses: all it passes through but the routed experts, plus k of them */
   uint64_t cache_full_bytes;   /* attention cache one token adds over the layers that keep every token */
   uint64_t cache_window_bytes; /* the same over the sliding-window layers */
@@ -113,6 +114,17 @@ enum gs_split {
   GS_SLICES = 0,       /* tensor parallelism: every layer cut into n slices */
   GS_GROUPS = 1,       /* pipeline parallelism: n groups of whole layers, one after another */
   GS_SLICES_GROUPS = 2 /* slices inside each server, groups across servers (vLLM's advice) */
+};
+
+/* How a mixture of experts' routed experts are laid out (--experts; csrc/core/experts.c).
+ * spread is expert parallelism with data-parallel attention, as DeepSeek serves V3 (its
+ * attention data-parallel, its experts spread: arXiv 2412.19437, section 3.4) and vLLM's
+ * --enable-expert-parallel with --data-parallel-size does: each GPU holds E/n whole experts and a copy of every other
+ * weight, serves its own 1/n of the chats, and sends each token to the GPUs of the experts
+ * it picks and back (an all-to-all dispatch and combine in each MoE layer). */
+enum gs_experts {
+  GS_EXPERTS_SLICES = 0, /* every expert cut across the GPUs, as every other weight (the lesson's) */
+  GS_EXPERTS_SPREAD = 1  /* E/n whole experts a GPU, attention copied (data-parallel) */
 };
 
 /* Whose all-reduce cost: the lesson's (NCCL's LL start-up with the link's full speed), or
@@ -184,6 +196,7 @@ typedef struct {
                            group at every moment, up to the groups; 0 or 1: the lesson's one batch */
   gs_efficiency efficiency; /* all 0: the peaks (the lesson) */
   uint64_t prompt_tokens; /* tokens of each chat's prompt, for the first word's time; 0: none asked */
+  int experts;            /* enum gs_experts; slices: the lesson's */
 } gs_plan;
 
 /* NCCL's protocols (NCCL_PROTO_LL, _LL128, _SIMPLE); none when nothing is sent. */
@@ -556,6 +569,7 @@ typedef struct {
   uint64_t prompt_tokens;  /* tokens of each chat's prompt, for the first word's time; 0: none */
   double gpu_hour;         /* what one GPU costs an hour, in the user's currency; 0: no cost */
   uint64_t max_n;          /* the highest count the searches try; 0: 64 */
+  int experts;             /* enum gs_experts */
 } gs_request;
 
 /* A request resolved: the model, the machine and the plan, every rule applied. */
@@ -587,6 +601,8 @@ typedef struct {
                                 one layout holds at once; -1 when the cache is not each chat's */
   double chats_fit_words_per_s; /* all replicas' words a second at that many chats a layout; -1 likewise */
   double cost_per_million;   /* the price of a million words at words_per_s; -1 when no price was given */
+  double prompt_cost_per_million; /* the price of a million prompt tokens prefilled at the first
+                                     word's pace; -1 when no price or no prompt was given */
 } gs_deploy;
 
 /* One count priced: the cost, what a person sees, and the plan that gave them. */
@@ -640,6 +656,54 @@ int gs_explain_glue(char *buf, size_t cap, gs_error *err);
 void gs_view_of(const gs_cost_result *c, gs_view *out);
 /* The view's words that depend on the plan and model as well (step_name ... axis). */
 void gs_view_plan(gs_priced *r);
+
+/* ---- The plan: every layout within a budget of GPUs, and the best for a target ----
+ * csrc/core/plan.c (`gpusplit plan`, the explorer's frontier chart; not in the lesson's
+ * module). A layout is one copy's GPU count, split, experts, chats at once and batches in
+ * flight, served by as many replicas as the budget holds. */
+typedef struct {
+  uint64_t gpus;          /* one copy's */
+  int split;              /* enum gs_split */
+  int experts;            /* enum gs_experts */
+  uint64_t words;         /* chats at once in a batch */
+  uint64_t in_flight;     /* batches in flight (groups); 1 otherwise */
+  uint64_t replicas;      /* copies the budget holds: gpus_max / gpus */
+  double word_s;          /* seconds a word for each chat: the step */
+  double first_s;         /* seconds to the first word; 0 when no prompt is priced */
+  double words_per_s;     /* all replicas' words a second */
+  double per_gpu;         /* words a second a GPU */
+  double cost_per_million;/* -1 when no price was given */
+} gs_layout;
+
+typedef struct {
+  uint64_t gpus_max;      /* the budget, 1 to GS_MAX_GPUS */
+  double target_word_s;   /* 0: none */
+  double target_first_s;  /* 0: none */
+} gs_plan_ask;
+
+/* The most points a frontier holds (a search that finds more is refused by name). */
+#define GS_PLAN_MAX_POINTS 256
+/* With the lesson's one chat's cache, memory does not bound the chats: the search stops here. */
+#define GS_PLAN_MAX_WORDS 4096
+
+typedef struct {
+  uint64_t tried;         /* layouts priced */
+  size_t count;           /* points on the frontier, fastest first */
+  gs_layout points[GS_PLAN_MAX_POINTS];
+  int has_choice;         /* a target was given and a layout meets it */
+  gs_layout choice;       /* the layout meeting the targets with the most words a second a GPU */
+  char why[512];          /* with targets and no choice: why none meets them */
+} gs_plan_result;
+
+/* Every layout of the setting's model and machine within a.gpus_max GPUs: slices (within
+ * servers and across), groups, slices-groups, experts sliced or spread, batches in flight
+ * 1 or one a group, chats 1, 2, 3, 4, 6, 8, 12, ... up to what fits. */
+int gs_plan_search(const gs_setting *s, const gs_plan_ask *a, gs_plan_result *out, gs_error *err);
+/* The report flags that price one copy of a layout as the plan did (`--counts N --split S
+ * ...`), into buf; returns buf. */
+char *gs_layout_flags(const gs_layout *l, char *buf, size_t cap);
+/* A layout priced through gs_price, for its sums (gs_explain_of): s's plan with l's. */
+int gs_layout_price(const gs_setting *s, const gs_layout *l, gs_setting *scratch, gs_priced *out, gs_error *err);
 
 /* ---- The lesson's four figures, as small SVGs (csrc/core/figure.c) ---- */
 enum gs_figure_kind {

@@ -65,6 +65,15 @@ double gs_compute_seconds(double ops, uint64_t n, const gs_gpu *g, const gs_effi
 void gs_split_time(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, double busy, uint64_t size,
                    gs_time *time, double *swap, int *protocol);
 
+/* experts.c: expert parallelism (--experts spread), for model.c and prefill.c. */
+uint64_t gs_spread_chats(const gs_plan *p);
+int gs_spread_check(const gs_model *m, const gs_plan *p, gs_error *err);
+uint64_t gs_spread_weights(const gs_model *m, uint64_t n);
+uint64_t gs_spread_read_bytes(const gs_model *m, uint64_t n, uint64_t tokens);
+/* Seconds one all-to-all takes when each GPU of r sends size bytes; the bytes each GPU
+ * sends within its server and between servers, when not NULL. */
+double gs_all_to_all(uint64_t size, const gs_ring *r, double *bytes_within, double *bytes_between);
+
 /* a * b and a + b, or 0 when the result would not fit in 64 bits. */
 int gs_mul(uint64_t a, uint64_t b, uint64_t *out);
 int gs_add(uint64_t a, uint64_t b, uint64_t *out);

@@ -61,6 +61,7 @@ static int model(const gs_model_entry *e) {
   u64("unread_bytes", m.unread_bytes);
   u64("experts", m.experts);
   u64("experts_per_token", m.experts_per_token);
+  u64("moe_layers", m.moe_layers);
   u64("active_params", m.active_params);
   u64("cache_full_bytes", m.cache_full_bytes);
   u64("cache_window_bytes", m.cache_window_bytes);
@@ -76,6 +77,7 @@ static int gpu(const char *key, int mode) {
   gs_gpu g;
   gs_hardware_text t;
   gs_error err;
+  memset(&t, 0, sizeof t);
   if (gs_builtin_gpu(key, &g, &t, &err) != GS_OK) return fprintf(stderr, "tables: gpu %s: %s\n", key, err.what), 1;
   printf(" {{\n");
   dbl("gib", g.gib);
@@ -95,6 +97,7 @@ static int link(const char *key, int mode) {
   gs_link l;
   gs_hardware_text t;
   gs_error err;
+  memset(&t, 0, sizeof t); /* a link has no "link" text: none is read into it */
   if (gs_builtin_link(key, &l, &t, &err) != GS_OK) return fprintf(stderr, "tables: link %s: %s\n", key, err.what), 1;
   printf(" {{\n");
   dbl("bandwidth", l.bandwidth);

@@ -110,6 +110,7 @@ static int print_json(const cli_report_options *o, const sweep *sw) {
   json_link(&s->between, &st->between_text);
   printf(",\"per_server\":");
   print_count_or_none(stdout, s->per_server, "null");
+  printf(",\"expert_layout\":\"%s\"", s->experts == GS_EXPERTS_SPREAD ? "spread" : "slices");
   printf(",\"split\":\"%s\",\"words\":%llu,\"chat_tokens\":%llu,\"cache_bits\":%llu,\"cache_per_chat\":%s,\"nccl\":\"%s\","
          "\"overlap\":%s,\"read_cache\":%s,\"divide_heads\":%s,\"in_flight\":%llu,\"replicas\":%llu,\"max_n\":%llu,"
          "\"gpu_hour\":%s,\"fewest\":",
@@ -187,6 +188,10 @@ static void print_header(const cli_report_options *options) {
            o->between_text.name, gs_bytes_rate(a, sizeof a, s->between.bandwidth), gs_plain(b, sizeof b, s->between.step_us));
   printf("Split: %s; %llu chat%s at once, each getting a word a step\n", split_words(s->split), (unsigned long long)s->words,
          s->words == 1 ? "" : "s");
+  if (s->experts == GS_EXPERTS_SPREAD)
+    printf("Experts: spread, %llu / n whole on each of n GPUs; attention and every other weight copied on each "
+           "(data-parallel), each GPU serving its own chats; a dispatch and a combine (all-to-all) in each of %llu MoE layers\n",
+           (unsigned long long)m->experts, (unsigned long long)m->moe_layers);
   if (o->replicas > 1) printf("Replicas: %llu copies of each layout, each serving its own chats\n", (unsigned long long)o->replicas);
   if (o->gpu_hour > 0) printf("Price: %s an hour a GPU, as typed\n", gs_plain(a, sizeof a, o->gpu_hour));
   if (gs_plan_batches(s) > 1)
@@ -224,6 +229,8 @@ static void print_deploy(const gs_priced *r) {
     printf("  %s chats fit: %s words/s", gs_grouped(a, sizeof a, (uint64_t)d->chats_fit),
            gs_fixed_grouped(b, sizeof b, d->chats_fit_words_per_s, 1));
   if (d->cost_per_million >= 0) printf("  %s a million words", gs_fixed_grouped(a, sizeof a, d->cost_per_million, 2));
+  if (d->prompt_cost_per_million >= 0)
+    printf(", %s a million prompt tokens", gs_fixed_grouped(a, sizeof a, d->prompt_cost_per_million, 2));
 }
 
 static int print_table(const cli_report_options *o, const sweep *sw) {

@@ -23,6 +23,7 @@ static const command COMMANDS[] = {
     {"validate", cli_validate, "the model against measured all-reduces and decode runs (make validate)"},
     {"figure", cli_figure, "one of the lesson's four figures as an SVG (make figures)"},
     {"fit", cli_fit, "achieved efficiency fitted to measured decode runs (gpusplit fit RUNS.csv)"},
+    {"plan", cli_plan, "every layout within a budget of GPUs: the frontier of speed against throughput"},
 };
 enum { COMMAND_COUNT = sizeof COMMANDS / sizeof COMMANDS[0] };
 

@@ -43,7 +43,11 @@ static const char REPORT_HELP[] =
     "                     on one at every moment (at most the groups; default 1)\n"
     "  --replicas R       R copies of the layout, each serving its own chats (default 1)\n"
     "  --gpu-hour PRICE   what one GPU costs an hour, in any currency: each row adds the\n"
-    "                     cost of a million words (no price is kept: they change weekly)\n"
+    "                     cost of a million words, and of a million prompt tokens at the\n"
+    "                     first word's pace (no price is kept: they change weekly)\n"
+    "  --experts slices|spread  a mixture of experts' routed experts cut across the GPUs\n"
+    "                     (default), or spread: E/n whole experts a GPU, attention copied on\n"
+    "                     each (data-parallel), tokens sent to their experts and back\n"
     ;
 /* A second part: C99 compilers need take no string longer than 4,095 characters. */
 static const char REPORT_HELP_RULES[] =
@@ -90,11 +94,11 @@ static const char *const VALUE_FLAGS[] = {"--model", "--bits", "--gpu", "--gpu-g
                                           "--max-n", "--gpus", "--link-from", "--in-flight",
                                           "--replicas", "--gpu-hour", "--prompt-tokens", "--engine",
                                           "--efficiency-from", "--bw-share", "--layer-us", "--flops-share", "--allreduce-us",
-                                          "--assume"};
+                                          "--assume", "--experts"};
 enum { F_MODEL, F_BITS, F_GPU, F_GPU_GIB, F_USABLE, F_GPU_BW, F_GPU_FLOPS, F_LINK, F_LINK_BW, F_STEP_US, F_BASE_US,
        F_PER_SERVER, F_BETWEEN, F_SPLIT, F_WORDS, F_CHAT_TOKENS, F_CACHE_BITS, F_NCCL, F_COUNTS, F_MAX_N, F_GPUS, F_LINK_FROM,
        F_IN_FLIGHT, F_REPLICAS, F_GPU_HOUR, F_PROMPT_TOKENS, F_ENGINE, F_EFFICIENCY_FROM, F_BW_SHARE, F_LAYER_US,
-       F_FLOPS_SHARE, F_ALLREDUCE_US, F_ASSUME, F_COUNT };
+       F_FLOPS_SHARE, F_ALLREDUCE_US, F_ASSUME, F_EXPERTS, F_COUNT };
 
 static const char *const SWITCHES[] = {"--json",         "--overlap",         "--read-cache",    "--divide-heads",
                                        "--cache-per-chat", "--explain",       "--no-overlap",    "--no-read-cache",
@@ -240,6 +244,9 @@ static int plan_figures(const char **v, gs_request *q) {
   if (v[F_NCCL] && strcmp(v[F_NCCL], "auto") == 0) q->switches |= GS_SW_NCCL_AUTO;
   else if (v[F_NCCL] && strcmp(v[F_NCCL], "lesson") == 0) q->switches_off |= GS_SW_NCCL_AUTO;
   else if (v[F_NCCL]) return cli_bad("--nccl: must be lesson or auto, not '%s'", v[F_NCCL]);
+  if (v[F_EXPERTS] && strcmp(v[F_EXPERTS], "spread") == 0) q->experts = GS_EXPERTS_SPREAD;
+  else if (v[F_EXPERTS] && strcmp(v[F_EXPERTS], "slices") != 0)
+    return cli_bad("--experts: must be slices or spread, not '%s'", v[F_EXPERTS]);
   if (v[F_ASSUME] && strcmp(v[F_ASSUME], "lesson") == 0) q->assume = GS_ASSUME_LESSON;
   else if (v[F_ASSUME] && strcmp(v[F_ASSUME], "real") == 0) q->assume = GS_ASSUME_REAL;
   else if (v[F_ASSUME]) return cli_bad("--assume: must be lesson or real, not '%s'", v[F_ASSUME]);

@@ -123,6 +123,64 @@ static void swap_sums(writer *w, figures *f, const gs_link *l, const gs_plan *p,
        fixed(f, (double)sent / bandwidth * 1e6, 3), fixed(f, c->swap * 1e6, 2));
 }
 
+#ifndef GS_LESSON_ONLY
+/* Spread experts (csrc/core/experts.c): what a GPU holds, reads, computes and sends. */
+static void spread_sums(writer *w, figures *f, const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p,
+                        const gs_cost_result *c) {
+  uint64_t n = p->gpus, chats = gs_spread_chats(p), copied = m->stored_bytes - m->routed_bytes, held = m->experts / n;
+  uint64_t size = gs_message_bytes(m) * chats * m->experts_per_token, chat = gs_plan_cache_bytes(m, p);
+  uint64_t read_copied = m->stored_bytes - m->unread_bytes - m->routed_bytes;
+  double share = gs_routed_share(m, p->words), picked = (double)held * share, within, between;
+  double read = gs_read_seconds(c->read_bytes, g, &p->efficiency), busy = read >= c->compute ? read : c->compute;
+  gs_ring ring;
+  memset(&ring, 0, sizeof ring);
+  ring.gpus = n;
+  ring.servers = c->servers;
+  ring.intra = l;
+  ring.between = &p->between;
+  ring.extra_us = p->efficiency.allreduce_us;
+  gs_all_to_all(size, &ring, &within, &between);
+  line(w, "Memory on each of %llu GPUs, in bytes (experts spread: %s / %llu = %s whole expert%s a GPU, every other weight copied):",
+       (unsigned long long)n, count(f, m->experts), (unsigned long long)n, count(f, held), held == 1 ? "" : "s");
+  line(w, "  weights: %s copied + %s routed / %llu = %s", count(f, copied), count(f, m->routed_bytes), (unsigned long long)n,
+       count(f, c->memory.weights));
+  line(w, "  cache: each GPU serves its own ceil(%s / %llu) = %s chat%s and holds %s whole: %s x %s bytes = %s",
+       count(f, p->words), (unsigned long long)n, count(f, chats), chats == 1 ? "" : "s", p->cache_per_chat ? "their caches" : "the one chat's cache",
+       p->cache_per_chat ? count(f, chats) : "1", count(f, chat), count(f, c->memory.cache));
+  line(w, "  working: %s; total: %s + %s + %s = %s bytes, %s GiB, %s the %s GiB usable", count(f, c->memory.working),
+       count(f, c->memory.weights), count(f, c->memory.cache), count(f, c->memory.working), count(f, c->memory.total),
+       fixed(f, (double)c->memory.total / (double)GS_GIB, 2), c->fits ? "within" : "over", fixed(f, (double)c->usable_bytes / (double)GS_GIB, 1));
+  line(w, "Time for one word of each of %s chats:", count(f, p->words));
+  line(w, "  reading: %s copied + %s x (1 - (1 - %llu/%llu)^%s) = %s of its experts the words pick%s, x %s bytes an expert%s = %s bytes "
+       "at %s = %s ms",
+       count(f, read_copied), count(f, held), (unsigned long long)m->experts_per_token, (unsigned long long)m->experts, count(f, p->words),
+       fixed(f, picked, 3), picked < 1 ? ", at least 1 (the busiest GPU reads a whole one)" : "",
+       count(f, m->routed_bytes / m->experts), p->read_cache ? ", + its chats' caches" : "", count(f, c->read_bytes),
+       bytes_rate(f, p->efficiency.bandwidth_share > 0 ? g->bandwidth * p->efficiency.bandwidth_share : g->bandwidth),
+       fixed(f, read * 1e3, 2));
+  line(w, "  computing 2 x %s x %s chats / %s = %s ms; the longer, %s ms, counts%s%s%s%s%s", count(f, m->active_params), count(f, chats),
+       flops_rate(f, g->flops), fixed(f, c->compute * 1e3, 2), fixed(f, busy * 1e3, 2),
+       p->efficiency.layer_us > 0 ? ", + " : "", p->efficiency.layer_us > 0 ? count(f, m->layers) : "",
+       p->efficiency.layer_us > 0 ? " layers x " : "", p->efficiency.layer_us > 0 ? plain(f, p->efficiency.layer_us) : "",
+       p->efficiency.layer_us > 0 ? " us fixed" : "");
+  if (n == 1) {
+    line(w, "  one GPU holds every expert and sends nothing");
+  } else {
+    line(w, "  all-to-all: each GPU sends %s chats x %llu experts x %s x 2 bytes = %s bytes, %s within its server at %s%s%s%s: "
+         "%s + %s us + the longer = %s us",
+         count(f, chats), (unsigned long long)m->experts_per_token, count(f, m->hidden), count(f, size), count(f, (uint64_t)within),
+         bytes_rate(f, l->bandwidth), c->servers > 1 ? " and " : "", c->servers > 1 ? count(f, (uint64_t)between) : "",
+         c->servers > 1 ? " to other servers at the link between" : "", plain(f, l->base_us + p->efficiency.allreduce_us),
+         plain(f, c->servers > 1 ? p->between.step_us : l->step_us), fixed(f, c->swap * 1e6, 2));
+    line(w, "  a dispatch and a combine in each of %s MoE layers: 2 x %s x %s us = %s ms", count(f, m->moe_layers), count(f, m->moe_layers),
+         fixed(f, c->swap * 1e6, 2), fixed(f, c->time.transfer * 1e3, 2));
+  }
+  line(w, "  total: %s + %s = %s ms a word; words a second: %s for each chat, %s for all %s together", fixed(f, c->time.read * 1e3, 2),
+       fixed(f, c->time.transfer * 1e3, 2), fixed(f, c->time.total * 1e3, 2), fixed(f, c->time.words_per_s, 1),
+       fixed(f, c->time.total_words_per_s, 1), count(f, p->words));
+}
+#endif
+
 static void time_sums(writer *w, figures *f, const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p,
                       const gs_cost_result *c) {
   uint64_t n = p->gpus, size = gs_message_bytes(m) * p->words, swaps = GS_ALL_REDUCES_PER_LAYER * m->layers;
@@ -190,6 +248,13 @@ static void deploy_sums(writer *w, figures *f, const gs_setting *s, const gs_pri
   if (d->chats_fit >= 0) {
     uint64_t used = c->memory.weights + c->memory.working;
     uint64_t room = c->usable_bytes > used ? c->usable_bytes - used : 0;
+    if (pr->plan.experts == GS_EXPERTS_SPREAD)
+      line(w, "  chats that fit: %s usable - %s weights - %s working = %s bytes for caches; %s whole chats of %s bytes a GPU x %s "
+           "GPUs: %s chats a layout, giving %s words a second in all",
+           count(f, c->usable_bytes), count(f, c->memory.weights), count(f, c->memory.working), count(f, room),
+           count(f, (uint64_t)d->chats_fit / pr->plan.gpus), count(f, gs_plan_cache_bytes(&s->model, &pr->plan)),
+           count(f, pr->plan.gpus), count(f, (uint64_t)d->chats_fit), fixed(f, d->chats_fit_words_per_s, 1));
+    else
     line(w, "  chats that fit: %s usable - %s weights - %s working = %s bytes for caches; a chat's cache of %s bytes%s "
          "over %llu part%s: %s chats a layout, giving %s words a second in all",
          count(f, c->usable_bytes), count(f, c->memory.weights), count(f, c->memory.working), count(f, room),
@@ -200,6 +265,11 @@ static void deploy_sums(writer *w, figures *f, const gs_setting *s, const gs_pri
   if (d->cost_per_million >= 0)
     line(w, "  cost: %s GPUs x %s an hour / 3,600 s / %s words a second x 1,000,000 = %s a million words", count(f, d->gpus),
          fixed(f, s->gpu_hour, 2), fixed(f, d->words_per_s, 1), fixed(f, d->cost_per_million, 2));
+  if (d->prompt_cost_per_million >= 0)
+    line(w, "  prompt cost: %s GPUs x %s an hour / 3,600 s x %s s to the first word / (%s chats x %s prompt tokens) x 1,000,000 = "
+         "%s a million prompt tokens",
+         count(f, pr->plan.gpus), fixed(f, s->gpu_hour, 2), fixed(f, c->first_word, 4), count(f, pr->plan.words),
+         count(f, pr->plan.prompt_tokens), fixed(f, d->prompt_cost_per_million, 2));
 }
 #endif
 
@@ -217,8 +287,14 @@ int gs_explain_of(const gs_priced *pr, char *buf, size_t cap, gs_error *err) {
   w.at = 0;
   buf[0] = '\0';
   f.next = 0;
-  memory_sums(&w, &f, &s->model, &pr->plan, &pr->cost);
-  time_sums(&w, &f, &s->model, &s->gpu, &s->link, &pr->plan, &pr->cost);
+#ifndef GS_LESSON_ONLY
+  if (pr->plan.experts == GS_EXPERTS_SPREAD) spread_sums(&w, &f, &s->model, &s->gpu, &s->link, &pr->plan, &pr->cost);
+  else
+#endif
+  {
+    memory_sums(&w, &f, &s->model, &pr->plan, &pr->cost);
+    time_sums(&w, &f, &s->model, &s->gpu, &s->link, &pr->plan, &pr->cost);
+  }
 #ifndef GS_LESSON_ONLY
   if (pr->cost.fits) deploy_sums(&w, &f, s, pr);
 #endif

@@ -79,7 +79,8 @@
   X(F64, deploy_words_per_s, "deploy.words_per_s", r->deploy.words_per_s)                      \
   X(OPT, deploy_chats_fit, "deploy.chats_fit", (double)r->deploy.chats_fit)                    \
   X(OPT, deploy_chats_fit_words_per_s, "deploy.chats_fit_words_per_s", r->deploy.chats_fit_words_per_s) \
-  X(OPT, deploy_cost_per_million, "deploy.cost_per_million", r->deploy.cost_per_million)
+  X(OPT, deploy_cost_per_million, "deploy.cost_per_million", r->deploy.cost_per_million) \
+  X(OPT, deploy_prompt_cost_per_million, "deploy.prompt_cost_per_million", r->deploy.prompt_cost_per_million)
 
 /* One row of the chart (gs_chart_of), r being a gs_chart_row. */
 #define GS_CHART_FIELDS(X)                     \

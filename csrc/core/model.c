@@ -188,7 +188,11 @@ int gs_plan_check(const gs_model *m, const gs_plan *p, gs_error *err) {
       return gs_fail(err, GS_ERR_SHAPE, "gpus", "%llu servers would make more groups than the %llu layers",
                      (unsigned long long)servers, (unsigned long long)m->layers);
   }
-  return GS_OK;
+#ifndef GS_LESSON_ONLY
+  return gs_spread_check(m, p, err);
+#else
+  return GS_OK; /* the lesson's module sets no experts (its models are dense) */
+#endif
 }
 
 int gs_split_parse(const char *name, int *split, gs_error *err) {
@@ -293,6 +297,14 @@ static uint64_t working_bytes(const gs_model *m) {
 static void memory_per_gpu(const gs_model *m, const gs_plan *p, gs_memory *out) {
   out->weights = ceil_div(m->stored_bytes, p->gpus);
   out->cache = ceil_div(gs_plan_cache_bytes(m, p) * held_chats(p), gs_cache_parts(m, p));
+#ifndef GS_LESSON_ONLY
+  /* spread experts (csrc/core/experts.c): copies of all but the experts, and the busiest
+   * GPU's own chats' caches whole (the lesson's one chat on one GPU) */
+  if (p->experts == GS_EXPERTS_SPREAD) {
+    out->weights = gs_spread_weights(m, p->gpus);
+    out->cache = gs_plan_cache_bytes(m, p) * (p->cache_per_chat ? gs_spread_chats(p) : 1);
+  }
+#endif
   out->working = working_bytes(m);
   out->total = out->weights + out->cache + out->working;
 }
@@ -367,6 +379,16 @@ void gs_split_time(const gs_model *m, const gs_gpu *g, const gs_link *l, const g
     if (fixed > 0) busy += fixed;
     ring.gpus = n;
     ring.servers = servers;
+#ifndef GS_LESSON_ONLY
+    /* spread experts: a dispatch and a combine a MoE layer, each GPU sending its tokens k
+     * times (size is its own tokens' message); no all-reduce (csrc/core/experts.c) */
+    if (p->experts == GS_EXPERTS_SPREAD) {
+      *swap = gs_all_to_all(size * m->experts_per_token, &ring, NULL, NULL);
+      time->transfer = (double)(2 * m->moe_layers) * *swap;
+      time->read = busy;
+      return;
+    }
+#endif
     *swap = gs_ring_allreduce(size, &ring, protocol);
     time->transfer = allreduce_wait(m->layers, 1, *swap, busy / (double)m->layers, p->overlap);
     time->read = busy;
@@ -438,8 +460,19 @@ int gs_cost(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan 
   read = gs_read_seconds(out->read_bytes, g, &p->efficiency);
   /* a decode step computes at the peak: the fitted FLOP/s share is a prefill's (issue 19) */
   out->compute = (double)(2 * m->active_params * p->words) / ((double)n * g->flops);
-  busy = read >= out->compute ? read : out->compute;
   size = gs_message_bytes(m) * p->words;
+#ifndef GS_LESSON_ONLY
+  /* spread experts: each GPU reads its copies and its picked experts, and its own chats'
+   * caches whole, and computes and sends for its own chats (csrc/core/experts.c) */
+  if (p->experts == GS_EXPERTS_SPREAD) {
+    uint64_t chats = gs_spread_chats(p);
+    out->read_bytes = gs_spread_read_bytes(m, n, p->words) + (p->read_cache ? gs_plan_cache_bytes(m, p) * chats : 0);
+    read = gs_read_seconds(out->read_bytes, g, &p->efficiency);
+    out->compute = (double)(2 * m->active_params * chats) / g->flops;
+    size = gs_message_bytes(m) * chats;
+  }
+#endif
+  busy = read >= out->compute ? read : out->compute;
   gs_split_time(m, g, l, p, busy, size, &out->time, &out->swap, &out->protocol);
   out->time.total = out->time.read + out->time.transfer;
   out->bound = out->time.transfer > out->time.read ? GS_BOUND_WAIT : out->compute > read ? GS_BOUND_COMPUTE : GS_BOUND_READ;

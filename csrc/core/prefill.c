@@ -14,12 +14,14 @@
  *   one hand-off of them under groups), through the plan's all-reduce rule: with
  *   --nccl auto these large messages take NCCL's Simple or LL128 protocol and the link's
  *   bandwidth decides them.
+ * Spread experts (--experts spread) prefill each GPU's own chats and send their prompts'
+ * tokens to their experts and back, as a decode step does (csrc/core/experts.c).
  * The achieved FLOP/s share, bandwidth share, fixed cost a layer and all-reduce start-up
  * of the plan's gs_efficiency apply as in a decode step. */
 #include "internal.h"
 
 int gs_first_word(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, double *seconds, gs_error *err) {
-  uint64_t n = p->gpus, tokens, bytes;
+  uint64_t n = p->gpus, tokens, bytes, size;
   double prompt = (double)p->prompt_tokens, ops, read, compute, busy, swap;
   gs_time time;
   int protocol;
@@ -31,8 +33,19 @@ int gs_first_word(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs
   bytes = gs_step_read_bytes(m, tokens);
   read = gs_read_seconds(bytes / n + (bytes % n != 0), g, &p->efficiency);
   compute = gs_compute_seconds(ops, n, g, &p->efficiency);
+  size = gs_message_bytes(m) * tokens;
+  if (p->experts == GS_EXPERTS_SPREAD) {
+    /* spread experts (csrc/core/experts.c): each GPU prefills its own chats' prompts, whole,
+     * reading its copies and the experts all the prompts' tokens pick */
+    uint64_t chats = gs_spread_chats(p);
+    read = gs_read_seconds(gs_spread_read_bytes(m, n, tokens), g, &p->efficiency);
+    ops = (double)(2 * m->active_params) * (double)(p->prompt_tokens * chats) +
+          (double)chats * (double)m->layers * (double)(m->heads * m->head_dim) * prompt * (prompt + 1);
+    compute = gs_compute_seconds(ops, 1, g, &p->efficiency);
+    size = gs_message_bytes(m) * p->prompt_tokens * chats;
+  }
   busy = read >= compute ? read : compute;
-  gs_split_time(m, g, l, p, busy, gs_message_bytes(m) * tokens, &time, &swap, &protocol);
+  gs_split_time(m, g, l, p, busy, size, &time, &swap, &protocol);
   *seconds = time.read + time.transfer;
   if (!(*seconds <= GS_MAX_STEP_SECONDS))
     return gs_fail(err, GS_ERR_RANGE, "prompt_tokens", "the first word would take more than 1e24 seconds; use fewer tokens");

@@ -32,6 +32,8 @@ static int chats_that_fit(const gs_setting *s, const gs_priced *r, gs_deploy *d,
   parts = gs_cache_parts(&s->model, &r->plan);
   room = r->cost.usable_bytes > used ? r->cost.usable_bytes - used : 0;
   most = chat == 0 ? GS_MAX_WORDS : room / chat * parts + room % chat * parts / chat;
+  /* spread experts: each GPU holds its own ceil(W/n) chats' caches whole */
+  if (r->plan.experts == GS_EXPERTS_SPREAD && chat != 0) most = room / chat > GS_MAX_WORDS ? GS_MAX_WORDS : room / chat * r->plan.gpus;
   if (room / chat > GS_MAX_WORDS || most > GS_MAX_WORDS) most = GS_MAX_WORDS;
   d->chats_fit = (int64_t)most;
   d->chats_fit_words_per_s = 0;
@@ -45,13 +47,23 @@ static int chats_that_fit(const gs_setting *s, const gs_priced *r, gs_deploy *d,
 }
 
 /* The layout served by its replicas, and what a million words cost at the price of a GPU
- * hour: gpus x price / 3,600 seconds, over the words a second, times a million. */
+ * hour: gpus x price / 3,600 seconds, over the words a second, times a million; and a
+ * million prompt tokens: one layout's GPUs x price / 3,600 x the first word's seconds, over
+ * the words x prompt tokens it prefills in them, times a million (replicas cancel). */
 static int deploy(const gs_setting *s, gs_priced *r, gs_error *err) {
   gs_deploy *d = &r->deploy;
   d->gpus = s->replicas * r->plan.gpus;
   d->words_per_s = r->cost.fits ? (double)s->replicas * r->cost.time.total_words_per_s : 0;
   d->cost_per_million = -1;
+  d->prompt_cost_per_million = -1;
   if (s->gpu_hour > 0 && r->cost.fits) d->cost_per_million = (double)d->gpus * s->gpu_hour / 3600 / d->words_per_s * 1e6;
+#ifndef GS_LESSON_ONLY /* the lesson's module prices no prompt */
+  /* a million prompt tokens: the layout prefills words x prompt tokens in the first word's
+   * time, each replica its own */
+  if (s->gpu_hour > 0 && r->cost.fits && r->plan.prompt_tokens && r->cost.first_word > 0)
+    d->prompt_cost_per_million = (double)r->plan.gpus * s->gpu_hour / 3600 * r->cost.first_word /
+                                 (double)(r->plan.words * r->plan.prompt_tokens) * 1e6;
+#endif
   return chats_that_fit(s, r, d, err);
 }
 

@@ -199,6 +199,7 @@ int gs_link_parse(const char *json, size_t len, const char *key, gs_link *out, g
                (rc = read_text(&j, at, "label", 0, text->name, sizeof text->name, err)) != GS_OK ||
                (rc = read_text(&j, at, "source", 1, text->source, sizeof text->source, err)) != GS_OK))
     return rc;
+  if (text) text->link[0] = '\0'; /* a link's texts name no link of its own */
   *out = l;
   return GS_OK;
 }

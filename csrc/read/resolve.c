@@ -175,6 +175,7 @@ static int resolve_plan(const gs_request *q, int own_latencies, gs_setting *out,
   p->in_flight = q->in_flight;
   p->efficiency = q->efficiency;
   p->prompt_tokens = q->no_prompt ? 0 : q->prompt_tokens;
+  p->experts = q->experts; /* gs_plan_check refuses what spread cannot price */
   if (PAST_LESSON && (rc = gs_efficiency_check(&p->efficiency, err)) != GS_OK) return rc;
   if (q->prompt_tokens > GS_MAX_CHAT_TOKENS)
     return gs_fail(err, GS_ERR_RANGE, "prompt_tokens", "must be from 1 to %llu", (unsigned long long)GS_MAX_CHAT_TOKENS);
@@ -248,7 +249,7 @@ int gs_resolve(const gs_request *q, gs_setting *out, gs_error *err) {
   int latencies_typed = 0, rc;
   memset(out, 0, sizeof *out);
   if (!PAST_LESSON && (q->gpu_typed || q->link_typed || q->between_typed || q->log_text || q->assume == GS_ASSUME_REAL ||
-                       q->switches || q->per_server || q->in_flight || q->replicas > 1 ||
+                       q->switches || q->per_server || q->in_flight || q->replicas > 1 || q->experts ||
                        q->gpu_hour != 0 || q->prompt_tokens || q->efficiency.bandwidth_share != 0 || q->efficiency.layer_us != 0 ||
                        q->efficiency.flops_share != 0 || q->efficiency.allreduce_us != 0))
     return failed(out, "plan", gs_fail(err, GS_ERR_UNSUPPORTED, "plan",

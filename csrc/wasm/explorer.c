@@ -355,3 +355,109 @@ EXPORT int explain(uint32_t n) {
   if ((rc = gs_price(&setting, n, &r, &err)) != GS_OK) return gs_abi_fail(rc, &err);
   return gs_abi_put_explain(&r);
 }
+
+/* ---- The plan's frontier (gs_plan_search, csrc/core/plan.c; `gpusplit plan`) ----
+ * frontier() searches every layout within gpus_max GPUs of the setting's model and machine
+ * and writes each point into frontier_f64() (FRONTIER_F64 doubles a point, in the order
+ * below) and two strings a point into frontier_text() (the report flags that give it, and
+ * its figures as a person reads them), then the reason when no layout meets the targets.
+ * summary_f64(): the points, the index of the target's choice (-1: none; when the choice
+ * is not on the frontier it follows the points), and the layouts tried. layout(i) prices
+ * point i into the setting's buffers and its sums into explain_buffer(). */
+int frontier(double gpus_max, double target_word_ms, double target_first_ms);
+int layout(uint32_t i);
+double *frontier_f64(void);
+char *frontier_text(void);
+
+/* gpus, split, experts, words, in_flight, replicas, seconds a word, to the first word,
+ * words a second in all and a GPU, the cost of a million words (-1: none), and where the
+ * point sits on the chart: percent of the most words a second a GPU (across) and of the
+ * fastest chat's words a second (up). */
+#define FRONTIER_F64 13
+static gs_plan_result plan_found;
+static double frontier_numbers[(GS_PLAN_MAX_POINTS + 1) * FRONTIER_F64];
+static char frontier_strings[(GS_PLAN_MAX_POINTS + 1) * 320 + 512];
+
+EXPORT double *frontier_f64(void) { return frontier_numbers; }
+EXPORT char *frontier_text(void) { return frontier_strings; }
+
+static const gs_layout *point_at(uint32_t i) {
+  if (i < plan_found.count) return &plan_found.points[i];
+  return i == plan_found.count && plan_found.has_choice ? &plan_found.choice : NULL;
+}
+
+static int same_layout(const gs_layout *a, const gs_layout *b) {
+  return a->gpus == b->gpus && a->split == b->split && a->experts == b->experts && a->words == b->words &&
+         a->in_flight == b->in_flight;
+}
+
+EXPORT int frontier(double gpus_max, double target_word_ms, double target_first_ms) {
+  gs_plan_ask a;
+  gs_error err;
+  double most_gpu = 0, most_chat = 0;
+  uint32_t i, shown;
+  size_t at = 0;
+  int rc, chosen = -1;
+  if ((rc = need(5, "plan")) != GS_OK) return rc;
+  memset(&a, 0, sizeof a);
+  if ((rc = whole(gpus_max, "gpus_max", GS_MAX_GPUS, &a.gpus_max)) != GS_OK) return rc;
+  if (!(target_word_ms >= 0 && target_word_ms <= 86400e3) || !(target_first_ms >= 0 && target_first_ms <= 86400e3))
+    return refuse(GS_ERR_RANGE, "target", "must be a time in ms from 0 (none) to 86400000");
+  a.target_word_s = target_word_ms / 1e3;
+  a.target_first_s = target_first_ms / 1e3;
+  if ((rc = gs_plan_search(&setting, &a, &plan_found, &err)) != GS_OK) return gs_abi_fail(rc, &err);
+  shown = (uint32_t)plan_found.count;
+  for (i = 0; i < plan_found.count; i++)
+    if (plan_found.has_choice && same_layout(&plan_found.points[i], &plan_found.choice)) chosen = (int)i;
+  if (plan_found.has_choice && chosen < 0) chosen = (int)shown++;
+  for (i = 0; i < shown; i++) {
+    const gs_layout *l = point_at(i);
+    if (l->per_gpu > most_gpu) most_gpu = l->per_gpu;
+    if (1 / l->word_s > most_chat) most_chat = 1 / l->word_s;
+  }
+  frontier_strings[0] = '\0';
+  for (i = 0; i < shown; i++) {
+    const gs_layout *l = point_at(i);
+    double *x = frontier_numbers + (size_t)i * FRONTIER_F64;
+    char flags[160], label[160], ms[GS_FIGURE_CAP], chat[GS_FIGURE_CAP], gpu[GS_FIGURE_CAP], first[GS_FIGURE_CAP];
+    x[0] = (double)l->gpus;
+    x[1] = l->split;
+    x[2] = l->experts;
+    x[3] = (double)l->words;
+    x[4] = (double)l->in_flight;
+    x[5] = (double)l->replicas;
+    x[6] = l->word_s;
+    x[7] = l->first_s;
+    x[8] = l->words_per_s;
+    x[9] = l->per_gpu;
+    x[10] = l->cost_per_million;
+    x[11] = l->per_gpu / most_gpu * 100;
+    x[12] = 1 / l->word_s / most_chat * 100;
+    gs_format(label, sizeof label, "%s ms a word, %s words a second a chat, %s a GPU%s%s%s",
+              gs_fixed_grouped(ms, sizeof ms, l->word_s * 1e3, 2), gs_fixed_grouped(chat, sizeof chat, 1 / l->word_s, 1),
+              gs_fixed_grouped(gpu, sizeof gpu, l->per_gpu, 1), l->first_s > 0 ? ", first word in " : "",
+              l->first_s > 0 ? gs_fixed_grouped(first, sizeof first, l->first_s * 1e3, 1) : "", l->first_s > 0 ? " ms" : "");
+    at = gs_pack_text(frontier_strings, sizeof frontier_strings, at, gs_layout_flags(l, flags, sizeof flags));
+    at = gs_pack_text(frontier_strings, sizeof frontier_strings, at, label);
+  }
+  at = gs_pack_text(frontier_strings, sizeof frontier_strings, at, plan_found.why);
+  gs_abi_summary(0, (double)plan_found.count);
+  gs_abi_summary(1, chosen);
+  gs_abi_summary(2, (double)plan_found.tried);
+  (void)at;
+  return GS_OK;
+}
+
+/* Point i of the last frontier (or the choice, just after the points) priced again: its
+ * figures into the setting's buffers and its sums into explain_buffer(). */
+EXPORT int layout(uint32_t i) {
+  static gs_setting scratch;
+  const gs_layout *l = point_at(i);
+  gs_priced r;
+  gs_error err;
+  int rc;
+  if (!l) return refuse(GS_ERR_RANGE, "layout", "no such point on the frontier");
+  if ((rc = gs_layout_price(&setting, l, &scratch, &r, &err)) != GS_OK) return gs_abi_fail(rc, &err);
+  if ((rc = gs_abi_put_setting(&r)) != GS_OK) return rc;
+  return gs_abi_put_explain(&r);
+}

@@ -5,10 +5,12 @@ import * as assert from 'uvu/assert';
 import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { browserSuite, fileUrl, openPage, requested, ROOT, screenshotPath } from './harness.mjs';
 import { EVERY_COUNT, explain, refusal, report, reportText } from '../js/cli_report.mjs';
 
 const data = (name) => join(ROOT, 'data', 'models', name);
+const GPUSPLIT = join(ROOT, 'build', 'gpusplit');
 const QWEN_MOE = data('qwen3-30b-a3b.json');
 const LOG = join(ROOT, 'tests', 'nccl-tests', 'dgx_h100_8gpu_nvidia_dgxc.txt');
 // the explorer prices by the lesson's rules (csrc/wasm/explorer.c), as report does with --assume lesson
@@ -213,7 +215,7 @@ explorer('a pasted nccl-tests log prices the link as report --link-from does; a 
 
 explorer('Tab reaches every visible control, each once, and the arrow keys move the count', async (ctx) => {
   const { page, seen } = await openPage(ctx, fileUrl('explorer.html'));
-  const controls = await page.evaluate(() => [...document.querySelectorAll('input, select, textarea, summary')]
+  const controls = await page.evaluate(() => [...document.querySelectorAll('input, select, textarea, summary, button')]
     .filter((e) => e.getClientRects().length > 0).map((e) => e.id || e.textContent));
   const reached = [];
   for (let i = 0; i < controls.length + 5; i++) {
@@ -249,7 +251,7 @@ const overflows = (page) => page.evaluate(() => {
 });
 
 // Every part shown: typed figures, a config error, servers, and both <details> open.
-const EVERYTHING = '#model=deepseek-v3&gtyped=1&ltyped=1&per=8&split=slices-groups&words=64&cpc=1&auto=1&n=64';
+const EVERYTHING = '#model=deepseek-v3&gtyped=1&ltyped=1&per=8&split=slices-groups&words=64&cpc=1&auto=1&n=64&budget=32&target=40';
 
 for (const width of [360, 1280]) {
   explorer(`at ${width} px wide nothing is cut off or scrolls sideways, with every part shown`, async (ctx) => {
@@ -266,6 +268,26 @@ for (const width of [360, 1280]) {
     assert.equal(seen.problems, []);
   });
 }
+
+explorer('the plan\'s frontier is gpusplit plan\'s, and a point chosen shows its report flags and report\'s sums', async (ctx) => {
+  const { page, seen } = await openPage(ctx, fileUrl('explorer.html',
+    '#model=deepseek-v3&gpu=h200&link=nvlink4&per=8&cpc=1&rcache=1&heads=1&auto=1&budget=16&target=20'));
+  const rules = ['--model', 'deepseek-v3', '--gpu', 'h200', '--link', 'nvlink4', '--per-server', '8', '--between', 'ib-ndr',
+    '--assume', 'lesson', '--cache-per-chat', '--read-cache', '--divide-heads', '--nccl', 'auto'];
+  const native = JSON.parse(execFileSync(GPUSPLIT, ['plan', ...rules, '--gpus-max', '16', '--target-word-ms', '20', '--json'], { encoding: 'utf8' }));
+  const points = await page.evaluate(() => [...document.querySelectorAll('#frontier .ex-point')].map((b) => b.title));
+  assert.is(points.length, native.frontier.length);
+  native.frontier.forEach((p, i) => assert.ok(points[i].endsWith(p.flags), `point ${i}: ${points[i]}`));
+  // the target's choice is filled, and shown until another point is chosen
+  assert.ok((await page.textContent('#layout-flags')).endsWith(native.choice.flags));
+  const last = native.frontier[native.frontier.length - 1];
+  await page.click(`#point-${native.frontier.length - 1}`);
+  assert.ok((await page.textContent('#layout-flags')).endsWith(last.flags));
+  const text = execFileSync(GPUSPLIT, ['report', ...rules, ...last.flags.split(' '), '--explain', '--gpus', String(last.gpus)], { encoding: 'utf8' });
+  assert.ok(text.endsWith(await page.textContent('#layout-sums')));
+  assert.ok((await page.textContent('#layout-sums')).length > 200);
+  assert.equal(seen.problems, []);
+});
 
 explorer('from file:// it asks for nothing but itself', async (ctx) => {
   const { page, seen } = await openPage(ctx, fileUrl('explorer.html', EVERYTHING));

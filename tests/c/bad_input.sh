@@ -165,6 +165,16 @@ printf '{"hidden_size": 4096, "intermediate_size": 14336, "num_hidden_layers": 3
 
 # Model files.
 bad "no_such_file.json;cannot read" report --model "$(m no_such_file.json)"
+# expert parallelism (--experts) and the plan (issue 21)
+bad "--experts;slices or spread" report --model mixtral-8x7b --experts experts
+bad "experts;needs a mixture of experts" report --model 70b --experts spread
+bad "--experts;--split slices only" report --model mixtral-8x7b --experts spread --split groups
+bad "--counts;8 experts do not spread evenly over 3 GPUs" report --model mixtral-8x7b --experts spread --counts 3
+bad "plan;--gpus-max" plan --model 70b
+bad "--gpus-max;from 1 to" plan --model 70b --gpus-max 0
+bad "--target-word-ms;time in ms" plan --model 70b --gpus-max 8 --target-word-ms -3
+bad "--target-first-ms;time in ms" plan --model 70b --gpus-max 8 --target-first-ms nan
+bad "--words;what the plan chooses" plan --model 70b --gpus-max 8 --words 3
 bad "a_directory;cannot read" report --model "$(m a_directory)"
 bad "not_json.json;not valid JSON" report --model "$(m not_json.json)"
 bad "truncated.json;JSON;too early" report --model "$(m truncated.json)"

@@ -434,6 +434,57 @@ static void the_built_in_gpu_reads_as_the_data_sheets_figures(void **state) {
   assert_int_equal(gs_usable_bytes(&g), UINT64_C(79027398246)); /* int(80 * 2**30 * 0.92) in the reference */
 }
 
+/* The typed tables every build links (scripts/tables.c) hold what the readers read from
+ * data/, field for field: every catalogue model against its config counted now, every GPU
+ * and link against data/'s JSON. A field the generator forgot to write fails here. */
+static void the_typed_tables_hold_what_the_readers_read_from_data(void **state) {
+  char keys[4096];
+  const char *arrays[] = {"gpus", "links"};
+  size_t i, a;
+  gs_error err;
+  (void)state;
+  for (i = 0; i < GS_MODEL_COUNT; i++) {
+    gs_model table, read;
+    memset(&table, 0, sizeof table);
+    memset(&read, 0, sizeof read);
+    assert_int_equal(gs_builtin_model(GS_MODELS[i].key, 0, &table, &err), GS_OK);
+    assert_int_equal(gs_model_parse(GS_MODELS[i].json, strlen(GS_MODELS[i].json), 0, &read, &err), GS_OK);
+    if (memcmp(&table, &read, sizeof table) != 0) fail_msg("%s: the table differs from the config as read", GS_MODELS[i].key);
+  }
+  for (a = 0; a < 2; a++) {
+    const char *json = a == 0 ? GS_DATA_gpus_json : GS_DATA_links_json, *at = keys;
+    assert_int_equal(gs_builtin_keys(arrays[a], keys, sizeof keys, &err), GS_OK);
+    while (*at) {
+      char key[64];
+      size_t len = strcspn(at, ",");
+      gs_hardware_text t1, t2;
+      memset(&t1, 0, sizeof t1);
+      memset(&t2, 0, sizeof t2);
+      assert_true(len < sizeof key);
+      memcpy(key, at, len);
+      key[len] = '\0';
+      if (a == 0) {
+        gs_gpu g1, g2;
+        memset(&g1, 0, sizeof g1);
+        memset(&g2, 0, sizeof g2);
+        assert_int_equal(gs_builtin_gpu(key, &g1, &t1, &err), GS_OK);
+        assert_int_equal(gs_gpu_parse(json, strlen(json), key, &g2, &t2, &err), GS_OK);
+        if (memcmp(&g1, &g2, sizeof g1) != 0) fail_msg("gpu %s: the table differs from data/gpus.json", key);
+      } else {
+        gs_link l1, l2;
+        memset(&l1, 0, sizeof l1);
+        memset(&l2, 0, sizeof l2);
+        assert_int_equal(gs_builtin_link(key, &l1, &t1, &err), GS_OK);
+        assert_int_equal(gs_link_parse(json, strlen(json), key, &l2, &t2, &err), GS_OK);
+        if (memcmp(&l1, &l2, sizeof l1) != 0) fail_msg("link %s: the table differs from data/links.json", key);
+      }
+      if (memcmp(&t1, &t2, sizeof t1) != 0) fail_msg("%s: the table's texts differ from data/'s", key);
+      at += len;
+      while (*at == ',' || *at == ' ') at++;
+    }
+  }
+}
+
 static void the_built_in_links_read_as_the_data_sheets_and_nccls_figures(void **state) {
   gs_link l;
   gs_error err;
@@ -695,6 +746,7 @@ int main(void) {
       cmocka_unit_test(gpu_figures_read_as_the_nearest_double_to_their_text),
       cmocka_unit_test(a_link_with_a_negative_step_or_no_bandwidth_fails_the_check),
       cmocka_unit_test(bad_links_files_are_refused),
+      cmocka_unit_test(the_typed_tables_hold_what_the_readers_read_from_data),
   };
   return cmocka_run_group_tests_name("shape", tests, NULL, NULL);
 }

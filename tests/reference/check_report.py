@@ -173,7 +173,7 @@ def row(n: int, split: str, words: int) -> dict:
             "usable_bytes": g.USABLE_BYTES, "active_params": g.param_count(cfg), "compute": AnyValue(), "view": AnyValue(),
             # one replica, the lesson's one-chat cache (so no count of chats that fit) and no price
             "deploy": {"gpus": n, "words_per_s": time["total_words_per_s"] if g.fits(KEY, n) else 0, "chats_fit": None,
-                       "chats_fit_words_per_s": None, "cost_per_million": None}}
+                       "chats_fit_words_per_s": None, "cost_per_million": None, "prompt_cost_per_million": None}}
 
 
 def expected(case: dict) -> dict:
@@ -195,6 +195,8 @@ def expected(case: dict) -> dict:
                  "step_us": case["step_us"], "base_us": g.BASE_US},
         "between": AnyValue(), "per_server": None, "chat_tokens": 8192, "cache_bits": 16, "cache_per_chat": False,
         "nccl": "lesson", "overlap": False, "read_cache": False, "divide_heads": False, "in_flight": 1, "replicas": 1, "gpu_hour": None, "max_n": max_n,
+        # the lesson cuts every weight, experts too (issue 21's --experts slices)
+        "expert_layout": "slices",
         "split": split, "words": words, "fewest": fewest(max_n), "best": best(split, words, max_n),
         "best_dividing_heads": best(split, words, max_n, cfg["num_attention_heads"]),
         "rows": [row(n, split, words) for n in case["counts"]],

@@ -14,6 +14,7 @@ const DEFAULTS = {
   model: '70b', config: '', bits: '', gpu: 'h100-sxm', gtyped: '', gib: '', usable: '', gbw: '', flops: '',
   link: 'nvlink4', ltyped: '', lbw: '', step: '', base: '', per: '', between: 'ib-ndr', split: 'slices',
   words: '1', tokens: '', cbits: '', cpc: '', overlap: '', rcache: '', heads: '', auto: '', n: '4',
+  budget: '8', target: '', pick: '',
 };
 const FIELDS = Object.keys(DEFAULTS);
 const CHECKBOXES = ['gtyped', 'ltyped', 'cpc', 'overlap', 'rcache', 'heads', 'auto'];
@@ -36,6 +37,7 @@ function readFragment() {
 function showState() {
   for (const field of FIELDS) {
     const control = form.elements[field];
+    if (!control) continue; // pick: a point of the plan, chosen on the chart
     if (CHECKBOXES.includes(field)) control.checked = state[field] === '1';
     else control.value = state[field];
   }
@@ -65,15 +67,16 @@ function status(id, text, bad = false) {
   $(id).classList.toggle('ex-bad', bad);
 }
 
-const STEP_STATUS = { model: 'model-status', config: 'model-status', gpu: 'gpu-status', link: 'link-status', log: 'link-status' };
+const STEP_STATUS = { model: 'model-status', config: 'model-status', gpu: 'gpu-status', link: 'link-status', log: 'link-status',
+  frontier: 'plan-found', layout: 'plan-found' };
 
 // The figures, or dashes when a setting cannot be priced.
 function clearFigures() {
   for (const id of ['memory', 'time', 'waiting']) $(id).textContent = '—';
-  for (const id of ['parts', 'usable-note', 'time-parts', 'speed', 'machine', 'searches', 'explain', 'axis-max']) $(id).textContent = '';
+  for (const id of ['parts', 'usable-note', 'time-parts', 'speed', 'machine', 'searches', 'explain', 'axis-max', 'plan-found', 'layout-flags', 'layout-sums']) $(id).textContent = '';
   $('memory-bar').style.width = '0%';
   $('waiting-bar').style.width = '0%';
-  for (const id of ['chart', 'marks', 'table']) $(id).replaceChildren();
+  for (const id of ['chart', 'marks', 'table', 'frontier']) $(id).replaceChildren();
 }
 
 // Typed figures start as the catalogue entry's, the first time they are shown.
@@ -203,9 +206,54 @@ function showSweep(n) {
   $('table').replaceChildren(...rows);
 }
 
+// The plan's frontier within the budget (csrc/core/plan.c), each point a button placed at
+// the module's percentages; the picked point (state.pick, or the target's choice) shows its
+// report flags and its sums.
+function showFrontier() {
+  try {
+    placeFrontier(module.frontier(whole(state.budget), state.target.trim() === '' ? 0 : figure(state.target), 0));
+  } catch (error) {
+    if (!error.step) throw error;
+    for (const id of ['layout-flags', 'layout-sums']) $(id).textContent = '';
+    $('frontier').replaceChildren();
+    status('plan-found', error.message, true);
+  }
+}
+
+function placeFrontier(found) {
+  const all = found.choice && found.choice.index >= found.points.length ? [...found.points, found.choice] : found.points;
+  $('plan-found').textContent = `${found.tried} layouts tried; ${found.points.length} on the frontier.`
+    + (state.target.trim() === '' ? '' : found.choice ? ` The filled point is the best within ${state.target} ms a word.` : ` None meets the target: ${found.why}.`);
+  const buttons = all.map((p) => {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'ex-point';
+    b.id = `point-${p.index}`;
+    b.style.setProperty('--x', String(p.x));
+    b.style.setProperty('--y', String(p.y));
+    b.dataset.index = String(p.index);
+    b.title = `${p.label}: ${p.flags}`;
+    b.setAttribute('aria-label', `${p.label}: ${p.flags}`);
+    b.classList.toggle('ex-chosen', found.choice !== null && p.index === found.choice.index);
+    b.classList.toggle('ex-picked', String(p.index) === state.pick);
+    return b;
+  });
+  $('frontier').replaceChildren(...buttons);
+  const pick = state.pick !== '' ? all.find((p) => String(p.index) === state.pick) : found.choice;
+  $('layout-flags').textContent = pick ? `${pick.label}. As report flags: ${pick.flags}` : '';
+  $('layout-sums').textContent = pick ? module.layout(pick.index).sums : '';
+}
+
+function onFrontierClick(event) {
+  const point = event.target.closest('.ex-point');
+  if (!point) return;
+  state.pick = point.dataset.index;
+  render();
+}
+
 function render() {
   if (!module) return;
-  for (const id of ['model-status', 'gpu-status', 'link-status', 'plan-status']) status(id, '');
+  for (const id of ['model-status', 'gpu-status', 'link-status', 'plan-status', 'plan-found']) status(id, '');
   $('n-out').textContent = state.n;
   let linkable = false;
   try {
@@ -215,12 +263,28 @@ function render() {
     showSetting(n);
     showSweep(n);
     $('explain').textContent = module.explain(n);
+    showFrontier();
   } catch (error) {
     if (!error.step) throw error;
     clearFigures();
     status(STEP_STATUS[error.step] || 'plan-status', error.message, true);
   }
-  writeFragment(linkable);
+  laterWriteFragment(linkable);
+}
+
+// The fragment is written after the figures, in a task of its own, as the widget does:
+// history.replaceState forces style and layout, which inside a slider step would make the
+// step wait for it. Renders in between write it once, with the last one's state.
+let fragmentDue = false;
+let fragmentLinkable = false;
+function laterWriteFragment(linkable) {
+  fragmentLinkable = linkable;
+  if (fragmentDue) return;
+  fragmentDue = true;
+  setTimeout(() => {
+    fragmentDue = false;
+    writeFragment(fragmentLinkable);
+  });
 }
 
 // Handlers only write the state, then render.
@@ -229,6 +293,7 @@ function onInput(event) {
   if (!FIELDS.includes(control.name) && control.name !== 'log') return;
   if (control.name === 'log') log = control.value;
   else state[control.name] = control.type === 'checkbox' ? (control.checked ? '1' : '') : control.value;
+  state.pick = ''; // the frontier's points change with any setting
   render();
 }
 
@@ -284,6 +349,7 @@ async function start() {
   form.addEventListener('input', onInput);
   form.addEventListener('submit', (event) => event.preventDefault());
   $('chart').addEventListener('click', onChartClick);
+  $('frontier').addEventListener('click', onFrontierClick);
   takeDrops($('config'));
   takeDrops($('log'));
   addEventListener('hashchange', () => {

@@ -82,6 +82,7 @@ static int count(const gs_config *c, gs_tally *t, gs_model *m, int v3) {
     gs_decoder_mlp(t, GS_PART_EXPERT, gs_tally_mul(t, moe, m->experts), m->hidden, expert_width, 0);
     if (shared) gs_decoder_mlp(t, GS_PART_MLP, moe, m->hidden, gs_tally_mul(t, shared, expert_width), 0);
     if (moe_width > m->ffn_width) m->ffn_width = moe_width;
+    m->moe_layers = moe;
   } else {
     m->experts = m->experts_per_token = 0;
   }

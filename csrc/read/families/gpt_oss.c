@@ -30,6 +30,7 @@ int gs_count_gpt_oss(const gs_config *c, gs_tally *t, gs_model *m) {
   gs_decoder_mlp(t, GS_PART_EXPERT, gs_tally_mul(t, m->layers, m->experts), m->hidden, width, 1);
   gs_tally_vector(t, GS_PART_NORM, 2 * m->layers, m->hidden);
   m->ffn_width = gs_tally_mul(t, m->experts_per_token, width);
+  m->moe_layers = m->layers;
   if ((rc = gs_decoder_tables(c, t, m, 0)) != GS_OK) return rc;
   return gs_decoder_cache(m, sliding, window, c->err);
 }

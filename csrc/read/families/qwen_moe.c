@@ -50,6 +50,7 @@ static int count(const gs_config *c, gs_tally *t, gs_model *m, int qwen3) {
     return gs_fail(c->err, GS_ERR_OVERFLOW, "moe_intermediate_size", "the feed-forward width would overflow 64 bits");
   if (sparse < m->layers && dense_width > m->ffn_width) m->ffn_width = dense_width;
   if (sparse == 0) m->experts = m->experts_per_token = 0;
+  m->moe_layers = sparse;
   if ((rc = gs_decoder_tables(c, t, m, 0)) != GS_OK) return rc;
   return gs_qwen_cache(c, m);
 }

@@ -1,0 +1,231 @@
+/* `gpusplit plan`: every layout within a budget of GPUs (gs_plan_search, csrc/core/plan.c),
+ * printed as a frontier: for each time a word, the layout with the most words a second a
+ * GPU, each named by the report flags that price it again. Targets mark the best layout
+ * that meets them, or say why none does. The model, the machine and the rules are read by
+ * report's own flags (cli_report_parse), so a point's flags added to them reproduce it. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char PLAN_HELP[] =
+    "usage: gpusplit plan --model M --gpu G [--link L] [--per-server S] [--between B]\n"
+    "                     --gpus-max N [--target-word-ms T] [--target-first-ms F] [--json]\n"
+    "\n"
+    "Every layout within N GPUs: slices within servers and across, groups of layers,\n"
+    "slices-groups (slices in a server, groups across), a mixture's experts sliced or\n"
+    "spread, one batch in flight or one a group, chats at once 1, 2, 3, 4, 6, 8, 12, ...\n"
+    "up to what fits, each served by as many replicas as N GPUs hold. It prints the\n"
+    "frontier: for each time a word some layout reaches, the layout with the most words\n"
+    "a second a GPU, with the report flags that give its figures again.\n"
+    "\n"
+    "  --gpus-max N         the budget of GPUs, 1 to 65536\n"
+    "  --target-word-ms T   mark the best layout whose time a word is at most T ms\n"
+    "  --target-first-ms F  ... and whose first word comes within F ms\n"
+    "  --json               one JSON object instead of the table\n"
+    "\n"
+    "The model, the machines and the rules take report's flags (gpusplit report --help):\n"
+    "--model, --bits, --gpu, --link, --per-server, --between, --assume, --engine, --chat-tokens,\n"
+    "--prompt-tokens, --gpu-hour, ... The plan chooses --split, --experts, --words,\n"
+    "--in-flight, --replicas and the count itself, so those are refused here.\n";
+
+/* Flags the plan chooses itself: given, they would be ignored, so they are refused. */
+static const char *const CHOSEN[] = {"--split", "--experts", "--words", "--in-flight", "--replicas", "--counts",
+                                     "--max-n", "--gpus", "--explain"};
+
+typedef struct {
+  gs_plan_ask ask;
+  int json;
+  char flags[4096]; /* report's flags as given, for a point's command */
+} plan_options;
+
+/* A time in ms from a flag, above 0 and at most a day. */
+static int parse_ms(const char *flag, const char *text, double *seconds) {
+  char *end;
+  double x;
+  errno = 0;
+  x = strtod(text, &end);
+  if (text[0] == '\0' || *end != '\0' || errno == ERANGE || !isfinite(x) || !(x > 0) || x > 86400e3)
+    return cli_bad("%s: must be a time in ms above 0 and at most 86400000, not '%s'", flag, text);
+  *seconds = x / 1e3;
+  return CLI_OK;
+}
+
+static int is_chosen(const char *arg) {
+  size_t i, n = strcspn(arg, "=");
+  for (i = 0; i < sizeof CHOSEN / sizeof CHOSEN[0]; i++)
+    if (strlen(CHOSEN[i]) == n && strncmp(arg, CHOSEN[i], n) == 0) return 1;
+  return 0;
+}
+
+/* Splits argv into the plan's own flags and report's, which go to rest (rest[0] = "plan"). */
+static int split_args(int argc, char **argv, plan_options *o, char **rest, int *rest_n) {
+  const char *gpus_max = NULL;
+  size_t at = 0;
+  int i;
+  *rest_n = 0;
+  rest[(*rest_n)++] = argv[0];
+  for (i = 1; i < argc; i++) {
+    const char *arg = argv[i], *value = NULL, *eq = strchr(arg, '=');
+    const char *own[] = {"--gpus-max", "--target-word-ms", "--target-first-ms"};
+    size_t k, n = eq ? (size_t)(eq - arg) : strlen(arg);
+    int rc;
+    if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+      fputs(PLAN_HELP, stdout);
+      return CLI_HELPED;
+    }
+    if (strcmp(arg, "--json") == 0) {
+      o->json = 1;
+      continue;
+    }
+    if (is_chosen(arg)) return cli_bad("plan: %.*s is what the plan chooses; leave it out", (int)n, arg);
+    for (k = 0; k < 3; k++)
+      if (strlen(own[k]) == n && strncmp(arg, own[k], n) == 0) break;
+    if (k < 3) {
+      if (eq) value = eq + 1;
+      else if (i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0) value = argv[++i];
+      else return cli_bad("%s: needs a value", own[k]);
+      if (k == 0) gpus_max = value;
+      else if ((rc = parse_ms(own[k], value, k == 1 ? &o->ask.target_word_s : &o->ask.target_first_s)) != CLI_OK) return rc;
+      continue;
+    }
+    rest[(*rest_n)++] = argv[i];
+    /* kept for the points' commands: report's flags as given (a value with a space or a
+     * quote is kept as typed; the command is for a person to read) */
+    if (at + strlen(arg) + 2 < sizeof o->flags) at += (size_t)snprintf(o->flags + at, sizeof o->flags - at, "%s%s", at ? " " : "", arg);
+  }
+  if (!gpus_max) return cli_bad("plan: --gpus-max N is needed: the budget of GPUs");
+  return cli_parse_whole("--gpus-max", gpus_max, GS_MAX_GPUS, &o->ask.gpus_max);
+}
+
+static void json_ms_or_null(double s, int present) {
+  if (present) cli_json_double(stdout, s);
+  else printf("null");
+}
+
+static void json_point(const gs_layout *l, int has_prompt) {
+  char flags[160];
+  printf("{\"gpus\":%llu,\"split\":\"%s\",\"experts\":\"%s\",\"words\":%llu,\"in_flight\":%llu,\"replicas\":%llu,\"total_gpus\":%llu",
+         (unsigned long long)l->gpus, gs_split_name(l->split), l->experts == GS_EXPERTS_SPREAD ? "spread" : "slices",
+         (unsigned long long)l->words, (unsigned long long)l->in_flight, (unsigned long long)l->replicas,
+         (unsigned long long)(l->gpus * l->replicas));
+  printf(",\"time_per_word\":");
+  cli_json_double(stdout, l->word_s);
+  printf(",\"first_word\":");
+  json_ms_or_null(l->first_s, has_prompt);
+  printf(",\"words_per_s_each\":");
+  cli_json_double(stdout, 1 / l->word_s);
+  printf(",\"words_per_s\":");
+  cli_json_double(stdout, l->words_per_s);
+  printf(",\"words_per_s_per_gpu\":");
+  cli_json_double(stdout, l->per_gpu);
+  printf(",\"cost_per_million\":");
+  json_ms_or_null(l->cost_per_million, l->cost_per_million >= 0);
+  printf(",\"flags\":");
+  cli_json_string(stdout, gs_layout_flags(l, flags, sizeof flags));
+  printf("}");
+}
+
+static void print_json(const plan_options *o, const cli_report_options *r, const gs_plan_result *p) {
+  int prompt = r->setting.plan.prompt_tokens != 0;
+  size_t i;
+  printf("{\"assumptions\":");
+  cli_json_string(stdout, r->setting.assumptions);
+  printf(",\"model\":");
+  cli_json_string(stdout, r->setting.model_name);
+  printf(",\"gpu\":");
+  cli_json_string(stdout, r->setting.gpu_text.name);
+  printf(",\"gpus_max\":%llu,\"target_word\":", (unsigned long long)o->ask.gpus_max);
+  json_ms_or_null(o->ask.target_word_s, o->ask.target_word_s > 0);
+  printf(",\"target_first_word\":");
+  json_ms_or_null(o->ask.target_first_s, o->ask.target_first_s > 0);
+  printf(",\"tried\":%llu,\"report_flags\":", (unsigned long long)p->tried);
+  cli_json_string(stdout, o->flags);
+  printf(",\"frontier\":[");
+  for (i = 0; i < p->count; i++) {
+    if (i) printf(",");
+    json_point(&p->points[i], prompt);
+  }
+  printf("],\"choice\":");
+  if (p->has_choice) json_point(&p->choice, prompt);
+  else printf("null");
+  printf(",\"why\":");
+  if (p->why[0]) cli_json_string(stdout, p->why);
+  else printf("null");
+  printf("}\n");
+}
+
+static int same_layout(const gs_layout *a, const gs_layout *b) {
+  return a->gpus == b->gpus && a->split == b->split && a->experts == b->experts && a->words == b->words &&
+         a->in_flight == b->in_flight;
+}
+
+static void print_point(const gs_layout *l, int prompt, int chosen) {
+  char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP], c[GS_FIGURE_CAP], d[GS_FIGURE_CAP], e[GS_FIGURE_CAP], f[GS_FIGURE_CAP], flags[160];
+  printf("%s %9s %9s %10s %11s %12s %5llu", chosen ? "*" : " ", gs_fixed_grouped(a, sizeof a, l->word_s * 1e3, 2),
+         gs_fixed_grouped(b, sizeof b, 1 / l->word_s, 1), prompt ? gs_fixed_grouped(c, sizeof c, l->first_s * 1e3, 1) : "-",
+         gs_fixed_grouped(d, sizeof d, l->per_gpu, 1), gs_fixed_grouped(e, sizeof e, l->words_per_s, 1),
+         (unsigned long long)(l->gpus * l->replicas));
+  if (l->cost_per_million >= 0) printf(" %9s", gs_fixed_grouped(f, sizeof f, l->cost_per_million, 2));
+  printf("  %s\n", gs_layout_flags(l, flags, sizeof flags));
+}
+
+static void print_table(const plan_options *o, const cli_report_options *r, const gs_plan_result *p) {
+  const gs_setting *s = &r->setting;
+  int prompt = s->plan.prompt_tokens != 0, shown = 0;
+  char a[GS_FIGURE_CAP];
+  size_t i;
+  printf("Plan: %s on %s, up to %llu GPUs", s->model_name, s->gpu_text.name, (unsigned long long)o->ask.gpus_max);
+  if (s->plan.per_server) printf(" in servers of %llu joined by %s", (unsigned long long)s->plan.per_server, s->between_text.name);
+  printf("\nAssumptions: %s\n", s->assumptions);
+  printf("Tried %llu layouts. The frontier, fastest first: for each time a word, the layout with the most words a second a "
+         "GPU; each uses as many replicas as %llu GPUs hold.\n\n",
+         (unsigned long long)p->tried, (unsigned long long)o->ask.gpus_max);
+  printf("  %9s %9s %10s %11s %12s %5s", "ms a word", "words/s", "first ms", "words/s/GPU", "words/s all", "GPUs");
+  if (s->gpu_hour > 0) printf(" %9s", "a million");
+  printf("  %s\n", "layout (report flags)");
+  for (i = 0; i < p->count; i++) {
+    int chosen = p->has_choice && same_layout(&p->points[i], &p->choice);
+    shown |= chosen;
+    print_point(&p->points[i], prompt, chosen);
+  }
+  if (p->has_choice && !shown) {
+    printf("  and the layout chosen, not on the frontier (its first word meets the target):\n");
+    print_point(&p->choice, prompt, 1);
+  }
+  printf("\n");
+  if (o->ask.target_word_s > 0 || o->ask.target_first_s > 0) {
+    printf("Target:");
+    if (o->ask.target_word_s > 0) printf(" a word within %s ms", gs_plain(a, sizeof a, o->ask.target_word_s * 1e3));
+    if (o->ask.target_first_s > 0)
+      printf("%s the first word within %s ms", o->ask.target_word_s > 0 ? " and" : "", gs_plain(a, sizeof a, o->ask.target_first_s * 1e3));
+    if (p->has_choice) printf(": the layout marked *, the most words a second a GPU among those that meet it\n");
+    else printf(": none meets it: %s\n", p->why);
+  }
+  printf("words/s is for each chat; words/s/GPU is all chats' over all GPUs; words/s all, over every replica.\n");
+  if (s->gpu_hour > 0) printf("a million: the cost of a million words at %s a GPU hour.\n", gs_plain(a, sizeof a, s->gpu_hour));
+  printf("A point's figures again: gpusplit report %s <its flags>\n", o->flags);
+}
+
+int cli_plan(int argc, char **argv) {
+  static cli_report_options report;
+  static gs_plan_result result;
+  plan_options o;
+  char **rest;
+  int rest_n, rc;
+  gs_error err;
+  memset(&o, 0, sizeof o);
+  rest = malloc(((size_t)argc + 1) * sizeof *rest);
+  if (!rest) return cli_bad("plan: out of memory");
+  rc = split_args(argc, argv, &o, rest, &rest_n);
+  if (rc == CLI_OK) rc = cli_report_parse(rest_n, rest, &report);
+  free(rest);
+  if (rc == CLI_HELPED) return CLI_OK;
+  if (rc != CLI_OK) return rc;
+  if (gs_plan_search(&report.setting, &o.ask, &result, &err) != GS_OK) return cli_bad_error("plan", &err);
+  if (o.json) print_json(&o, &report, &result);
+  else print_table(&o, &report, &result);
+  return CLI_OK;
+}
