@@ -6,7 +6,7 @@
 import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { browserSuite, caseOf, expected, openPage, ready, shown, WEB } from './harness.mjs';
+import { browserSuite, caseOf, expected, fragmentOf, openPage, ready, shown, WEB } from './harness.mjs';
 
 const two = browserSuite('two widgets on one page under a strict CSP', { server: true });
 
@@ -80,7 +80,9 @@ two('the framed widget shows the explorer link only where the page names it, and
   // the link carries the frame's view, and a change moves it
   await second.click('label:has(> input[name="gpus"][value="8"])');
   assert.match(await second.getAttribute('#explore', 'href'), /^explorer\.html#model=405b&.*split=groups.*&n=8$/);
-  // a reload of the frame keeps the name (the widget keeps it in its own fragment)
+  // a reload of the frame keeps the name (the widget keeps it in its own fragment, written
+  // in a task after the figures: the reload waits for it)
+  await fragmentOf(second);
   await second.evaluate(() => location.reload());
   const again = await frameOf(page, 'second');
   assert.ok(await again.locator('#explore').isVisible(), 'the link went on a reload');

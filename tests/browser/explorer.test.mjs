@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { browserSuite, fileUrl, openPage, requested, ROOT, screenshotPath } from './harness.mjs';
+import { browserSuite, fileUrl, fragmentOf, openPage, requested, ROOT, screenshotPath } from './harness.mjs';
 import { EVERY_COUNT, explain, refusal, report, reportText } from '../js/cli_report.mjs';
 
 const data = (name) => join(ROOT, 'data', 'models', name);
@@ -14,6 +14,13 @@ const GPUSPLIT = join(ROOT, 'build', 'gpusplit');
 const QWEN_MOE = data('qwen3-30b-a3b.json');
 const LOG = join(ROOT, 'tests', 'nccl-tests', 'dgx_h100_8gpu_nvidia_dgxc.txt');
 // the explorer prices by the lesson's rules (csrc/wasm/explorer.c), as report does with --assume lesson
+// The page's address once the fragment write its last render scheduled has run (the
+// explorer writes it in a task of its own, after the figures, as the widget does).
+const settledUrl = async (page) => {
+  await fragmentOf(page);
+  return page.url();
+};
+
 const H100 = ['--assume', 'lesson', '--gpu', 'h100-sxm', '--link', 'nvlink4'];
 
 // What the page shows now, as the report's table columns (figures without units).
@@ -89,7 +96,7 @@ explorer('a catalogue model chosen with the controls shows report\'s figures, ev
   await page.fill('#gbw', '2e12');
   await assertShows(page, [...flags, '--words', '4', '--cache-per-chat', '--nccl', 'auto', '--gpu-bw', '2e12'], 8);
   // the fragment carries every setting: a new page on it shows the same
-  const again = await openPage(ctx, page.url());
+  const again = await openPage(ctx, await settledUrl(page));
   await assertShows(again.page, [...flags, '--words', '4', '--cache-per-chat', '--nccl', 'auto', '--gpu-bw', '2e12'], 8, 'from the link');
   assert.equal(seen.problems, []);
   assert.equal(again.seen.problems, []);
@@ -102,8 +109,8 @@ explorer('a pasted config.json is priced as report prices that file, and a small
   await chooseCount(page, 2);
   const statuses = await assertShows(page, ['--model', file, ...H100], 2);
   assert.equal(statuses, ['Using your config.json.', '', '', '']);
-  assert.ok(page.url().includes('config='), 'the config is not in the link');
-  const again = await openPage(ctx, page.url());
+  assert.ok((await settledUrl(page)).includes('config='), 'the config is not in the link');
+  const again = await openPage(ctx, await settledUrl(page));
   assert.is(await again.page.inputValue('#config'), readFileSync(file, 'utf8'));
   await assertShows(again.page, ['--model', file, ...H100], 2, 'from the link');
   // a config over 2 KB is used, and the page says the link cannot carry it
@@ -112,7 +119,7 @@ explorer('a pasted config.json is priced as report prices that file, and a small
   await page.fill('#config', readFileSync(big, 'utf8'));
   const [model] = await assertShows(page, ['--model', big, ...H100], 2);
   assert.match(model, /cannot carry it/);
-  assert.not.ok(page.url().includes('config='), 'a large config went into the link');
+  assert.not.ok((await settledUrl(page)).includes('config='), 'a large config went into the link');
   assert.equal(seen.problems, []);
 });
 
