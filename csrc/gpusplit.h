@@ -640,7 +640,8 @@ int gs_resolve(const gs_request *q, gs_setting *out, gs_error *err);
  * that does not divide the heads under GS_SW_DIVIDE_HEADS, or does not fill whole
  * servers), or another error. */
 int gs_count_allowed(const gs_setting *s, uint64_t n, gs_error *err);
-/* price.c: one count priced; every count 1..max_n priced once into rows (room for cap). */
+/* price.c: one count priced; every count 1..max_n priced once into rows (room for cap; rows
+ * NULL: only the searches are kept). */
 int gs_price(const gs_setting *s, uint64_t n, gs_priced *out, gs_error *err);
 /* A count the sweep priced, shown: its view and how it serves (replicas, chats, cost). */
 int gs_priced_of(const gs_setting *s, uint64_t n, const gs_cost_result *c, gs_priced *out, gs_error *err);
@@ -649,6 +650,10 @@ int gs_sweep_run(const gs_setting *s, gs_sweep_row *rows, size_t cap, gs_sweep *
 int gs_chart_of(const gs_sweep_row *rows, size_t row_n, const uint64_t *counts, size_t count_n, gs_chart_row *out,
                 size_t cap, gs_error *err);
 int gs_timeline_of(const gs_priced *p, gs_timeline_row *rows, size_t cap, gs_error *err);
+/* The largest count the widget offers (GS_COUNTS), and the chart over them all, each priced
+ * once (now, when one of them, not again); GS_ERR_SHAPE when the plan cannot take one. */
+#define GS_OFFERED_MAX 16
+int gs_offered_chart(const gs_setting *s, const gs_priced *now, gs_chart_row *out, size_t cap, gs_error *err);
 int gs_explain_of(const gs_priced *p, char *buf, size_t cap, gs_error *err);
 /* The sums for a page: each space inside a term (an operator and its operands, a number
  * and its unit) made a no-break space, U+00A0, so lines break only between terms. */

@@ -45,27 +45,11 @@ static int print_setting(const gs_setting *s, uint64_t gpus, gs_priced *out, gs_
 
 /* The chart over the offered counts, each priced once, and the timeline of the priced one. */
 static int print_chart_and_timeline(const gs_setting *s, const gs_priced *now, gs_error *err) {
-  gs_sweep_row rows[16];
-  gs_chart_row chart[16];
-  gs_timeline_row timeline[16];
-  size_t i;
+  gs_chart_row chart[GS_OFFERED_MAX];
+  gs_timeline_row timeline[GS_OFFERED_MAX];
   int rc;
-  memset(rows, 0, sizeof rows);
-  for (i = 0; i < GS_COUNT_COUNT; i++) {
-    gs_priced r;
-    uint64_t n = GS_COUNTS[i];
-    if (n > 16) {
-      snprintf(err->field, sizeof err->field, "counts");
-      snprintf(err->what, sizeof err->what, "the fixture's chart holds counts up to 16");
-      return err->code = GS_ERR_TOO_LONG;
-    }
-    if ((rc = gs_price(s, n, &r, err)) != GS_OK) return rc;
-    rows[n - 1].gpus = n;
-    rows[n - 1].allowed = 1;
-    rows[n - 1].cost = r.cost;
-  }
-  if ((rc = gs_chart_of(rows, 16, GS_COUNTS, GS_COUNT_COUNT, chart, 16, err)) != GS_OK ||
-      (rc = gs_timeline_of(now, timeline, 16, err)) != GS_OK)
+  if ((rc = gs_offered_chart(s, now, chart, GS_OFFERED_MAX, err)) != GS_OK ||
+      (rc = gs_timeline_of(now, timeline, GS_OFFERED_MAX, err)) != GS_OK)
     return rc;
   printf(",\"chart\":");
   cli_json_chart(stdout, chart, GS_COUNT_COUNT);

@@ -491,32 +491,6 @@ int gs_cost(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan 
   return GS_OK;
 }
 
-/* The count from 1 to max_n, among those that fit (and, with divide_heads, divide the
- * attention heads, since slices are cut by head), with the shortest step; the first on
- * a tie, as Python's min() takes. Counts the plan cannot take (slices-groups that do not
- * fill whole servers) are passed over. */
-int gs_best_n(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, uint64_t max_n, int divide_heads,
-              uint64_t *best, gs_error *err) {
-  gs_plan at = *p;
-  uint64_t found = 0;
-  double best_total = 0;
-  for (at.gpus = 1; at.gpus <= max_n; at.gpus++) {
-    gs_cost_result c;
-    int rc;
-    if (divide_heads && m->heads % at.gpus != 0) continue;
-    rc = gs_cost(m, g, l, &at, &c, err);
-    if (rc == GS_ERR_SHAPE) continue; /* a count that does not fill whole servers */
-    if (rc != GS_OK) return rc;
-    if (!c.fits) continue;
-    if (found == 0 || c.time.total < best_total) {
-      found = at.gpus;
-      best_total = c.time.total;
-    }
-  }
-  if (found == 0) return gs_fail(err, GS_ERR_NONE_FITS, "gpus", "no count up to %llu fits", (unsigned long long)max_n);
-  *best = found;
-  return GS_OK;
-}
 
 /* The fewest GPUs, up to max_n, that hold the model with room for working memory; with
  * divide_heads, among the counts that divide the attention heads, as gs_best_n. */

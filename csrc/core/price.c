@@ -92,13 +92,14 @@ int gs_price(const gs_setting *s, uint64_t n, gs_priced *out, gs_error *err) {
  * memory alone, so a count whose time cannot be priced does not hide it. */
 int gs_sweep_run(const gs_setting *s, gs_sweep_row *rows, size_t cap, gs_sweep *out, gs_error *err) {
   double best_total = 0, best_heads_total = 0;
+  gs_sweep_row one; /* each count in turn, when the caller keeps no rows */
   uint64_t n;
   memset(out, 0, sizeof *out);
-  if (s->max_n > cap)
+  if (rows && s->max_n > cap)
     return gs_fail(err, GS_ERR_TOO_LONG, "max_n", "a sweep of %llu counts needs room for them; it has %zu",
                    (unsigned long long)s->max_n, cap);
   for (n = 1; n <= s->max_n; n++) {
-    gs_sweep_row *r = &rows[n - 1];
+    gs_sweep_row *r = rows ? &rows[n - 1] : &one;
     gs_plan p = s->plan;
     int divides = s->model.heads % n == 0, rc;
     memset(r, 0, sizeof *r);
@@ -121,5 +122,55 @@ int gs_sweep_run(const gs_setting *s, gs_sweep_row *rows, size_t cap, gs_sweep *
     }
   }
   out->count = (size_t)s->max_n;
+  return GS_OK;
+}
+
+/* The chart over the counts the widget offers (GS_COUNTS), each priced once; now, when it
+ * is one of them, is not priced again. GS_ERR_SHAPE when the plan cannot take one of them
+ * (the widget then draws no chart). out has room for cap rows. */
+int gs_offered_chart(const gs_setting *s, const gs_priced *now, gs_chart_row *out, size_t cap, gs_error *err) {
+  static gs_sweep_row rows[GS_OFFERED_MAX];
+  size_t i;
+  int rc;
+  if (GS_COUNT_COUNT > cap) return gs_fail(err, GS_ERR_TOO_LONG, "counts", "a chart of %zu rows has room for %zu", GS_COUNT_COUNT, cap);
+  memset(rows, 0, sizeof rows);
+  for (i = 0; i < GS_COUNT_COUNT; i++) {
+    uint64_t c = GS_COUNTS[i];
+    gs_sweep_row *r;
+    if (c < 1 || c > GS_OFFERED_MAX)
+      return gs_fail(err, GS_ERR_TOO_LONG, "counts", "the offered counts go up to %d", GS_OFFERED_MAX);
+    r = &rows[c - 1];
+    r->gpus = c;
+    if (now && now->plan.gpus == c) r->cost = now->cost;
+    else {
+      gs_plan p = s->plan;
+      p.gpus = c;
+      if ((rc = gs_cost(&s->model, &s->gpu, &s->link, &p, &r->cost, err)) != GS_OK) return rc;
+    }
+    r->allowed = 1;
+  }
+  return gs_chart_of(rows, GS_OFFERED_MAX, GS_COUNTS, GS_COUNT_COUNT, out, cap, err);
+}
+
+/* The count from 1 to max_n, among those that fit (and, with divide_heads, divide the
+ * attention heads, since slices are cut by head), with the shortest step: the sweep's
+ * search, for callers with a model, a GPU, a link and a plan rather than a setting. */
+int gs_best_n(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, uint64_t max_n, int divide_heads,
+              uint64_t *best, gs_error *err) {
+  static gs_setting s; /* large (its texts): kept off the stack */
+  gs_sweep found;
+  uint64_t n;
+  int rc;
+  memset(&s, 0, sizeof s);
+  s.model = *m;
+  s.gpu = *g;
+  s.link = *l;
+  s.plan = *p;
+  s.max_n = max_n;
+  s.replicas = 1;
+  if ((rc = gs_sweep_run(&s, NULL, 0, &found, err)) != GS_OK) return rc;
+  n = divide_heads ? found.best_dividing_heads : found.best;
+  if (n == 0) return gs_fail(err, GS_ERR_NONE_FITS, "gpus", "no count up to %llu fits", (unsigned long long)max_n);
+  *best = n;
   return GS_OK;
 }

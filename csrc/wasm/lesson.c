@@ -35,9 +35,6 @@ static gs_setting setting;
 static gs_priced shown;
 static int have_shown;
 
-/* The counts the widget offers; the chart prices each once. */
-#define OFFERED_MAX 16
-
 #ifndef GS_LESSON_TABLES
 EXPORT char *text_in_buffer(void) { return text_in; }
 EXPORT uint32_t text_in_capacity(void) { return sizeof text_in; }
@@ -127,11 +124,10 @@ EXPORT int machine(uint32_t per_server, uint32_t chat_tokens, uint32_t cache_bit
  * one of them), one word's timeline on each GPU, and into summary_f64() the fewest GPUs,
  * up to 64, that hold the model (0: none) and the chart's rows. */
 EXPORT int show(uint32_t n, uint32_t split, uint32_t words) {
-  static gs_sweep_row rows[OFFERED_MAX];
-  gs_chart_row chart[OFFERED_MAX];
-  gs_timeline_row timeline[OFFERED_MAX];
+  gs_chart_row chart[GS_OFFERED_MAX];
+  gs_timeline_row timeline[GS_OFFERED_MAX];
   uint64_t fewest = 0;
-  size_t i, chart_n = 0;
+  size_t chart_n = 0;
   gs_error err;
   int rc;
   have_shown = 0;
@@ -141,25 +137,12 @@ EXPORT int show(uint32_t n, uint32_t split, uint32_t words) {
   if ((rc = gs_resolve(&ask, &setting, &err)) != GS_OK || (rc = gs_price(&setting, n, &shown, &err)) != GS_OK)
     return gs_abi_fail(rc, &err);
   if ((rc = gs_abi_put_setting(&shown)) != GS_OK) return rc;
-  memset(rows, 0, sizeof rows);
-  for (i = 0; i < GS_COUNT_COUNT && chart_n == i; i++) {
-    uint64_t c = GS_COUNTS[i];
-    gs_priced other;
-    if (c > OFFERED_MAX) return refuse(GS_ERR_TOO_LONG, "counts", "the widget offers counts up to 16");
-    rc = c == n ? GS_OK : gs_price(&setting, c, &other, &err);
-    if (rc == GS_ERR_SHAPE) break; /* a count this plan cannot take: no chart */
-    if (rc != GS_OK) return gs_abi_fail(rc, &err);
-    rows[c - 1].gpus = c;
-    rows[c - 1].allowed = 1;
-    rows[c - 1].cost = c == n ? shown.cost : other.cost;
-    chart_n++;
-  }
-  if (chart_n < GS_COUNT_COUNT) chart_n = 0;
-  if (chart_n && (rc = gs_chart_of(rows, OFFERED_MAX, GS_COUNTS, chart_n, chart, OFFERED_MAX, &err)) != GS_OK)
-    return gs_abi_fail(rc, &err);
+  rc = gs_offered_chart(&setting, &shown, chart, GS_OFFERED_MAX, &err);
+  if (rc == GS_OK) chart_n = GS_COUNT_COUNT;
+  else if (rc != GS_ERR_SHAPE) return gs_abi_fail(rc, &err); /* a count this plan cannot take: no chart */
   if ((rc = gs_abi_put_chart(chart, chart_n)) != GS_OK) return rc;
-  if (n <= OFFERED_MAX) {
-    if ((rc = gs_timeline_of(&shown, timeline, OFFERED_MAX, &err)) != GS_OK) return gs_abi_fail(rc, &err);
+  if (n <= GS_OFFERED_MAX) {
+    if ((rc = gs_timeline_of(&shown, timeline, GS_OFFERED_MAX, &err)) != GS_OK) return gs_abi_fail(rc, &err);
     if ((rc = gs_abi_put_timeline(timeline, n)) != GS_OK) return rc;
   }
   rc = gs_fewest_n(&setting.model, &setting.gpu, &shown.plan, 64, 0, &fewest, &err);
@@ -187,7 +170,7 @@ EXPORT int explain(void) {
 EXPORT int kept_busy(void) {
   static gs_setting busy;
   gs_priced r;
-  gs_timeline_row timeline[OFFERED_MAX];
+  gs_timeline_row timeline[GS_OFFERED_MAX];
   gs_error err;
   int rc;
   if (!have_shown) return refuse(GS_ERR_UNKNOWN, "setting", "none is shown: call show first");
@@ -195,8 +178,8 @@ EXPORT int kept_busy(void) {
   busy = setting;
   busy.plan.in_flight = shown.plan.gpus;
   if ((rc = gs_price(&busy, shown.plan.gpus, &r, &err)) != GS_OK) return gs_abi_fail(rc, &err);
-  if (r.plan.gpus > OFFERED_MAX) return refuse(GS_ERR_TOO_LONG, "gpus", "the widget offers counts up to 16");
-  if ((rc = gs_timeline_of(&r, timeline, OFFERED_MAX, &err)) != GS_OK) return gs_abi_fail(rc, &err);
+  if (r.plan.gpus > GS_OFFERED_MAX) return refuse(GS_ERR_TOO_LONG, "gpus", "the widget offers counts up to 16");
+  if ((rc = gs_timeline_of(&r, timeline, GS_OFFERED_MAX, &err)) != GS_OK) return gs_abi_fail(rc, &err);
   if ((rc = gs_abi_put_timeline(timeline, (size_t)r.plan.gpus)) != GS_OK) return rc;
   return gs_abi_put_setting(&r);
 }
