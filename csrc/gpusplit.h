@@ -65,6 +65,8 @@ typedef struct {
   uint64_t routed_bytes; /* their stored bytes */
   uint64_t unread_params;/* of params, those a word does not pass through (a vision tower) */
   uint64_t unread_bytes; /* their stored bytes */
+  uint64_t table_params; /* of params, the embedding and output tables: a prefill looks the one up and
+                            multiplies by the other once a prompt (csrc/core/prefill.c) */
   uint64_t experts;      /* routed experts in each mixture-of-experts layer; 0 when dense */
   uint64_t experts_per_token; /* routed experts each token uses */
   uint64_t moe_layers;   /* layers with routed experts; 0 when dense */
@@ -87,6 +89,7 @@ typedef struct {
   double usable;    /* share of the memory a server may use, 0 < usable <= 1 */
   double bandwidth; /* bytes per second the GPU reads its own memory */
   double flops;     /* 16-bit operations per second */
+  double flops_fp8; /* 8-bit floating-point operations per second, dense; 0: no FP8 tensor cores */
   int arch;         /* enum gs_arch, for --nccl auto */
   /* Catalogue facts for realistic defaults (data/gpus.json); nothing prices with them yet.
    * 0 where the catalogue does not give them. */
@@ -510,7 +513,8 @@ enum gs_switch {
   GS_SW_OVERLAP = 2,        /* each layer's all-reduce hides behind the next layer's reading */
   GS_SW_READ_CACHE = 4,     /* each step also reads every chat's cache */
   GS_SW_NCCL_AUTO = 8,      /* NCCL's cheapest ring protocol (enum gs_nccl) */
-  GS_SW_DIVIDE_HEADS = 16   /* offer and search only counts that divide the attention heads */
+  GS_SW_DIVIDE_HEADS = 16,  /* offer and search only counts that divide the attention heads */
+  GS_SW_FP8_COMPUTE = 32    /* 8-bit weights multiply in FP8 (W8A8) at the GPU's FP8 peak */
 };
 
 /* Which typed figures of a gs_request replace the catalogue entry's (bits of gpu_typed,
@@ -579,13 +583,14 @@ typedef struct {
   gs_link link;              /* as priced: the catalogue's, typed, or fitted to the log */
   gs_plan plan;              /* every field but gpus, which each price names */
   int divide_heads;          /* GS_SW_DIVIDE_HEADS */
+  int fp8_compute;           /* GS_SW_FP8_COMPUTE: gpu.flops is the GPU's FP8 peak */
   uint64_t max_n;
   uint64_t bits;             /* the request's bits */
   uint64_t fitted_gpus;      /* the log's GPU count; 0 when no log was given */
   uint64_t replicas;         /* copies of the layout (1 or more) */
   double gpu_hour;           /* the price of a GPU hour; 0 when none was given */
   int real;                  /* 1: real hardware's rules (enum gs_assume), 0: the lesson's */
-  char assumptions[256];     /* the rules that hold, in one line, for every place figures are shown */
+  char assumptions[512];     /* the rules that hold, in one line, for every place figures are shown */
   char model_name[4096];     /* "70B", or the label of a config given as text (a path, whole) */
   char model_file[4096];     /* "data/models/llama31_70b_config.json", or the label */
   gs_hardware_text gpu_text, link_text, between_text;

@@ -128,6 +128,7 @@ typedef struct {
   uint64_t params, bits;               /* every weight, and its stored bits */
   uint64_t routed_params, routed_bits; /* of those, the routed experts' */
   uint64_t unread_params, unread_bits; /* and those a word does not pass through */
+  uint64_t table_params;               /* and the embedding and output tables' */
   int code;                            /* GS_OK, or the first failure (err says which) */
   gs_error *err;
 } gs_tally;

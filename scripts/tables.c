@@ -58,6 +58,7 @@ static int model(const gs_model_entry *e) {
   u64("routed_params", m.routed_params);
   u64("routed_bytes", m.routed_bytes);
   u64("unread_params", m.unread_params);
+  u64("table_params", m.table_params);
   u64("unread_bytes", m.unread_bytes);
   u64("experts", m.experts);
   u64("experts_per_token", m.experts_per_token);
@@ -84,6 +85,7 @@ static int gpu(const char *key, int mode) {
   dbl("usable", g.usable);
   dbl("bandwidth", g.bandwidth);
   dbl("flops", g.flops);
+  dbl("flops_fp8", g.flops_fp8);
   printf("   .arch = %d,\n   .per_server = %d,\n   .compute_capability = %d,\n   .nvlinks = %d,\n", g.arch, g.per_server,
          g.compute_capability, g.nvlinks);
   dbl("ring_bw", g.ring_bw);

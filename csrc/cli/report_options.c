@@ -63,7 +63,10 @@ static const char REPORT_HELP_RULES[] =
     "  --overlap          each layer's all-reduce hides behind the next layer's reading\n"
     "  --read-cache       each step also reads every chat's cache\n"
     "  --divide-heads     offer and search only counts that divide the attention heads\n"
-    "  --no-cache-per-chat, --no-read-cache, --no-divide-heads, --no-overlap  each off\n"
+    "  --fp8-compute      8-bit weights multiply in FP8 at the GPU's FP8 peak (real rules'\n"
+    "                     default with --bits 8 on a GPU that has FP8 tensor cores)\n"
+    "  --no-cache-per-chat, --no-read-cache, --no-divide-heads, --no-overlap,\n"
+    "  --no-fp8-compute   each off\n"
     "Achieved efficiency (off under the lesson's rules: the data sheet's peaks):\n"
     "  --engine E|none    the figures fitted for engine E (trt-llm, vllm, sglang, llama.cpp,\n"
     "                     lmdeploy, gpt-fast, mlc, ...; median: the median engine) on the\n"
@@ -102,9 +105,9 @@ enum { F_MODEL, F_BITS, F_GPU, F_GPU_GIB, F_USABLE, F_GPU_BW, F_GPU_FLOPS, F_LIN
 
 static const char *const SWITCHES[] = {"--json",         "--overlap",         "--read-cache",    "--divide-heads",
                                        "--cache-per-chat", "--explain",       "--no-overlap",    "--no-read-cache",
-                                       "--no-divide-heads", "--no-cache-per-chat"};
+                                       "--no-divide-heads", "--no-cache-per-chat", "--fp8-compute", "--no-fp8-compute"};
 enum { S_JSON, S_OVERLAP, S_READ_CACHE, S_DIVIDE_HEADS, S_CACHE_PER_CHAT, S_EXPLAIN, S_NO_OVERLAP, S_NO_READ_CACHE,
-       S_NO_DIVIDE_HEADS, S_NO_CACHE_PER_CHAT, S_COUNT };
+       S_NO_DIVIDE_HEADS, S_NO_CACHE_PER_CHAT, S_FP8_COMPUTE, S_NO_FP8_COMPUTE, S_COUNT };
 
 static int parse_counts(const char *text, cli_report_options *o) {
   char item[64];
@@ -360,7 +363,8 @@ int cli_report_parse(int argc, char **argv, cli_report_options *o) {
   } SWITCH_BITS[] = {{S_OVERLAP, GS_SW_OVERLAP, 0},          {S_READ_CACHE, GS_SW_READ_CACHE, 0},
                      {S_DIVIDE_HEADS, GS_SW_DIVIDE_HEADS, 0},  {S_CACHE_PER_CHAT, GS_SW_CACHE_PER_CHAT, 0},
                      {S_NO_OVERLAP, GS_SW_OVERLAP, 1},       {S_NO_READ_CACHE, GS_SW_READ_CACHE, 1},
-                     {S_NO_DIVIDE_HEADS, GS_SW_DIVIDE_HEADS, 1}, {S_NO_CACHE_PER_CHAT, GS_SW_CACHE_PER_CHAT, 1}};
+                     {S_NO_DIVIDE_HEADS, GS_SW_DIVIDE_HEADS, 1}, {S_NO_CACHE_PER_CHAT, GS_SW_CACHE_PER_CHAT, 1},
+                     {S_FP8_COMPUTE, GS_SW_FP8_COMPUTE, 0},    {S_NO_FP8_COMPUTE, GS_SW_FP8_COMPUTE, 1}};
   const char *v[F_COUNT] = {0};
   int sw[S_COUNT] = {0};
   gs_request q;

@@ -4,8 +4,12 @@
  * - Compute: 2 operations per active weight per prompt token, and attention's scores and
  *   weighted sum over the tokens before each one. Kaplan et al., "Scaling Laws for Neural
  *   Language Models" (arXiv 2001.08361), Table 1: a forward pass costs 2N + 2 n_layer
- *   n_ctx d_attn operations a token; the i-th token of a causal prompt sees i tokens, so
- *   a prompt of P tokens costs 2N P + n_layer d_attn P (P + 1). d_attn is heads x
+ *   n_ctx d_attn operations a token, N leaving out the embedding; the i-th token of a
+ *   causal prompt sees i tokens, so a prompt of P tokens costs 2N P + n_layer d_attn
+ *   P (P + 1). The tables are not multiplied by every token: the embedding is looked up,
+ *   and the output table gives logits for a prompt's last token only (vLLM's
+ *   LogitsProcessor and TensorRT-LLM's default, gather_context_logits off), 2 vocab x
+ *   hidden once a prompt. d_attn is heads x
  *   head_dim; sliding windows are not taken off (an upper bound for such layers) and for
  *   MLA head_dim is the value head's width (an approximation).
  * - Reading: the weights once (all routed experts that the P x W tokens pick), at the
@@ -20,16 +24,22 @@
  * of the plan's gs_efficiency apply as in a decode step. */
 #include "internal.h"
 
+/* The operations of chats prompts of prompt tokens each (the sum above). */
+static double prefill_ops(const gs_model *m, uint64_t prompt, uint64_t chats) {
+  double p = (double)prompt, c = (double)chats;
+  return (double)(2 * (m->active_params - m->table_params)) * p * c + (double)(2 * m->vocab * m->hidden) * c +
+         c * (double)m->layers * (double)(m->heads * m->head_dim) * p * (p + 1);
+}
+
 int gs_first_word(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, double *seconds, gs_error *err) {
   uint64_t n = p->gpus, tokens, bytes, size;
-  double prompt = (double)p->prompt_tokens, ops, read, compute, busy, swap;
+  double ops, read, compute, busy, swap;
   gs_time time;
   int protocol;
   *seconds = 0;
   if (p->prompt_tokens == 0) return GS_OK;
   tokens = p->prompt_tokens * p->words; /* gs_plan_check bounds it */
-  ops = (double)(2 * m->active_params) * (double)tokens +
-        (double)p->words * (double)m->layers * (double)(m->heads * m->head_dim) * prompt * (prompt + 1);
+  ops = prefill_ops(m, p->prompt_tokens, p->words);
   bytes = gs_step_read_bytes(m, tokens);
   read = gs_read_seconds(bytes / n + (bytes % n != 0), g, &p->efficiency);
   compute = gs_compute_seconds(ops, n, g, &p->efficiency);
@@ -39,8 +49,7 @@ int gs_first_word(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs
      * reading its copies and the experts all the prompts' tokens pick */
     uint64_t chats = gs_spread_chats(p);
     read = gs_read_seconds(gs_spread_read_bytes(m, n, tokens), g, &p->efficiency);
-    ops = (double)(2 * m->active_params) * (double)(p->prompt_tokens * chats) +
-          (double)chats * (double)m->layers * (double)(m->heads * m->head_dim) * prompt * (prompt + 1);
+    ops = prefill_ops(m, p->prompt_tokens, chats);
     compute = gs_compute_seconds(ops, 1, g, &p->efficiency);
     size = gs_message_bytes(m) * p->prompt_tokens * chats;
   }

@@ -284,6 +284,7 @@ int gs_model_parse(const char *json, size_t len, uint64_t bits, gs_model *out, g
   m.routed_params = t.routed_params;
   m.routed_bytes = ceil_bytes(t.routed_bits);
   m.unread_params = t.unread_params;
+  m.table_params = t.table_params;
   m.unread_bytes = ceil_bytes(t.unread_bits);
   m.active_params = m.params - m.unread_params;
   if (m.experts > 0) {

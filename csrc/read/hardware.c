@@ -142,6 +142,14 @@ static int check_ring(double bw, const char *field, gs_error *err) {
   return GS_OK;
 }
 
+/* An FP8 peak is absent (0) or at least the 16-bit one: every FP8 tensor core NVIDIA and
+ * AMD print runs at twice its 16-bit rate or more. */
+static int check_fp8(const gs_gpu *g, gs_error *err) {
+  if (!(g->flops_fp8 == 0 || (g->flops_fp8 >= g->flops && g->flops_fp8 <= 1e19)))
+    return gs_fail(err, GS_ERR_RANGE, "flops_fp8", "must be 0 (none) or from the GPU's 16-bit flops to 1e19");
+  return GS_OK;
+}
+
 static const char *const ARCHES[] = {"none", "volta", "ampere", "hopper", "blackwell"};
 static const char *const KINDS[] = {"nvlink", "pci", "net"};
 
@@ -161,7 +169,8 @@ int gs_gpu_parse(const char *json, size_t len, const char *key, gs_gpu *out, gs_
       (rc = read_optional_count(&j, at, "per_server", 1024, &g.per_server, err)) != GS_OK ||
       (rc = read_optional_count(&j, at, "compute_capability", 1000, &g.compute_capability, err)) != GS_OK ||
       (rc = read_optional_count(&j, at, "nvlinks", 64, &g.nvlinks, err)) != GS_OK ||
-      (rc = read_optional(&j, at, "ring_bw", 0, &g.ring_bw, err)) != GS_OK || (rc = check_ring(g.ring_bw, "ring_bw", err)) != GS_OK)
+      (rc = read_optional(&j, at, "ring_bw", 0, &g.ring_bw, err)) != GS_OK || (rc = check_ring(g.ring_bw, "ring_bw", err)) != GS_OK ||
+      (rc = read_optional(&j, at, "flops_fp8", 0, &g.flops_fp8, err)) != GS_OK || (rc = check_fp8(&g, err)) != GS_OK)
     return rc;
   if (text && ((rc = read_text(&j, at, "key", 0, text->key, sizeof text->key, err)) != GS_OK ||
                (rc = read_text(&j, at, "name", 0, text->name, sizeof text->name, err)) != GS_OK ||

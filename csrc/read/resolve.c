@@ -132,6 +132,10 @@ static unsigned real_switches(const gs_request *q, gs_setting *out) {
   if (!out->real) return 0;
   /* NCCL's rules where NCCL runs; AMD's GPUs run RCCL, whose tables are not NCCL's */
   if (out->gpu.arch != GS_ARCH_NONE) on |= GS_SW_NCCL_AUTO;
+  /* 8-bit weights on a GPU with FP8 tensor cores are served as FP8 (W8A8): TensorRT-LLM's
+   * and vLLM's FP8 checkpoints multiply in FP8, so a prefill runs at the FP8 peak (the
+   * measured runs' "precision FP8", tests/measured/decode-runs-README.md) */
+  if (q->bits == 8 && out->gpu.flops_fp8 > 0 && !(q->gpu_typed & GS_TYPED_FLOPS)) on |= GS_SW_FP8_COMPUTE;
   return on;
 }
 
@@ -141,15 +145,16 @@ static void say_assumptions(const gs_request *q, gs_setting *out) {
   char servers[96] = "one server";
   if (p->per_server) gs_format(servers, sizeof servers, "servers of %llu joined by %s", (unsigned long long)p->per_server,
                                out->between_text.name[0] ? out->between_text.name : "the link between servers");
+  const char *fp8 = out->fp8_compute ? ", 8-bit weights at the FP8 peak" : "";
   if (!out->real) {
-    gs_format(out->assumptions, sizeof out->assumptions, "the lesson's rules%s",
-              q->assume == GS_ASSUME_LESSON ? ", as asked" : " (a GPU of the lesson's or typed)");
+    gs_format(out->assumptions, sizeof out->assumptions, "the lesson's rules%s%s",
+              q->assume == GS_ASSUME_LESSON ? ", as asked" : " (a GPU of the lesson's or typed)", fp8);
     return;
   }
-  gs_format(out->assumptions, sizeof out->assumptions, "real: %s, %s, %s, %s, %s%s", p->cache_per_chat ? "a cache for each chat" : "one chat's cache",
+  gs_format(out->assumptions, sizeof out->assumptions, "real: %s, %s, %s, %s, %s%s%s", p->cache_per_chat ? "a cache for each chat" : "one chat's cache",
             p->read_cache ? "read every step" : "not read", out->divide_heads ? "counts dividing the heads" : "every count", servers,
             p->nccl == GS_NCCL_AUTO ? "NCCL's rules at the one-way ring bandwidth" : "the lesson's all-reduce at the one-way ring bandwidth",
-            p->prompt_tokens ? ", the first word timed" : "");
+            p->prompt_tokens ? ", the first word timed" : "", fp8);
 }
 
 /* The plan past the GPU count, with the lesson's defaults (or real hardware's), checked
@@ -180,6 +185,13 @@ static int resolve_plan(const gs_request *q, int own_latencies, gs_setting *out,
   if (q->prompt_tokens > GS_MAX_CHAT_TOKENS)
     return gs_fail(err, GS_ERR_RANGE, "prompt_tokens", "must be from 1 to %llu", (unsigned long long)GS_MAX_CHAT_TOKENS);
   out->divide_heads = (switches & GS_SW_DIVIDE_HEADS) != 0;
+  if (PAST_LESSON && (switches & GS_SW_FP8_COMPUTE)) {
+    if (q->bits != 8) return gs_fail(err, GS_ERR_SHAPE, "fp8_compute", "needs 8-bit weights (--bits 8)");
+    if (q->gpu_typed & GS_TYPED_FLOPS) return gs_fail(err, GS_ERR_SHAPE, "fp8_compute", "type the FP8 peak itself as the flops");
+    if (out->gpu.flops_fp8 <= 0) return gs_fail(err, GS_ERR_UNSUPPORTED, "fp8_compute", "%s has no FP8 tensor cores", out->gpu_text.name);
+    out->gpu.flops = out->gpu.flops_fp8;
+    out->fp8_compute = 1;
+  }
   if (out->real && !q->per_server) p->per_server = (uint64_t)out->gpu.per_server;
   if (out->real && !q->prompt_tokens && !q->no_prompt) p->prompt_tokens = GS_REAL_PROMPT_TOKENS;
   out->max_n = q->max_n ? q->max_n : DEFAULT_MAX_N;

@@ -27,6 +27,7 @@ static void add(gs_tally *t, int part, uint64_t copies, uint64_t values, uint64_
   if (part == GS_PART_EXPERT &&
       (!gs_add(t->routed_params, params, &t->routed_params) || !gs_add(t->routed_bits, bits, &t->routed_bits)))
     fail_overflow(t);
+  if (part == GS_PART_TABLE && !gs_add(t->table_params, params, &t->table_params)) fail_overflow(t);
   if (part == GS_PART_VISION &&
       (!gs_add(t->unread_params, params, &t->unread_params) || !gs_add(t->unread_bits, bits, &t->unread_bits)))
     fail_overflow(t);

@@ -181,6 +181,35 @@ r = json.load(open(sys.argv[1]))
 assert r['assume'] == 'real' and not r['cache_per_chat'] and not r['divide_heads'] and r['nccl'] == 'lesson', r
 assert r['per_server'] == 16 and r['prompt_tokens'] is None and r['efficiency']['bandwidth_share'] == 0 and r['read_cache'], r
 " "$tmp/switched.json"
+# 8-bit weights on a GPU with FP8 tensor cores multiply in FP8 under real rules: 8B's prompt
+# of 1,000 tokens is 14,091,429,937,152 operations (tests/c/test_efficiency.c), at the H100
+# SXM's dense FP8 1,979e12 a second (3,958 with sparsity, halved) 7.12 ms, twice as fast as
+# at its 16-bit 989.5e12; both are longer than one read of the 8-bit weights.
+"$binary" report --gpu h100-sxm --model 8b --bits 8 --engine none --counts 1 --prompt-tokens 1000 --json > "$tmp/fp8.json"
+"$binary" report --gpu h100-sxm --model 8b --bits 8 --engine none --counts 1 --prompt-tokens 1000 --no-fp8-compute --json > "$tmp/no-fp8.json"
+check "8-bit weights on an H100 prefill at the FP8 peak, said in the assumptions; --no-fp8-compute at the 16-bit one" python3 -c "
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+assert '8-bit weights at the FP8 peak' in a['assumptions'] and 'FP8' not in b['assumptions'], (a['assumptions'], b['assumptions'])
+assert a['gpu']['flops'] == 1979e12 and b['gpu']['flops'] == 989.5e12
+fa, fb = a['rows'][0]['time']['first_word'], b['rows'][0]['time']['first_word']
+assert abs(fa - 14091429937152 / 1979e12) <= 1e-12 * fa and abs(fb - 2 * fa) <= 1e-12 * fb, (fa, fb)
+" "$tmp/fp8.json" "$tmp/no-fp8.json"
+"$binary" report --gpu h100-sxm --model 8b --engine none --counts 1 --prompt-tokens 1000 --json > "$tmp/16.json"
+check "16-bit weights on an H100 keep the 16-bit peak" python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r['gpu']['flops'] == 989.5e12 and 'FP8' not in r['assumptions'], r['assumptions']
+" "$tmp/16.json"
+for bad in "--gpu a100-80gb-sxm --bits 8 --fp8-compute|--fp8-compute: A100 80GB SXM has no FP8 tensor cores" \
+  "--gpu h100-sxm --fp8-compute|--fp8-compute: needs 8-bit weights (--bits 8)" \
+  "--gpu h100-sxm --bits 8 --gpu-flops 1e15 --fp8-compute|--fp8-compute: type the FP8 peak itself as the flops"; do
+  args=${bad%%|*}
+  # shellcheck disable=SC2086
+  "$binary" report $args > /dev/null 2> "$tmp/err"
+  rc=$?
+  check "report $args: exit 2 naming why" sh -c "[ $rc -eq 2 ] && [ \"\$(cat '$tmp/err')\" = 'gpusplit: ${bad#*|}' ]"
+done
 for what in gpus links; do
   "$binary" list "$what" > "$tmp/list.txt"
   check "list $what gives each entry a source" [ "$(grep -c '^    source: .\{40\}' "$tmp/list.txt")" -ge 11 ]
