@@ -193,6 +193,13 @@ int gs_runs_parse(const char *text, size_t len, gs_runs *out, gs_error *err) {
     r->derived = strstr(v[C_NOTE], "derived") != NULL;
     r->serving = strstr(v[C_NOTE], "concurrency") != NULL;
     r->random_weights = strstr(v[C_NOTE], "random (fake) weights") != NULL || strstr(v[C_NOTE], "dummy weights") != NULL;
+    /* a note "as previous row with ..." (S11's FP8-cache row) was measured the previous
+     * row's way: it keeps that row's method */
+    if (out->count > 0 && strstr(v[C_NOTE], "as previous row")) {
+      r->derived |= out->rows[out->count - 1].derived;
+      r->serving |= out->rows[out->count - 1].serving;
+      r->random_weights |= out->rows[out->count - 1].random_weights;
+    }
     if ((rc = bits_field(v[C_WBITS], c.line, &r->weight_bits, err)) != GS_OK ||
         (rc = count_field(v[C_KVBITS], "kv_bits", c.line, 1, 1, &r->kv_bits, err)) != GS_OK ||
         (rc = count_field(v[C_GPUS], "gpus", c.line, 1, 1, &r->gpus, err)) != GS_OK ||

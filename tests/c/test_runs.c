@@ -49,6 +49,22 @@ static void a_runs_file_reads_field_by_field(void **state) {
   assert_int_equal(runs.rows[1].serving, 1);
 }
 
+/* A note "as previous row with ..." keeps the previous row's method (S11's FP8-cache row:
+ * a serving benchmark like the row before it); a row that does not say so keeps its own. */
+static void a_row_as_the_previous_keeps_its_method(void **state) {
+  const char *text = "id,hf_repo,weight_bits,gpu,tp,batch,itl_ms,note\n"
+                     "a,org/m,16,H100-80GB,1,8,15.18,\"S11; 150 requests at concurrency 8\"\n"
+                     "b,org/m,16,H100-80GB,1,8,12.93,\"S11; as previous row with FP8 (e4m3) KV cache\"\n"
+                     "c,org/m,16,H100-80GB,1,8,12.93,\"S11; a static batch\"\n";
+  gs_error err;
+  (void)state;
+  assert_int_equal(parse(text, &err), GS_OK);
+  assert_int_equal(runs.count, 3);
+  assert_int_equal(runs.rows[0].serving, 1);
+  assert_int_equal(runs.rows[1].serving, 1);
+  assert_int_equal(runs.rows[2].serving, 0);
+}
+
 static void bad_runs_files_are_refused_with_the_line_and_column(void **state) {
   static const struct {
     const char *text, *field, *words;
@@ -99,6 +115,7 @@ static void the_shared_runs_file_reads_whole(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(a_runs_file_reads_field_by_field),
+      cmocka_unit_test(a_row_as_the_previous_keeps_its_method),
       cmocka_unit_test(bad_runs_files_are_refused_with_the_line_and_column),
       cmocka_unit_test(the_shared_runs_file_reads_whole),
   };
