@@ -323,14 +323,17 @@ VALIDATE = a100_sxm:nccl/2.27.3:fast:a100-80gb-sxm:nvlink3 h100_sxm:nccl/2.27.3:
            h200_sxm:nccl/2.26.2:fast:h200:nvlink4 b200_sxm:nccl/2.27.3:fast:b200:nvlink5 b300_sxm:nccl/2.27:fast:: \
            gb200:nccl/2.23:fast:: gb300:nccl/2.27:fast:: l40s:nccl/2.27.3:slow:l40s:pcie4 \
            rtx_pro_6000_server:nccl/2.29.2:slow::
-# Then the decode table: the shared measured runs (which data/efficiency.json is fitted on)
-# and runs the fit has never seen (tests/measured/decode-heldout-README.md).
+# Then the decode table: the shared measured runs (which data/efficiency.json is fitted on),
+# runs the fit has never seen (tests/measured/decode-heldout-README.md), and each shared
+# source priced with a fit to the others only.
 validate: deps build/gpusplit
 	$(Q)scripts/validate.sh build/gpusplit $(MEASURED) $(VALIDATE)
 	@echo
 	$(Q)build/gpusplit validate --runs $(MEASURED)/decode-runs.csv
 	@echo
 	$(Q)build/gpusplit validate --runs $(MEASURED)/decode-heldout.csv
+	@echo
+	$(Q)build/gpusplit validate --runs $(MEASURED)/decode-runs.csv --leave-source-out
 
 # data/efficiency.json: the fit to the shared runs (run it again when the catalogue grows).
 efficiency: build/gpusplit

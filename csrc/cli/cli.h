@@ -64,6 +64,7 @@ double cli_ring_one_way(const char *gpu_key, const char *link_key, double sheet)
 int cli_fit_file(const char *path, const char *allreduce_dir, int json);
 /* fit_from: refit on that runs file instead of data/efficiency.json's figures (NULL: not). */
 int cli_validate_runs(const char *path, const char *fit_from);
+int cli_validate_left_out(const char *path);
 /* Achieved efficiency for report: from data/efficiency.json, or fitted to runs_path when
  * not NULL; engine NULL, "" or "median" for the median engine; gpu_key picks the
  * generation. picked gets one line saying which figures. */

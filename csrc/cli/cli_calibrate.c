@@ -32,7 +32,12 @@ static const char VALIDATE_HELP[] =
     "../shared/reference/decode-measured/runs.csv): each run whose model and GPU the catalogue\n"
     "knows, predicted at the peaks, with its engine's fitted figures and with the median\n"
     "engine's (data/efficiency.json, or a fit to FIT.csv), against the measured time per\n"
-    "word and time to the first word; medians by source and by GPU.\n";
+    "word and time to the first word; medians by source and by GPU.\n"
+    "\n"
+    "       gpusplit validate --runs RUNS.csv --leave-source-out\n"
+    "\n"
+    "How far off the fit is on runs it never saw: each source's runs priced with figures\n"
+    "fitted again on the other sources' runs only; medians by source left out and over all.\n";
 
 /* The lesson's message sizes: one word of 4,096, 8,192 and 16,384 numbers of 2 bytes (8B,
  * 70B, 405B), and 64 words of each. */
@@ -216,7 +221,7 @@ int cli_validate(int argc, char **argv) {
   char *text;
   size_t len;
   uint64_t gpus;
-  int i, rc, found = 0;
+  int i, rc, found = 0, left_out = 0;
   for (i = 1; i < argc; i++) {
     const char **target = strcmp(argv[i], "--source-dir") == 0    ? &dir
                           : strcmp(argv[i], "--lesson-link") == 0 ? &lesson_key
@@ -233,13 +238,16 @@ int cli_validate(int argc, char **argv) {
     if (target) {
       if (i + 1 >= argc) return cli_bad("%s: needs a value", argv[i]);
       *target = argv[++i];
-    } else if (strncmp(argv[i], "--", 2) == 0) return cli_bad("validate: unknown flag '%s' (see gpusplit validate --help)", argv[i]);
+    } else if (strcmp(argv[i], "--leave-source-out") == 0) left_out = 1;
+    else if (strncmp(argv[i], "--", 2) == 0) return cli_bad("validate: unknown flag '%s' (see gpusplit validate --help)", argv[i]);
     else path = argv[i];
   }
   if (runs) {
     if (path || dir || lesson_key || gpu_key || link_key || name) return cli_bad("validate: --runs FILE takes no all-reduce table or its flags");
-    return cli_validate_runs(runs, fit_from);
+    if (left_out && fit_from) return cli_bad("validate: --leave-source-out fits on the runs file itself; leave out --efficiency-from");
+    return left_out ? cli_validate_left_out(runs) : cli_validate_runs(runs, fit_from);
   }
+  if (left_out) return cli_bad("validate: --leave-source-out goes with --runs FILE");
   if (fit_from) return cli_bad("validate: --efficiency-from goes with --runs FILE");
   if (!path || !dir || !lesson_key || (gpu_key == NULL) != (link_key == NULL))
     return cli_bad("validate: give TABLE, --source-dir and --lesson-link, and --gpu with --link (see gpusplit validate --help)");

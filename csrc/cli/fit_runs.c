@@ -137,6 +137,8 @@ typedef struct {
   size_t runs, ttft_runs;
   char sources[128];
   double median_error, ttft_median_error; /* of |relative error|, with these figures */
+  int allreduce_fitted; /* 1: e.allreduce_us fitted to the group's runs on several GPUs; 0: the
+                           generation's fit to NVIDIA's measured all-reduces */
 } fit_figure;
 
 typedef struct fit_result_s {
@@ -224,37 +226,82 @@ static double rel(double predicted, double measured) {
 
 static int has_ttft(const priced_run *p) { return p->weight > 0 && p->run->ttft_ms > 0 && p->run->input_tokens > 0; }
 
-/* Step 2: the bandwidth share and fixed cost a layer, with the FLOP/s share in f->e (used
- * by the runs whose itl_ms includes the prefill). The prediction is A_i(s) + L_i c, L_i
- * being the run's layers (a fixed cost is paid once a layer a step, and once in the
- * prefill, whose share of a derived itl_ms is 1 / output), so for each s the c that
- * minimises sum w_i ((A_i + L_i c) / t_i - 1)^2 is
- * sum w_i (L_i / t_i)(1 - A_i / t_i) / sum w_i (L_i / t_i)^2. */
+/* Step 2: the bandwidth share s, the fixed cost a layer c and, where the group has runs on
+ * more than one GPU, the start-up each all-reduce pays above NCCL's constants a, with the
+ * FLOP/s share in f->e (used by the runs whose itl_ms includes the prefill). For a given s
+ * the prediction is A_i + L_i c + R_i a, A_i being it with c = a = 0 and L_i, R_i its
+ * change for a microsecond of each (a fixed cost is paid once a layer a step, and once in
+ * the prefill, whose share of a derived itl_ms is 1 / output; an all-reduce start-up once
+ * an all-reduce), so the c and a that minimise sum w_i ((A_i + L_i c + R_i a) / t_i - 1)^2
+ * solve two normal equations (one, with a the generation's fit to NVIDIA's measured
+ * all-reduces, when every run is on one GPU), each held to 0..1000 us. An engine's
+ * all-reduce is its own kernel or NCCL's called from its step, so the bare nccl-tests
+ * start-up does not bound it either way. */
+typedef struct {
+  double xx, xy, yy, xz, yz;
+} normal_sums;
+
+static void solve_fixed_costs(const normal_sums *n, double *c, double *a) {
+  double det = n->xx * n->yy - n->xy * n->xy;
+  *c = *a = 0;
+  if (n->yy > 0 && det > 1e-12 * n->xx * n->yy) {
+    *c = (n->xz * n->yy - n->yz * n->xy) / det;
+    *a = (n->yz * n->xx - n->xz * n->xy) / det;
+    if (*c >= 0 && *a >= 0) return;
+    if (*a < 0) *a = 0, *c = n->xx > 0 ? n->xz / n->xx : 0;
+    else *c = 0, *a = n->yz / n->yy;
+    return;
+  }
+  *c = n->xx > 0 ? n->xz / n->xx : 0;
+}
+
+/* The all-reduce start-up a run of the group is priced with: the group's own fit, else the
+ * generation's (allreduce, or the run's own generation's for an all-generation group). */
+static double run_allreduce(const fit_figure *f, double allreduce, const fit_result *fr, const priced_run *p) {
+  if (f->allreduce_fitted) return f->e.allreduce_us;
+  return allreduce >= 0 ? allreduce : allreduce_for(fr, p->s.generation);
+}
+
+static double clamp_us(double us) { return us < 0 ? 0 : us > 1000 ? 1000 : round_to(us, 10); }
+
 static void fit_bandwidth(priced_run *p, size_t n, double allreduce, const fit_result *fr, fit_figure *f) {
   double best = -1;
   int k;
   size_t i;
   for (k = 20; k <= 100; k++) {
     gs_efficiency e = f->e;
-    double num = 0, den = 0, c, sum = 0;
+    normal_sums ns = {0, 0, 0, 0, 0};
+    double c, a, sum = 0;
+    int fitted_a;
     e.bandwidth_share = (double)k / 100;
-    e.layer_us = 0;
     for (i = 0; i < n; i++) {
-      double t, a, l;
+      gs_efficiency z = e;
+      double t, base, x, y, r;
       if (p[i].weight == 0) continue;
-      e.allreduce_us = allreduce >= 0 ? allreduce : allreduce_for(fr, p[i].s.generation);
       t = p[i].run->itl_ms * 1e-3;
-      a = predict(&p[i], &e, 0);
-      l = (double)p[i].s.model.layers * 1e-6;
-      num += p[i].weight * (l / t) * (1 - a / t);
-      den += p[i].weight * (l / t) * (l / t);
+      z.layer_us = 0;
+      z.allreduce_us = 0;
+      base = predict(&p[i], &z, 0);
+      z.layer_us = 10;
+      x = (predict(&p[i], &z, 0) - base) / 10 / t;
+      z.layer_us = 0;
+      z.allreduce_us = 10;
+      y = (predict(&p[i], &z, 0) - base) / 10 / t;
+      r = 1 - base / t;
+      ns.xx += p[i].weight * x * x;
+      ns.xy += p[i].weight * x * y;
+      ns.yy += p[i].weight * y * y;
+      ns.xz += p[i].weight * x * r;
+      ns.yz += p[i].weight * y * r;
     }
-    c = den > 0 ? num / den : 0;
-    e.layer_us = c < 0 ? 0 : c > 1000 ? 1000 : round_to(c, 10);
+    solve_fixed_costs(&ns, &c, &a);
+    fitted_a = ns.yy > 0;
+    e.layer_us = clamp_us(c);
+    e.allreduce_us = fitted_a ? clamp_us(a) : 0;
     for (i = 0; i < n; i++) {
       double r;
       if (p[i].weight == 0) continue;
-      e.allreduce_us = allreduce >= 0 ? allreduce : allreduce_for(fr, p[i].s.generation);
+      if (!fitted_a) e.allreduce_us = allreduce >= 0 ? allreduce : allreduce_for(fr, p[i].s.generation);
       r = predict(&p[i], &e, 0) / (p[i].run->itl_ms * 1e-3) - 1;
       sum += p[i].weight * r * r;
     }
@@ -262,19 +309,23 @@ static void fit_bandwidth(priced_run *p, size_t n, double allreduce, const fit_r
       best = sum;
       f->e.bandwidth_share = e.bandwidth_share;
       f->e.layer_us = e.layer_us;
+      f->allreduce_fitted = fitted_a;
+      if (fitted_a) f->e.allreduce_us = e.allreduce_us;
     }
   }
 }
 
-/* Step 3: the FLOP/s share over the runs that give ttft_ms; 0 (the peak) when none do. */
-static void fit_flops(priced_run *p, size_t n, double allreduce, const fit_result *fr, fit_figure *f) {
+/* Step 3: the FLOP/s share over the runs that give ttft_ms; when none do, fallback: the
+ * engine's own over every generation, or for an engine with none the median of the
+ * engines' that have one (a prefill measured somewhere, not the data sheet's peak). */
+static void fit_flops(priced_run *p, size_t n, double allreduce, const fit_result *fr, fit_figure *f, double fallback) {
   double best = -1;
   int k;
   size_t i;
   f->ttft_runs = 0;
   for (i = 0; i < n; i++) f->ttft_runs += (size_t)has_ttft(&p[i]);
   if (f->ttft_runs == 0) {
-    f->e.flops_share = 0;
+    f->e.flops_share = fallback;
     return;
   }
   for (k = 5; k <= 100; k++) {
@@ -284,7 +335,7 @@ static void fit_flops(priced_run *p, size_t n, double allreduce, const fit_resul
     for (i = 0; i < n; i++) {
       double r;
       if (!has_ttft(&p[i])) continue;
-      e.allreduce_us = allreduce >= 0 ? allreduce : allreduce_for(fr, p[i].s.generation);
+      e.allreduce_us = run_allreduce(f, allreduce, fr, &p[i]);
       r = predict(&p[i], &e, 1) / (p[i].run->ttft_ms * 1e-3) - 1;
       sum += p[i].weight * r * r;
     }
@@ -297,29 +348,31 @@ static void fit_flops(priced_run *p, size_t n, double allreduce, const fit_resul
 
 /* Steps 2 and 3 for one group, twice: the runs whose itl_ms includes the prefill need
  * the FLOP/s share, and the first word needs the bandwidth share. */
-static void fit_group(priced_run *p, size_t n, const fit_result *fr, fit_figure *f) {
+static void fit_group(priced_run *p, size_t n, const fit_result *fr, fit_figure *f, double flops_fallback) {
   static double errs[GS_RUNS_MAX];
   double allreduce = strcmp(f->generation, "all") == 0 ? -1 : allreduce_for(fr, f->generation);
   int round;
   size_t i, m;
   f->runs = weigh(p, n, f->engine, f->generation, f->sources, sizeof f->sources);
   memset(&f->e, 0, sizeof f->e);
+  f->allreduce_fitted = 0;
+  f->e.flops_share = flops_fallback;
   for (round = 0; round < 2; round++) {
     fit_bandwidth(p, n, allreduce, fr, f);
-    fit_flops(p, n, allreduce, fr, f);
+    fit_flops(p, n, allreduce, fr, f, flops_fallback);
   }
-  f->e.allreduce_us = allreduce >= 0 ? allreduce : 0;
+  if (!f->allreduce_fitted) f->e.allreduce_us = allreduce >= 0 ? allreduce : 0;
   for (i = 0, m = 0; i < n; i++) {
     gs_efficiency e = f->e;
     if (p[i].weight == 0) continue;
-    if (allreduce < 0) e.allreduce_us = allreduce_for(fr, p[i].s.generation);
+    e.allreduce_us = run_allreduce(f, allreduce, fr, &p[i]);
     errs[m++] = rel(predict(&p[i], &e, 0), p[i].run->itl_ms * 1e-3);
   }
   f->median_error = median_abs(errs, m);
   for (i = 0, m = 0; i < n; i++) {
     gs_efficiency e = f->e;
     if (!has_ttft(&p[i]) || f->e.flops_share == 0) continue;
-    if (allreduce < 0) e.allreduce_us = allreduce_for(fr, p[i].s.generation);
+    e.allreduce_us = run_allreduce(f, allreduce, fr, &p[i]);
     errs[m++] = rel(predict(&p[i], &e, 1), p[i].run->ttft_ms * 1e-3);
   }
   f->ttft_median_error = median_abs(errs, m);
@@ -356,11 +409,22 @@ static int cli_fit_runs(const gs_runs *runs, const char *allreduce_dir, priced_r
     if (!p[i].ok || has_engine(fr, p[i].s.engine)) continue;
     snprintf(fr->f[fr->count].engine, sizeof fr->f[0].engine, "%s", p[i].s.engine);
     snprintf(fr->f[fr->count].generation, sizeof fr->f[0].generation, "all");
-    fit_group(p, runs->count, fr, &fr->f[fr->count]);
+    fit_group(p, runs->count, fr, &fr->f[fr->count], 0);
     fr->count++;
   }
-  /* engine and generation, where the runs allow */
   e_count = fr->count;
+  /* an engine no run of which gives ttft_ms: fitted again with the median of the others'
+   * FLOP/s shares, which its derived itl_ms and its first word then use */
+  for (i = 0, j = 0; i < e_count; i++)
+    if (fr->f[i].ttft_runs) shares[j++] = fr->f[i].e.flops_share;
+  if (j > 0) {
+    double pooled;
+    median_abs(shares, j);
+    pooled = shares[(j - 1) / 2];
+    for (i = 0; i < e_count; i++)
+      if (!fr->f[i].ttft_runs) fit_group(p, runs->count, fr, &fr->f[i], pooled);
+  }
+  /* engine and generation, where the runs allow */
   for (i = 0; i < e_count; i++) {
     int g;
     for (g = 0; g < GEN_COUNT + 1 && fr->count < MAX_GROUPS; g++) {
@@ -370,7 +434,10 @@ static int cli_fit_runs(const gs_runs *runs, const char *allreduce_dir, priced_r
       if (n < FIT_MIN_RUNS || n == fr->f[i].runs) continue;
       snprintf(fr->f[fr->count].engine, sizeof fr->f[0].engine, "%s", fr->f[i].engine);
       snprintf(fr->f[fr->count].generation, sizeof fr->f[0].generation, "%s", gen);
-      fit_group(p, runs->count, fr, &fr->f[fr->count]);
+      fit_group(p, runs->count, fr, &fr->f[fr->count], fr->f[i].e.flops_share);
+      /* a share at the grid's top, all of the bandwidth, says these runs do not tell the
+       * bandwidth from the fixed costs apart: the engine's all-generation figures stand */
+      if (fr->f[fr->count].e.bandwidth_share >= 1) continue;
       fr->count++;
     }
   }
@@ -403,7 +470,7 @@ static const fit_figure *cli_fit_pick(const fit_result *fr, const char *engine, 
   }
   if (!all) return NULL;
   *out = all->e;
-  out->allreduce_us = allreduce_for(fr, generation);
+  if (!all->allreduce_fitted) out->allreduce_us = allreduce_for(fr, generation);
   return all;
 }
 
@@ -465,6 +532,7 @@ static void print_fit(const gs_runs *runs, const priced_run *p, const fit_result
       json_num_field("layer_us", x->e.layer_us);
       json_num_field("flops_share", x->e.flops_share);
       json_num_field("allreduce_us", x->e.allreduce_us);
+      json_str_field("allreduce_from", x->allreduce_fitted ? "runs" : "nccl-tests", 1);
       printf(",\"runs\":%zu,\"ttft_runs\":%zu", x->runs, x->ttft_runs);
       json_str_field("sources", x->sources, 1);
       json_num_field("median_error", x->median_error);
@@ -497,7 +565,7 @@ static void print_fit(const gs_runs *runs, const priced_run *p, const fit_result
     printf("%-18s %-10s %5zu %-14.14s %9s %9s %6s %10s %5s%% %9s%%\n", x->engine, x->generation, x->runs, x->sources,
            gs_fixed(a, sizeof a, x->e.bandwidth_share, 2), gs_fixed(b, sizeof b, x->e.layer_us, 1),
            x->e.flops_share > 0 ? gs_fixed(c, sizeof c, x->e.flops_share, 2) : "-",
-           strcmp(x->generation, "all") ? gs_fixed(d, sizeof d, x->e.allreduce_us, 1) : "by gen",
+           strcmp(x->generation, "all") || x->allreduce_fitted ? gs_fixed(d, sizeof d, x->e.allreduce_us, 1) : "by gen",
            gs_fixed(e, sizeof e, x->median_error * 100, 1), x->ttft_runs ? gs_fixed(f, sizeof f, x->ttft_median_error * 100, 1) : "-");
   }
   printf("\n%-6s %-28s %-15s %-10s %-6s %4s %3s %9s %9s %9s %8s\n", "id", "model", "gpu", "engine", "source", "batch", "n",
@@ -597,6 +665,7 @@ static int read_efficiency(const char *text, size_t len, fit_result *fr, gs_erro
   for (i = 0, at = list + 1; i < toks[list].size && fr->count < MAX_GROUPS; i++, at = gs_json_next(&j, at)) {
     fit_figure *f = &fr->f[fr->count];
     double runs;
+    char from[16];
     if ((rc = text_of(&j, at, "engine", f->engine, sizeof f->engine, err)) != GS_OK ||
         (rc = text_of(&j, at, "generation", f->generation, sizeof f->generation, err)) != GS_OK ||
         (rc = text_of(&j, at, "sources", f->sources, sizeof f->sources, err)) != GS_OK ||
@@ -608,6 +677,10 @@ static int read_efficiency(const char *text, size_t len, fit_result *fr, gs_erro
         (rc = number_of(&j, at, "runs", &runs, err)) != GS_OK)
       return rc;
     if ((rc = gs_efficiency_check(&f->e, err)) != GS_OK) return rc;
+    if ((rc = text_of(&j, at, "allreduce_from", from, sizeof from, err)) != GS_OK) return rc;
+    if (strcmp(from, "runs") != 0 && strcmp(from, "nccl-tests") != 0)
+      return gs_fail(err, GS_ERR_RANGE, "allreduce_from", "must be runs or nccl-tests");
+    f->allreduce_fitted = strcmp(from, "runs") == 0;
     f->runs = (size_t)runs;
     fr->count++;
   }
@@ -807,4 +880,79 @@ int cli_validate_runs(const char *path, const char *fit_from) {
   free(fr);
   free(runs);
   return CLI_OK;
+}
+
+/* `gpusplit validate --runs FILE --leave-source-out`: how far off the fit is on runs it
+ * never saw, from the file alone. For each source, the figures are fitted again on every
+ * other source's runs (the all-reduce start-up of data/efficiency.json kept) and that
+ * source's runs are priced with them: its engine's figures where the other sources fit
+ * that engine, the median engine's, and the first word. Medians by source and over all. */
+int cli_validate_left_out(const char *path) {
+  static err_bucket sources[64], all[1];
+  size_t ns = 0, na = 0, i, s, nsrc = 0;
+  char names[64][16];
+  gs_runs *runs, *rest = NULL;
+  priced_run *p, *q = NULL;
+  fit_result *fr;
+  gs_error err;
+  int rc;
+  if ((rc = cli_read_runs(path, &runs)) != CLI_OK) return rc;
+  p = calloc(runs->count, sizeof *p);
+  q = calloc(runs->count, sizeof *q);
+  fr = malloc(sizeof *fr);
+  rest = malloc(sizeof *rest);
+  if (!p || !q || !fr || !rest) rc = cli_bad("validate: out of memory");
+  else if (read_efficiency(GS_DATA_efficiency_json, strlen(GS_DATA_efficiency_json), fr, &err) != GS_OK)
+    rc = cli_bad("data/efficiency.json: %s: %s", err.field, err.what);
+  if (rc == CLI_OK) {
+    price_runs(runs, p);
+    for (i = 0; i < runs->count; i++) {
+      if (!p[i].ok || fit_excluded(&p[i])) continue;
+      for (s = 0; s < nsrc && strcmp(names[s], runs->rows[i].source) != 0; s++) continue;
+      if (s == nsrc && nsrc < 64) snprintf(names[nsrc++], sizeof names[0], "%s", runs->rows[i].source);
+    }
+    if (nsrc < 2) rc = cli_bad("validate: --leave-source-out needs runs of two sources or more");
+  }
+  if (rc == CLI_OK) {
+    printf("Each source's runs of %s priced with figures fitted on the other sources' runs only.\n", path);
+    for (s = 0; s < nsrc; s++) {
+      ar_fit ar = fr->ar;
+      rest->count = 0;
+      for (i = 0; i < runs->count; i++)
+        if (strcmp(runs->rows[i].source, names[s]) != 0) rest->rows[rest->count++] = runs->rows[i];
+      memset(fr, 0, sizeof *fr);
+      fr->ar = ar;
+      if (cli_fit_runs(rest, NULL, q, fr) != CLI_OK) continue;
+      for (i = 0; i < runs->count; i++) {
+        gs_efficiency own, med;
+        err_bucket *bk[2];
+        double t = p[i].run->itl_ms * 1e-3, without;
+        int has_own, k;
+        if (!p[i].ok || fit_excluded(&p[i]) || strcmp(runs->rows[i].source, names[s]) != 0) continue;
+        if (!cli_fit_pick(fr, "", p[i].s.generation, &med)) continue;
+        has_own = cli_fit_pick(fr, p[i].s.engine, p[i].s.generation, &own) != NULL;
+        without = predict(&p[i], &med, 0);
+        bk[0] = bucket(sources, &ns, 64, names[s]);
+        bk[1] = bucket(all, &na, 1, "all");
+        for (k = 0; k < 2; k++) {
+          if (!bk[k]) continue;
+          if (has_own) bk[k]->e[bk[k]->ne++] = rel(predict(&p[i], &own, 0), t);
+          bk[k]->n[bk[k]->nn++] = rel(without, t);
+          bk[k]->k[bk[k]->nk++] = rel(predict(&p[i], &(gs_efficiency){0}, 0), t);
+          if (p[i].run->ttft_ms > 0 && p[i].run->input_tokens > 0)
+            bk[k]->f[bk[k]->nf++] = rel(predict(&p[i], has_own ? &own : &med, 1), p[i].run->ttft_ms * 1e-3);
+        }
+      }
+    }
+    print_buckets("source left out", sources, ns);
+    print_buckets("all runs", all, na);
+    printf("\nengine given: the run's engine's figures as the other sources fit them (a source whose engine\n"
+           "no other source ran is left out of that column); no engine: the median engine's; (n): runs.\n");
+  }
+  free(p);
+  free(q);
+  free(fr);
+  free(rest);
+  free(runs);
+  return rc;
 }

@@ -63,5 +63,40 @@ check "validate --runs shows each run, peak, fitted and measured" \
   [ "$(awk '$1 == "r2" { print $8, $9, $11, $12 }' "$tmp/validate")" = "42.12 88.24 88.24 0.0%" ]
 check "validate --runs gives medians by source" has "$tmp/validate" "median |error| by source"
 
+# The all-reduce start-up is fitted where a group's runs span GPU counts. Runs made from
+# chosen figures (a share of 0.60, 30 us a layer, 20 us an all-reduce above NCCL's
+# constants) by pricing 8B and 70B on 1, 2, 4 and 8 H100s under real rules with a one-token
+# cache; the fit must find the figures it was not given. One GPU has no all-reduce, so the
+# two fixed costs are told apart.
+for model in 8b 70b; do
+  "$binary" report --assume real --model $model --gpu h100-sxm --gpu-gib 1000 --chat-tokens 1 --engine none --bw-share 0.6 \
+    --layer-us 30 --allreduce-us 20 --prompt-tokens none --counts 1,2,4,8 --json > "$tmp/made-$model.json"
+done
+python3 - "$tmp/made-8b.json" "$tmp/made-70b.json" > "$tmp/made.csv" <<'PY'
+import json, sys
+print("id,model,hf_repo,weight_bits,kv_bits,gpu,gpus,tp,pp,ep,batch,input_tokens,output_tokens,itl_ms,ttft_ms,software,interconnect,source,note")
+repos = {"8b": "meta-llama/Llama-3.1-8B", "70b": "meta-llama/Llama-3.1-70B"}
+for path, key in zip(sys.argv[1:], ("8b", "70b")):
+    for row in json.load(open(path))["rows"]:
+        n = row["gpus"]
+        source = "S1" if key == "8b" else "S2"
+        print(f"{key}-{n},{key},{repos[key]},16,,H100-SXM5-80GB,{n},{n},1,,1,0,0,{row['time']['total'] * 1e3:.6f},,vLLM 0.9,,x,\"{source}; made\"")
+PY
+"$binary" fit --json "$tmp/made.csv" > "$tmp/made-fit.json"
+check "fit finds the all-reduce start-up of runs on several GPUs with the share and the layer cost" python3 -c "
+import json, sys
+f = [x for x in json.load(open(sys.argv[1]))['figures'] if x['engine'] == 'vllm' and x['generation'] == 'all'][0]
+assert (f['bandwidth_share'], f['layer_us'], f['allreduce_us'], f['allreduce_from'], f['runs']) == (0.6, 30, 20, 'runs', 8), f
+" "$tmp/made-fit.json"
+
+# Left out a source at a time, each is priced with figures fitted on the other alone: runs
+# made from one set of figures are predicted to the rounding of their times.
+"$binary" validate --runs "$tmp/made.csv" --leave-source-out > "$tmp/left-out"
+check "validate --leave-source-out prices each source with the other's fit: 0.0% off on made runs" \
+  [ "$(awk '$1 == "S1" || $1 == "S2" || ($1 == "all" && $2 != "runs") { print $1, $4, $6 }' "$tmp/left-out" | tr '\n' ' ')" = "S1 0.0% 0.0% S2 0.0% 0.0% all 0.0% 0.0% " ]
+"$binary" validate --runs "$tmp/runs.csv" --leave-source-out --efficiency-from "$tmp/runs.csv" > /dev/null 2> "$tmp/err"
+rc=$?
+check "validate --leave-source-out refuses --efficiency-from, exit 2" sh -c "[ $rc -eq 2 ] && grep -q 'leave out --efficiency-from' '$tmp/err'"
+
 echo "fit_test: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
