@@ -179,6 +179,7 @@ typedef struct {
   double layer_us;        /* fixed cost of each layer in each step (kernel launches, synchronisation), microseconds */
   double flops_share;     /* share of the GPU's FLOP/s a prefill computes at, 0.01 to 1; 0: all of it (a decode step: all) */
   double allreduce_us;    /* start-up each all-reduce pays above NCCL's (or the lesson's) constants, microseconds */
+  double step_us;         /* fixed cost of each step, whatever the layers (scheduling, sampling), microseconds */
 } gs_efficiency;
 
 /* What a setting asks: how the model is laid out and served. A field left 0 takes the

@@ -67,6 +67,8 @@ static void print_json_efficiency(const cli_report_options *o) {
   cli_json_double(stdout, e->flops_share);
   printf(",\"allreduce_us\":");
   cli_json_double(stdout, e->allreduce_us);
+  printf(",\"step_us\":");
+  cli_json_double(stdout, e->step_us);
   printf("},\"prompt_tokens\":");
   print_count_or_none(stdout, o->setting.plan.prompt_tokens, "null");
 }
@@ -157,7 +159,7 @@ static const char *split_words(int split) {
 
 static void print_header(const cli_report_options *options) {
   const gs_setting *o = &options->setting;
-  char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP], c[GS_FIGURE_CAP], c2[GS_FIGURE_CAP];
+  char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP], c[GS_FIGURE_CAP], c2[GS_FIGURE_CAP], c3[GS_FIGURE_CAP];
   const gs_model *m = &o->model;
   const gs_plan *s = &o->plan;
   printf("Assumptions: %s\n", o->assumptions);
@@ -208,9 +210,10 @@ static void print_header(const cli_report_options *options) {
     const gs_efficiency *e = &o->plan.efficiency;
     printf("Achieved efficiency: ");
     cli_put_text(stdout, options->efficiency_text);
-    printf(": %s of the bandwidth, %s us a layer a step, %s of the FLOP/s in a prefill, all-reduces +%s us\n",
+    printf(": %s of the bandwidth, %s us a layer and %s us a step fixed, %s of the FLOP/s in a prefill, all-reduces +%s us\n",
            e->bandwidth_share > 0 ? gs_plain(a, sizeof a, e->bandwidth_share) : "all", gs_plain(b, sizeof b, e->layer_us),
-           e->flops_share > 0 ? gs_plain(c, sizeof c, e->flops_share) : "all", gs_plain(c2, sizeof c2, e->allreduce_us));
+           gs_plain(c3, sizeof c3, e->step_us), e->flops_share > 0 ? gs_plain(c, sizeof c, e->flops_share) : "all",
+           gs_plain(c2, sizeof c2, e->allreduce_us));
   }
   if (s->prompt_tokens)
     printf("First word: each chat's prompt of %s tokens%s\n", gs_grouped(a, sizeof a, s->prompt_tokens),

@@ -27,6 +27,8 @@
 #include "internal.h"
 
 #define FIT_MIN_RUNS 6
+/* The engine name of every engine's runs pooled, the figures when none is named. */
+#define ANY_ENGINE "any"
 #define MAX_GROUPS 64
 
 typedef struct {
@@ -162,7 +164,7 @@ static double allreduce_for(const fit_result *fr, const char *generation) {
 static int fit_excluded(const priced_run *p) { return p->s.model.experts > 0 && p->run->random_weights && p->run->batch > 1; }
 
 static int in_group(const priced_run *p, const char *engine, const char *generation) {
-  return p->ok && !fit_excluded(p) && strcmp(p->s.engine, engine) == 0 && (strcmp(generation, "all") == 0 || strcmp(p->s.generation, generation) == 0);
+  return p->ok && !fit_excluded(p) && (strcmp(engine, ANY_ENGINE) == 0 || strcmp(p->s.engine, engine) == 0) && (strcmp(generation, "all") == 0 || strcmp(p->s.generation, generation) == 0);
 }
 
 /* w_i = 1 / (runs of the same source in the group). */
@@ -237,22 +239,61 @@ static int has_ttft(const priced_run *p) { return p->weight > 0 && p->run->ttft_
  * all-reduces, when every run is on one GPU), each held to 0..1000 us. An engine's
  * all-reduce is its own kernel or NCCL's called from its step, so the bare nccl-tests
  * start-up does not bound it either way. */
+/* The fixed costs: a layer's, an all-reduce's start-up, a step's. */
+enum { FIXED_LAYER, FIXED_ALLREDUCE, FIXED_STEP, FIXED_COUNT };
+
 typedef struct {
-  double xx, xy, yy, xz, yz;
+  double m[FIXED_COUNT][FIXED_COUNT], b[FIXED_COUNT];
 } normal_sums;
 
-static void solve_fixed_costs(const normal_sums *n, double *c, double *a) {
-  double det = n->xx * n->yy - n->xy * n->xy;
-  *c = *a = 0;
-  if (n->yy > 0 && det > 1e-12 * n->xx * n->yy) {
-    *c = (n->xz * n->yy - n->yz * n->xy) / det;
-    *a = (n->yz * n->xx - n->xz * n->xy) / det;
-    if (*c >= 0 && *a >= 0) return;
-    if (*a < 0) *a = 0, *c = n->xx > 0 ? n->xz / n->xx : 0;
-    else *c = 0, *a = n->yz / n->yy;
-    return;
+/* Solves the normal equations over the costs in `use` (a bit each) by elimination; 0 when
+ * they are singular. */
+static int solve_subset(const normal_sums *n, unsigned use, double *x) {
+  double a[FIXED_COUNT][FIXED_COUNT + 1];
+  int idx[FIXED_COUNT], k = 0, i, j, r;
+  for (i = 0; i < FIXED_COUNT; i++) {
+    x[i] = 0;
+    if (use & (1u << i)) idx[k++] = i;
   }
-  *c = n->xx > 0 ? n->xz / n->xx : 0;
+  for (i = 0; i < k; i++) {
+    for (j = 0; j < k; j++) a[i][j] = n->m[idx[i]][idx[j]];
+    a[i][k] = n->b[idx[i]];
+  }
+  for (i = 0; i < k; i++) {
+    if (!(a[i][i] > 1e-12 * (n->m[idx[i]][idx[i]] > 0 ? n->m[idx[i]][idx[i]] : 1))) return 0;
+    for (r = 0; r < k; r++) {
+      double f;
+      if (r == i) continue;
+      f = a[r][i] / a[i][i];
+      for (j = i; j <= k; j++) a[r][j] -= f * a[i][j];
+    }
+  }
+  for (i = 0; i < k; i++) x[idx[i]] = a[i][k] / a[i][i];
+  return 1;
+}
+
+/* The least-squares costs held to 0 or more: of every subset whose solution is all
+ * non-negative, the one with the least sum (sum w (z - x.theta)^2, up to its constant). */
+static void solve_fixed_costs(const normal_sums *n, unsigned allowed, double *costs) {
+  double best = 0, x[FIXED_COUNT];
+  unsigned use;
+  int i, j, found = 0;
+  for (i = 0; i < FIXED_COUNT; i++) costs[i] = 0;
+  for (use = 1; use < (1u << FIXED_COUNT); use++) {
+    double q = 0;
+    int ok = (use & ~allowed) == 0 && solve_subset(n, use, x);
+    for (i = 0; ok && i < FIXED_COUNT; i++) ok = x[i] >= 0;
+    if (!ok) continue;
+    for (i = 0; i < FIXED_COUNT; i++) {
+      q -= 2 * x[i] * n->b[i];
+      for (j = 0; j < FIXED_COUNT; j++) q += x[i] * n->m[i][j] * x[j];
+    }
+    if (!found || q < best) {
+      best = q;
+      found = 1;
+      for (i = 0; i < FIXED_COUNT; i++) costs[i] = x[i];
+    }
+  }
 }
 
 /* The all-reduce start-up a run of the group is priced with: the group's own fit, else the
@@ -262,7 +303,7 @@ static double run_allreduce(const fit_figure *f, double allreduce, const fit_res
   return allreduce >= 0 ? allreduce : allreduce_for(fr, p->s.generation);
 }
 
-static double clamp_us(double us) { return us < 0 ? 0 : us > 1000 ? 1000 : round_to(us, 10); }
+static double clamp_us(double us) { return us < 0 ? 0 : us > 100000 ? 100000 : round_to(us, 10); }
 
 static void fit_bandwidth(priced_run *p, size_t n, double allreduce, const fit_result *fr, fit_figure *f) {
   double best = -1;
@@ -270,34 +311,45 @@ static void fit_bandwidth(priced_run *p, size_t n, double allreduce, const fit_r
   size_t i;
   for (k = 20; k <= 100; k++) {
     gs_efficiency e = f->e;
-    normal_sums ns = {0, 0, 0, 0, 0};
-    double c, a, sum = 0;
+    normal_sums ns;
+    double costs[FIXED_COUNT], sum = 0;
+    unsigned allowed = 1u << FIXED_LAYER;
+    uint64_t fewest = 0, most = 0;
     int fitted_a;
+    memset(&ns, 0, sizeof ns);
     e.bandwidth_share = (double)k / 100;
     for (i = 0; i < n; i++) {
       gs_efficiency z = e;
-      double t, base, x, y, r;
+      double t, base, x[FIXED_COUNT], r;
+      int a, b;
       if (p[i].weight == 0) continue;
       t = p[i].run->itl_ms * 1e-3;
-      z.layer_us = 0;
-      z.allreduce_us = 0;
+      z.layer_us = z.allreduce_us = z.step_us = 0;
       base = predict(&p[i], &z, 0);
       z.layer_us = 10;
-      x = (predict(&p[i], &z, 0) - base) / 10 / t;
+      x[FIXED_LAYER] = (predict(&p[i], &z, 0) - base) / 10 / t;
       z.layer_us = 0;
       z.allreduce_us = 10;
-      y = (predict(&p[i], &z, 0) - base) / 10 / t;
+      x[FIXED_ALLREDUCE] = (predict(&p[i], &z, 0) - base) / 10 / t;
+      z.allreduce_us = 0;
+      z.step_us = 10;
+      x[FIXED_STEP] = (predict(&p[i], &z, 0) - base) / 10 / t;
       r = 1 - base / t;
-      ns.xx += p[i].weight * x * x;
-      ns.xy += p[i].weight * x * y;
-      ns.yy += p[i].weight * y * y;
-      ns.xz += p[i].weight * x * r;
-      ns.yz += p[i].weight * y * r;
+      if (x[FIXED_ALLREDUCE] != 0) allowed |= 1u << FIXED_ALLREDUCE;
+      if (fewest == 0 || p[i].s.model.layers < fewest) fewest = p[i].s.model.layers;
+      if (p[i].s.model.layers > most) most = p[i].s.model.layers;
+      for (a = 0; a < FIXED_COUNT; a++) {
+        ns.b[a] += p[i].weight * x[a] * r;
+        for (b = 0; b < FIXED_COUNT; b++) ns.m[a][b] += p[i].weight * x[a] * x[b];
+      }
     }
-    solve_fixed_costs(&ns, &c, &a);
-    fitted_a = ns.yy > 0;
-    e.layer_us = clamp_us(c);
-    e.allreduce_us = fitted_a ? clamp_us(a) : 0;
+    /* a step's cost and a layer's are told apart only by models of different depths */
+    if (most > fewest) allowed |= 1u << FIXED_STEP;
+    solve_fixed_costs(&ns, allowed, costs);
+    fitted_a = (allowed >> FIXED_ALLREDUCE) & 1;
+    e.layer_us = clamp_us(costs[FIXED_LAYER]);
+    e.step_us = clamp_us(costs[FIXED_STEP]);
+    e.allreduce_us = fitted_a ? clamp_us(costs[FIXED_ALLREDUCE]) : 0;
     for (i = 0; i < n; i++) {
       double r;
       if (p[i].weight == 0) continue;
@@ -309,6 +361,7 @@ static void fit_bandwidth(priced_run *p, size_t n, double allreduce, const fit_r
       best = sum;
       f->e.bandwidth_share = e.bandwidth_share;
       f->e.layer_us = e.layer_us;
+      f->e.step_us = e.step_us;
       f->allreduce_fitted = fitted_a;
       if (fitted_a) f->e.allreduce_us = e.allreduce_us;
     }
@@ -396,34 +449,44 @@ static size_t price_runs(const gs_runs *runs, priced_run *p) {
   return ok;
 }
 
+/* The mean of predicted over measured time per word with an engine's all-generation
+ * figures, over every run the fit uses, whatever its engine. */
+static double mean_ratio(const priced_run *p, size_t n, const fit_result *fr, const fit_figure *f) {
+  double sum = 0;
+  size_t i, m = 0;
+  for (i = 0; i < n; i++) {
+    gs_efficiency e = f->e;
+    if (!p[i].ok || fit_excluded(&p[i])) continue;
+    e.allreduce_us = run_allreduce(f, -1, fr, &p[i]);
+    sum += predict(&p[i], &e, 0) / (p[i].run->itl_ms * 1e-3);
+    m++;
+  }
+  return m ? sum / (double)m : 0;
+}
+
 static int cli_fit_runs(const gs_runs *runs, const char *allreduce_dir, priced_run *p, fit_result *fr) {
   size_t i, j, e_count;
   int rc;
-  double shares[MAX_GROUPS];
+  double shares[MAX_GROUPS], speed[MAX_GROUPS];
   ar_fit ar = fr->ar; /* kept when allreduce_dir is NULL */
   memset(fr, 0, sizeof *fr);
   fr->ar = ar;
   if (allreduce_dir && (rc = fit_allreduce(allreduce_dir, &fr->ar)) != CLI_OK) return rc;
   if (price_runs(runs, p) == 0) return cli_bad("fit: no run has a model and GPU the catalogue knows");
+  /* every engine's runs pooled (ANY_ENGINE): the figures when no engine is named, and the
+   * FLOP/s share of an engine no run of which gives ttft_ms */
+  snprintf(fr->f[0].engine, sizeof fr->f[0].engine, "%s", ANY_ENGINE);
+  snprintf(fr->f[0].generation, sizeof fr->f[0].generation, "all");
+  fit_group(p, runs->count, fr, &fr->f[0], 0);
+  fr->count = 1;
   for (i = 0; i < runs->count && fr->count < MAX_GROUPS; i++) {
     if (!p[i].ok || has_engine(fr, p[i].s.engine)) continue;
     snprintf(fr->f[fr->count].engine, sizeof fr->f[0].engine, "%s", p[i].s.engine);
     snprintf(fr->f[fr->count].generation, sizeof fr->f[0].generation, "all");
-    fit_group(p, runs->count, fr, &fr->f[fr->count], 0);
+    fit_group(p, runs->count, fr, &fr->f[fr->count], fr->f[0].e.flops_share);
     fr->count++;
   }
   e_count = fr->count;
-  /* an engine no run of which gives ttft_ms: fitted again with the median of the others'
-   * FLOP/s shares, which its derived itl_ms and its first word then use */
-  for (i = 0, j = 0; i < e_count; i++)
-    if (fr->f[i].ttft_runs) shares[j++] = fr->f[i].e.flops_share;
-  if (j > 0) {
-    double pooled;
-    median_abs(shares, j);
-    pooled = shares[(j - 1) / 2];
-    for (i = 0; i < e_count; i++)
-      if (!fr->f[i].ttft_runs) fit_group(p, runs->count, fr, &fr->f[i], pooled);
-  }
   /* engine and generation, where the runs allow */
   for (i = 0; i < e_count; i++) {
     int g;
@@ -441,25 +504,27 @@ static int cli_fit_runs(const gs_runs *runs, const char *allreduce_dir, priced_r
       fr->count++;
     }
   }
-  /* the median engine: the engines' all-generation bandwidth shares sorted, the middle one
-   * (the lower of two) */
-  for (i = 0; i < e_count; i++) shares[i] = fr->f[i].e.bandwidth_share;
-  median_abs(shares, e_count);
-  for (i = 0; i < e_count; i++)
-    if (fr->f[i].e.bandwidth_share == shares[(e_count - 1) / 2]) {
+  /* the median engine: the one whose all-generation figures price the fitted runs in the
+   * middle of the engines' (each engine's mean of predicted over measured time on every
+   * run the fit uses, sorted; the lower of two middle ones) */
+  for (i = 1; i < e_count; i++) shares[i - 1] = speed[i] = mean_ratio(p, runs->count, fr, &fr->f[i]);
+  median_abs(shares, e_count - 1);
+  for (i = 1; i < e_count; i++)
+    if (speed[i] == shares[(e_count - 2) / 2]) {
       snprintf(fr->median_engine, sizeof fr->median_engine, "%s", fr->f[i].engine);
       break;
     }
   return CLI_OK;
 }
 
-/* The figures for an engine ("" for the median engine) on a GPU generation: the engine's
- * own for that generation, else its all-generation ones with that generation's all-reduce
- * start-up. NULL when the engine has none. */
+/* The figures for an engine ("" for every engine pooled, "median" for the median engine)
+ * on a GPU generation: the engine's own for that generation, else its all-generation ones
+ * with that generation's all-reduce start-up. NULL when the engine has none. */
 static const fit_figure *cli_fit_pick(const fit_result *fr, const char *engine, const char *generation, gs_efficiency *out) {
   const fit_figure *all = NULL;
   size_t i;
-  if (!engine[0]) engine = fr->median_engine;
+  if (!engine[0]) engine = ANY_ENGINE;
+  else if (strcmp(engine, "median") == 0) engine = fr->median_engine;
   for (i = 0; i < fr->count; i++) {
     if (strcmp(fr->f[i].engine, engine) != 0) continue;
     if (strcmp(fr->f[i].generation, generation) == 0) {
@@ -532,6 +597,7 @@ static void print_fit(const gs_runs *runs, const priced_run *p, const fit_result
       json_num_field("layer_us", x->e.layer_us);
       json_num_field("flops_share", x->e.flops_share);
       json_num_field("allreduce_us", x->e.allreduce_us);
+      json_num_field("step_us", x->e.step_us);
       json_str_field("allreduce_from", x->allreduce_fitted ? "runs" : "nccl-tests", 1);
       printf(",\"runs\":%zu,\"ttft_runs\":%zu", x->runs, x->ttft_runs);
       json_str_field("sources", x->sources, 1);
@@ -673,6 +739,7 @@ static int read_efficiency(const char *text, size_t len, fit_result *fr, gs_erro
         (rc = number_of(&j, at, "layer_us", &f->e.layer_us, err)) != GS_OK ||
         (rc = number_of(&j, at, "flops_share", &f->e.flops_share, err)) != GS_OK ||
         (rc = number_of(&j, at, "allreduce_us", &f->e.allreduce_us, err)) != GS_OK ||
+        (rc = number_of(&j, at, "step_us", &f->e.step_us, err)) != GS_OK ||
         (rc = number_of(&j, at, "median_error", &f->median_error, err)) != GS_OK ||
         (rc = number_of(&j, at, "runs", &runs, err)) != GS_OK)
       return rc;
@@ -688,7 +755,7 @@ static int read_efficiency(const char *text, size_t len, fit_result *fr, gs_erro
 }
 
 /* The figures of the embedded data/efficiency.json, or of a fit to the user's runs file;
- * the engine ("" or "median": the median engine) on the GPU's generation. Prints why not
+ * the engine ("": every engine pooled; "median": the median engine) on the GPU's generation. Prints why not
  * and returns CLI_BAD_INPUT; *picked names what was taken. */
 /* The figures for engine ("" the median) on the GPU's generation, said in picked; NULL
  * when the fit has none. */
@@ -698,7 +765,8 @@ static const fit_figure *pick_engine(const fit_result *fr, const char *engine, c
   const fit_figure *f;
   if (!generation[0]) generation = "all";
   if (!(f = cli_fit_pick(fr, engine, generation, out))) return NULL;
-  snprintf(picked, cap, "%s%s %s%s (fitted on %zu run%s of %s)", f->engine, engine[0] ? "" : ", the median engine,",
+  snprintf(picked, cap, "%s%s %s%s (fitted on %zu run%s of %s)", f->engine,
+           !engine[0] ? " (every engine's runs pooled, the default)" : strcmp(engine, "median") == 0 ? ", the median engine," : "",
            strcmp(f->generation, "all") ? "on " : "over every GPU generation", strcmp(f->generation, "all") ? f->generation : "",
            f->runs, f->runs == 1 ? "" : "s", f->sources);
   return f;
@@ -710,7 +778,7 @@ int cli_efficiency_quiet(const char *engine, const char *gpu_key, gs_efficiency 
   int rc = CLI_FAILED;
   if (!fr) return CLI_FAILED;
   if (read_efficiency(GS_DATA_efficiency_json, strlen(GS_DATA_efficiency_json), fr, &err) == GS_OK &&
-      pick_engine(fr, !engine || strcmp(engine, "median") == 0 ? "" : engine, gpu_key, out, picked, cap))
+      pick_engine(fr, engine ? engine : "", gpu_key, out, picked, cap))
     rc = CLI_OK;
   free(fr);
   return rc;
@@ -741,15 +809,15 @@ int cli_efficiency(const char *runs_path, const char *engine, const char *gpu_ke
       rc = cli_bad("data/efficiency.json: %s: %s", err.field, err.what);
   }
   if (rc == CLI_OK) {
-    if (!engine || strcmp(engine, "median") == 0) engine = "";
+    if (!engine) engine = "";
     if (!pick_engine(fr, engine, gpu_key, out, picked, cap)) {
       char names[512];
       size_t i, at = 0;
       names[0] = '\0';
       for (i = 0; i < fr->count && at < sizeof names; i++)
-        if (strcmp(fr->f[i].generation, "all") == 0)
+        if (strcmp(fr->f[i].generation, "all") == 0 && strcmp(fr->f[i].engine, ANY_ENGINE) != 0)
           at += (size_t)snprintf(names + at, sizeof names - at, "%s%s", at ? ", " : "", fr->f[i].engine);
-      rc = cli_bad("--engine: no figures for '%s' (engines: %s, or median)", engine, names);
+      rc = cli_bad("--engine: no figures for '%s' (engines: %s, or median; any: every engine pooled)", engine, names);
     }
   }
   free(fr);
@@ -826,7 +894,7 @@ int cli_validate_runs(const char *path, const char *fit_from) {
   printf("every step, NCCL's rules, servers of 8 and the one-way ring bandwidth; efficiency %s.\n",
          fit_from ? "fitted to the --efficiency-from runs" : "from data/efficiency.json");
   printf("%-6s %-16.16s %-14s %-10s %-5s %5s %3s %8s %8s %8s %9s %8s %8s %s\n", "id", "model", "gpu", "engine", "src", "batch", "n",
-         "peak ms", "engine", "median", "measured", "error", "no eng.", "first word: predicted / measured ms, error");
+         "peak ms", "engine", "any", "measured", "error", "no eng.", "first word: predicted / measured ms, error");
   for (i = 0; i < runs->count; i++) {
     gs_efficiency own, med, off = {0};
     const fit_figure *f;
@@ -846,7 +914,7 @@ int cli_validate_runs(const char *path, const char *fit_from) {
     bk[1] = bucket(gpus, &ng, 64, p[i].s.gpu_key);
     bk[2] = bucket(all, &na, 1, "all");
     printf("%-6s %-16.16s %-14s %-10s %-5s %5llu %3llu %8s %8s %8s %9s %7s%% %7s%%", p[i].run->id, p[i].s.model_key, p[i].s.gpu_key,
-           has_own ? p[i].s.engine : "(median)", p[i].run->source, (unsigned long long)p[i].run->batch,
+           has_own ? p[i].s.engine : "(any)", p[i].run->source, (unsigned long long)p[i].run->batch,
            (unsigned long long)p[i].s.plan.gpus, gs_fixed(a, sizeof a, peak * 1e3, 2), gs_fixed(b, sizeof b, with * 1e3, 2),
            gs_fixed(c, sizeof c, without * 1e3, 2), gs_fixed(d, sizeof d, t * 1e3, 2), gs_fixed(e, sizeof e, (with - t) / t * 100, 1),
            gs_fixed(g, sizeof g, (without - t) / t * 100, 1));
@@ -869,7 +937,7 @@ int cli_validate_runs(const char *path, const char *fit_from) {
   print_buckets("by GPU", gpus, ng);
   print_buckets("all runs", all, na);
   printf("\nengine given: the run's engine's figures (runs whose engine has none are left out of that column);\n"
-         "no engine: the median engine's (%s); (n): runs. Skipped:\n", fr->median_engine);
+         "no engine: every engine's runs pooled (any; the median engine is %s); (n): runs. Skipped:\n", fr->median_engine);
   for (i = 0; i < runs->count; i++)
     if (!p[i].ok) {
       printf("  %s: ", p[i].run->id);
@@ -947,7 +1015,8 @@ int cli_validate_left_out(const char *path) {
     print_buckets("source left out", sources, ns);
     print_buckets("all runs", all, na);
     printf("\nengine given: the run's engine's figures as the other sources fit them (a source whose engine\n"
-           "no other source ran is left out of that column); no engine: the median engine's; (n): runs.\n");
+           "no other source ran is left out of that column); no engine: the other sources' runs of every\n"
+           "engine pooled; (n): runs.\n");
   }
   free(p);
   free(q);

@@ -55,7 +55,7 @@ static const char REPORT_HELP_RULES[] =
     "  --assume lesson|real  the lesson's toy rules, or real hardware's: a cache for each chat\n"
     "                     read every step, counts dividing the heads, servers of the GPU's\n"
     "                     usual size, NCCL's rules at the one-way ring bandwidth, the first\n"
-    "                     word of a 1,024-token prompt, the median engine's efficiency.\n"
+    "                     word of a 1,024-token prompt, every engine's efficiency pooled.\n"
     "                     Default: real for a catalogue GPU with no figure typed, else lesson.\n"
     "                     Each switch below can still be set either way.\n"
     "What the lesson leaves out (each off under the lesson's rules):\n"
@@ -69,11 +69,14 @@ static const char REPORT_HELP_RULES[] =
     "  --no-fp8-compute   each off\n"
     "Achieved efficiency (off under the lesson's rules: the data sheet's peaks):\n"
     "  --engine E|none    the figures fitted for engine E (trt-llm, vllm, sglang, llama.cpp,\n"
-    "                     lmdeploy, gpt-fast, mlc, ...; median: the median engine) on the\n"
-    "                     GPU's generation, from data/efficiency.json (gpusplit fit)\n"
+    "                     lmdeploy, gpt-fast, mlc, ...; median: the median engine; any, the\n"
+    "                     default: every engine's runs pooled) on the GPU's generation,\n"
+    "                     from data/efficiency.json (gpusplit fit)\n"
     "  --efficiency-from RUNS.csv  the figures fitted to your own measured runs\n"
     "  --bw-share F       share of the memory bandwidth a step reads at, 0.01 to 1\n"
     "  --layer-us U       fixed cost of each layer in each step, microseconds\n"
+    "  --per-step-us U    fixed cost of each step, whatever the layers (scheduling,\n"
+    "                     sampling), microseconds\n"
     "  --flops-share F    share of the FLOP/s a prefill computes at, 0.01 to 1\n"
     "  --allreduce-us U   start-up each all-reduce pays above the tables', microseconds\n"
     "  --prompt-tokens P  each chat's prompt: adds the time to the first word\n"
@@ -97,11 +100,11 @@ static const char *const VALUE_FLAGS[] = {"--model", "--bits", "--gpu", "--gpu-g
                                           "--max-n", "--gpus", "--link-from", "--in-flight",
                                           "--replicas", "--gpu-hour", "--prompt-tokens", "--engine",
                                           "--efficiency-from", "--bw-share", "--layer-us", "--flops-share", "--allreduce-us",
-                                          "--assume", "--experts"};
+                                          "--assume", "--experts", "--per-step-us"};
 enum { F_MODEL, F_BITS, F_GPU, F_GPU_GIB, F_USABLE, F_GPU_BW, F_GPU_FLOPS, F_LINK, F_LINK_BW, F_STEP_US, F_BASE_US,
        F_PER_SERVER, F_BETWEEN, F_SPLIT, F_WORDS, F_CHAT_TOKENS, F_CACHE_BITS, F_NCCL, F_COUNTS, F_MAX_N, F_GPUS, F_LINK_FROM,
        F_IN_FLIGHT, F_REPLICAS, F_GPU_HOUR, F_PROMPT_TOKENS, F_ENGINE, F_EFFICIENCY_FROM, F_BW_SHARE, F_LAYER_US,
-       F_FLOPS_SHARE, F_ALLREDUCE_US, F_ASSUME, F_EXPERTS, F_COUNT };
+       F_FLOPS_SHARE, F_ALLREDUCE_US, F_ASSUME, F_EXPERTS, F_PER_STEP_US, F_COUNT };
 
 static const char *const SWITCHES[] = {"--json",         "--overlap",         "--read-cache",    "--divide-heads",
                                        "--cache-per-chat", "--explain",       "--no-overlap",    "--no-read-cache",
@@ -307,9 +310,9 @@ static int choose_counts(const char *given, cli_report_options *o) {
  * --efficiency-from), then each figure typed in place of one; and the prompt. */
 static int load_efficiency(const char **v, gs_request *q, cli_report_options *o) {
   double *targets[] = {&q->efficiency.bandwidth_share, &q->efficiency.layer_us, &q->efficiency.flops_share,
-                       &q->efficiency.allreduce_us};
-  const int flags[] = {F_BW_SHARE, F_LAYER_US, F_FLOPS_SHARE, F_ALLREDUCE_US};
-  static const char *const fields[] = {"bandwidth_share", "layer_us", "flops_share", "allreduce_us"};
+                       &q->efficiency.allreduce_us, &q->efficiency.step_us};
+  const int flags[] = {F_BW_SHARE, F_LAYER_US, F_FLOPS_SHARE, F_ALLREDUCE_US, F_PER_STEP_US};
+  static const char *const fields[] = {"bandwidth_share", "layer_us", "flops_share", "allreduce_us", "step_us"};
   gs_error err;
   size_t i;
   int rc;
@@ -339,16 +342,16 @@ static int load_efficiency(const char **v, gs_request *q, cli_report_options *o)
   return CLI_OK;
 }
 
-/* Real hardware's rules take the median engine's achieved efficiency for the GPU's
+/* Real hardware's rules take every engine's pooled achieved efficiency for the GPU's
  * generation (data/efficiency.json) unless an engine, a runs file or a share was given;
  * a GPU with no fitted figures keeps the peaks, and the header says which. */
 static int real_efficiency(const char **v, gs_request *q, cli_report_options *o) {
-  static const int GIVEN[] = {F_ENGINE, F_EFFICIENCY_FROM, F_BW_SHARE, F_LAYER_US, F_FLOPS_SHARE, F_ALLREDUCE_US};
+  static const int GIVEN[] = {F_ENGINE, F_EFFICIENCY_FROM, F_BW_SHARE, F_LAYER_US, F_FLOPS_SHARE, F_ALLREDUCE_US, F_PER_STEP_US};
   size_t i;
   if (!o->setting.real) return 0;
   for (i = 0; i < sizeof GIVEN / sizeof GIVEN[0]; i++)
     if (v[GIVEN[i]]) return 0;
-  if (cli_efficiency_quiet("median", o->setting.gpu_text.key, &q->efficiency, o->efficiency_text, sizeof o->efficiency_text) !=
+  if (cli_efficiency_quiet("", o->setting.gpu_text.key, &q->efficiency, o->efficiency_text, sizeof o->efficiency_text) !=
       CLI_OK)
     snprintf(o->efficiency_text, sizeof o->efficiency_text, "none fitted for %s: the peaks", o->setting.gpu_text.name);
   return 1;

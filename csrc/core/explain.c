@@ -123,6 +123,15 @@ static void swap_sums(writer *w, figures *f, const gs_link *l, const gs_plan *p,
        fixed(f, (double)sent / bandwidth * 1e6, 3), fixed(f, c->swap * 1e6, 2));
 }
 
+/* The fixed costs a step pays on top of its reading (gs_split_time); none under the
+ * lesson's rules, so its sums stay as the lesson writes them. */
+static void fixed_sums(writer *w, figures *f, const gs_model *m, const gs_plan *p) {
+  const gs_efficiency *e = &p->efficiency;
+  if (!PAST_LESSON || (e->layer_us <= 0 && e->step_us <= 0)) return;
+  line(w, "  fixed: %llu layers x %s us + %s us a step = %s ms, added to the reading", (unsigned long long)m->layers,
+       plain(f, e->layer_us), plain(f, e->step_us), fixed(f, ((double)m->layers * e->layer_us + e->step_us) * 1e-3, 2));
+}
+
 #ifndef GS_LESSON_ONLY
 /* Spread experts (csrc/core/experts.c): what a GPU holds, reads, computes and sends. */
 static void spread_sums(writer *w, figures *f, const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p,
@@ -158,11 +167,9 @@ static void spread_sums(writer *w, figures *f, const gs_model *m, const gs_gpu *
        count(f, m->routed_bytes / m->experts), p->read_cache ? ", + its chats' caches" : "", count(f, c->read_bytes),
        bytes_rate(f, p->efficiency.bandwidth_share > 0 ? g->bandwidth * p->efficiency.bandwidth_share : g->bandwidth),
        fixed(f, read * 1e3, 2));
-  line(w, "  computing 2 x %s x %s chats / %s = %s ms; the longer, %s ms, counts%s%s%s%s%s", count(f, m->active_params), count(f, chats),
-       flops_rate(f, g->flops), fixed(f, c->compute * 1e3, 2), fixed(f, busy * 1e3, 2),
-       p->efficiency.layer_us > 0 ? ", + " : "", p->efficiency.layer_us > 0 ? count(f, m->layers) : "",
-       p->efficiency.layer_us > 0 ? " layers x " : "", p->efficiency.layer_us > 0 ? plain(f, p->efficiency.layer_us) : "",
-       p->efficiency.layer_us > 0 ? " us fixed" : "");
+  line(w, "  computing 2 x %s x %s chats / %s = %s ms; the longer, %s ms, counts", count(f, m->active_params), count(f, chats),
+       flops_rate(f, g->flops), fixed(f, c->compute * 1e3, 2), fixed(f, busy * 1e3, 2));
+  fixed_sums(w, f, m, p);
   if (n == 1) {
     line(w, "  one GPU holds every expert and sends nothing");
   } else {
@@ -184,7 +191,7 @@ static void spread_sums(writer *w, figures *f, const gs_model *m, const gs_gpu *
 static void time_sums(writer *w, figures *f, const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p,
                       const gs_cost_result *c) {
   uint64_t n = p->gpus, size = gs_message_bytes(m) * p->words, swaps = GS_ALL_REDUCES_PER_LAYER * m->layers;
-  double read = (double)c->read_bytes / g->bandwidth, busy = read >= c->compute ? read : c->compute;
+  double read = gs_read_seconds(c->read_bytes, g, &p->efficiency), busy = read >= c->compute ? read : c->compute;
   /* a step gives each of the words' chats one word; with one chat it is one word */
   const char *step = p->words * gs_plan_batches(p) == 1 ? "word" : "step";
   if (p->words == 1) line(w, "Time for one word:");
@@ -216,11 +223,13 @@ static void time_sums(writer *w, figures *f, const gs_model *m, const gs_gpu *g,
            count(f, swaps), fixed(f, c->swap * 1e6, 2), fixed(f, c->time.transfer * 1e3, 2));
   }
   line(w, "  reading: %s bytes a GPU%s at %s = %s ms; computing 2 x %s x %s / (%llu x %s) = %s ms; the longer, %s ms, counts%s",
-       count(f, c->read_bytes), p->read_cache ? " (with its share of every chat's cache)" : "", bytes_rate(f, g->bandwidth),
+       count(f, c->read_bytes), p->read_cache ? " (with its share of every chat's cache)" : "",
+       bytes_rate(f, p->efficiency.bandwidth_share > 0 ? g->bandwidth * p->efficiency.bandwidth_share : g->bandwidth),
        fixed(f, read * 1e3, 2), count(f, m->active_params), count(f, p->words), (unsigned long long)n, flops_rate(f, g->flops),
        fixed(f, c->compute * 1e3, 2), fixed(f, busy * 1e3, 2),
        p->split == GS_SLICES || c->servers == 1 ? (p->split == GS_GROUPS && n > 1 ? ", once for each group in turn" : "")
                                                  : ", once for each group in turn");
+  fixed_sums(w, f, m, p);
   line(w, "  total: %s + %s = %s ms a %s; waiting %s / %s = %s%%", fixed(f, c->time.read * 1e3, 2), fixed(f, c->time.transfer * 1e3, 2),
        fixed(f, c->time.total * 1e3, 2), step, fixed(f, c->time.transfer * 1e3, 2), fixed(f, c->time.total * 1e3, 2),
        fixed(f, c->time.share * 100, gs_share_places(c->time.share)));

@@ -40,6 +40,7 @@ static const figure_range LINK_STEP = {"link step_us", "microseconds", 0, 1e6, "
 static const figure_range LINK_BASE = {"link base_us", "microseconds", 0, 1e6, "0", "1e6", 0};
 /* Achieved efficiency: a share is 0 (off) or from 0.01 to 1; a fixed cost at most a second. */
 static const figure_range EFF_LAYER = {"layer_us", "microseconds", 0, 1e6, "0", "1e6", 0};
+static const figure_range EFF_STEP = {"step_us", "microseconds", 0, 1e6, "0", "1e6", 0};
 static const figure_range EFF_ALLREDUCE = {"allreduce_us", "microseconds", 0, 1e6, "0", "1e6", 0};
 
 static int check_range(const figure_range *r, double x, gs_error *err) {
@@ -87,7 +88,8 @@ int gs_efficiency_check(const gs_efficiency *e, gs_error *err) {
   int rc;
   if ((rc = share_check("bandwidth_share", e->bandwidth_share, err)) != GS_OK ||
       (rc = share_check("flops_share", e->flops_share, err)) != GS_OK ||
-      (rc = check_range(&EFF_LAYER, e->layer_us, err)) != GS_OK || (rc = check_range(&EFF_ALLREDUCE, e->allreduce_us, err)) != GS_OK)
+      (rc = check_range(&EFF_LAYER, e->layer_us, err)) != GS_OK || (rc = check_range(&EFF_ALLREDUCE, e->allreduce_us, err)) != GS_OK ||
+      (rc = check_range(&EFF_STEP, e->step_us, err)) != GS_OK)
     return rc;
   return GS_OK;
 }
@@ -365,7 +367,7 @@ double gs_compute_seconds(double ops, uint64_t n, const gs_gpu *g, const gs_effi
 void gs_split_time(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, double busy, uint64_t size,
                    gs_time *time, double *swap, int *protocol) {
   uint64_t n = p->gpus, servers = gs_plan_servers(p);
-  double fixed = (double)m->layers * p->efficiency.layer_us * 1e-6;
+  double fixed = (double)m->layers * p->efficiency.layer_us * 1e-6 + p->efficiency.step_us * 1e-6;
   double group_busy = 0, sent = 0; /* the first GPU's group's work, and the hand-off it sends */
   gs_ring ring;
   memset(&ring, 0, sizeof ring);

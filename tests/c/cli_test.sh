@@ -210,6 +210,19 @@ for bad in "--gpu a100-80gb-sxm --bits 8 --fp8-compute|--fp8-compute: A100 80GB 
   rc=$?
   check "report $args: exit 2 naming why" sh -c "[ $rc -eq 2 ] && [ \"\$(cat '$tmp/err')\" = 'gpusplit: ${bad#*|}' ]"
 done
+# --explain under achieved efficiency: the reading at half the bandwidth, then the fixed
+# costs, 32 layers x 10 us + 1,000 us a step = 1.32 ms, which the total's first term adds.
+"$binary" report --gpu h100-sxm --model 8b --engine none --bw-share 0.5 --layer-us 10 --per-step-us 1000 --explain --gpus 2 \
+  > "$tmp/explain-eff.txt"
+check "--explain with fixed costs: reading at the achieved bandwidth + the fixed line = the total's first term" python3 -c "
+import re, sys
+text = open(sys.argv[1]).read()
+read = re.search(r'reading: [0-9,]+ bytes a GPU.* at 1,675 GB/s = ([0-9.]+) ms; .*the longer, ([0-9.]+) ms, counts', text)
+fixed = re.search(r'fixed: 32 layers x 10 us \\+ 1000 us a step = 1\\.32 ms, added to the reading', text)
+total = re.search(r'total: ([0-9.]+) \\+', text)
+assert read and fixed and total, text
+assert abs(float(read.group(2)) + 1.32 - float(total.group(1))) <= 0.011, (read.group(2), total.group(1))
+" "$tmp/explain-eff.txt"
 for what in gpus links; do
   "$binary" list "$what" > "$tmp/list.txt"
   check "list $what gives each entry a source" [ "$(grep -c '^    source: .\{40\}' "$tmp/list.txt")" -ge 11 ]

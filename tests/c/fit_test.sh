@@ -63,14 +63,15 @@ check "validate --runs shows each run, peak, fitted and measured" \
   [ "$(awk '$1 == "r2" { print $8, $9, $11, $12 }' "$tmp/validate")" = "42.12 88.24 88.24 0.0%" ]
 check "validate --runs gives medians by source" has "$tmp/validate" "median |error| by source"
 
-# The all-reduce start-up is fitted where a group's runs span GPU counts. Runs made from
-# chosen figures (a share of 0.60, 30 us a layer, 20 us an all-reduce above NCCL's
-# constants) by pricing 8B and 70B on 1, 2, 4 and 8 H100s under real rules with a one-token
-# cache; the fit must find the figures it was not given. One GPU has no all-reduce, so the
-# two fixed costs are told apart.
+# The all-reduce start-up is fitted where a group's runs span GPU counts, and a step's fixed
+# cost where its models differ in depth. Runs made from chosen figures (a share of 0.60,
+# 30 us a layer, 500 us a step, 20 us an all-reduce above NCCL's constants) by pricing 8B
+# (32 layers) and 70B (80) on 1, 2, 4 and 8 H100s under real rules with a one-token cache;
+# the fit must find the figures it was not given. One GPU has no all-reduce and the depths
+# differ, so the three fixed costs are told apart.
 for model in 8b 70b; do
   "$binary" report --assume real --model $model --gpu h100-sxm --gpu-gib 1000 --chat-tokens 1 --engine none --bw-share 0.6 \
-    --layer-us 30 --allreduce-us 20 --prompt-tokens none --counts 1,2,4,8 --json > "$tmp/made-$model.json"
+    --layer-us 30 --per-step-us 500 --allreduce-us 20 --prompt-tokens none --counts 1,2,4,8 --json > "$tmp/made-$model.json"
 done
 python3 - "$tmp/made-8b.json" "$tmp/made-70b.json" > "$tmp/made.csv" <<'PY'
 import json, sys
@@ -79,14 +80,15 @@ repos = {"8b": "meta-llama/Llama-3.1-8B", "70b": "meta-llama/Llama-3.1-70B"}
 for path, key in zip(sys.argv[1:], ("8b", "70b")):
     for row in json.load(open(path))["rows"]:
         n = row["gpus"]
-        source = "S1" if key == "8b" else "S2"
+        # each source holds both depths, one GPU and several, so either alone fits all three costs
+        source = "S1" if (n in (1, 4)) == (key == "8b") else "S2"
         print(f"{key}-{n},{key},{repos[key]},16,,H100-SXM5-80GB,{n},{n},1,,1,0,0,{row['time']['total'] * 1e3:.6f},,vLLM 0.9,,x,\"{source}; made\"")
 PY
 "$binary" fit --json "$tmp/made.csv" > "$tmp/made-fit.json"
-check "fit finds the all-reduce start-up of runs on several GPUs with the share and the layer cost" python3 -c "
+check "fit finds the all-reduce start-up and the step cost with the share and the layer cost" python3 -c "
 import json, sys
 f = [x for x in json.load(open(sys.argv[1]))['figures'] if x['engine'] == 'vllm' and x['generation'] == 'all'][0]
-assert (f['bandwidth_share'], f['layer_us'], f['allreduce_us'], f['allreduce_from'], f['runs']) == (0.6, 30, 20, 'runs', 8), f
+assert (f['bandwidth_share'], f['layer_us'], f['step_us'], f['allreduce_us'], f['allreduce_from'], f['runs']) == (0.6, 30, 500, 20, 'runs', 8), f
 " "$tmp/made-fit.json"
 
 # Left out a source at a time, each is priced with figures fitted on the other alone: runs
