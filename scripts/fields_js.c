@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/fields.h"
+#include "gpusplit.h"
 
 typedef struct {
   int first;
@@ -44,6 +45,10 @@ int main(void) {
          "  }\n"
          "  return out;\n"
          "}\n");
+  /* enum gs_switch: the one encoding of a request's switches, in both modules */
+  printf("// enum gs_switch (csrc/gpusplit.h): a request's switches, the same bits in both modules.\n"
+         "export const SWITCHES = { cachePerChat: %d, overlap: %d, readCache: %d, ncclAuto: %d, divideHeads: %d, fp8Compute: %d };\n",
+         GS_SW_CACHE_PER_CHAT, GS_SW_OVERLAP, GS_SW_READ_CACHE, GS_SW_NCCL_AUTO, GS_SW_DIVIDE_HEADS, GS_SW_FP8_COMPUTE);
   open_list(&c, "SETTING");
   GS_SETTING_FIELDS(FIELD)
   close_list();

@@ -4,11 +4,10 @@
 // explorer page inlines this file; the Node and browser tests import it, so all read the
 // module alike.
 import { instantiate, readRecord, readStrings } from './module_memory.js';
-import { CHART, SETTING } from './fields.js';
+import { CHART, SETTING, SWITCHES } from './fields.js';
 
+export { SWITCHES };
 export const SPLIT_KEYS = ['slices', 'groups', 'slices-groups']; // enum gs_split
-// enum gs_switch (csrc/gpusplit.h), the same bits as the widget's module
-export const SWITCHES = { cachePerChat: 1, overlap: 2, readCache: 4, ncclAuto: 8, divideHeads: 16 };
 
 // A failure of one step: the module's one line, and the step it came from ('model',
 // 'gpu', 'link', 'log', 'between', 'plan', 'price', 'sweep', 'explain').

@@ -3,10 +3,9 @@
 // full module (build/gpusplit.wasm), a pasted config.json, the settings past the lesson and
 // one figure at a time. It moves numbers and strings and computes nothing.
 import { LINK_KEYS, MODEL_KEYS, openLesson, SPLIT_KEYS } from './lesson_module.js';
+import { SWITCHES } from './fields.js';
 
-export { LINK_KEYS, MODEL_KEYS, SPLIT_KEYS };
-// enum gs_switch (csrc/gpusplit.h)
-export const SWITCHES = { cachePerChat: 1, overlap: 2, readCache: 4, ncclAuto: 8, divideHeads: 16 };
+export { LINK_KEYS, MODEL_KEYS, SPLIT_KEYS, SWITCHES };
 
 export async function openModule(bytes) {
   const lesson = await openLesson(bytes);
