@@ -304,6 +304,7 @@ char *gs_grouped(char *buf, size_t cap, uint64_t x);
  * "2,039 GB/s" (from 1e9), "1 MB/s"; "312 TFLOP/s" (from 1e12), "1 MFLOP/s". */
 char *gs_bytes_rate(char *buf, size_t cap, double bytes_per_s);
 char *gs_flops_rate(char *buf, size_t cap, double flops);
+char *gs_words_rate(char *buf, size_t cap, double words_per_s);
 
 /* data.c and the generated catalogue (scripts/catalogue.mjs): the built-in models and
  * hardware from data/, and the settings the widget offers. */

@@ -166,7 +166,7 @@ static void print_point(const gs_layout *l, int prompt, int chosen) {
   char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP], c[GS_FIGURE_CAP], d[GS_FIGURE_CAP], e[GS_FIGURE_CAP], f[GS_FIGURE_CAP], flags[160];
   printf("%s %9s %9s %10s %11s %12s %5llu", chosen ? "*" : " ", gs_fixed_grouped(a, sizeof a, l->word_s * 1e3, 2),
          gs_fixed_grouped(b, sizeof b, 1 / l->word_s, 1), prompt ? gs_fixed_grouped(c, sizeof c, l->first_s * 1e3, 1) : "-",
-         gs_fixed_grouped(d, sizeof d, l->per_gpu, 1), gs_fixed_grouped(e, sizeof e, l->words_per_s, 1),
+         gs_words_rate(d, sizeof d, l->per_gpu), gs_words_rate(e, sizeof e, l->words_per_s),
          (unsigned long long)(l->gpus * l->replicas));
   if (l->cost_per_million >= 0) printf(" %9s", gs_fixed_grouped(f, sizeof f, l->cost_per_million, 2));
   printf("  %s\n", gs_layout_flags(l, flags, sizeof flags));

@@ -227,10 +227,10 @@ static void print_deploy(const gs_priced *r) {
   if (!r->cost.fits) return;
   if (r->setting->replicas > 1)
     printf("  %llu GPUs in %llu replicas: %s words/s", (unsigned long long)d->gpus, (unsigned long long)r->setting->replicas,
-           gs_fixed_grouped(a, sizeof a, d->words_per_s, 1));
+           gs_words_rate(a, sizeof a, d->words_per_s));
   if (d->chats_fit >= 0)
     printf("  %s chats fit: %s words/s", gs_grouped(a, sizeof a, (uint64_t)d->chats_fit),
-           gs_fixed_grouped(b, sizeof b, d->chats_fit_words_per_s, 1));
+           gs_words_rate(b, sizeof b, d->chats_fit_words_per_s));
   if (d->cost_per_million >= 0) printf("  %s a million words", gs_fixed_grouped(a, sizeof a, d->cost_per_million, 2));
   if (d->prompt_cost_per_million >= 0)
     printf(", %s a million prompt tokens", gs_fixed_grouped(a, sizeof a, d->prompt_cost_per_million, 2));

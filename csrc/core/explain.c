@@ -8,12 +8,8 @@
 
 /* The lesson's module (-DGS_LESSON_ONLY) prices only the lesson's three Llama models at 16
  * bits on one server with none of report's switches (csrc/wasm/lesson.c offers no more, and
- * gs_explain_of refuses the rest there), so its sums leave out the lines past the lesson. */
-#ifdef GS_LESSON_ONLY
-#define PAST_LESSON 0
-#else
-#define PAST_LESSON 1
-#endif
+ * gs_explain_of refuses the rest there), so its sums leave out the lines past the lesson
+ * (PAST_LESSON, internal.h). */
 
 typedef struct {
   char *buf;
@@ -47,6 +43,7 @@ typedef struct {
 static char *slot(figures *f) { return f->text[f->next++ % 12]; }
 static const char *count(figures *f, uint64_t x) { return gs_grouped(slot(f), GS_FIGURE_CAP, x); }
 static const char *fixed(figures *f, double x, int places) { return gs_fixed_grouped(slot(f), GS_FIGURE_CAP, x, places); }
+static const char *words(figures *f, double x) { return gs_words_rate(slot(f), GS_FIGURE_CAP, x); }
 static const char *bytes_rate(figures *f, double x) { return gs_bytes_rate(slot(f), GS_FIGURE_CAP, x); }
 static const char *flops_rate(figures *f, double x) { return gs_flops_rate(slot(f), GS_FIGURE_CAP, x); }
 
@@ -183,8 +180,8 @@ static void spread_sums(writer *w, figures *f, const gs_model *m, const gs_gpu *
          fixed(f, c->swap * 1e6, 2), fixed(f, c->time.transfer * 1e3, 2));
   }
   line(w, "  total: %s + %s = %s ms a word; words a second: %s for each chat, %s for all %s together", fixed(f, c->time.read * 1e3, 2),
-       fixed(f, c->time.transfer * 1e3, 2), fixed(f, c->time.total * 1e3, 2), fixed(f, c->time.words_per_s, 1),
-       fixed(f, c->time.total_words_per_s, 1), count(f, p->words));
+       fixed(f, c->time.transfer * 1e3, 2), fixed(f, c->time.total * 1e3, 2), words(f, c->time.words_per_s),
+       words(f, c->time.total_words_per_s), count(f, p->words));
 }
 #endif
 
@@ -235,13 +232,13 @@ static void time_sums(writer *w, figures *f, const gs_model *m, const gs_gpu *g,
        fixed(f, c->time.share * 100, gs_share_places(c->time.share)));
   if (gs_plan_batches(p) > 1)
     line(w, "  words a second: %s for each chat, %s for all %s together: %s batches of %s in flight, one a group at every moment",
-         fixed(f, c->time.words_per_s, 1), fixed(f, c->time.total_words_per_s, 1), count(f, p->words * gs_plan_batches(p)),
+         words(f, c->time.words_per_s), words(f, c->time.total_words_per_s), count(f, p->words * gs_plan_batches(p)),
          count(f, gs_plan_batches(p)), count(f, p->words));
   else if (p->words == 1)
-    line(w, "  words a second: %s for the one chat", fixed(f, c->time.words_per_s, 1));
+    line(w, "  words a second: %s for the one chat", words(f, c->time.words_per_s));
   else
-    line(w, "  words a second: %s for each chat, %s for all %s together", fixed(f, c->time.words_per_s, 1),
-         fixed(f, c->time.total_words_per_s, 1), count(f, p->words));
+    line(w, "  words a second: %s for each chat, %s for all %s together", words(f, c->time.words_per_s),
+         words(f, c->time.total_words_per_s), count(f, p->words));
 }
 
 #ifndef GS_LESSON_ONLY
@@ -252,8 +249,8 @@ static void deploy_sums(writer *w, figures *f, const gs_setting *s, const gs_pri
   const gs_cost_result *c = &pr->cost;
   if (s->replicas > 1)
     line(w, "  replicas: %s copies of %s GPUs = %s GPUs; %s x %s = %s words a second", count(f, s->replicas),
-         count(f, pr->plan.gpus), count(f, d->gpus), count(f, s->replicas), fixed(f, c->time.total_words_per_s, 1),
-         fixed(f, d->words_per_s, 1));
+         count(f, pr->plan.gpus), count(f, d->gpus), count(f, s->replicas), words(f, c->time.total_words_per_s),
+         words(f, d->words_per_s));
   if (d->chats_fit >= 0) {
     uint64_t used = c->memory.weights + c->memory.working;
     uint64_t room = c->usable_bytes > used ? c->usable_bytes - used : 0;
@@ -262,18 +259,18 @@ static void deploy_sums(writer *w, figures *f, const gs_setting *s, const gs_pri
            "GPUs: %s chats a layout, giving %s words a second in all",
            count(f, c->usable_bytes), count(f, c->memory.weights), count(f, c->memory.working), count(f, room),
            count(f, (uint64_t)d->chats_fit / pr->plan.gpus), count(f, gs_plan_cache_bytes(&s->model, &pr->plan)),
-           count(f, pr->plan.gpus), count(f, (uint64_t)d->chats_fit), fixed(f, d->chats_fit_words_per_s, 1));
+           count(f, pr->plan.gpus), count(f, (uint64_t)d->chats_fit), words(f, d->chats_fit_words_per_s));
     else
     line(w, "  chats that fit: %s usable - %s weights - %s working = %s bytes for caches; a chat's cache of %s bytes%s "
          "over %llu part%s: %s chats a layout, giving %s words a second in all",
          count(f, c->usable_bytes), count(f, c->memory.weights), count(f, c->memory.working), count(f, room),
          count(f, gs_plan_cache_bytes(&s->model, &pr->plan)), gs_plan_batches(&pr->plan) > 1 ? " in each batch in flight" : "",
          (unsigned long long)gs_cache_parts(&s->model, &pr->plan), gs_cache_parts(&s->model, &pr->plan) == 1 ? "" : "s",
-         count(f, (uint64_t)d->chats_fit), fixed(f, d->chats_fit_words_per_s, 1));
+         count(f, (uint64_t)d->chats_fit), words(f, d->chats_fit_words_per_s));
   }
   if (d->cost_per_million >= 0)
     line(w, "  cost: %s GPUs x %s an hour / 3,600 s / %s words a second x 1,000,000 = %s a million words", count(f, d->gpus),
-         fixed(f, s->gpu_hour, 2), fixed(f, d->words_per_s, 1), fixed(f, d->cost_per_million, 2));
+         fixed(f, s->gpu_hour, 2), words(f, d->words_per_s), fixed(f, d->cost_per_million, 2));
   if (d->prompt_cost_per_million >= 0)
     line(w, "  prompt cost: %s GPUs x %s an hour / 3,600 s x %s s to the first word / (%s chats x %s prompt tokens) x 1,000,000 = "
          "%s a million prompt tokens",

@@ -165,6 +165,23 @@ char *gs_fixed_grouped(char *buf, size_t cap, double x, int places) {
   return copy_cut(buf, cap, grouped);
 }
 
+/* Words a second at one place, as the lesson prints them, unless that would show fewer than
+ * two significant digits: then as many places as show two ("0.0062"), up to gs_fixed's nine;
+ * a rate too small even for those says so ("< 0.000000001") rather than print 0. */
+char *gs_words_rate(char *buf, size_t cap, double x) {
+  int places = 1;
+  double t = x * 10;
+  /* the lesson's settings never go below one word a second */
+  if (PAST_LESSON && x > 0 && x < 0.1) {
+    while (t < 10 && places < 9) {
+      t *= 10;
+      places++;
+    }
+    if (t < 0.5) return copy_cut(buf, cap, "< 0.000000001");
+  }
+  return gs_fixed_grouped(buf, cap, x, places);
+}
+
 char *gs_grouped(char *buf, size_t cap, uint64_t x) {
   char digits[24], text[24], grouped[32];
   size_t n = 0, i;

@@ -43,8 +43,8 @@ void gs_view_of(const gs_cost_result *c, gs_view *out) {
   ms_text(out->read, sizeof out->read, c->time.read);
   ms_text(out->transfer, sizeof out->transfer, c->time.transfer);
   gs_format(out->waiting, sizeof out->waiting, "%s%%", gs_fixed(num, sizeof num, c->time.share * 100, gs_share_places(c->time.share)));
-  gs_fixed_grouped(out->words_per_s, sizeof out->words_per_s, c->time.words_per_s, 1);
-  gs_fixed_grouped(out->words_all, sizeof out->words_all, c->time.total_words_per_s, 1);
+  gs_words_rate(out->words_per_s, sizeof out->words_per_s, c->time.words_per_s);
+  gs_words_rate(out->words_all, sizeof out->words_all, c->time.total_words_per_s);
   gs_format(out->idle, sizeof out->idle, "%s%%", gs_fixed(num, sizeof num, c->time.idle * 100, 1));
   if (c->first_word > 0) ms_text(out->first_word, sizeof out->first_word, c->first_word);
   out->wait_bar = 100 * c->time.share;

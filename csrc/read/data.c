@@ -40,13 +40,6 @@ const gs_model_entry *gs_find_model(const char *name) {
   return NULL;
 }
 
-/* The lesson's module offers its own three models, GPU and two links by key alone. */
-#ifdef GS_LESSON_ONLY
-#define PAST_LESSON 0
-#else
-#define PAST_LESSON 1
-#endif
-
 #ifdef GS_DATA_FROM_JSON
 /* scripts/tables.c alone: data/'s text, read by the readers, to write the tables from. */
 extern const char GS_DATA_gpus_json[];

@@ -16,13 +16,8 @@
 
 /* The lesson's module takes the lesson's settings by name alone (its widget types no figure
  * and asks for no rule past the lesson), so what serves typed figures, real rules, logs and
- * prices is left out of it: each use below is a constant 0 there, and the compiler drops
- * the code it guards. The page's size is the reason (its budget, README "Speed and size"). */
-#ifdef GS_LESSON_ONLY
-#define PAST_LESSON 0
-#else
-#define PAST_LESSON 1
-#endif
+ * prices is left out of it: each use of PAST_LESSON (internal.h) below is a constant 0
+ * there. */
 
 /* The searches try counts up to this unless the request says (report's --max-n). */
 static const uint64_t DEFAULT_MAX_N = 64;

@@ -138,6 +138,20 @@ static void a_short_buffer_holds_the_start_of_a_fixed_figure(void **state) {
  * FE_UPWARD for positive x and FE_DOWNWARD for negative. 200,000 doubles with random
  * bits, half of them across the whole exponent range, a quarter near 1 and a quarter
  * built as exact ties. */
+/* Words a second keep the lesson's one place from 0.1 up, and below it show two
+ * significant digits instead of printing 0.0; below nine places they say so. */
+static void small_word_rates_show_two_significant_digits_not_zero(void **state) {
+  static const struct {
+    double x;
+    const char *expected;
+  } CASES[] = {{1234.56, "1,234.6"}, {0.1, "0.1"}, {0, "0.0"},         {0.05, "0.050"}, {0.0062, "0.0062"},
+               {0.00999, "0.0100"}, {1.2e-8, "0.000000012"}, {4e-9, "0.000000004"}, {1e-12, "< 0.000000001"}};
+  char buf[GS_FIGURE_CAP];
+  size_t i;
+  (void)state;
+  for (i = 0; i < sizeof CASES / sizeof CASES[0]; i++) assert_string_equal(gs_words_rate(buf, sizeof buf, CASES[i].x), CASES[i].expected);
+}
+
 static void fixed_agrees_with_glibc_on_random_doubles(void **state) {
   uint64_t seed = 88172645463325252u;
   int i, ties = 0;
@@ -182,6 +196,7 @@ int main(void) {
       cmocka_unit_test(a_short_buffer_holds_the_start_of_a_grouped_number),
       cmocka_unit_test(ties_and_extremes_at_many_places_are_exact),
       cmocka_unit_test(a_short_buffer_holds_the_start_of_a_fixed_figure),
+      cmocka_unit_test(small_word_rates_show_two_significant_digits_not_zero),
       cmocka_unit_test(fixed_agrees_with_glibc_on_random_doubles),
   };
   return cmocka_run_group_tests_name("format", tests, NULL, NULL);
