@@ -35,7 +35,7 @@ CSV
 check "fit exits 0" [ $? -eq 0 ]
 check "fit says what it read" has "$tmp/fit" "Runs: 4 read, 2 priced, 2 skipped"
 check "fit finds a share of 0.50 and 50.0 us a layer for vllm" \
-  [ "$(awk '$1 == "vllm" && $2 == "all" { print $3, $5, $6 }' "$tmp/fit")" = "2 0.50 50.0" ]
+  [ "$(awk '$1 == "vllm" && $2 == "all" { print $3, $4, $5, $NF }' "$tmp/fit")" = "2 0.50 50.0 S1,S2" ]
 check "fit prints each run's error, under 0.05% here (the times are rounded to 1 ns)" \
   [ "$(awk '$1 == "r1" || $1 == "r2" { e = $NF; sub(/%/, "", e); e += 0; print (e < 0.05 && e > -0.05) }' "$tmp/fit" | tr '\n' ' ')" = "1 1 " ]
 check "fit names a model the catalogue lacks" has "$tmp/fit" "r3: model 'tiiuae/falcon-180B' is not in the catalogue"
