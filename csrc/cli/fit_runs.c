@@ -141,6 +141,8 @@ typedef struct {
   double median_error, ttft_median_error; /* of |relative error|, with these figures */
   int allreduce_fitted; /* 1: e.allreduce_us fitted to the group's runs on several GPUs; 0: the
                            generation's fit to NVIDIA's measured all-reduces */
+  double left_out_error; /* an engine's (all generations): the median |relative error| of its runs
+                            priced with a fit that left their source out; -1: not measured */
 } fit_figure;
 
 typedef struct fit_result_s {
@@ -151,6 +153,13 @@ typedef struct fit_result_s {
 } fit_result;
 
 static int read_efficiency(const char *text, size_t len, fit_result *fr, gs_error *err);
+
+/* A run's errors when its source is left out of the fit (left_out_errors, below). */
+typedef struct {
+  double own, any, peak, first;
+} left_out_error;
+static int left_out_errors(const gs_runs *runs, const priced_run *p, const ar_fit *ar, left_out_error *out);
+static void note_left_out(const gs_runs *runs, const priced_run *p, const left_out_error *e, fit_result *fr);
 
 static double allreduce_for(const fit_result *fr, const char *generation) {
   int gi = gen_index(generation);
@@ -409,6 +418,7 @@ static void fit_group(priced_run *p, size_t n, const fit_result *fr, fit_figure 
   f->runs = weigh(p, n, f->engine, f->generation, f->sources, sizeof f->sources);
   memset(&f->e, 0, sizeof f->e);
   f->allreduce_fitted = 0;
+  f->left_out_error = -1; /* until note_left_out measures it */
   f->e.flops_share = flops_fallback;
   for (round = 0; round < 2; round++) {
     fit_bandwidth(p, n, allreduce, fr, f);
@@ -602,6 +612,8 @@ static void print_fit(const gs_runs *runs, const priced_run *p, const fit_result
       printf(",\"runs\":%zu,\"ttft_runs\":%zu", x->runs, x->ttft_runs);
       json_str_field("sources", x->sources, 1);
       json_num_field("median_error", x->median_error);
+      if (x->left_out_error >= 0) json_num_field("left_out_error", x->left_out_error);
+      else printf(",\"left_out_error\":null");
       json_num_field("ttft_median_error", x->ttft_median_error);
       printf(",\"ids\":\"");
       for (k = 0; k < runs->count; k++)
@@ -681,13 +693,21 @@ int cli_fit_file(const char *path, const char *allreduce_dir, int json) {
   gs_runs *runs;
   priced_run *p;
   fit_result *fr;
+  left_out_error *e;
   int rc;
   if ((rc = cli_read_runs(path, &runs)) != CLI_OK) return rc;
   p = calloc(runs->count, sizeof *p);
+  e = calloc(runs->count, sizeof *e);
   fr = malloc(sizeof *fr);
-  if (!p || !fr) rc = cli_bad("fit: out of memory");
-  else if ((rc = cli_fit_runs(runs, allreduce_dir, p, fr)) == CLI_OK) print_fit(runs, p, fr, json);
+  if (!p || !e || !fr) rc = cli_bad("fit: out of memory");
+  else if ((rc = cli_fit_runs(runs, allreduce_dir, p, fr)) == CLI_OK) {
+    /* how far off each engine's figures are on runs of a source the fit left out; a file of
+     * one source says nothing of that */
+    if (left_out_errors(runs, p, &fr->ar, e) == CLI_OK) note_left_out(runs, p, e, fr);
+    print_fit(runs, p, fr, json);
+  }
   free(p);
+  free(e);
   free(fr);
   free(runs);
   return rc;
@@ -736,6 +756,7 @@ static int read_efficiency(const char *text, size_t len, fit_result *fr, gs_erro
     fit_figure *f = &fr->f[fr->count];
     double runs;
     char from[16];
+    int lo;
     if ((rc = text_of(&j, at, "engine", f->engine, sizeof f->engine, err)) != GS_OK ||
         (rc = text_of(&j, at, "generation", f->generation, sizeof f->generation, err)) != GS_OK ||
         (rc = text_of(&j, at, "sources", f->sources, sizeof f->sources, err)) != GS_OK ||
@@ -752,6 +773,10 @@ static int read_efficiency(const char *text, size_t len, fit_result *fr, gs_erro
     if (strcmp(from, "runs") != 0 && strcmp(from, "nccl-tests") != 0)
       return gs_fail(err, GS_ERR_RANGE, "allreduce_from", "must be runs or nccl-tests");
     f->allreduce_fitted = strcmp(from, "runs") == 0;
+    f->left_out_error = -1;
+    if ((lo = gs_json_find(&j, at, "left_out_error")) >= 0 && !gs_json_is_null(&j, lo) &&
+        (rc = gs_json_number(&j, lo, "left_out_error", &f->left_out_error, err)) != GS_OK)
+      return rc;
     f->runs = (size_t)runs;
     fr->count++;
   }
@@ -767,23 +792,38 @@ static const fit_figure *pick_engine(const fit_result *fr, const char *engine, c
                                      char *picked, size_t cap) {
   const char *generation = cli_gpu_generation(gpu_key);
   const fit_figure *f;
+  double left_out = -1;
+  size_t i;
+  char off[96] = "; not tested on a source the fit left out";
   if (!generation[0]) generation = "all";
   if (!(f = cli_fit_pick(fr, engine, generation, out))) return NULL;
-  snprintf(picked, cap, "%s%s %s%s (fitted on %zu run%s of %s)", f->engine,
+  /* how far off the engine's figures are on sources the fit left out (gpusplit fit) */
+  for (i = 0; i < fr->count; i++)
+    if (strcmp(fr->f[i].engine, f->engine) == 0 && strcmp(fr->f[i].generation, "all") == 0) left_out = fr->f[i].left_out_error;
+  if (left_out >= 0) {
+    char pct_text[GS_FIGURE_CAP];
+    snprintf(off, sizeof off, "; %s%% off on sources left out of the fit", gs_fixed(pct_text, sizeof pct_text, left_out * 100, 1));
+  }
+  snprintf(picked, cap, "%s%s %s%s (fitted on %zu run%s of %s%s)", f->engine,
            !engine[0] ? " (every engine's runs pooled, the default)" : strcmp(engine, "median") == 0 ? ", the median engine," : "",
            strcmp(f->generation, "all") ? "on " : "over every GPU generation", strcmp(f->generation, "all") ? f->generation : "",
-           f->runs, f->runs == 1 ? "" : "s", f->sources);
+           f->runs, f->runs == 1 ? "" : "s", f->sources, off);
   return f;
 }
 
-int cli_efficiency_quiet(const char *engine, const char *gpu_key, gs_efficiency *out, char *picked, size_t cap) {
+int cli_efficiency_quiet(const char *engine, const char *gpu_key, gs_efficiency *out, char *picked, size_t cap, int *found) {
   fit_result *fr = malloc(sizeof *fr);
   gs_error err;
   int rc = CLI_FAILED;
   if (!fr) return CLI_FAILED;
-  if (read_efficiency(GS_DATA_efficiency_json, strlen(GS_DATA_efficiency_json), fr, &err) == GS_OK &&
-      pick_engine(fr, engine ? engine : "", gpu_key, out, picked, cap))
+  *found = 0;
+  /* the built-in figures unreadable is this build's failure (exit 1), never the peaks */
+  if (read_efficiency(GS_DATA_efficiency_json, strlen(GS_DATA_efficiency_json), fr, &err) != GS_OK)
+    fprintf(stderr, "gpusplit: data/efficiency.json (built in): %s: %s\n", err.field, err.what);
+  else {
+    *found = pick_engine(fr, engine ? engine : "", gpu_key, out, picked, cap) != NULL;
     rc = CLI_OK;
+  }
   free(fr);
   return rc;
 }
@@ -954,66 +994,108 @@ int cli_validate_runs(const char *path, const char *fit_from) {
   return CLI_OK;
 }
 
+/* Runs never seen: for each source, the figures fitted again on every other source's runs
+ * (the all-reduce start-up of fr kept), and that source's runs priced with them. For run i,
+ * the |relative error| of its time per word with its engine's figures (own, -1 when the other
+ * sources fit no such engine), with every engine's pooled (any), at the peaks, and of its
+ * first word (first, -1 when it gives none). A run the fit leaves out or cannot price is -1
+ * throughout. Fails when fewer than two sources are priced. */
+static int left_out_errors(const gs_runs *runs, const priced_run *p, const ar_fit *ar, left_out_error *out) {
+  char names[64][16];
+  size_t i, s, nsrc = 0;
+  gs_runs *rest = malloc(sizeof *rest);
+  priced_run *q = calloc(runs->count, sizeof *q);
+  fit_result *fr = malloc(sizeof *fr);
+  int rc = CLI_OK;
+  if (!rest || !q || !fr) rc = cli_bad("--leave-source-out: out of memory");
+  for (i = 0; rc == CLI_OK && i < runs->count; i++) {
+    out[i].own = out[i].any = out[i].peak = out[i].first = -1;
+    if (!p[i].ok || fit_excluded(&p[i])) continue;
+    for (s = 0; s < nsrc && strcmp(names[s], runs->rows[i].source) != 0; s++) continue;
+    if (s == nsrc && nsrc < 64) snprintf(names[nsrc++], sizeof names[0], "%s", runs->rows[i].source);
+  }
+  if (rc == CLI_OK && nsrc < 2) rc = CLI_FAILED; /* no source can be left out: the caller says so */
+  for (s = 0; rc == CLI_OK && s < nsrc; s++) {
+    rest->count = 0;
+    for (i = 0; i < runs->count; i++)
+      if (strcmp(runs->rows[i].source, names[s]) != 0) rest->rows[rest->count++] = runs->rows[i];
+    memset(fr, 0, sizeof *fr);
+    fr->ar = *ar;
+    if (cli_fit_runs(rest, NULL, q, fr) != CLI_OK) continue;
+    for (i = 0; i < runs->count; i++) {
+      gs_efficiency own, any, off = {0};
+      double t = p[i].run->itl_ms * 1e-3;
+      int has_own;
+      if (!p[i].ok || fit_excluded(&p[i]) || strcmp(runs->rows[i].source, names[s]) != 0) continue;
+      if (!cli_fit_pick(fr, "", p[i].s.generation, &any)) continue;
+      has_own = cli_fit_pick(fr, p[i].s.engine, p[i].s.generation, &own) != NULL;
+      out[i].any = rel(predict(&p[i], &any, 0), t);
+      out[i].peak = rel(predict(&p[i], &off, 0), t);
+      if (has_own) out[i].own = rel(predict(&p[i], &own, 0), t);
+      if (p[i].run->ttft_ms > 0 && p[i].run->input_tokens > 0)
+        out[i].first = rel(predict(&p[i], has_own ? &own : &any, 1), p[i].run->ttft_ms * 1e-3);
+    }
+  }
+  free(rest);
+  free(q);
+  free(fr);
+  return rc;
+}
+
+/* Each engine's left_out_error (and the pooled one's), from the runs' errors. */
+static void note_left_out(const gs_runs *runs, const priced_run *p, const left_out_error *e, fit_result *fr) {
+  static double errs[GS_RUNS_MAX];
+  size_t g, i, m;
+  for (g = 0; g < fr->count; g++) {
+    fit_figure *f = &fr->f[g];
+    int pooled = strcmp(f->engine, ANY_ENGINE) == 0;
+    f->left_out_error = -1;
+    if (strcmp(f->generation, "all") != 0) continue;
+    for (i = 0, m = 0; i < runs->count; i++) {
+      double x = pooled ? e[i].any : e[i].own;
+      if (x >= 0 && (pooled || strcmp(p[i].s.engine, f->engine) == 0)) errs[m++] = x;
+    }
+    if (m) f->left_out_error = median_abs(errs, m);
+  }
+}
+
 /* `gpusplit validate --runs FILE --leave-source-out`: how far off the fit is on runs it
- * never saw, from the file alone. For each source, the figures are fitted again on every
- * other source's runs (the all-reduce start-up of data/efficiency.json kept) and that
- * source's runs are priced with them: its engine's figures where the other sources fit
- * that engine, the median engine's, and the first word. Medians by source and over all. */
+ * never saw, from the file alone: medians by source left out and over all. */
 int cli_validate_left_out(const char *path) {
   static err_bucket sources[64], all[1];
-  size_t ns = 0, na = 0, i, s, nsrc = 0;
-  char names[64][16];
-  gs_runs *runs, *rest = NULL;
-  priced_run *p, *q = NULL;
+  size_t ns = 0, na = 0, i;
+  gs_runs *runs;
+  priced_run *p;
   fit_result *fr;
+  left_out_error *e;
   gs_error err;
   int rc;
   if ((rc = cli_read_runs(path, &runs)) != CLI_OK) return rc;
   p = calloc(runs->count, sizeof *p);
-  q = calloc(runs->count, sizeof *q);
+  e = calloc(runs->count, sizeof *e);
   fr = malloc(sizeof *fr);
-  rest = malloc(sizeof *rest);
-  if (!p || !q || !fr || !rest) rc = cli_bad("validate: out of memory");
+  if (!p || !e || !fr) rc = cli_bad("validate: out of memory");
   else if (read_efficiency(GS_DATA_efficiency_json, strlen(GS_DATA_efficiency_json), fr, &err) != GS_OK)
     rc = cli_bad("data/efficiency.json: %s: %s", err.field, err.what);
   if (rc == CLI_OK) {
     price_runs(runs, p);
-    for (i = 0; i < runs->count; i++) {
-      if (!p[i].ok || fit_excluded(&p[i])) continue;
-      for (s = 0; s < nsrc && strcmp(names[s], runs->rows[i].source) != 0; s++) continue;
-      if (s == nsrc && nsrc < 64) snprintf(names[nsrc++], sizeof names[0], "%s", runs->rows[i].source);
-    }
-    if (nsrc < 2) rc = cli_bad("validate: --leave-source-out needs runs of two sources or more");
+    if ((rc = left_out_errors(runs, p, &fr->ar, e)) == CLI_FAILED)
+      rc = cli_bad("validate: --leave-source-out needs runs of two sources or more");
   }
   if (rc == CLI_OK) {
     printf("Each source's runs of %s priced with figures fitted on the other sources' runs only.\n", path);
-    for (s = 0; s < nsrc; s++) {
-      ar_fit ar = fr->ar;
-      rest->count = 0;
-      for (i = 0; i < runs->count; i++)
-        if (strcmp(runs->rows[i].source, names[s]) != 0) rest->rows[rest->count++] = runs->rows[i];
-      memset(fr, 0, sizeof *fr);
-      fr->ar = ar;
-      if (cli_fit_runs(rest, NULL, q, fr) != CLI_OK) continue;
-      for (i = 0; i < runs->count; i++) {
-        gs_efficiency own, med;
-        err_bucket *bk[2];
-        double t = p[i].run->itl_ms * 1e-3, without;
-        int has_own, k;
-        if (!p[i].ok || fit_excluded(&p[i]) || strcmp(runs->rows[i].source, names[s]) != 0) continue;
-        if (!cli_fit_pick(fr, "", p[i].s.generation, &med)) continue;
-        has_own = cli_fit_pick(fr, p[i].s.engine, p[i].s.generation, &own) != NULL;
-        without = predict(&p[i], &med, 0);
-        bk[0] = bucket(sources, &ns, 64, names[s]);
-        bk[1] = bucket(all, &na, 1, "all");
-        for (k = 0; k < 2; k++) {
-          if (!bk[k]) continue;
-          if (has_own) bk[k]->e[bk[k]->ne++] = rel(predict(&p[i], &own, 0), t);
-          bk[k]->n[bk[k]->nn++] = rel(without, t);
-          bk[k]->k[bk[k]->nk++] = rel(predict(&p[i], &(gs_efficiency){0}, 0), t);
-          if (p[i].run->ttft_ms > 0 && p[i].run->input_tokens > 0)
-            bk[k]->f[bk[k]->nf++] = rel(predict(&p[i], has_own ? &own : &med, 1), p[i].run->ttft_ms * 1e-3);
-        }
+    for (i = 0; i < runs->count; i++) {
+      err_bucket *bk[2];
+      int k;
+      if (e[i].any < 0) continue;
+      bk[0] = bucket(sources, &ns, 64, runs->rows[i].source);
+      bk[1] = bucket(all, &na, 1, "all");
+      for (k = 0; k < 2; k++) {
+        if (!bk[k]) continue;
+        if (e[i].own >= 0) bk[k]->e[bk[k]->ne++] = e[i].own;
+        bk[k]->n[bk[k]->nn++] = e[i].any;
+        bk[k]->k[bk[k]->nk++] = e[i].peak;
+        if (e[i].first >= 0) bk[k]->f[bk[k]->nf++] = e[i].first;
       }
     }
     print_buckets("source left out", sources, ns);
@@ -1023,9 +1105,8 @@ int cli_validate_left_out(const char *path) {
            "engine pooled; (n): runs.\n");
   }
   free(p);
-  free(q);
+  free(e);
   free(fr);
-  free(rest);
   free(runs);
   return rc;
 }

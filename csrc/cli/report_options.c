@@ -345,16 +345,20 @@ static int load_efficiency(const char **v, gs_request *q, cli_report_options *o)
 /* Real hardware's rules take every engine's pooled achieved efficiency for the GPU's
  * generation (data/efficiency.json) unless an engine, a runs file or a share was given;
  * a GPU with no fitted figures keeps the peaks, and the header says which. */
-static int real_efficiency(const char **v, gs_request *q, cli_report_options *o) {
+static int real_efficiency(const char **v, gs_request *q, cli_report_options *o, int *again) {
   static const int GIVEN[] = {F_ENGINE, F_EFFICIENCY_FROM, F_BW_SHARE, F_LAYER_US, F_FLOPS_SHARE, F_ALLREDUCE_US, F_PER_STEP_US};
   size_t i;
-  if (!o->setting.real) return 0;
+  int found;
+  *again = 0;
+  if (!o->setting.real) return CLI_OK;
   for (i = 0; i < sizeof GIVEN / sizeof GIVEN[0]; i++)
-    if (v[GIVEN[i]]) return 0;
-  if (cli_efficiency_quiet("", o->setting.gpu_text.key, &q->efficiency, o->efficiency_text, sizeof o->efficiency_text) !=
+    if (v[GIVEN[i]]) return CLI_OK;
+  if (cli_efficiency_quiet("", o->setting.gpu_text.key, &q->efficiency, o->efficiency_text, sizeof o->efficiency_text, &found) !=
       CLI_OK)
-    snprintf(o->efficiency_text, sizeof o->efficiency_text, "none fitted for %s: the peaks", o->setting.gpu_text.name);
-  return 1;
+    return CLI_FAILED;
+  if (!found) snprintf(o->efficiency_text, sizeof o->efficiency_text, "none fitted for %s: the peaks", o->setting.gpu_text.name);
+  *again = 1;
+  return CLI_OK;
 }
 
 /* Fills o from argv; returns CLI_OK, CLI_HELPED, or CLI_BAD_INPUT after printing why. */
@@ -409,7 +413,15 @@ int cli_report_parse(int argc, char **argv, cli_report_options *o) {
   q.log_text = log_text;
   rc = gs_resolve(&q, &o->setting, &err);
   /* real rules' efficiency is the command line's data: resolved again with it */
-  if (rc == GS_OK && real_efficiency(v, &q, o)) rc = gs_resolve(&q, &o->setting, &err);
+  if (rc == GS_OK) {
+    int again;
+    if (real_efficiency(v, &q, o, &again) != CLI_OK) {
+      free(model_text);
+      free(log_text);
+      return CLI_FAILED;
+    }
+    if (again) rc = gs_resolve(&q, &o->setting, &err);
+  }
   free(model_text);
   free(log_text);
   if (rc != GS_OK) return resolve_failed(&o->setting, v, &err);
