@@ -1,0 +1,77 @@
+/* Achieved efficiency fitted to measured decode runs, shared by the files that do one part
+ * each: fit_runs.c (the fit), fit_output.c (`gpusplit fit`'s table and JSON),
+ * efficiency_pick.c (data/efficiency.json read back, and an engine's figures picked for
+ * report) and validate_runs.c (validate's decode tables, and runs of a source left out). */
+#ifndef GPUSPLIT_FIT_H
+#define GPUSPLIT_FIT_H
+
+#include "cli.h"
+#include "internal.h"
+
+/* The engine name of every engine's runs pooled: the figures when none is named. */
+#define ANY_ENGINE "any"
+#define MAX_GROUPS 64
+#define FIT_GEN_COUNT 4
+/* The NVIDIA generations fitted apart (and, by engine, AMD's cdna3). */
+extern const char *const FIT_GENERATIONS[FIT_GEN_COUNT];
+/* data/efficiency.json, embedded in the program by the Makefile (build/efficiency_file.c). */
+extern const char GS_DATA_efficiency_json[];
+
+/* A measured run, priced as report --assume real prices it (runs_setting.c). */
+typedef struct {
+  const gs_run *run;
+  cli_run_setting_t s;
+  int ok;
+  char why[160];
+  double weight; /* within the group being fitted */
+} priced_run;
+
+/* The all-reduce start-up above NCCL's constants, by generation. */
+typedef struct {
+  double us[FIT_GEN_COUNT];
+  size_t rows[FIT_GEN_COUNT];
+  double rms_us[FIT_GEN_COUNT];
+} ar_fit;
+
+/* A group's figures. */
+typedef struct {
+  char engine[24], generation[16];
+  gs_efficiency e;
+  size_t runs, ttft_runs;
+  char sources[128];
+  double median_error, ttft_median_error; /* of |relative error|, with these figures */
+  int allreduce_fitted; /* 1: e.allreduce_us fitted to the group's runs on several GPUs; 0: the
+                           generation's fit to NVIDIA's measured all-reduces */
+  double left_out_error; /* an engine's (all generations): the median |relative error| of its runs
+                            priced with a fit that left their source out; -1: not measured */
+} fit_figure;
+
+typedef struct fit_result_s {
+  fit_figure f[MAX_GROUPS];
+  size_t count;
+  char median_engine[24];
+  ar_fit ar;
+} fit_result;
+
+/* A run's errors when its source is left out of the fit (fit_left_out_errors). */
+typedef struct {
+  double own, any, peak, first;
+} left_out_error;
+
+/* fit_runs.c */
+int fit_gen_index(const char *generation);
+int fit_excluded(const priced_run *p);
+int fit_in_group(const priced_run *p, const char *engine, const char *generation);
+double fit_predict(const priced_run *p, const gs_efficiency *e, int first_word);
+double fit_median(double *e, size_t n);
+double fit_rel(double predicted, double measured);
+size_t fit_price_runs(const gs_runs *runs, priced_run *p);
+int cli_fit_runs(const gs_runs *runs, const char *allreduce_dir, priced_run *p, fit_result *fr);
+const fit_figure *cli_fit_pick(const fit_result *fr, const char *engine, const char *generation, gs_efficiency *out);
+/* efficiency_pick.c */
+int fit_read_efficiency(const char *text, size_t len, fit_result *fr, gs_error *err);
+/* validate_runs.c */
+int fit_left_out_errors(const gs_runs *runs, const priced_run *p, const ar_fit *ar, left_out_error *out);
+void fit_note_left_out(const gs_runs *runs, const priced_run *p, const left_out_error *e, fit_result *fr);
+
+#endif

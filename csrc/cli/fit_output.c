@@ -1,0 +1,171 @@
+/* `gpusplit fit`: the fitted figures as a table with each run's error, or as the JSON that
+ * data/efficiency.json keeps (fit.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fit.h"
+
+static void json_str_field(const char *key, const char *v, int comma) {
+  printf("%s\"%s\":", comma ? "," : "", key);
+  cli_json_string(stdout, v);
+}
+
+/* 15 significant digits: every figure is rounded to 0.1 or 0.01 (round_to), so the text
+ * reads back as the same double, through the JSON reader's exact decimals. */
+static void json_num_field(const char *key, double v) {
+  char buf[40];
+  printf(",\"%s\":%s", key, gs_plain(buf, sizeof buf, v));
+}
+
+static void print_run_line(const priced_run *p, const gs_efficiency *e) {
+  char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP], c[GS_FIGURE_CAP], d[GS_FIGURE_CAP];
+  gs_efficiency off = {0};
+  double peak = fit_predict(p, &off, 0), fitted = fit_predict(p, e, 0), t = p->run->itl_ms * 1e-3;
+  printf("%-6s %-28.28s %-15s %-10s %-6s %4llu %3llu %9s %9s %9s %7s%%", p->run->id, p->s.model_key, p->s.gpu_key, p->s.engine,
+         p->run->source, (unsigned long long)p->run->batch, (unsigned long long)p->s.plan.gpus, gs_fixed(a, sizeof a, peak * 1e3, 2),
+         gs_fixed(b, sizeof b, fitted * 1e3, 2), gs_fixed(c, sizeof c, t * 1e3, 2), gs_fixed(d, sizeof d, (fitted - t) / t * 100, 1));
+  if (p->run->ttft_ms > 0 && p->run->input_tokens > 0 && e->flops_share > 0) {
+    double fw = fit_predict(p, e, 1), m = p->run->ttft_ms * 1e-3;
+    printf("  first word %s ms, measured %s ms, %s%%", gs_fixed(a, sizeof a, fw * 1e3, 1), gs_fixed(b, sizeof b, m * 1e3, 1),
+           gs_fixed(c, sizeof c, (fw - m) / m * 100, 1));
+  }
+  printf("\n");
+}
+
+static void print_fit(const gs_runs *runs, const priced_run *p, const fit_result *fr, int json) {
+  size_t i, ok = 0, g;
+  char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP], c[GS_FIGURE_CAP], d[GS_FIGURE_CAP], e[GS_FIGURE_CAP], f[GS_FIGURE_CAP];
+  for (i = 0; i < runs->count; i++) ok += (size_t)p[i].ok;
+  if (json) {
+    printf("{\"_source\":\"gpusplit fit: achieved efficiency fitted to measured decode runs, least squares of relative error "
+           "with each source weighted alike (csrc/cli/cli_fit.c); the all-reduce start-up above NCCL's constants fitted to "
+           "NVIDIA's measured all-reduces (tests/measured). Each figure names the runs it was fitted on.\",");
+    printf("\"runs\":%zu,\"priced\":%zu,\"median_engine\":", runs->count, ok);
+    cli_json_string(stdout, fr->median_engine);
+    printf(",\"allreduce\":[");
+    for (g = 0, i = 0; g < FIT_GEN_COUNT; g++) {
+      if (!fr->ar.rows[g]) continue;
+      printf("%s{", i++ ? "," : "");
+      json_str_field("generation", FIT_GENERATIONS[g], 0);
+      json_num_field("allreduce_us", fr->ar.us[g]);
+      printf(",\"rows\":%zu", fr->ar.rows[g]);
+      json_num_field("mean_square_us2", fr->ar.rms_us[g]);
+      printf("}");
+    }
+    printf("],\"figures\":[");
+    for (g = 0; g < fr->count; g++) {
+      const fit_figure *x = &fr->f[g];
+      size_t k, n = 0;
+      printf("%s{", g ? "," : "");
+      json_str_field("engine", x->engine, 0);
+      json_str_field("generation", x->generation, 1);
+      json_num_field("bandwidth_share", x->e.bandwidth_share);
+      json_num_field("layer_us", x->e.layer_us);
+      json_num_field("flops_share", x->e.flops_share);
+      json_num_field("allreduce_us", x->e.allreduce_us);
+      json_num_field("step_us", x->e.step_us);
+      json_str_field("allreduce_from", x->allreduce_fitted ? "runs" : "nccl-tests", 1);
+      printf(",\"runs\":%zu,\"ttft_runs\":%zu", x->runs, x->ttft_runs);
+      json_str_field("sources", x->sources, 1);
+      json_num_field("median_error", x->median_error);
+      if (x->left_out_error >= 0) json_num_field("left_out_error", x->left_out_error);
+      else printf(",\"left_out_error\":null");
+      json_num_field("ttft_median_error", x->ttft_median_error);
+      printf(",\"ids\":\"");
+      for (k = 0; k < runs->count; k++)
+        if (fit_in_group(&p[k], x->engine, x->generation)) printf("%s%s", n++ ? "," : "", p[k].run->id);
+      printf("\"}");
+    }
+    printf("],\"skipped\":[");
+    for (i = 0, g = 0; i < runs->count; i++) {
+      if (p[i].ok) continue;
+      printf("%s{", g++ ? "," : "");
+      json_str_field("id", p[i].run->id, 0);
+      json_str_field("why", p[i].why, 1);
+      printf("}");
+    }
+    printf("]}\n");
+    return;
+  }
+  printf("Runs: %zu read, %zu priced, %zu skipped\n", runs->count, ok, runs->count - ok);
+  printf("\nAll-reduce start-up above NCCL's constants (tests/measured, 8 to 64 KiB, 2-8 GPUs):\n");
+  for (g = 0; g < FIT_GEN_COUNT; g++)
+    if (fr->ar.rows[g]) printf("  %-10s %s us  (%zu rows)\n", FIT_GENERATIONS[g], gs_fixed(a, sizeof a, fr->ar.us[g], 1), fr->ar.rows[g]);
+  printf("\nEfficiency (least squares of relative error, each source weighted alike); median engine: %s\n", fr->median_engine);
+  printf("%-10s %-10s %5s %9s %9s %9s %6s %10s %6s %10s  %s\n", "engine", "generation", "runs", "bandwidth", "layer us",
+         "step us", "flops", "allreduce", "error", "1st error", "sources");
+  for (g = 0; g < fr->count; g++) {
+    const fit_figure *x = &fr->f[g];
+    char st[GS_FIGURE_CAP];
+    char fe[GS_FIGURE_CAP + 1];
+    if (x->ttft_runs) snprintf(fe, sizeof fe, "%s%%", gs_fixed(f, sizeof f, x->ttft_median_error * 100, 1));
+    else snprintf(fe, sizeof fe, "-");
+    printf("%-10s %-10s %5zu %9s %9s %9s %6s %10s %5s%% %10s  %s\n", x->engine, x->generation, x->runs,
+           gs_fixed(a, sizeof a, x->e.bandwidth_share, 2), gs_fixed(b, sizeof b, x->e.layer_us, 1), gs_fixed(st, sizeof st, x->e.step_us, 1),
+           x->e.flops_share > 0 ? gs_fixed(c, sizeof c, x->e.flops_share, 2) : "-",
+           strcmp(x->generation, "all") || x->allreduce_fitted ? gs_fixed(d, sizeof d, x->e.allreduce_us, 1) : "by gen",
+           gs_fixed(e, sizeof e, x->median_error * 100, 1), fe, x->sources);
+  }
+  printf("\n%-6s %-28s %-15s %-10s %-6s %4s %3s %9s %9s %9s %8s\n", "id", "model", "gpu", "engine", "source", "batch", "n",
+         "peak ms", "fitted ms", "measured", "error");
+  for (i = 0; i < runs->count; i++) {
+    gs_efficiency eff;
+    if (!p[i].ok) continue;
+    if (!cli_fit_pick(fr, p[i].s.engine, p[i].s.generation, &eff)) continue;
+    print_run_line(&p[i], &eff);
+  }
+  printf("\nSkipped:\n");
+  for (i = 0; i < runs->count; i++)
+    if (!p[i].ok) {
+      printf("  %s: ", p[i].run->id);
+      cli_put_text(stdout, p[i].why);
+      printf("\n");
+    }
+}
+
+/* Reads a runs file into memory the caller frees. */
+int cli_read_runs(const char *path, gs_runs **out) {
+  char *text;
+  size_t len;
+  gs_error err;
+  int rc;
+  gs_runs *runs = malloc(sizeof *runs);
+  if (!runs) return cli_bad("%s: out of memory", path);
+  if ((rc = cli_read_file(path, GS_RUNS_MAX_BYTES, "a runs file", &text, &len)) != CLI_OK) {
+    free(runs);
+    return rc;
+  }
+  rc = gs_runs_parse(text, len, runs, &err);
+  free(text);
+  if (rc != GS_OK) {
+    free(runs);
+    return cli_bad_error(path, &err);
+  }
+  *out = runs;
+  return CLI_OK;
+}
+
+int cli_fit_file(const char *path, const char *allreduce_dir, int json) {
+  gs_runs *runs;
+  priced_run *p;
+  fit_result *fr;
+  left_out_error *e;
+  int rc;
+  if ((rc = cli_read_runs(path, &runs)) != CLI_OK) return rc;
+  p = calloc(runs->count, sizeof *p);
+  e = calloc(runs->count, sizeof *e);
+  fr = malloc(sizeof *fr);
+  if (!p || !e || !fr) rc = cli_bad("fit: out of memory");
+  else if ((rc = cli_fit_runs(runs, allreduce_dir, p, fr)) == CLI_OK) {
+    /* how far off each engine's figures are on runs of a source the fit left out; a file of
+     * one source says nothing of that */
+    if (fit_left_out_errors(runs, p, &fr->ar, e) == CLI_OK) fit_note_left_out(runs, p, e, fr);
+    print_fit(runs, p, fr, json);
+  }
+  free(p);
+  free(e);
+  free(fr);
+  free(runs);
+  return rc;
+}
