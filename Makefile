@@ -337,7 +337,7 @@ validate: deps build/gpusplit
 
 # data/efficiency.json: the fit to the shared runs (run it again when the catalogue grows).
 efficiency: build/gpusplit
-	$(Q)build/gpusplit fit --json $(MEASURED)/decode-runs.csv > build/efficiency.json
+	$(Q)build/gpusplit fit --json --leave-source-out $(MEASURED)/decode-runs.csv > build/efficiency.json
 	$(Q)mv build/efficiency.json data/efficiency.json
 
 clean:

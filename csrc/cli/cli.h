@@ -61,7 +61,8 @@ double cli_ring_one_way(const char *gpu_key, const char *link_key, double sheet)
 
 /* fit_runs.c: the fit of `gpusplit fit` (printed as a table, or --json as
  * data/efficiency.json), and validate's decode table. */
-int cli_fit_file(const char *path, const char *allreduce_dir, int json);
+/* left_out: also each engine's error on runs of a source the fit left out (a refit a source) */
+int cli_fit_file(const char *path, const char *allreduce_dir, int json, int left_out);
 /* fit_from: refit on that runs file instead of data/efficiency.json's figures (NULL: not). */
 int cli_validate_runs(const char *path, const char *fit_from);
 int cli_validate_left_out(const char *path);

@@ -146,7 +146,7 @@ int cli_read_runs(const char *path, gs_runs **out) {
   return CLI_OK;
 }
 
-int cli_fit_file(const char *path, const char *allreduce_dir, int json) {
+int cli_fit_file(const char *path, const char *allreduce_dir, int json, int left_out) {
   gs_runs *runs;
   priced_run *p;
   fit_result *fr;
@@ -160,7 +160,7 @@ int cli_fit_file(const char *path, const char *allreduce_dir, int json) {
   else if ((rc = cli_fit_runs(runs, allreduce_dir, p, fr)) == CLI_OK) {
     /* how far off each engine's figures are on runs of a source the fit left out; a file of
      * one source says nothing of that */
-    if (fit_left_out_errors(runs, p, &fr->ar, e) == CLI_OK) fit_note_left_out(runs, p, e, fr);
+    if (left_out && fit_left_out_errors(runs, p, &fr->ar, e) == CLI_OK) fit_note_left_out(runs, p, e, fr);
     print_fit(runs, p, fr, json);
   }
   free(p);

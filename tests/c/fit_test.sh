@@ -84,21 +84,24 @@ for path, key in zip(sys.argv[1:], ("8b", "70b")):
         source = "S1" if (n in (1, 4)) == (key == "8b") else "S2"
         print(f"{key}-{n},{key},{repos[key]},16,,H100-SXM5-80GB,{n},{n},1,,1,0,0,{row['time']['total'] * 1e3:.6f},,vLLM 0.9,,x,\"{source}; made\"")
 PY
-"$binary" fit --json "$tmp/made.csv" > "$tmp/made-fit.json"
+"$binary" fit --json --leave-source-out "$tmp/made.csv" > "$tmp/made-fit.json"
+"$binary" fit --json "$tmp/made.csv" > "$tmp/made-fit-plain.json"
 check "fit finds the all-reduce start-up and the step cost with the share and the layer cost" python3 -c "
 import json, sys
 f = [x for x in json.load(open(sys.argv[1]))['figures'] if x['engine'] == 'vllm' and x['generation'] == 'all'][0]
 assert (f['bandwidth_share'], f['layer_us'], f['step_us'], f['allreduce_us'], f['allreduce_from'], f['runs']) == (0.6, 30, 500, 20, 'runs', 8), f
 " "$tmp/made-fit.json"
 { head -n 1 "$tmp/made.csv"; grep ',"S1; made"$' "$tmp/made.csv"; } > "$tmp/one-source.csv"
-"$binary" fit --json "$tmp/one-source.csv" > "$tmp/one-source.json"
-check "fit --json says how far off each engine is on the source it left out: nothing, on made runs; not measured on one source" python3 -c "
+"$binary" fit --json --leave-source-out "$tmp/one-source.csv" > "$tmp/one-source.json"
+check "fit --json --leave-source-out says how far off each engine is on the source it left out: nothing, on made runs; not on one source, nor without the flag" python3 -c "
 import json, sys
 made, one = (json.load(open(p)) for p in sys.argv[1:3])
 errors = {(x['engine'], x['generation']): x['left_out_error'] for x in made['figures']}
 assert errors[('vllm', 'all')] < 1e-4 and errors[('any', 'all')] < 1e-4, errors
 assert one['figures'] and all(x['left_out_error'] is None for x in one['figures']), one['figures']
-" "$tmp/made-fit.json" "$tmp/one-source.json"
+plain = json.load(open(sys.argv[3]))
+assert all(x['left_out_error'] is None for x in plain['figures']), 'measured without --leave-source-out'
+" "$tmp/made-fit.json" "$tmp/one-source.json" "$tmp/made-fit-plain.json"
 
 # Left out a source at a time, each is priced with figures fitted on the other alone: runs
 # made from one set of figures are predicted to the rounding of their times.
