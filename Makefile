@@ -23,7 +23,7 @@ LIB = csrc/core/model.c csrc/core/nccl.c csrc/core/prefill.c csrc/core/experts.c
       csrc/core/figure.c
 CLI = $(sort $(wildcard csrc/cli/*.c))
 HEADERS = csrc/gpusplit.h csrc/internal.h csrc/core/fields.h csrc/wasm/abi.h csrc/cli/cli.h csrc/cli/fit.h csrc/read/families/families.h
-DATA = data/gpus.json data/links.json
+DATA = data/gpus.json data/links.json data/widget.json
 CATALOGUE = data/models/catalogue.json $(wildcard data/models/*.json)
 C_TESTS = model config families format view machines measured figure bounds efficiency runs experts
 TEST_LIB = tests/c/test_support.c

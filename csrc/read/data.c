@@ -9,17 +9,8 @@ extern const char GS_DATA_gpus_json[];
 extern const char GS_DATA_links_json[];
 #endif
 
-const char *const GS_LINK_KEYS[] = {"fast", "slow"};
-const size_t GS_LINK_COUNT = sizeof GS_LINK_KEYS / sizeof GS_LINK_KEYS[0];
-
-/* The lesson's widget offers 1 to 16 GPUs: the A100 data sheet lists servers of up to 16
- * on its 600 GB/s link, and between servers the link is slower. */
-const uint64_t GS_COUNTS[] = {1, 2, 4, 8, 16};
-const size_t GS_COUNT_COUNT = sizeof GS_COUNTS / sizeof GS_COUNTS[0];
-
-/* Words moving through the GPUs together: one user, or many users at once. */
-const uint64_t GS_WORDS[] = {1, 16, 64};
-const size_t GS_WORDS_COUNT = sizeof GS_WORDS / sizeof GS_WORDS[0];
+/* GS_LINK_KEYS, GS_COUNTS and GS_WORDS, what the lesson's widget offers, are in the typed
+ * tables (data/widget.json, scripts/tables.c). */
 
 /* ASCII letters compared without case: a model is found by the key, the name the report
  * prints or its Hugging Face repository ("70b", "70B", "meta-llama/Llama-3.1-70B"). */
@@ -41,9 +32,16 @@ const gs_model_entry *gs_find_model(const char *name) {
 }
 
 #ifdef GS_DATA_FROM_JSON
-/* scripts/tables.c alone: data/'s text, read by the readers, to write the tables from. */
+/* scripts/tables.c alone: data/'s text, read by the readers, to write the tables from. It
+ * writes the widget's offers itself, so it links none (price.c names them). */
 extern const char GS_DATA_gpus_json[];
 extern const char GS_DATA_links_json[];
+const char *const GS_LINK_KEYS[] = {""};
+const size_t GS_LINK_COUNT = 0;
+const uint64_t GS_COUNTS[] = {0};
+const size_t GS_COUNT_COUNT = 0;
+const uint64_t GS_WORDS[] = {0};
+const size_t GS_WORDS_COUNT = 0;
 
 int gs_builtin_model(const char *key, uint64_t bits, gs_model *out, gs_error *err) {
   const gs_model_entry *e = gs_find_model(key);

@@ -38,11 +38,22 @@ build('outside its module, web/widget.html is what `make widget` builds today', 
   assert.is(withoutModule(committed), withoutModule(fresh), 'web/widget.html is stale: run make widget and commit it');
 });
 
-build('its packed markup is what `make widget` packs today, from web/src/widget.html', () => {
+build('its packed markup is what `make widget` packs today, from web/src/widget.html and data/widget.json', () => {
   assert.ok(packedBody(committed).includes('id="controls"'), 'no packed markup found');
   assert.is(packedBody(committed), packedBody(fresh));
-  const source = readFileSync(path('web/src/widget.html'), 'utf8');
-  assert.ok(source.includes(packedBody(committed)), 'the packed markup is not web/src/widget.html\'s');
+  // the source's packed part, each __OFFERED_...__ line being the radio buttons data/widget.json offers
+  const source = readFileSync(path('web/src/widget.html'), 'utf8').match(/<!--packed[^>]*-->\n([\s\S]*)<!--\/packed-->\n/)[1];
+  const parts = source.split(/^__OFFERED_[A-Z]+__\n/m);
+  let rest = packedBody(committed);
+  parts.forEach((part, i) => {
+    assert.ok(rest.startsWith(part), 'the packed markup is not web/src/widget.html\'s');
+    rest = rest.slice(part.length);
+    if (i === parts.length - 1) return;
+    const radios = rest.match(/^(?:<label><input type="radio" name="\w+" value="[\w.]+"(?: checked)?>[^<\n]+<\/label>\n)+/);
+    assert.ok(radios, 'no radio buttons where web/src/widget.html offers them');
+    rest = rest.slice(radios[0].length);
+  });
+  assert.is(rest, '');
 });
 
 build('its module answers every setting the widget offers as today\'s build/lesson.wasm does', async () => {

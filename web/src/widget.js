@@ -16,7 +16,8 @@ opening.catch(() => {}); // its failure is shown below, once the page has its ma
 $('error').insertAdjacentHTML('beforebegin', new TextDecoder().decode(await unpack85(BODY_BASE85)));
 const form = $('controls');
 const FIELDS = ['model', 'gpus', 'link', 'split', 'words'];
-const DEFAULTS = { model: '70b', gpus: '4', link: 'fast', split: 'slices', words: '1' };
+// the opening view: the buttons the page checks (data/widget.json, scripts/embed_widget.mjs)
+const DEFAULTS = Object.fromEntries(FIELDS.map((f) => [f, form.elements[f].value]));
 const state = { ...DEFAULTS };
 let theme = ''; // 'dark' or 'light' when the fragment forces one (embed.js passes it)
 // Where the explorer is: beside the widget when the widget is a page of its own; in a frame
