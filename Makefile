@@ -41,6 +41,10 @@ EMCC = NODE_PATH=/usr/share/nodejs emcc
 WEB = web/src/widget.html web/src/widget.css web/src/widget.js web/src/lesson_module.js web/src/module_memory.js web/src/fields.js scripts/embed_widget.mjs scripts/single_page.mjs
 
 # The pages and their reader's field names, rebuilt: `make pages`.
+# A recipe that fails leaves no half-written target behind (a generated table cut short
+# would otherwise look up to date).
+.DELETE_ON_ERROR:
+
 .PHONY: validate efficiency all deps help figures run test test-deps fields test-c test-san test-fuzz test-reference test-js test-browser wasm widget explorer bench fuzz clean
 
 all: build/gpusplit
