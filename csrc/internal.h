@@ -70,6 +70,10 @@ uint64_t gs_cache_parts(const gs_model *m, const gs_plan *p);
  * all GPUs, reading and computing at the achieved shares, and a split's busy time and
  * transfers. */
 uint64_t gs_step_read_bytes(const gs_model *m, uint64_t words);
+/* Bytes a second the GPU reads at: its bandwidth, or the share of it achieved. */
+static inline double gs_read_rate(const gs_gpu *g, const gs_efficiency *e) {
+  return e->bandwidth_share > 0 ? g->bandwidth * e->bandwidth_share : g->bandwidth;
+}
 double gs_read_seconds(uint64_t bytes, const gs_gpu *g, const gs_efficiency *e);
 double gs_compute_seconds(double ops, uint64_t n, const gs_gpu *g, const gs_efficiency *e);
 void gs_split_time(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, double busy, uint64_t size,

@@ -140,40 +140,36 @@ static int each(const char *array, int mode, int (*one)(const char *, int)) {
   return 0;
 }
 
+/* One value of data/widget.json as text: a key of under 16 bytes, or a whole number from 1
+ * to 65,536 written in digits. 0, or 1 when it is neither. */
+static int value_text(const gs_json *j, int at, int strings, char out[16]) {
+  double x;
+  gs_error err;
+  if (strings) return j->toks[at].type != JSMN_STRING || gs_json_string(j, at, out, 16) == (size_t)-1;
+  if (gs_json_number(j, at, "value", &x, &err) != GS_OK || !(x >= 1 && x <= 65536) || x != (double)(uint64_t)x) return 1;
+  snprintf(out, 16, "%llu", (unsigned long long)x);
+  return 0;
+}
+
 /* One offered list of data/widget.json ("gpus", "link", "words"): its "offered" values in
- * order, each checked, and its "default" among them. Prints why not and returns 1. */
+ * order (numbers rising), and its "default" among them. Prints why not and returns 1. */
 static int offered_list(const gs_json *j, const char *field, int strings, char values[][16], size_t cap, size_t *n) {
   int at = gs_json_find(j, 0, field), list, item, k;
   char def[16];
   size_t i;
-  gs_error err;
   *n = 0;
   if (at < 0 || (list = gs_json_find(j, at, "offered")) < 0 || j->toks[list].type != JSMN_ARRAY || j->toks[list].size < 1 ||
       (size_t)j->toks[list].size > cap || (item = gs_json_find(j, at, "default")) < 0)
     return fprintf(stderr, "tables: data/widget.json: %s needs \"offered\" (1 to %zu) and \"default\"\n", field, cap), 1;
-  for (k = 0, at = list + 1; k < j->toks[list].size; k++, at = gs_json_next(j, at)) {
-    if (strings) {
-      if (j->toks[at].type != JSMN_STRING || gs_json_string(j, at, values[*n], 16) == (size_t)-1)
-        return fprintf(stderr, "tables: data/widget.json: %s: each offered is a key of under 16 bytes\n", field), 1;
-    } else {
-      double x;
-      if (gs_json_number(j, at, field, &x, &err) != GS_OK || !(x >= 1 && x <= 65536) || x != (double)(uint64_t)x ||
-          (*n > 0 && !(x > (double)strtoull(values[*n - 1], NULL, 10))))
-        return fprintf(stderr, "tables: data/widget.json: %s: each offered is a whole number from 1 to 65,536, rising\n", field), 1;
-      snprintf(values[*n], 16, "%llu", (unsigned long long)x);
-    }
-    (*n)++;
-  }
-  if (strings ? gs_json_string(j, item, def, sizeof def) == (size_t)-1 : gs_json_number(j, item, field, &(double){0}, &err) != GS_OK)
-    return fprintf(stderr, "tables: data/widget.json: %s: default is not one it offers\n", field), 1;
-  if (!strings) {
-    double x;
-    gs_json_number(j, item, field, &x, &err);
-    snprintf(def, sizeof def, "%llu", (unsigned long long)x);
-  }
-  for (i = 0; i < *n && strcmp(values[i], def) != 0; i++) continue;
-  if (i == *n) return fprintf(stderr, "tables: data/widget.json: %s: default is not one it offers\n", field), 1;
-  return 0;
+  for (k = 0, at = list + 1; k < j->toks[list].size; k++, at = gs_json_next(j, at), (*n)++)
+    if (value_text(j, at, strings, values[*n]) ||
+        (!strings && *n > 0 && !(strtoull(values[*n], NULL, 10) > strtoull(values[*n - 1], NULL, 10))))
+      return fprintf(stderr, "tables: data/widget.json: %s: each offered is %s\n", field,
+                     strings ? "a key of under 16 bytes" : "a whole number from 1 to 65,536, rising"), 1;
+  if (!value_text(j, item, strings, def))
+    for (i = 0; i < *n; i++)
+      if (strcmp(values[i], def) == 0) return 0;
+  return fprintf(stderr, "tables: data/widget.json: %s: default is not one it offers\n", field), 1;
 }
 
 /* What the lesson's widget offers (data/widget.json): GS_COUNTS (at most GS_OFFERED_MAX,

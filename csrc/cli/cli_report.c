@@ -56,19 +56,19 @@ static void json_link(const gs_link *l, const gs_hardware_text *t) {
 /* The achieved efficiency (all 0: off, the peaks) and the prompt, issue 19. */
 static void print_json_efficiency(const cli_report_options *o) {
   const gs_efficiency *e = &o->setting.plan.efficiency;
+  const struct {
+    const char *key;
+    double value;
+  } FIGURES[] = {{"bandwidth_share", e->bandwidth_share}, {"layer_us", e->layer_us}, {"flops_share", e->flops_share},
+                 {"allreduce_us", e->allreduce_us},       {"step_us", e->step_us}};
+  size_t i;
   printf(",\"efficiency\":{\"from\":");
   if (o->efficiency_text[0]) cli_json_string(stdout, o->efficiency_text);
   else printf("null");
-  printf(",\"bandwidth_share\":");
-  cli_json_double(stdout, e->bandwidth_share);
-  printf(",\"layer_us\":");
-  cli_json_double(stdout, e->layer_us);
-  printf(",\"flops_share\":");
-  cli_json_double(stdout, e->flops_share);
-  printf(",\"allreduce_us\":");
-  cli_json_double(stdout, e->allreduce_us);
-  printf(",\"step_us\":");
-  cli_json_double(stdout, e->step_us);
+  for (i = 0; i < sizeof FIGURES / sizeof FIGURES[0]; i++) {
+    printf(",\"%s\":", FIGURES[i].key);
+    cli_json_double(stdout, FIGURES[i].value);
+  }
   printf("},\"prompt_tokens\":");
   print_count_or_none(stdout, o->setting.plan.prompt_tokens, "null");
 }

@@ -99,44 +99,42 @@ static const fit_figure *pick_engine(const fit_result *fr, const char *engine, c
   return f;
 }
 
+int fit_read_builtin(fit_result *fr) {
+  gs_error err;
+  if (fit_read_efficiency(GS_DATA_efficiency_json, strlen(GS_DATA_efficiency_json), fr, &err) == GS_OK) return CLI_OK;
+  cli_bad("data/efficiency.json (built in): %s: %s", err.field, err.what);
+  return CLI_FAILED; /* this build's failure, not the input's: exit 1, never the peaks */
+}
+
+int fit_runs_file(const char *path, fit_result *fr) {
+  gs_runs *runs;
+  priced_run *p;
+  int rc;
+  if ((rc = cli_read_runs(path, &runs)) != CLI_OK) return rc;
+  p = calloc(runs->count, sizeof *p);
+  rc = p ? cli_fit_runs(runs, NULL, p, fr) : cli_bad("%s: out of memory", path);
+  free(p);
+  free(runs);
+  return rc;
+}
+
 int cli_efficiency_quiet(const char *engine, const char *gpu_key, gs_efficiency *out, char *picked, size_t cap, int *found) {
   fit_result *fr = malloc(sizeof *fr);
-  gs_error err;
-  int rc = CLI_FAILED;
-  if (!fr) return CLI_FAILED;
+  int rc;
   *found = 0;
-  /* the built-in figures unreadable is this build's failure (exit 1), never the peaks */
-  if (fit_read_efficiency(GS_DATA_efficiency_json, strlen(GS_DATA_efficiency_json), fr, &err) != GS_OK)
-    fprintf(stderr, "gpusplit: data/efficiency.json (built in): %s: %s\n", err.field, err.what);
-  else {
-    *found = pick_engine(fr, engine ? engine : "", gpu_key, out, picked, cap) != NULL;
-    rc = CLI_OK;
-  }
+  if (!fr) return CLI_FAILED;
+  if ((rc = fit_read_builtin(fr)) == CLI_OK) *found = pick_engine(fr, engine ? engine : "", gpu_key, out, picked, cap) != NULL;
   free(fr);
   return rc;
 }
 
 int cli_efficiency(const char *runs_path, const char *engine, const char *gpu_key, gs_efficiency *out, char *picked, size_t cap) {
   fit_result *fr = malloc(sizeof *fr);
-  gs_error err;
-  int rc = CLI_OK;
+  int rc;
   if (!fr) return cli_bad("--engine: out of memory");
   /* a fit to the user's runs keeps data/efficiency.json's all-reduce start-up (NVIDIA's
    * measured all-reduces) */
-  if (fit_read_efficiency(GS_DATA_efficiency_json, strlen(GS_DATA_efficiency_json), fr, &err) != GS_OK)
-    rc = cli_bad("data/efficiency.json: %s: %s", err.field, err.what);
-  else if (runs_path) {
-    gs_runs *runs;
-    priced_run *p;
-    if ((rc = cli_read_runs(runs_path, &runs)) != CLI_OK) {
-      free(fr);
-      return rc;
-    }
-    p = calloc(runs->count, sizeof *p);
-    rc = p ? cli_fit_runs(runs, NULL, p, fr) : cli_bad("--efficiency-from: out of memory");
-    free(p);
-    free(runs);
-  }
+  if ((rc = fit_read_builtin(fr)) == CLI_OK && runs_path) rc = fit_runs_file(runs_path, fr);
   if (rc == CLI_OK) {
     if (!engine) engine = "";
     if (!pick_engine(fr, engine, gpu_key, out, picked, cap)) {

@@ -70,6 +70,11 @@ int cli_fit_runs(const gs_runs *runs, const char *allreduce_dir, priced_run *p, 
 const fit_figure *cli_fit_pick(const fit_result *fr, const char *engine, const char *generation, gs_efficiency *out);
 /* efficiency_pick.c */
 int fit_read_efficiency(const char *text, size_t len, fit_result *fr, gs_error *err);
+/* The built-in data/efficiency.json into fr: CLI_OK, or CLI_FAILED said in one line. */
+int fit_read_builtin(fit_result *fr);
+/* A runs file fitted into fr, keeping fr's all-reduce start-up (report --efficiency-from,
+ * validate --efficiency-from). */
+int fit_runs_file(const char *path, fit_result *fr);
 /* validate_runs.c */
 int fit_left_out_errors(const gs_runs *runs, const priced_run *p, const ar_fit *ar, left_out_error *out);
 void fit_note_left_out(const gs_runs *runs, const priced_run *p, const left_out_error *e, fit_result *fr);

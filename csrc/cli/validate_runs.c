@@ -47,24 +47,12 @@ int cli_validate_runs(const char *path, const char *fit_from) {
   gs_runs *runs;
   priced_run *p;
   fit_result *fr;
-  gs_error err;
   int rc;
   if ((rc = cli_read_runs(path, &runs)) != CLI_OK) return rc;
   p = calloc(runs->count, sizeof *p);
   fr = malloc(sizeof *fr);
   if (!p || !fr) rc = cli_bad("validate: out of memory");
-  else if (fit_read_efficiency(GS_DATA_efficiency_json, strlen(GS_DATA_efficiency_json), fr, &err) != GS_OK)
-    rc = cli_bad("data/efficiency.json: %s: %s", err.field, err.what);
-  else if (fit_from) {
-    gs_runs *other;
-    priced_run *q;
-    if ((rc = cli_read_runs(fit_from, &other)) == CLI_OK) {
-      q = calloc(other->count, sizeof *q);
-      rc = q ? cli_fit_runs(other, NULL, q, fr) : cli_bad("validate: out of memory");
-      free(q);
-      free(other);
-    }
-  }
+  else if ((rc = fit_read_builtin(fr)) == CLI_OK && fit_from) rc = fit_runs_file(fit_from, fr);
   if (rc != CLI_OK) {
     free(p);
     free(fr);
@@ -132,6 +120,16 @@ int cli_validate_runs(const char *path, const char *fit_from) {
   return CLI_OK;
 }
 
+/* Whether run i is its source's first priced run the fit uses: one per source, whatever
+ * its tag's length or the number of sources. */
+static int first_of_source(const gs_runs *runs, const priced_run *p, size_t i) {
+  size_t k;
+  if (!p[i].ok || fit_excluded(&p[i])) return 0;
+  for (k = 0; k < i; k++)
+    if (p[k].ok && !fit_excluded(&p[k]) && strcmp(runs->rows[k].source, runs->rows[i].source) == 0) return 0;
+  return 1;
+}
+
 /* Runs never seen: for each source, the figures fitted again on every other source's runs
  * (the all-reduce start-up of fr kept), and that source's runs priced with them. For run i,
  * the |relative error| of its time per word with its engine's figures (own, -1 when the other
@@ -139,24 +137,22 @@ int cli_validate_runs(const char *path, const char *fit_from) {
  * first word (first, -1 when it gives none). A run the fit leaves out or cannot price is -1
  * throughout. Fails when fewer than two sources are priced. */
 int fit_left_out_errors(const gs_runs *runs, const priced_run *p, const ar_fit *ar, left_out_error *out) {
-  char names[64][16];
-  size_t i, s, nsrc = 0;
+  size_t i, j, sources = 0;
   gs_runs *rest = malloc(sizeof *rest);
   priced_run *q = calloc(runs->count, sizeof *q);
   fit_result *fr = malloc(sizeof *fr);
   int rc = CLI_OK;
   if (!rest || !q || !fr) rc = cli_bad("--leave-source-out: out of memory");
-  for (i = 0; rc == CLI_OK && i < runs->count; i++) {
-    out[i].own = out[i].any = out[i].peak = out[i].first = -1;
-    if (!p[i].ok || fit_excluded(&p[i])) continue;
-    for (s = 0; s < nsrc && strcmp(names[s], runs->rows[i].source) != 0; s++) continue;
-    if (s == nsrc && nsrc < 64) snprintf(names[nsrc++], sizeof names[0], "%s", runs->rows[i].source);
-  }
-  if (rc == CLI_OK && nsrc < 2) rc = CLI_FAILED; /* no source can be left out: the caller says so */
-  for (s = 0; rc == CLI_OK && s < nsrc; s++) {
+  for (i = 0; i < runs->count; i++) out[i].own = out[i].any = out[i].peak = out[i].first = -1;
+  for (i = 0; i < runs->count; i++) sources += (size_t)first_of_source(runs, p, i);
+  if (rc == CLI_OK && sources < 2) rc = CLI_FAILED; /* no source can be left out: the caller says so */
+  /* each source in turn, named by its first priced run's tag */
+  for (j = 0; rc == CLI_OK && j < runs->count; j++) {
+    const char *left = runs->rows[j].source;
+    if (!first_of_source(runs, p, j)) continue;
     rest->count = 0;
     for (i = 0; i < runs->count; i++)
-      if (strcmp(runs->rows[i].source, names[s]) != 0) rest->rows[rest->count++] = runs->rows[i];
+      if (strcmp(runs->rows[i].source, left) != 0) rest->rows[rest->count++] = runs->rows[i];
     memset(fr, 0, sizeof *fr);
     fr->ar = *ar;
     if (cli_fit_runs(rest, NULL, q, fr) != CLI_OK) continue;
@@ -164,7 +160,7 @@ int fit_left_out_errors(const gs_runs *runs, const priced_run *p, const ar_fit *
       gs_efficiency own, any, off = {0};
       double t = p[i].run->itl_ms * 1e-3;
       int has_own;
-      if (!p[i].ok || fit_excluded(&p[i]) || strcmp(runs->rows[i].source, names[s]) != 0) continue;
+      if (!p[i].ok || fit_excluded(&p[i]) || strcmp(runs->rows[i].source, left) != 0) continue;
       if (!cli_fit_pick(fr, "", p[i].s.generation, &any)) continue;
       has_own = cli_fit_pick(fr, p[i].s.engine, p[i].s.generation, &own) != NULL;
       out[i].any = fit_rel(fit_predict(&p[i], &any, 0), t);
@@ -206,15 +202,13 @@ int cli_validate_left_out(const char *path) {
   priced_run *p;
   fit_result *fr;
   left_out_error *e;
-  gs_error err;
   int rc;
   if ((rc = cli_read_runs(path, &runs)) != CLI_OK) return rc;
   p = calloc(runs->count, sizeof *p);
   e = calloc(runs->count, sizeof *e);
   fr = malloc(sizeof *fr);
   if (!p || !e || !fr) rc = cli_bad("validate: out of memory");
-  else if (fit_read_efficiency(GS_DATA_efficiency_json, strlen(GS_DATA_efficiency_json), fr, &err) != GS_OK)
-    rc = cli_bad("data/efficiency.json: %s: %s", err.field, err.what);
+  else rc = fit_read_builtin(fr);
   if (rc == CLI_OK) {
     fit_price_runs(runs, p);
     if ((rc = fit_left_out_errors(runs, p, &fr->ar, e)) == CLI_FAILED)

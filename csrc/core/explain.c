@@ -162,7 +162,7 @@ static void spread_sums(writer *w, figures *f, const gs_model *m, const gs_gpu *
        count(f, read_copied), count(f, held), (unsigned long long)m->experts_per_token, (unsigned long long)m->experts, count(f, p->words),
        fixed(f, picked, 3), picked < 1 ? ", at least 1 (the busiest GPU reads a whole one)" : "",
        count(f, m->routed_bytes / m->experts), p->read_cache ? ", + its chats' caches" : "", count(f, c->read_bytes),
-       bytes_rate(f, p->efficiency.bandwidth_share > 0 ? g->bandwidth * p->efficiency.bandwidth_share : g->bandwidth),
+       bytes_rate(f, gs_read_rate(g, &p->efficiency)),
        fixed(f, read * 1e3, 2));
   line(w, "  computing 2 x %s x %s chats / %s = %s ms; the longer, %s ms, counts", count(f, m->active_params), count(f, chats),
        flops_rate(f, g->flops), fixed(f, c->compute * 1e3, 2), fixed(f, busy * 1e3, 2));
@@ -221,7 +221,7 @@ static void time_sums(writer *w, figures *f, const gs_model *m, const gs_gpu *g,
   }
   line(w, "  reading: %s bytes a GPU%s at %s = %s ms; computing 2 x %s x %s / (%llu x %s) = %s ms; the longer, %s ms, counts%s",
        count(f, c->read_bytes), p->read_cache ? " (with its share of every chat's cache)" : "",
-       bytes_rate(f, p->efficiency.bandwidth_share > 0 ? g->bandwidth * p->efficiency.bandwidth_share : g->bandwidth),
+       bytes_rate(f, gs_read_rate(g, &p->efficiency)),
        fixed(f, read * 1e3, 2), count(f, m->active_params), count(f, p->words), (unsigned long long)n, flops_rate(f, g->flops),
        fixed(f, c->compute * 1e3, 2), fixed(f, busy * 1e3, 2),
        p->split == GS_SLICES || c->servers == 1 ? (p->split == GS_GROUPS && n > 1 ? ", once for each group in turn" : "")

@@ -342,12 +342,9 @@ static double allreduce_wait(uint64_t layers, uint64_t groups, double ar, double
   return (double)(layers - groups) * exposed + (double)groups * pair;
 }
 
-/* Seconds to read bytes at the GPU's bandwidth, or the share of it achieved. The peak's
- * expression is the lesson's, untouched when the share is off. */
-double gs_read_seconds(uint64_t bytes, const gs_gpu *g, const gs_efficiency *e) {
-  if (e->bandwidth_share > 0) return (double)bytes / (g->bandwidth * e->bandwidth_share);
-  return (double)bytes / g->bandwidth;
-}
+/* Seconds to read bytes at that rate. The peak's expression is the lesson's (bytes over
+ * the bandwidth), untouched when the share is off. */
+double gs_read_seconds(uint64_t bytes, const gs_gpu *g, const gs_efficiency *e) { return (double)bytes / gs_read_rate(g, e); }
 
 /* Seconds for one of n GPUs to do its 1/n of ops operations at the FLOP/s (achieved). */
 double gs_compute_seconds(double ops, uint64_t n, const gs_gpu *g, const gs_efficiency *e) {
