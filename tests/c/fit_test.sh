@@ -108,6 +108,15 @@ assert all(x['left_out_error'] is None for x in plain['figures']), 'measured wit
 "$binary" validate --runs "$tmp/made.csv" --leave-source-out > "$tmp/left-out"
 check "validate --leave-source-out prices each source with the other's fit: 0.0% off on made runs" \
   [ "$(awk '$1 == "S1" || $1 == "S2" || ($1 == "all" && $2 != "runs") { print $1, $4, $6 }' "$tmp/left-out" | tr '\n' ' ')" = "S1 0.0% 0.0% S2 0.0% 0.0% all 0.0% 0.0% " ]
+# Sources are told apart by their whole name: two alike in their first 30 characters are
+# still two, each left out in turn and priced 0.0% off by the other's fit
+# (a note with no tag names its source by the source cell, here two addresses alike in
+# their first 30 characters).
+sed -e 's#,x,"S1; made"$#,https://example.org/benchmarks/run-one,"made"#' \
+  -e 's#,x,"S2; made"$#,https://example.org/benchmarks/run-two,"made"#' "$tmp/made.csv" > "$tmp/long.csv"
+"$binary" validate --runs "$tmp/long.csv" --leave-source-out > "$tmp/long-out"
+check "validate --leave-source-out tells long source names apart by the whole name" \
+  [ "$(grep -c '^https://example.org/benchmarks/run-\(one\|two\) .* 0\.0% (4) .* 0\.0% (4)' "$tmp/long-out")" = 2 ]
 "$binary" validate --runs "$tmp/runs.csv" --leave-source-out --efficiency-from "$tmp/runs.csv" > /dev/null 2> "$tmp/err"
 rc=$?
 check "validate --leave-source-out refuses --efficiency-from, exit 2" sh -c "[ $rc -eq 2 ] && grep -q 'leave out --efficiency-from' '$tmp/err'"
