@@ -156,6 +156,21 @@ static size_t weigh(priced_run *p, size_t n, const char *engine, const char *gen
  * itl_ms is derived from the end-to-end latency (prefill included), that latency over the
  * output tokens, (first word + (output - 1) x step) / output, as the run measured it.
  * With first_word, the time to the first word. */
+/* The prompts a serving benchmark's first word waits for. Its requests arrive together at
+ * its concurrency (a closed loop: GenAI-Perf, vllm bench serve), and an engine prefills as
+ * many whole prompts at once as its token budget a step holds; a prompt longer than the
+ * budget is prefilled alone, in chunks. The budget is the engines' default: 8,192 tokens
+ * (TensorRT-LLM's BuildConfig.max_num_tokens; vLLM's max_num_batched_tokens for its OpenAI
+ * server on a GPU of 70 GB or more, vllm/engine/arg_utils.py). S8's NIM runs of 200-token
+ * prompts wait longer as the concurrency grows (36, 166 and 581 ms at 1, 10 and 50 on
+ * 4 H100s); S11's 20,000-token prompts at a concurrency of 8 wait for one. */
+#define STEP_TOKEN_BUDGET 8192
+
+static uint64_t serving_prompts(const gs_run *run, uint64_t concurrency) {
+  uint64_t fit = run->input_tokens > 0 ? STEP_TOKEN_BUDGET / run->input_tokens : 1;
+  return fit < 1 ? 1 : fit < concurrency ? fit : concurrency;
+}
+
 static int derived(const priced_run *p) { return p->run->derived && p->run->input_tokens > 0 && p->run->output_tokens > 1; }
 
 double fit_predict(const priced_run *p, const gs_efficiency *e, int first_word) {
@@ -164,9 +179,7 @@ double fit_predict(const priced_run *p, const gs_efficiency *e, int first_word) 
   gs_error err;
   plan.efficiency = *e;
   if (first_word || derived(p)) plan.prompt_tokens = p->run->input_tokens;
-  /* a serving benchmark's requests arrive one by one: a first word waits for its own
-   * prompt's prefill, not for a batch of them */
-  if (first_word && p->run->serving) plan.words = 1;
+  if (first_word && p->run->serving) plan.words = serving_prompts(p->run, plan.words);
   if (gs_cost(&p->s.model, &p->s.gpu, &p->s.link, &plan, &c, &err) != GS_OK) return -1;
   if (first_word) return c.first_word;
   if (derived(p)) return (c.first_word + (double)(p->run->output_tokens - 1) * c.time.total) / (double)p->run->output_tokens;

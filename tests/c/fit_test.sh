@@ -121,5 +121,29 @@ check "validate --leave-source-out tells long source names apart by the whole na
 rc=$?
 check "validate --leave-source-out refuses --efficiency-from, exit 2" sh -c "[ $rc -eq 2 ] && grep -q 'leave out --efficiency-from' '$tmp/err'"
 
+# A serving benchmark's first word waits for the prompts that arrive with it, as many whole
+# ones as the engines' default token budget a step holds (8,192): at a concurrency of 10 of
+# 200-token prompts, all 10, as a static batch of 10; at 50, the 40 that fit (8,192 / 200);
+# at 8 of 20,000-token prompts, one, as a static batch of 1. A note saying "concurrency"
+# marks the serving runs; the same settings as static batches price the expected waits.
+cat > "$tmp/serving.csv" <<'CSV'
+id,model,hf_repo,weight_bits,kv_bits,gpu,gpus,tp,pp,ep,batch,input_tokens,output_tokens,itl_ms,ttft_ms,software,interconnect,source,note
+c10,Llama-3.1-8B,meta-llama/Llama-3.1-8B,16,,H100-SXM5-80GB,1,1,1,,10,200,1000,10,100,vLLM 0.9,,x,"S1; batch = concurrency"
+s10,Llama-3.1-8B,meta-llama/Llama-3.1-8B,16,,H100-SXM5-80GB,1,1,1,,10,200,1000,10,100,vLLM 0.9,,x,"S1; a static batch"
+c50,Llama-3.1-8B,meta-llama/Llama-3.1-8B,16,,H100-SXM5-80GB,1,1,1,,50,200,1000,10,100,vLLM 0.9,,x,"S1; batch = concurrency"
+s40,Llama-3.1-8B,meta-llama/Llama-3.1-8B,16,,H100-SXM5-80GB,1,1,1,,40,200,1000,10,100,vLLM 0.9,,x,"S1; a static batch"
+s50,Llama-3.1-8B,meta-llama/Llama-3.1-8B,16,,H100-SXM5-80GB,1,1,1,,50,200,1000,10,100,vLLM 0.9,,x,"S1; a static batch"
+c8,Llama-3.1-8B,meta-llama/Llama-3.1-8B,16,,H100-SXM5-80GB,1,1,1,,8,20000,1000,10,100,vLLM 0.9,,x,"S1; batch = concurrency"
+s1,Llama-3.1-8B,meta-llama/Llama-3.1-8B,16,,H100-SXM5-80GB,1,1,1,,1,20000,1000,10,100,vLLM 0.9,,x,"S1; a static batch"
+CSV
+"$binary" validate --runs "$tmp/serving.csv" > "$tmp/serving"
+first_word() { awk -v id="$1" '$1 == id { print $(NF - 3) }' "$tmp/serving"; }
+check "a serving run's first word at a concurrency of 10 short prompts waits for all 10" \
+  [ "$(first_word c10)" = "$(first_word s10)" ]
+check "at a concurrency of 50 short prompts it waits for the 40 a step's budget holds" \
+  sh -c "[ '$(first_word c50)' = '$(first_word s40)' ] && [ '$(first_word c50)' != '$(first_word s50)' ]"
+check "at a concurrency of 8 prompts longer than the budget it waits for its own" \
+  [ "$(first_word c8)" = "$(first_word s1)" ]
+
 echo "fit_test: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
