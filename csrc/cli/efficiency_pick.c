@@ -107,14 +107,11 @@ int fit_read_builtin(fit_result *fr) {
 }
 
 int fit_runs_file(const char *path, fit_result *fr) {
-  gs_runs *runs;
-  priced_run *p;
+  fit_work w;
   int rc;
-  if ((rc = cli_read_runs(path, &runs)) != CLI_OK) return rc;
-  p = calloc(runs->count, sizeof *p);
-  rc = p ? cli_fit_runs(runs, NULL, p, fr) : cli_bad("%s: out of memory", path);
-  free(p);
-  free(runs);
+  if ((rc = fit_work_open(path, path, &w)) != CLI_OK) return rc;
+  rc = cli_fit_runs(w.runs, NULL, w.p, fr);
+  fit_work_close(&w);
   return rc;
 }
 

@@ -58,6 +58,19 @@ typedef struct {
   double own, any, peak, first;
 } left_out_error;
 
+/* A runs file read, with room to price its runs, fit them and keep each run's errors with its
+ * source left out: what fit and validate work on. */
+typedef struct {
+  gs_runs *runs;
+  priced_run *p;
+  left_out_error *e;
+  fit_result *fr;
+} fit_work;
+/* fit_output.c: reads path's runs and allocates the rest (who names the command in an
+ * out-of-memory error): CLI_OK, or the error said and nothing left to free. */
+int fit_work_open(const char *path, const char *who, fit_work *w);
+void fit_work_close(fit_work *w);
+
 /* fit_runs.c */
 int fit_gen_index(const char *generation);
 int fit_excluded(const priced_run *p);

@@ -146,26 +146,36 @@ int cli_read_runs(const char *path, gs_runs **out) {
   return CLI_OK;
 }
 
-int cli_fit_file(const char *path, const char *allreduce_dir, int json, int left_out) {
-  gs_runs *runs;
-  priced_run *p;
-  fit_result *fr;
-  left_out_error *e;
+int fit_work_open(const char *path, const char *who, fit_work *w) {
   int rc;
-  if ((rc = cli_read_runs(path, &runs)) != CLI_OK) return rc;
-  p = calloc(runs->count, sizeof *p);
-  e = calloc(runs->count, sizeof *e);
-  fr = malloc(sizeof *fr);
-  if (!p || !e || !fr) rc = cli_bad("fit: out of memory");
-  else if ((rc = cli_fit_runs(runs, allreduce_dir, p, fr)) == CLI_OK) {
+  memset(w, 0, sizeof *w);
+  if ((rc = cli_read_runs(path, &w->runs)) != CLI_OK) return rc;
+  w->p = calloc(w->runs->count, sizeof *w->p);
+  w->e = calloc(w->runs->count, sizeof *w->e);
+  w->fr = malloc(sizeof *w->fr);
+  if (w->p && w->e && w->fr) return CLI_OK;
+  fit_work_close(w);
+  return cli_bad("%s: out of memory", who);
+}
+
+void fit_work_close(fit_work *w) {
+  free(w->p);
+  free(w->e);
+  free(w->fr);
+  free(w->runs);
+  memset(w, 0, sizeof *w);
+}
+
+int cli_fit_file(const char *path, const char *allreduce_dir, int json, int left_out) {
+  fit_work w;
+  int rc;
+  if ((rc = fit_work_open(path, "fit", &w)) != CLI_OK) return rc;
+  if ((rc = cli_fit_runs(w.runs, allreduce_dir, w.p, w.fr)) == CLI_OK) {
     /* how far off each engine's figures are on runs of a source the fit left out; a file of
      * one source says nothing of that */
-    if (left_out && fit_left_out_errors(runs, p, &fr->ar, e) == CLI_OK) fit_note_left_out(runs, p, e, fr);
-    print_fit(runs, p, fr, json);
+    if (left_out && fit_left_out_errors(w.runs, w.p, &w.fr->ar, w.e) == CLI_OK) fit_note_left_out(w.runs, w.p, w.e, w.fr);
+    print_fit(w.runs, w.p, w.fr, json);
   }
-  free(p);
-  free(e);
-  free(fr);
-  free(runs);
+  fit_work_close(&w);
   return rc;
 }

@@ -44,19 +44,18 @@ static void print_buckets(const char *title, err_bucket *b, size_t n) {
 int cli_validate_runs(const char *path, const char *fit_from) {
   static err_bucket sources[64], gpus[64], all[1];
   size_t ns = 0, ng = 0, na = 0, i;
+  fit_work w;
   gs_runs *runs;
   priced_run *p;
   fit_result *fr;
   int rc;
-  if ((rc = cli_read_runs(path, &runs)) != CLI_OK) return rc;
-  p = calloc(runs->count, sizeof *p);
-  fr = malloc(sizeof *fr);
-  if (!p || !fr) rc = cli_bad("validate: out of memory");
-  else if ((rc = fit_read_builtin(fr)) == CLI_OK && fit_from) rc = fit_runs_file(fit_from, fr);
+  if ((rc = fit_work_open(path, "validate", &w)) != CLI_OK) return rc;
+  runs = w.runs;
+  p = w.p;
+  fr = w.fr;
+  if ((rc = fit_read_builtin(fr)) == CLI_OK && fit_from) rc = fit_runs_file(fit_from, fr);
   if (rc != CLI_OK) {
-    free(p);
-    free(fr);
-    free(runs);
+    fit_work_close(&w);
     return rc;
   }
   fit_price_runs(runs, p);
@@ -114,9 +113,7 @@ int cli_validate_runs(const char *path, const char *fit_from) {
       cli_put_text(stdout, p[i].why);
       printf("\n");
     }
-  free(p);
-  free(fr);
-  free(runs);
+  fit_work_close(&w);
   return CLI_OK;
 }
 
@@ -198,20 +195,18 @@ void fit_note_left_out(const gs_runs *runs, const priced_run *p, const left_out_
 int cli_validate_left_out(const char *path) {
   static err_bucket sources[64], all[1];
   size_t ns = 0, na = 0, i;
+  fit_work w;
   gs_runs *runs;
   priced_run *p;
-  fit_result *fr;
   left_out_error *e;
   int rc;
-  if ((rc = cli_read_runs(path, &runs)) != CLI_OK) return rc;
-  p = calloc(runs->count, sizeof *p);
-  e = calloc(runs->count, sizeof *e);
-  fr = malloc(sizeof *fr);
-  if (!p || !e || !fr) rc = cli_bad("validate: out of memory");
-  else rc = fit_read_builtin(fr);
-  if (rc == CLI_OK) {
+  if ((rc = fit_work_open(path, "validate", &w)) != CLI_OK) return rc;
+  runs = w.runs;
+  p = w.p;
+  e = w.e;
+  if ((rc = fit_read_builtin(w.fr)) == CLI_OK) {
     fit_price_runs(runs, p);
-    if ((rc = fit_left_out_errors(runs, p, &fr->ar, e)) == CLI_FAILED)
+    if ((rc = fit_left_out_errors(runs, p, &w.fr->ar, e)) == CLI_FAILED)
       rc = cli_bad("validate: --leave-source-out needs runs of two sources or more");
   }
   if (rc == CLI_OK) {
@@ -236,9 +231,6 @@ int cli_validate_left_out(const char *path) {
            "no other source ran is left out of that column); no engine: the other sources' runs of every\n"
            "engine pooled; (n): runs.\n");
   }
-  free(p);
-  free(e);
-  free(fr);
-  free(runs);
+  fit_work_close(&w);
   return rc;
 }
