@@ -2,11 +2,14 @@
 block (continued by trailing backslashes) is run, and each line the README shows after it, up
 to the block's end or the next `$ `, must be a line the program prints (a line "  ..." marks
 rows left out). A newcomer copies these commands; a stale figure there is a wrong figure.
+The accuracy table (make validate's summary) is held the same way: each of its rows gives the
+runs, the four medians and the first words' count of the "all" line of its validate command.
 
     python3 tests/reference/check_readme_examples.py build/gpusplit README.md
 
 Python standard library only.
 """
+import re
 import shlex
 import subprocess
 import sys
@@ -34,6 +37,45 @@ def examples(lines):
         i += 1
 
 
+MEASURED = "tests/measured/"
+ACCURACY_ROWS = {
+    "shared file (in the fit)": ["validate", "--runs", MEASURED + "decode-runs.csv"],
+    "shared, each source left out": ["validate", "--runs", MEASURED + "decode-runs.csv", "--leave-source-out"],
+    "held out (4 sources, 76 runs)": ["validate", "--runs", MEASURED + "decode-heldout.csv"],
+}
+
+
+def figures(text):
+    """The percentages and the counts in brackets of a table row, in order."""
+    return re.findall(r"[0-9.]+%", text), re.findall(r"\(([0-9]+)\)", text)
+
+
+def check_accuracy(binary, lines):
+    """(passed, failed) over the accuracy table's rows."""
+    passed = failed = 0
+    for label, args in ACCURACY_ROWS.items():
+        row = [line for line in lines if line.startswith(label)]
+        run = subprocess.run([binary] + args, capture_output=True, text=True, check=False)
+        everything = [line for line in run.stdout.split("\n") if re.match(r"all +[0-9]", line)]
+        if len(row) != 1 or len(everything) != 1:
+            failed += 1
+            print(f"FAILED: README accuracy row '{label}': {len(row)} rows in the README, {len(everything)} 'all' lines printed")
+            continue
+        shown_pct, shown_n = figures(row[0][len(label):])
+        runs = row[0][len(label):].split()[0]
+        printed_pct, printed_n = figures(everything[0])
+        # the README gives the runs first, a count beside a median only where it differs
+        # from the runs, and the first words' count
+        want = (printed_pct, *(printed_n + [None, None, None, None])[2:4])
+        got = (shown_pct, runs, shown_n[-1] if shown_n else None)
+        if want != got:
+            failed += 1
+            print(f"FAILED: README accuracy row '{label}' shows {got}, validate prints {want}")
+        else:
+            passed += 1
+    return passed, failed
+
+
 def main():
     binary, readme = sys.argv[1], sys.argv[2]
     failed = passed = 0
@@ -51,6 +93,9 @@ def main():
                 print(f"  the README shows, the program does not print: {s}")
         else:
             passed += 1
+    more_passed, more_failed = check_accuracy(binary, lines)
+    passed += more_passed
+    failed += more_failed
     if passed + failed == 0:
         failed += 1
         print("FAILED: no `$ gpusplit` example found in " + readme)
