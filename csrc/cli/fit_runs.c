@@ -152,10 +152,6 @@ static size_t weigh(priced_run *p, size_t n, const char *engine, const char *gen
   return count;
 }
 
-/* The run's time per word as the model gives it with e: a step; or, where the run's
- * itl_ms is derived from the end-to-end latency (prefill included), that latency over the
- * output tokens, (first word + (output - 1) x step) / output, as the run measured it.
- * With first_word, the time to the first word. */
 /* The prompts a serving benchmark's first word waits for. Its requests arrive together at
  * its concurrency (a closed loop: GenAI-Perf, vllm bench serve), and an engine prefills as
  * many whole prompts at once as its token budget a step holds; a prompt longer than the
@@ -171,6 +167,10 @@ static uint64_t serving_prompts(const gs_run *run, uint64_t concurrency) {
   return fit < 1 ? 1 : fit < concurrency ? fit : concurrency;
 }
 
+/* The run's time per word as the model gives it with e: a step; or, where the run's
+ * itl_ms is derived from the end-to-end latency (prefill included), that latency over the
+ * output tokens, (first word + (output - 1) x step) / output, as the run measured it.
+ * With first_word, the time to the first word. */
 static int derived(const priced_run *p) { return p->run->derived && p->run->input_tokens > 0 && p->run->output_tokens > 1; }
 
 double fit_predict(const priced_run *p, const gs_efficiency *e, int first_word) {

@@ -137,7 +137,9 @@ c8,Llama-3.1-8B,meta-llama/Llama-3.1-8B,16,,H100-SXM5-80GB,1,1,1,,8,20000,1000,1
 s1,Llama-3.1-8B,meta-llama/Llama-3.1-8B,16,,H100-SXM5-80GB,1,1,1,,1,20000,1000,10,100,vLLM 0.9,,x,"S1; a static batch"
 CSV
 "$binary" validate --runs "$tmp/serving.csv" > "$tmp/serving"
-first_word() { awk -v id="$1" '$1 == id { print $(NF - 3) }' "$tmp/serving"; }
+# the predicted first word of run $1 (its row ends "predicted / measured, error"), or a
+# word no other run's could equal when the row is missing
+first_word() { awk -v id="$1" '$1 == id { found = $(NF - 3) } END { print found ? found : "missing-" id }' "$tmp/serving"; }
 check "a serving run's first word at a concurrency of 10 short prompts waits for all 10" \
   [ "$(first_word c10)" = "$(first_word s10)" ]
 check "at a concurrency of 50 short prompts it waits for the 40 a step's budget holds" \
