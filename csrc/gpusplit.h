@@ -182,6 +182,18 @@ typedef struct {
   double step_us;         /* fixed cost of each step, whatever the layers (scheduling, sampling), microseconds */
 } gs_efficiency;
 
+/* gs_efficiency's figures, each once: X(member, kind, flag), kind GS_EFF_SHARE (0, off, or a
+ * share from 0.01 to 1) or GS_EFF_US (microseconds, 0 to 1e6), flag the report option that
+ * types it. The member's name is its key in data/efficiency.json and in report's and fit's
+ * JSON. To add a figure: its member above, one line here, and where it is used. */
+enum { GS_EFF_SHARE, GS_EFF_US };
+#define GS_EFFICIENCY_FIELDS(X)                  \
+  X(bandwidth_share, GS_EFF_SHARE, "--bw-share") \
+  X(layer_us, GS_EFF_US, "--layer-us")           \
+  X(flops_share, GS_EFF_SHARE, "--flops-share")  \
+  X(allreduce_us, GS_EFF_US, "--allreduce-us")   \
+  X(step_us, GS_EFF_US, "--per-step-us")
+
 /* What a setting asks: how the model is laid out and served. A field left 0 takes the
  * lesson's value, so a plan of gpus, split and words alone is the lesson's setting. */
 typedef struct {

@@ -70,6 +70,13 @@ uint64_t gs_cache_parts(const gs_model *m, const gs_plan *p);
  * all GPUs, reading and computing at the achieved shares, and a split's busy time and
  * transfers. */
 uint64_t gs_step_read_bytes(const gs_model *m, uint64_t words);
+/* 1 when any achieved-efficiency figure is on (not 0). */
+static inline int gs_efficiency_on(const gs_efficiency *e) {
+#define FIGURE_ON(member, kind, flag) e->member != 0 ||
+  return GS_EFFICIENCY_FIELDS(FIGURE_ON) 0;
+#undef FIGURE_ON
+}
+
 /* Bytes a second the GPU reads at: its bandwidth, or the share of it achieved. */
 static inline double gs_read_rate(const gs_gpu *g, const gs_efficiency *e) {
   return e->bandwidth_share > 0 ? g->bandwidth * e->bandwidth_share : g->bandwidth;

@@ -59,8 +59,11 @@ static void print_json_efficiency(const cli_report_options *o) {
   const struct {
     const char *key;
     double value;
-  } FIGURES[] = {{"bandwidth_share", e->bandwidth_share}, {"layer_us", e->layer_us}, {"flops_share", e->flops_share},
-                 {"allreduce_us", e->allreduce_us},       {"step_us", e->step_us}};
+  } FIGURES[] = {
+#define FIGURE(member, kind, flag) {#member, e->member},
+      GS_EFFICIENCY_FIELDS(FIGURE)
+#undef FIGURE
+  };
   size_t i;
   printf(",\"efficiency\":{\"from\":");
   if (o->efficiency_text[0]) cli_json_string(stdout, o->efficiency_text);

@@ -50,11 +50,9 @@ int fit_read_efficiency(const char *text, size_t len, fit_result *fr, gs_error *
     if ((rc = text_of(&j, at, "engine", f->engine, sizeof f->engine, err)) != GS_OK ||
         (rc = text_of(&j, at, "generation", f->generation, sizeof f->generation, err)) != GS_OK ||
         (rc = text_of(&j, at, "sources", f->sources, sizeof f->sources, err)) != GS_OK ||
-        (rc = number_of(&j, at, "bandwidth_share", &f->e.bandwidth_share, err)) != GS_OK ||
-        (rc = number_of(&j, at, "layer_us", &f->e.layer_us, err)) != GS_OK ||
-        (rc = number_of(&j, at, "flops_share", &f->e.flops_share, err)) != GS_OK ||
-        (rc = number_of(&j, at, "allreduce_us", &f->e.allreduce_us, err)) != GS_OK ||
-        (rc = number_of(&j, at, "step_us", &f->e.step_us, err)) != GS_OK ||
+#define FIGURE(member, kind, flag) (rc = number_of(&j, at, #member, &f->e.member, err)) != GS_OK ||
+        GS_EFFICIENCY_FIELDS(FIGURE)
+#undef FIGURE
         (rc = number_of(&j, at, "median_error", &f->median_error, err)) != GS_OK ||
         (rc = number_of(&j, at, "runs", &runs, err)) != GS_OK)
       return rc;

@@ -60,11 +60,9 @@ static void print_fit(const gs_runs *runs, const priced_run *p, const fit_result
       printf("%s{", g ? "," : "");
       json_str_field("engine", x->engine, 0);
       json_str_field("generation", x->generation, 1);
-      json_num_field("bandwidth_share", x->e.bandwidth_share);
-      json_num_field("layer_us", x->e.layer_us);
-      json_num_field("flops_share", x->e.flops_share);
-      json_num_field("allreduce_us", x->e.allreduce_us);
-      json_num_field("step_us", x->e.step_us);
+#define FIGURE(member, kind, flag) json_num_field(#member, x->e.member);
+      GS_EFFICIENCY_FIELDS(FIGURE)
+#undef FIGURE
       json_str_field("allreduce_from", x->allreduce_fitted ? "runs" : "nccl-tests", 1);
       printf(",\"runs\":%zu,\"ttft_runs\":%zu", x->runs, x->ttft_runs);
       json_str_field("sources", x->sources, 1);

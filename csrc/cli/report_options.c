@@ -2,6 +2,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -99,12 +100,30 @@ static const char *const VALUE_FLAGS[] = {"--model", "--bits", "--gpu", "--gpu-g
                                           "--split", "--words", "--chat-tokens", "--cache-bits", "--nccl", "--counts",
                                           "--max-n", "--gpus", "--link-from", "--in-flight",
                                           "--replicas", "--gpu-hour", "--prompt-tokens", "--engine",
-                                          "--efficiency-from", "--bw-share", "--layer-us", "--flops-share", "--allreduce-us",
-                                          "--assume", "--experts", "--per-step-us"};
+                                          "--efficiency-from", "--assume", "--experts"
+/* then each achieved-efficiency figure's flag, in GS_EFFICIENCY_FIELDS's order */
+#define EFFICIENCY_FLAG(member, kind, flag) , flag
+                                          GS_EFFICIENCY_FIELDS(EFFICIENCY_FLAG)
+#undef EFFICIENCY_FLAG
+};
+#define ONE_MORE(member, kind, flag) +1
 enum { F_MODEL, F_BITS, F_GPU, F_GPU_GIB, F_USABLE, F_GPU_BW, F_GPU_FLOPS, F_LINK, F_LINK_BW, F_STEP_US, F_BASE_US,
        F_PER_SERVER, F_BETWEEN, F_SPLIT, F_WORDS, F_CHAT_TOKENS, F_CACHE_BITS, F_NCCL, F_COUNTS, F_MAX_N, F_GPUS, F_LINK_FROM,
-       F_IN_FLIGHT, F_REPLICAS, F_GPU_HOUR, F_PROMPT_TOKENS, F_ENGINE, F_EFFICIENCY_FROM, F_BW_SHARE, F_LAYER_US,
-       F_FLOPS_SHARE, F_ALLREDUCE_US, F_ASSUME, F_EXPERTS, F_PER_STEP_US, F_COUNT };
+       F_IN_FLIGHT, F_REPLICAS, F_GPU_HOUR, F_PROMPT_TOKENS, F_ENGINE, F_EFFICIENCY_FROM, F_ASSUME, F_EXPERTS,
+       F_EFFICIENCY, /* the first efficiency figure's flag */
+       F_COUNT = F_EFFICIENCY GS_EFFICIENCY_FIELDS(ONE_MORE) };
+#undef ONE_MORE
+_Static_assert(sizeof VALUE_FLAGS / sizeof VALUE_FLAGS[0] == F_COUNT, "a name for every value flag");
+/* Where each efficiency flag's figure goes in gs_efficiency, and its name in the checks'
+ * errors. */
+static const struct {
+  size_t offset;
+  const char *field;
+} EFFICIENCY_FIGURES[] = {
+#define EFFICIENCY_FIGURE(member, kind, flag) {offsetof(gs_efficiency, member), #member},
+    GS_EFFICIENCY_FIELDS(EFFICIENCY_FIGURE)
+#undef EFFICIENCY_FIGURE
+};
 
 static const char *const SWITCHES[] = {"--json",         "--overlap",         "--read-cache",    "--divide-heads",
                                        "--cache-per-chat", "--explain",       "--no-overlap",    "--no-read-cache",
@@ -309,10 +328,6 @@ static int choose_counts(const char *given, cli_report_options *o) {
 /* Achieved efficiency: an engine's fitted figures (data/efficiency.json, or a fit to
  * --efficiency-from), then each figure typed in place of one; and the prompt. */
 static int load_efficiency(const char **v, gs_request *q, cli_report_options *o) {
-  double *targets[] = {&q->efficiency.bandwidth_share, &q->efficiency.layer_us, &q->efficiency.flops_share,
-                       &q->efficiency.allreduce_us, &q->efficiency.step_us};
-  const int flags[] = {F_BW_SHARE, F_LAYER_US, F_FLOPS_SHARE, F_ALLREDUCE_US, F_PER_STEP_US};
-  static const char *const fields[] = {"bandwidth_share", "layer_us", "flops_share", "allreduce_us", "step_us"};
   gs_error err;
   size_t i;
   int rc;
@@ -325,14 +340,15 @@ static int load_efficiency(const char **v, gs_request *q, cli_report_options *o)
                              sizeof o->efficiency_text)) != CLI_OK)
       return rc;
   }
-  for (i = 0; i < sizeof flags / sizeof flags[0]; i++) {
-    if (!v[flags[i]]) continue;
-    if ((rc = cli_parse_number(VALUE_FLAGS[flags[i]], v[flags[i]], targets[i])) != CLI_OK) return rc;
+  for (i = 0; i < F_COUNT - F_EFFICIENCY; i++) {
+    double *target = (double *)(void *)((char *)&q->efficiency + EFFICIENCY_FIGURES[i].offset);
+    if (!v[F_EFFICIENCY + i]) continue;
+    if ((rc = cli_parse_number(VALUE_FLAGS[F_EFFICIENCY + i], v[F_EFFICIENCY + i], target)) != CLI_OK) return rc;
     snprintf(o->efficiency_text, sizeof o->efficiency_text, "as given");
   }
   if (gs_efficiency_check(&q->efficiency, &err) != GS_OK) {
-    for (i = 0; i < sizeof fields / sizeof fields[0]; i++)
-      if (strcmp(err.field, fields[i]) == 0) return cli_bad("%s: %s", VALUE_FLAGS[flags[i]], err.what);
+    for (i = 0; i < F_COUNT - F_EFFICIENCY; i++)
+      if (strcmp(err.field, EFFICIENCY_FIGURES[i].field) == 0) return cli_bad("%s: %s", VALUE_FLAGS[F_EFFICIENCY + i], err.what);
     return cli_bad("%s: %s", err.field, err.what);
   }
   if (v[F_PROMPT_TOKENS] && strcmp(v[F_PROMPT_TOKENS], "none") == 0) q->no_prompt = 1;
@@ -346,13 +362,13 @@ static int load_efficiency(const char **v, gs_request *q, cli_report_options *o)
  * generation (data/efficiency.json) unless an engine, a runs file or a share was given;
  * a GPU with no fitted figures keeps the peaks, and the header says which. */
 static int real_efficiency(const char **v, gs_request *q, cli_report_options *o, int *again) {
-  static const int GIVEN[] = {F_ENGINE, F_EFFICIENCY_FROM, F_BW_SHARE, F_LAYER_US, F_FLOPS_SHARE, F_ALLREDUCE_US, F_PER_STEP_US};
   size_t i;
   int found;
   *again = 0;
   if (!o->setting.real) return CLI_OK;
-  for (i = 0; i < sizeof GIVEN / sizeof GIVEN[0]; i++)
-    if (v[GIVEN[i]]) return CLI_OK;
+  /* an engine, a runs file or any figure given */
+  for (i = 0; i < F_COUNT; i++)
+    if (v[i] && (i == F_ENGINE || i == F_EFFICIENCY_FROM || i >= F_EFFICIENCY)) return CLI_OK;
   if (cli_efficiency_quiet("", o->setting.gpu_text.key, &q->efficiency, o->efficiency_text, sizeof o->efficiency_text, &found) !=
       CLI_OK)
     return CLI_FAILED;

@@ -38,10 +38,6 @@ static const figure_range GPU_FLOPS = {"gpu flops", "operations per second", 1e6
 static const figure_range LINK_BANDWIDTH = {"link bandwidth", "bytes per second", 1e6, 1e16, "1e6", "1e16", 0};
 static const figure_range LINK_STEP = {"link step_us", "microseconds", 0, 1e6, "0", "1e6", 0};
 static const figure_range LINK_BASE = {"link base_us", "microseconds", 0, 1e6, "0", "1e6", 0};
-/* Achieved efficiency: a share is 0 (off) or from 0.01 to 1; a fixed cost at most a second. */
-static const figure_range EFF_LAYER = {"layer_us", "microseconds", 0, 1e6, "0", "1e6", 0};
-static const figure_range EFF_STEP = {"step_us", "microseconds", 0, 1e6, "0", "1e6", 0};
-static const figure_range EFF_ALLREDUCE = {"allreduce_us", "microseconds", 0, 1e6, "0", "1e6", 0};
 
 static int check_range(const figure_range *r, double x, gs_error *err) {
   const char *space = r->unit[0] ? " " : "";
@@ -83,14 +79,19 @@ static int share_check(const char *field, double x, gs_error *err) {
   return GS_OK;
 }
 
-/* Every figure 0 is off; each other is a share or a fixed cost in range. */
+/* Every figure 0 is off; each other is a share from 0.01 to 1 or a fixed cost of at most a
+ * second (GS_EFFICIENCY_FIELDS). */
 int gs_efficiency_check(const gs_efficiency *e, gs_error *err) {
   int rc;
-  if ((rc = share_check("bandwidth_share", e->bandwidth_share, err)) != GS_OK ||
-      (rc = share_check("flops_share", e->flops_share, err)) != GS_OK ||
-      (rc = check_range(&EFF_LAYER, e->layer_us, err)) != GS_OK || (rc = check_range(&EFF_ALLREDUCE, e->allreduce_us, err)) != GS_OK ||
-      (rc = check_range(&EFF_STEP, e->step_us, err)) != GS_OK)
-    return rc;
+  /* kind is a constant: each figure compiles to one call, as if written out */
+#define CHECK_FIGURE(member, kind, flag)                                                                 \
+  {                                                                                                      \
+    static const figure_range range = {#member, "microseconds", 0, 1e6, "0", "1e6", 0};                  \
+    if ((rc = kind == GS_EFF_SHARE ? share_check(#member, e->member, err) : check_range(&range, e->member, err)) != GS_OK) \
+      return rc;                                                                                         \
+  }
+  GS_EFFICIENCY_FIELDS(CHECK_FIGURE)
+#undef CHECK_FIGURE
   return GS_OK;
 }
 

@@ -257,9 +257,7 @@ int gs_resolve(const gs_request *q, gs_setting *out, gs_error *err) {
   memset(out, 0, sizeof *out);
   if (!PAST_LESSON && (q->gpu_typed || q->link_typed || q->between_typed || q->log_text || q->assume == GS_ASSUME_REAL ||
                        q->switches || q->per_server || q->in_flight || q->replicas > 1 || q->experts ||
-                       q->gpu_hour != 0 || q->prompt_tokens || q->efficiency.bandwidth_share != 0 || q->efficiency.layer_us != 0 ||
-                       q->efficiency.flops_share != 0 || q->efficiency.allreduce_us != 0 ||
-                       q->efficiency.step_us != 0))
+                       q->gpu_hour != 0 || q->prompt_tokens || gs_efficiency_on(&q->efficiency)))
     return failed(out, "plan", gs_fail(err, GS_ERR_UNSUPPORTED, "plan",
                                        "the lesson's module takes the lesson's settings by name (build/gpusplit.wasm has the rest)"));
   out->bits = q->bits;
