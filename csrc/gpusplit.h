@@ -180,6 +180,8 @@ typedef struct {
   double flops_share;     /* share of the GPU's FLOP/s a prefill computes at, 0.01 to 1; 0: all of it (a decode step: all) */
   double allreduce_us;    /* start-up each all-reduce pays above NCCL's (or the lesson's) constants, microseconds */
   double step_us;         /* fixed cost of each step, whatever the layers (scheduling, sampling), microseconds */
+  double request_us;      /* fixed cost a served request's first word pays once (receiving it, tokenizing,
+                             scheduling, answering: a server's share of the time to the first token), microseconds */
 } gs_efficiency;
 
 /* gs_efficiency's figures, each once: X(member, kind, flag), kind GS_EFF_SHARE (0, off, or a
@@ -192,7 +194,8 @@ enum { GS_EFF_SHARE, GS_EFF_US };
   X(layer_us, GS_EFF_US, "--layer-us")           \
   X(flops_share, GS_EFF_SHARE, "--flops-share")  \
   X(allreduce_us, GS_EFF_US, "--allreduce-us")   \
-  X(step_us, GS_EFF_US, "--per-step-us")
+  X(step_us, GS_EFF_US, "--per-step-us")         \
+  X(request_us, GS_EFF_US, "--request-us")
 
 /* What a setting asks: how the model is laid out and served. A field left 0 takes the
  * lesson's value, so a plan of gpus, split and words alone is the lesson's setting. */

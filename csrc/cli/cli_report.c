@@ -213,10 +213,12 @@ static void print_header(const cli_report_options *options) {
     const gs_efficiency *e = &o->plan.efficiency;
     printf("Achieved efficiency: ");
     cli_put_text(stdout, options->efficiency_text);
-    printf(": %s of the bandwidth, %s us a layer and %s us a step fixed, %s of the FLOP/s in a prefill, all-reduces +%s us\n",
+    printf(": %s of the bandwidth, %s us a layer and %s us a step fixed, %s of the FLOP/s in a prefill, all-reduces +%s us",
            e->bandwidth_share > 0 ? gs_plain(a, sizeof a, e->bandwidth_share) : "all", gs_plain(b, sizeof b, e->layer_us),
            gs_plain(c3, sizeof c3, e->step_us), e->flops_share > 0 ? gs_plain(c, sizeof c, e->flops_share) : "all",
            gs_plain(c2, sizeof c2, e->allreduce_us));
+    if (e->request_us > 0) printf(", a request's first word +%s us", gs_plain(a, sizeof a, e->request_us));
+    printf("\n");
   }
   if (s->prompt_tokens)
     printf("First word: each chat's prompt of %s tokens%s\n", gs_grouped(a, sizeof a, s->prompt_tokens),

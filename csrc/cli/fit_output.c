@@ -91,17 +91,17 @@ static void print_fit(const gs_runs *runs, const priced_run *p, const fit_result
   for (g = 0; g < FIT_GEN_COUNT; g++)
     if (fr->ar.rows[g]) printf("  %-10s %s us  (%zu rows)\n", FIT_GENERATIONS[g], gs_fixed(a, sizeof a, fr->ar.us[g], 1), fr->ar.rows[g]);
   printf("\nEfficiency (least squares of relative error, each source weighted alike); median engine: %s\n", fr->median_engine);
-  printf("%-10s %-10s %5s %9s %9s %9s %6s %10s %6s %10s  %s\n", "engine", "generation", "runs", "bandwidth", "layer us",
-         "step us", "flops", "allreduce", "error", "1st error", "sources");
+  printf("%-10s %-10s %5s %9s %9s %9s %6s %10s %10s %6s %10s  %s\n", "engine", "generation", "runs", "bandwidth", "layer us",
+         "step us", "flops", "request us", "allreduce", "error", "1st error", "sources");
   for (g = 0; g < fr->count; g++) {
     const fit_figure *x = &fr->f[g];
-    char st[GS_FIGURE_CAP];
+    char st[GS_FIGURE_CAP], rq[GS_FIGURE_CAP];
     char fe[GS_FIGURE_CAP + 1];
     if (x->ttft_runs) snprintf(fe, sizeof fe, "%s%%", gs_fixed(f, sizeof f, x->ttft_median_error * 100, 1));
     else snprintf(fe, sizeof fe, "-");
-    printf("%-10s %-10s %5zu %9s %9s %9s %6s %10s %5s%% %10s  %s\n", x->engine, x->generation, x->runs,
+    printf("%-10s %-10s %5zu %9s %9s %9s %6s %10s %10s %5s%% %10s  %s\n", x->engine, x->generation, x->runs,
            gs_fixed(a, sizeof a, x->e.bandwidth_share, 2), gs_fixed(b, sizeof b, x->e.layer_us, 1), gs_fixed(st, sizeof st, x->e.step_us, 1),
-           x->e.flops_share > 0 ? gs_fixed(c, sizeof c, x->e.flops_share, 2) : "-",
+           x->e.flops_share > 0 ? gs_fixed(c, sizeof c, x->e.flops_share, 2) : "-", gs_fixed(rq, sizeof rq, x->e.request_us, 1),
            strcmp(x->generation, "all") || x->allreduce_fitted ? gs_fixed(d, sizeof d, x->e.allreduce_us, 1) : "by gen",
            gs_fixed(e, sizeof e, x->median_error * 100, 1), fe, x->sources);
   }

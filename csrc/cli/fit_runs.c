@@ -178,6 +178,8 @@ double fit_predict(const priced_run *p, const gs_efficiency *e, int first_word) 
   gs_cost_result c;
   gs_error err;
   plan.efficiency = *e;
+  /* a request's fixed cost is a server's: an offline or static-batch run pays none */
+  if (!p->run->serving) plan.efficiency.request_us = 0;
   if (first_word || derived(p)) plan.prompt_tokens = p->run->input_tokens;
   if (first_word && p->run->serving) plan.words = serving_prompts(p->run, plan.words);
   if (gs_cost(&p->s.model, &p->s.gpu, &p->s.link, &plan, &c, &err) != GS_OK) return -1;
@@ -345,40 +347,69 @@ static void fit_bandwidth(priced_run *p, size_t n, double allreduce, const fit_r
   }
 }
 
-/* Step 3: the FLOP/s share over the runs that give ttft_ms; when none do, fallback: the
- * engine's own over every generation, or for an engine with none the median of the
- * engines' that have one (a prefill measured somewhere, not the data sheet's peak). */
-static void fit_flops(priced_run *p, size_t n, double allreduce, const fit_result *fr, fit_figure *f, double fallback) {
+/* Step 3: the FLOP/s share f over the runs that give ttft_ms, searched on a grid of 0.01
+ * from 0.05 to 1, and with it a served request's fixed cost c: for a given f the first word
+ * is P_i + c on a serving run and P_i on another, so the c that minimises
+ * sum w_i ((P_i + c) / t_i - 1)^2 over the serving runs is sum w (t - P) / t^2 over
+ * sum w / t^2, held to 0..0.1 s; the serving runs tell c from f apart only when their
+ * prefills differ in tokens. When no run gives ttft_ms (or no two served ones, for c), the
+ * fallback's: the engine's own over every generation, or the pooled engines' (a prefill
+ * and a server measured somewhere, not the data sheet's peak and nothing). */
+static void fit_flops(priced_run *p, size_t n, double allreduce, const fit_result *fr, fit_figure *f, const gs_efficiency *fallback) {
+  static double first[GS_RUNS_MAX];
   double best = -1;
+  uint64_t fewest = 0, most = 0; /* the serving runs' prefill tokens */
   int k;
   size_t i;
   f->ttft_runs = 0;
-  for (i = 0; i < n; i++) f->ttft_runs += (size_t)has_ttft(&p[i]);
+  for (i = 0; i < n; i++) {
+    uint64_t tokens;
+    if (!has_ttft(&p[i])) continue;
+    f->ttft_runs++;
+    if (!p[i].run->serving) continue;
+    tokens = p[i].run->input_tokens * serving_prompts(p[i].run, p[i].s.plan.words);
+    if (fewest == 0 || tokens < fewest) fewest = tokens;
+    if (tokens > most) most = tokens;
+  }
   if (f->ttft_runs == 0) {
-    f->e.flops_share = fallback;
+    f->e.flops_share = fallback->flops_share;
+    f->e.request_us = fallback->request_us;
     return;
   }
   for (k = 5; k <= 100; k++) {
     gs_efficiency e = f->e;
-    double sum = 0;
+    double sum = 0, over = 0, under = 0;
     e.flops_share = (double)k / 100;
+    e.request_us = 0;
+    for (i = 0; i < n; i++) {
+      double t;
+      if (!has_ttft(&p[i])) continue;
+      e.allreduce_us = run_allreduce(f, allreduce, fr, &p[i]);
+      first[i] = fit_predict(&p[i], &e, 1);
+      t = p[i].run->ttft_ms * 1e-3;
+      if (p[i].run->serving && most > fewest) {
+        over += p[i].weight * (t - first[i]) / (t * t);
+        under += p[i].weight / (t * t);
+      }
+    }
+    e.request_us = under > 0 ? clamp_us(over / under * 1e6) : fallback->request_us;
     for (i = 0; i < n; i++) {
       double r;
       if (!has_ttft(&p[i])) continue;
-      e.allreduce_us = run_allreduce(f, allreduce, fr, &p[i]);
-      r = fit_predict(&p[i], &e, 1) / (p[i].run->ttft_ms * 1e-3) - 1;
+      r = (first[i] + (p[i].run->serving ? e.request_us * 1e-6 : 0)) / (p[i].run->ttft_ms * 1e-3) - 1;
       sum += p[i].weight * r * r;
     }
     if (best < 0 || sum < best) {
       best = sum;
       f->e.flops_share = e.flops_share;
+      f->e.request_us = e.request_us;
     }
   }
 }
 
 /* Steps 2 and 3 for one group, twice: the runs whose itl_ms includes the prefill need
  * the FLOP/s share, and the first word needs the bandwidth share. */
-static void fit_group(priced_run *p, size_t n, const fit_result *fr, fit_figure *f, double flops_fallback) {
+static void fit_group(priced_run *p, size_t n, const fit_result *fr, fit_figure *f, const gs_efficiency *fallback) {
   static double errs[GS_RUNS_MAX];
   double allreduce = strcmp(f->generation, "all") == 0 ? -1 : allreduce_for(fr, f->generation);
   int round;
@@ -387,10 +418,11 @@ static void fit_group(priced_run *p, size_t n, const fit_result *fr, fit_figure 
   memset(&f->e, 0, sizeof f->e);
   f->allreduce_fitted = 0;
   f->left_out_error = -1; /* until fit_note_left_out measures it */
-  f->e.flops_share = flops_fallback;
+  f->e.flops_share = fallback->flops_share;
+  f->e.request_us = fallback->request_us;
   for (round = 0; round < 2; round++) {
     fit_bandwidth(p, n, allreduce, fr, f);
-    fit_flops(p, n, allreduce, fr, f, flops_fallback);
+    fit_flops(p, n, allreduce, fr, f, fallback);
   }
   if (!f->allreduce_fitted) f->e.allreduce_us = allreduce >= 0 ? allreduce : 0;
   for (i = 0, m = 0; i < n; i++) {
@@ -446,6 +478,7 @@ int cli_fit_runs(const gs_runs *runs, const char *allreduce_dir, priced_run *p, 
   size_t i, j, e_count;
   int rc;
   double shares[MAX_GROUPS], speed[MAX_GROUPS];
+  const gs_efficiency peaks = {0}; /* the pooled group's fallback: the sheet's peaks, no server */
   ar_fit ar = fr->ar; /* kept when allreduce_dir is NULL */
   memset(fr, 0, sizeof *fr);
   fr->ar = ar;
@@ -455,13 +488,13 @@ int cli_fit_runs(const gs_runs *runs, const char *allreduce_dir, priced_run *p, 
    * FLOP/s share of an engine no run of which gives ttft_ms */
   snprintf(fr->f[0].engine, sizeof fr->f[0].engine, "%s", ANY_ENGINE);
   snprintf(fr->f[0].generation, sizeof fr->f[0].generation, "all");
-  fit_group(p, runs->count, fr, &fr->f[0], 0);
+  fit_group(p, runs->count, fr, &fr->f[0], &peaks);
   fr->count = 1;
   for (i = 0; i < runs->count && fr->count < MAX_GROUPS; i++) {
     if (!p[i].ok || has_engine(fr, p[i].s.engine)) continue;
     snprintf(fr->f[fr->count].engine, sizeof fr->f[0].engine, "%s", p[i].s.engine);
     snprintf(fr->f[fr->count].generation, sizeof fr->f[0].generation, "all");
-    fit_group(p, runs->count, fr, &fr->f[fr->count], fr->f[0].e.flops_share);
+    fit_group(p, runs->count, fr, &fr->f[fr->count], &fr->f[0].e);
     fr->count++;
   }
   e_count = fr->count;
@@ -475,7 +508,7 @@ int cli_fit_runs(const gs_runs *runs, const char *allreduce_dir, priced_run *p, 
       if (n < FIT_MIN_RUNS || n == fr->f[i].runs) continue;
       snprintf(fr->f[fr->count].engine, sizeof fr->f[0].engine, "%s", fr->f[i].engine);
       snprintf(fr->f[fr->count].generation, sizeof fr->f[0].generation, "%s", gen);
-      fit_group(p, runs->count, fr, &fr->f[fr->count], fr->f[i].e.flops_share);
+      fit_group(p, runs->count, fr, &fr->f[fr->count], &fr->f[i].e);
       /* a share at the grid's top, all of the bandwidth, says these runs do not tell the
        * bandwidth from the fixed costs apart: the engine's all-generation figures stand */
       if (fr->f[fr->count].e.bandwidth_share >= 1) continue;

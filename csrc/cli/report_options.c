@@ -80,6 +80,8 @@ static const char REPORT_HELP_RULES[] =
     "                     sampling), microseconds\n"
     "  --flops-share F    share of the FLOP/s a prefill computes at, 0.01 to 1\n"
     "  --allreduce-us U   start-up each all-reduce pays above the tables', microseconds\n"
+    "  --request-us U     fixed cost a served request's first word pays once (receiving,\n"
+    "                     tokenizing, scheduling, answering), microseconds\n"
     "  --prompt-tokens P  each chat's prompt: adds the time to the first word\n"
     "The report:\n"
     "  --counts LIST      GPU counts to show, comma-separated (default 1,2,4,8,16; under real\n"

@@ -443,6 +443,8 @@ bad "--bw-share;0.01 to 1" report --bw-share 1.5
 bad "--flops-share;0.01 to 1" report --flops-share 0.001
 bad "--layer-us;0 or more" report --layer-us -1
 bad "--allreduce-us;at most 1e6" report --allreduce-us 2e6
+bad "--request-us;0 or more" report --request-us -5
+bad "--request-us;a finite number" report --request-us nan
 bad "--prompt-tokens;from 1 to" report --prompt-tokens 0
 bad "--engine;no figures for 'tgi'" report --gpu h100-sxm --engine tgi
 bad "validate;--efficiency-from goes with --runs" validate --efficiency-from x.csv

@@ -125,7 +125,8 @@ check "validate --leave-source-out refuses --efficiency-from, exit 2" sh -c "[ $
 # ones as the engines' default token budget a step holds (8,192): at a concurrency of 10 of
 # 200-token prompts, all 10, as a static batch of 10; at 50, the 40 that fit (8,192 / 200);
 # at 8 of 20,000-token prompts, one, as a static batch of 1. A note saying "concurrency"
-# marks the serving runs; the same settings as static batches price the expected waits.
+# marks the serving runs; the same settings as static batches price the expected waits
+# (with figures fitted to the hand-worked runs above, which have no served request's cost).
 cat > "$tmp/serving.csv" <<'CSV'
 id,model,hf_repo,weight_bits,kv_bits,gpu,gpus,tp,pp,ep,batch,input_tokens,output_tokens,itl_ms,ttft_ms,software,interconnect,source,note
 c10,Llama-3.1-8B,meta-llama/Llama-3.1-8B,16,,H100-SXM5-80GB,1,1,1,,10,200,1000,10,100,vLLM 0.9,,x,"S1; batch = concurrency"
@@ -136,7 +137,7 @@ s50,Llama-3.1-8B,meta-llama/Llama-3.1-8B,16,,H100-SXM5-80GB,1,1,1,,50,200,1000,1
 c8,Llama-3.1-8B,meta-llama/Llama-3.1-8B,16,,H100-SXM5-80GB,1,1,1,,8,20000,1000,10,100,vLLM 0.9,,x,"S1; batch = concurrency"
 s1,Llama-3.1-8B,meta-llama/Llama-3.1-8B,16,,H100-SXM5-80GB,1,1,1,,1,20000,1000,10,100,vLLM 0.9,,x,"S1; a static batch"
 CSV
-"$binary" validate --runs "$tmp/serving.csv" > "$tmp/serving"
+"$binary" validate --runs "$tmp/serving.csv" --efficiency-from "$tmp/runs.csv" > "$tmp/serving"
 # the predicted first word of run $1 (its row ends "predicted / measured, error"), or a
 # word no other run's could equal when the row is missing
 first_word() { awk -v id="$1" '$1 == id { found = $(NF - 3) } END { print found ? found : "missing-" id }' "$tmp/serving"; }
@@ -146,6 +147,35 @@ check "at a concurrency of 50 short prompts it waits for the 40 a step's budget 
   sh -c "[ '$(first_word c50)' = '$(first_word s40)' ] && [ '$(first_word c50)' != '$(first_word s50)' ]"
 check "at a concurrency of 8 prompts longer than the budget it waits for its own" \
   [ "$(first_word c8)" = "$(first_word s1)" ]
+
+# A served request's fixed cost is fitted with the FLOP/s share from serving runs whose
+# prefills differ in tokens: runs made by pricing 8B on one H100 at 0.6 of the bandwidth,
+# 0.5 of the FLOP/s and 4,000 us a request, at prompts of 200 x 1, 200 x 10, 2,000 x 1 and
+# 1,000 x 4 tokens (a concurrency within the step's budget); the fit must find 0.50 and
+# 4,000 us. The same runs as static batches pay no request cost, and are priced so.
+for pw in 200:1 200:10 2000:1 1000:4; do
+  prompt=${pw%%:*} chats=${pw##*:}
+  "$binary" report --assume real --model 8b --gpu h100-sxm --counts 1 --engine none --bw-share 0.6 --flops-share 0.5 \
+    --request-us 4000 --prompt-tokens "$prompt" --words "$chats" --chat-tokens "$prompt" --json > "$tmp/served-$prompt-$chats.json"
+done
+python3 - "$tmp" > "$tmp/served.csv" <<'PY'
+import json, sys
+print("id,model,hf_repo,weight_bits,kv_bits,gpu,gpus,tp,pp,ep,batch,input_tokens,output_tokens,itl_ms,ttft_ms,software,interconnect,source,note")
+for prompt, chats in ((200, 1), (200, 10), (2000, 1), (1000, 4)):
+    row = json.load(open(f"{sys.argv[1]}/served-{prompt}-{chats}.json"))["rows"][0]
+    itl, ttft = row["time"]["total"] * 1e3, row["time"]["first_word"] * 1e3
+    print(f"q{prompt}x{chats},8b,meta-llama/Llama-3.1-8B,16,,H100-SXM5-80GB,1,1,1,,{chats},{prompt},0,{itl:.6f},{ttft:.6f},vLLM 0.9,,x,\"S1; made; batch = concurrency\"")
+PY
+"$binary" fit --json "$tmp/served.csv" > "$tmp/served-fit.json"
+check "fit finds a served request's fixed cost with the FLOP/s share" python3 -c "
+import json, sys
+f = [x for x in json.load(open(sys.argv[1]))['figures'] if x['engine'] == 'vllm' and x['generation'] == 'all'][0]
+assert (f['bandwidth_share'], f['flops_share'], f['request_us'], f['ttft_runs']) == (0.6, 0.5, 4000, 4), f
+" "$tmp/served-fit.json"
+sed -e 's/; batch = concurrency"$/"/' "$tmp/served.csv" > "$tmp/static.csv"
+"$binary" validate --runs "$tmp/static.csv" --efficiency-from "$tmp/served.csv" > "$tmp/static"
+check "a static batch's first word pays no request cost: 4.00 ms under a serving run's" \
+  [ "$(awk '$1 == "q200x1" { sub(/,$/, "", $(NF - 1)); printf "%.2f", $(NF - 1) - $(NF - 3) }' "$tmp/static")" = "4.00" ]
 
 echo "fit_test: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
