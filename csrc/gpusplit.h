@@ -432,8 +432,8 @@ int gs_fit_link(const gs_fit *f, uint64_t bytes, int kind, gs_link *out, gs_erro
 /* runs.c: measured decode runs, from the text of a CSV file in the shared format of
  * ../shared/reference/decode-measured/runs.csv (a header row naming the columns, then one
  * run a row; RFC 4180 quoting). Required columns: id, hf_repo, weight_bits, gpu, tp,
- * batch, itl_ms; optional: model, kv_bits, gpus, pp, input_tokens, output_tokens, ttft_ms,
- * software, source, note (an empty cell is "not stated", 0 below). */
+ * batch, itl_ms; optional: model, kv_bits, gpus, pp, ep, input_tokens, output_tokens, ttft_ms,
+ * software, interconnect, source, note (an empty cell is "not stated", 0 below). */
 #define GS_RUNS_MAX 1024
 #define GS_RUNS_MAX_BYTES (1u << 20)
 typedef struct {
@@ -442,9 +442,10 @@ typedef struct {
   char repo[96];       /* hf_repo */
   char gpu[48];
   char software[96];
+  char interconnect[48]; /* as stated ("PCIe (per README)"), cut to fit; "" when not */
   char source[64];     /* the note's leading source tag ("S7"), else the source cell cut to fit */
   double weight_bits;  /* bits a weight, as stated (EXL2's 2.5 too); 0 when the cell is empty */
-  uint64_t kv_bits, gpus, tp, pp, batch, input_tokens, output_tokens;
+  uint64_t kv_bits, gpus, tp, pp, ep, batch, input_tokens, output_tokens; /* pp, ep: 1 when not stated */
   double itl_ms, ttft_ms; /* ttft_ms 0 when not given */
   int random_weights;  /* the note says the run used random ("fake") or dummy weights */
   int derived;         /* the note says itl_ms is derived from the end-to-end latency, prefill included */

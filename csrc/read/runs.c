@@ -7,11 +7,11 @@
 
 #include "internal.h"
 
-enum { C_ID, C_MODEL, C_REPO, C_WBITS, C_KVBITS, C_GPU, C_GPUS, C_TP, C_PP, C_BATCH, C_IN, C_OUT, C_ITL, C_TTFT,
-       C_SOFTWARE, C_SOURCE, C_NOTE, C_KNOWN };
-static const char *const COLUMNS[C_KNOWN] = {"id", "model", "hf_repo", "weight_bits", "kv_bits", "gpu", "gpus", "tp", "pp",
+enum { C_ID, C_MODEL, C_REPO, C_WBITS, C_KVBITS, C_GPU, C_GPUS, C_TP, C_PP, C_EP, C_BATCH, C_IN, C_OUT, C_ITL, C_TTFT,
+       C_SOFTWARE, C_INTERCONNECT, C_SOURCE, C_NOTE, C_KNOWN };
+static const char *const COLUMNS[C_KNOWN] = {"id", "model", "hf_repo", "weight_bits", "kv_bits", "gpu", "gpus", "tp", "pp", "ep",
                                              "batch", "input_tokens", "output_tokens", "itl_ms", "ttft_ms", "software",
-                                             "source", "note"};
+                                             "interconnect", "source", "note"};
 static const int REQUIRED[] = {C_ID, C_REPO, C_WBITS, C_GPU, C_TP, C_BATCH, C_ITL};
 
 #define MAX_COLUMNS 64
@@ -189,6 +189,7 @@ int gs_runs_parse(const char *text, size_t len, gs_runs *out, gs_error *err) {
     copy(r->repo, sizeof r->repo, v[C_REPO]);
     copy(r->gpu, sizeof r->gpu, v[C_GPU]);
     copy(r->software, sizeof r->software, v[C_SOFTWARE]);
+    copy(r->interconnect, sizeof r->interconnect, v[C_INTERCONNECT]);
     source_of(v[C_NOTE], v[C_SOURCE], r->source, sizeof r->source);
     r->derived = strstr(v[C_NOTE], "derived") != NULL;
     r->serving = strstr(v[C_NOTE], "concurrency") != NULL;
@@ -205,6 +206,7 @@ int gs_runs_parse(const char *text, size_t len, gs_runs *out, gs_error *err) {
         (rc = count_field(v[C_GPUS], "gpus", c.line, 1, 1, &r->gpus, err)) != GS_OK ||
         (rc = count_field(v[C_TP], "tp", c.line, 0, 1, &r->tp, err)) != GS_OK ||
         (rc = count_field(v[C_PP], "pp", c.line, 1, 1, &r->pp, err)) != GS_OK ||
+        (rc = count_field(v[C_EP], "ep", c.line, 1, 1, &r->ep, err)) != GS_OK ||
         (rc = count_field(v[C_BATCH], "batch", c.line, 0, 1, &r->batch, err)) != GS_OK ||
         (rc = count_field(v[C_IN], "input_tokens", c.line, 1, 0, &r->input_tokens, err)) != GS_OK ||
         (rc = count_field(v[C_OUT], "output_tokens", c.line, 1, 0, &r->output_tokens, err)) != GS_OK ||
@@ -213,6 +215,7 @@ int gs_runs_parse(const char *text, size_t len, gs_runs *out, gs_error *err) {
       return rc;
     if (r->kv_bits > 32) return gs_fail(err, GS_ERR_RANGE, "kv_bits", "line %zu: must be from 1 to 32", c.line);
     if (r->pp == 0) r->pp = 1;
+    if (r->ep == 0) r->ep = 1;
     out->count++;
   }
   if (out->count == 0) return gs_fail(err, GS_ERR_MISSING, "runs", "has a header but no runs");

@@ -30,16 +30,18 @@ r1,Llama-3.1-8B,meta-llama/Llama-3.1-8B,16,,H100-SXM5-80GB,1,1,1,,1,0,0,11.18845
 r2,Llama-3.1-70B,meta-llama/Llama-3.1-70B-Instruct,16,,H100-SXM5-80GB,1,1,1,,1,0,0,88.243427,,vLLM 0.9,,x,"S2; hand-worked, a tune of the base"
 r3,Falcon,tiiuae/falcon-180B,16,,H100-SXM5-80GB,8,8,1,,1,0,0,30,,vLLM 0.9,,x,"S2; not in the catalogue"
 r4,Llama-3.1-8B,meta-llama/Llama-3.1-8B,16,,TPU v5e,1,1,1,,1,0,0,30,,vLLM 0.9,,x,"S2; no such GPU"
+r5,Mixtral-8x7B,mistralai/Mixtral-8x7B-v0.1,16,,H100-SXM5-80GB,4,1,1,4,1,0,0,30,,vLLM 0.9,,x,"S2; experts over 4 GPUs"
 CSV
 "$binary" fit "$tmp/runs.csv" > "$tmp/fit" 2> "$tmp/err"
 check "fit exits 0" [ $? -eq 0 ]
-check "fit says what it read" has "$tmp/fit" "Runs: 4 read, 2 priced, 2 skipped"
+check "fit says what it read" has "$tmp/fit" "Runs: 5 read, 2 priced, 3 skipped"
 check "fit finds a share of 0.50 and 50.0 us a layer for vllm" \
   [ "$(awk '$1 == "vllm" && $2 == "all" { print $3, $4, $5, $NF }' "$tmp/fit")" = "2 0.50 50.0 S1,S2" ]
 check "fit prints each run's error, under 0.05% here (the times are rounded to 1 ns)" \
   [ "$(awk '$1 == "r1" || $1 == "r2" { e = $NF; sub(/%/, "", e); e += 0; print (e < 0.05 && e > -0.05) }' "$tmp/fit" | tr '\n' ' ')" = "1 1 " ]
 check "fit names a model the catalogue lacks" has "$tmp/fit" "r3: model 'tiiuae/falcon-180B' is not in the catalogue"
 check "fit names a GPU it does not know" has "$tmp/fit" "r4: GPU 'TPU v5e' has no catalogue entry this fit knows"
+check "fit refuses experts spread beside sliced attention, naming it" has "$tmp/fit" "r5: ep 4: experts spread beside sliced attention is not a layout the model prices"
 
 "$binary" fit --json "$tmp/runs.csv" > "$tmp/fit.json"
 check "fit --json is JSON with the figures and the runs they came from" python3 -c "
@@ -47,7 +49,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 f = [x for x in d['figures'] if x['engine'] == 'vllm' and x['generation'] == 'all'][0]
 assert (f['bandwidth_share'], f['layer_us'], f['ids'], f['sources']) == (0.5, 50, 'r1,r2', 'S1,S2'), f
-assert [s['id'] for s in d['skipped']] == ['r3', 'r4']
+assert [s['id'] for s in d['skipped']] == ['r3', 'r4', 'r5']
 " "$tmp/fit.json"
 
 # report prices with the user's own runs: 70B on one H100 at the fitted figures is the
@@ -62,6 +64,14 @@ check "report says which figures it used" has "$tmp/report" "Achieved efficiency
 check "validate --runs shows each run, peak, fitted and measured" \
   [ "$(awk '$1 == "r2" { print $8, $9, $11, $12 }' "$tmp/validate")" = "42.12 88.24 88.24 0.0%" ]
 check "validate --runs gives medians by source" has "$tmp/validate" "median |error| by source"
+
+# A label that leaves the form factor open (A100-80GB) is the SXM part, unless the run's
+# interconnect says PCIe: then the PCIe card, at its own bandwidth (1,935 against 2,039 GB/s).
+sed -e 's/^r1,\(.*\),H100-SXM5-80GB,\(.*\),vLLM 0.9,,x,/p1,\1,A100-80GB,\2,vLLM 0.9,PCIe (per README),x,/' \
+  -e 's/^r2,\(.*\),H100-SXM5-80GB,\(.*\),vLLM 0.9,,x,/s1,\1,A100-80GB,\2,vLLM 0.9,,x,/' "$tmp/runs.csv" > "$tmp/forms.csv"
+"$binary" validate --runs "$tmp/forms.csv" > "$tmp/forms"
+check "a run over PCIe on an A100 of no stated form is the PCIe card; one that does not say so, the SXM part" \
+  [ "$(awk '$1 == "p1" || $1 == "s1" { print $1, $3 }' "$tmp/forms" | tr '\n' ' ')" = "p1 a100-80gb-pcie s1 a100-80gb-sxm " ]
 
 # The all-reduce start-up is fitted where a group's runs span GPU counts, and a step's fixed
 # cost where its models differ in depth. Runs made from chosen figures (a share of 0.60,

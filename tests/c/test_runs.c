@@ -18,12 +18,12 @@ static int parse(const char *text, gs_error *err) {
 }
 
 /* Columns in another order, a quoted note with commas, "" and a newline, CRLF line ends,
- * an empty ttft and pp, a blank line, and a column the reader does not know. */
+ * an empty ttft, pp and ep, a blank line, and a column the reader does not know. */
 static void a_runs_file_reads_field_by_field(void **state) {
-  const char *text = "itl_ms,gpu,id,hf_repo,weight_bits,tp,pp,batch,ttft_ms,input_tokens,software,note,extra\r\n"
-                     "6.428,A100-80GB,m001,meta-llama/Llama-2-7b-hf,8,1,,1,,5,\"gpt-fast, compiled\",\"S1; a \"\"quote\"\",\nsecond line\",x\r\n"
+  const char *text = "itl_ms,gpu,id,hf_repo,weight_bits,tp,pp,ep,batch,ttft_ms,input_tokens,software,note,extra,interconnect\r\n"
+                     "6.428,A100-80GB,m001,meta-llama/Llama-2-7b-hf,8,1,,,1,,5,\"gpt-fast, compiled\",\"S1; a \"\"quote\"\",\nsecond line\",x,PCIe (per README)\r\n"
                      "\r\n"
-                     "12.5,H100-SXM5-80GB,m002,org/model,2.5,8,2,64,340.29,128,vLLM,\"H1; end-to-end, derived; concurrency 64\",y\n";
+                     "12.5,H100-SXM5-80GB,m002,org/model,2.5,8,2,4,64,340.29,128,vLLM,\"H1; end-to-end, derived; concurrency 64\",y,\n";
   gs_error err;
   (void)state;
   assert_int_equal(parse(text, &err), GS_OK);
@@ -36,6 +36,9 @@ static void a_runs_file_reads_field_by_field(void **state) {
   assert_true(runs.rows[0].ttft_ms == 0);
   assert_true(runs.rows[0].weight_bits == 8);
   assert_int_equal(runs.rows[0].pp, 1);
+  assert_int_equal(runs.rows[0].ep, 1);
+  assert_string_equal(runs.rows[0].interconnect, "PCIe (per README)");
+  assert_string_equal(runs.rows[1].interconnect, "");
   assert_int_equal(runs.rows[0].input_tokens, 5);
   assert_int_equal(runs.rows[0].output_tokens, 0);
   assert_int_equal(runs.rows[0].derived, 0);
@@ -43,6 +46,7 @@ static void a_runs_file_reads_field_by_field(void **state) {
   assert_true(runs.rows[1].weight_bits == 2.5);
   assert_int_equal(runs.rows[1].tp, 8);
   assert_int_equal(runs.rows[1].pp, 2);
+  assert_int_equal(runs.rows[1].ep, 4);
   assert_int_equal(runs.rows[1].batch, 64);
   assert_true(runs.rows[1].ttft_ms == 340.29);
   assert_int_equal(runs.rows[1].derived, 1);

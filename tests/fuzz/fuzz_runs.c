@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   for (i = 0; i < runs.count; i++) {
     const gs_run *r = &runs.rows[i];
     if (!(r->itl_ms > 0) || !isfinite(r->itl_ms) || r->ttft_ms < 0 || !isfinite(r->ttft_ms) || r->tp < 1 || r->batch < 1 ||
-        r->pp < 1 || r->weight_bits < 0 || r->weight_bits > 32 || r->kv_bits > 32 || !r->id[0] || !r->gpu[0] ||
+        r->pp < 1 || r->ep < 1 || r->weight_bits < 0 || r->weight_bits > 32 || r->kv_bits > 32 || !r->id[0] || !r->gpu[0] ||
         memchr(r->id, '\0', sizeof r->id) == NULL || memchr(r->source, '\0', sizeof r->source) == NULL)
       abort();
   }
