@@ -450,6 +450,7 @@ typedef struct {
   int random_weights;  /* the note says the run used random ("fake") or dummy weights */
   int derived;         /* the note says itl_ms is derived from the end-to-end latency, prefill included */
   int serving;         /* the note says batch is a serving benchmark's concurrency, not a static batch */
+  int speculative;     /* the note or software says words were drafted ahead (speculative decoding, MTP) */
 } gs_run;
 
 typedef struct {

@@ -117,6 +117,8 @@ int cli_run_setting(const gs_run *r, cli_run_setting_t *s, char *why, size_t cap
   /* an engine's expert parallelism keeps attention sliced over the GPUs and spreads the
    * experts; --experts spread serves each GPU's own chats instead (data-parallel
    * attention), so such a run is not priced as either */
+  /* drafted words: several a step, which the model (a word a step) does not price */
+  if (r->speculative) return snprintf(why, cap, "speculative decoding: the model prices a word a step"), 0;
   if (r->ep > 1) return snprintf(why, cap, "ep %llu: experts spread beside sliced attention is not a layout the model prices", (unsigned long long)r->ep), 0;
   /* the run as `report --assume real` prices it (gs_resolve): a cache for each chat read
    * every step, NCCL's rules where NCCL runs, the one-way ring bandwidth, the GPU's own

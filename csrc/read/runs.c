@@ -129,6 +129,40 @@ static void copy(char *dst, size_t cap, const char *src) {
 
 /* The note's leading tag, a capital letter and digits before a ';' ("S7", "H1"), else the
  * source cell. */
+static int letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+/* Whether text holds word at the start of one of its words, letters compared without case
+ * ("MTP" but not "smtp"). */
+static int mentions(const char *text, const char *word) {
+  size_t i, n = strlen(word);
+  const char *start = text;
+  for (; *text; text++) {
+    if (text > start && letter(text[-1])) continue;
+    for (i = 0; i < n; i++) {
+      char a = text[i], b = word[i];
+      if (a >= 'A' && a <= 'Z') a = (char)(a - 'A' + 'a');
+      if (b >= 'A' && b <= 'Z') b = (char)(b - 'A' + 'a');
+      if (a != b) break;
+    }
+    if (i == n) return 1;
+  }
+  return 0;
+}
+
+/* Whether a note says the run drafted words ahead (speculative decoding: a draft model,
+ * EAGLE, Medusa, multi-token prediction), which gives several words a step; "no MTP/
+ * speculation" (S10) says it did not. */
+static int speculative(const char *note) {
+  static const char *const SAYS[] = {"speculat", "draft model", "eagle", "medusa", "mtp"};
+  static const char *const DENIES[] = {"no mtp", "no specul", "without specul", "without mtp", "no draft"};
+  size_t i;
+  for (i = 0; i < sizeof DENIES / sizeof DENIES[0]; i++)
+    if (mentions(note, DENIES[i])) return 0;
+  for (i = 0; i < sizeof SAYS / sizeof SAYS[0]; i++)
+    if (mentions(note, SAYS[i])) return 1;
+  return 0;
+}
+
 static void source_of(const char *note, const char *source, char *out, size_t cap) {
   size_t i = 1;
   if (note[0] >= 'A' && note[0] <= 'Z') {
@@ -194,6 +228,7 @@ int gs_runs_parse(const char *text, size_t len, gs_runs *out, gs_error *err) {
     r->derived = strstr(v[C_NOTE], "derived") != NULL;
     r->serving = strstr(v[C_NOTE], "concurrency") != NULL;
     r->random_weights = strstr(v[C_NOTE], "random (fake) weights") != NULL || strstr(v[C_NOTE], "dummy weights") != NULL;
+    r->speculative = speculative(v[C_NOTE]) || speculative(v[C_SOFTWARE]);
     /* a note "as previous row with ..." (S11's FP8-cache row) was measured the previous
      * row's way: it keeps that row's method */
     if (out->count > 0 && strstr(v[C_NOTE], "as previous row")) {

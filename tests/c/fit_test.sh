@@ -31,10 +31,11 @@ r2,Llama-3.1-70B,meta-llama/Llama-3.1-70B-Instruct,16,,H100-SXM5-80GB,1,1,1,,1,0
 r3,Falcon,tiiuae/falcon-180B,16,,H100-SXM5-80GB,8,8,1,,1,0,0,30,,vLLM 0.9,,x,"S2; not in the catalogue"
 r4,Llama-3.1-8B,meta-llama/Llama-3.1-8B,16,,TPU v5e,1,1,1,,1,0,0,30,,vLLM 0.9,,x,"S2; no such GPU"
 r5,Mixtral-8x7B,mistralai/Mixtral-8x7B-v0.1,16,,H100-SXM5-80GB,4,1,1,4,1,0,0,30,,vLLM 0.9,,x,"S2; experts over 4 GPUs"
+r6,Llama-3.1-8B,meta-llama/Llama-3.1-8B,16,,H100-SXM5-80GB,1,1,1,,1,0,0,3,,vLLM 0.9,,x,"S2; speculative decoding, EAGLE"
 CSV
 "$binary" fit "$tmp/runs.csv" > "$tmp/fit" 2> "$tmp/err"
 check "fit exits 0" [ $? -eq 0 ]
-check "fit says what it read" has "$tmp/fit" "Runs: 5 read, 2 priced, 3 skipped"
+check "fit says what it read" has "$tmp/fit" "Runs: 6 read, 2 priced, 4 skipped"
 check "fit finds a share of 0.50 and 50.0 us a layer for vllm" \
   [ "$(awk '$1 == "vllm" && $2 == "all" { print $3, $4, $5, $NF }' "$tmp/fit")" = "2 0.50 50.0 S1,S2" ]
 check "fit prints each run's error, under 0.05% here (the times are rounded to 1 ns)" \
@@ -42,6 +43,7 @@ check "fit prints each run's error, under 0.05% here (the times are rounded to 1
 check "fit names a model the catalogue lacks" has "$tmp/fit" "r3: model 'tiiuae/falcon-180B' is not in the catalogue"
 check "fit names a GPU it does not know" has "$tmp/fit" "r4: GPU 'TPU v5e' has no catalogue entry this fit knows"
 check "fit refuses experts spread beside sliced attention, naming it" has "$tmp/fit" "r5: ep 4: experts spread beside sliced attention is not a layout the model prices"
+check "fit refuses a run that drafted words ahead, naming it" has "$tmp/fit" "r6: speculative decoding: the model prices a word a step"
 
 "$binary" fit --json "$tmp/runs.csv" > "$tmp/fit.json"
 check "fit --json is JSON with the figures and the runs they came from" python3 -c "
@@ -49,7 +51,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 f = [x for x in d['figures'] if x['engine'] == 'vllm' and x['generation'] == 'all'][0]
 assert (f['bandwidth_share'], f['layer_us'], f['ids'], f['sources']) == (0.5, 50, 'r1,r2', 'S1,S2'), f
-assert [s['id'] for s in d['skipped']] == ['r3', 'r4', 'r5']
+assert [s['id'] for s in d['skipped']] == ['r3', 'r4', 'r5', 'r6']
 " "$tmp/fit.json"
 
 # report prices with the user's own runs: 70B on one H100 at the fitted figures is the

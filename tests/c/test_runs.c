@@ -69,6 +69,27 @@ static void a_row_as_the_previous_keeps_its_method(void **state) {
   assert_int_equal(runs.rows[2].serving, 0);
 }
 
+/* A run that drafted words ahead says so in its note or software, in any case; a note that
+ * says it did not (S10's "no MTP/speculation") and a word that only holds the letters
+ * ("smtp") do not. */
+static void speculative_decoding_is_told_from_the_note(void **state) {
+  const char *text = "id,hf_repo,weight_bits,gpu,tp,batch,itl_ms,software,note\n"
+                     "a,org/m,16,H200,1,1,5,vLLM,\"S1; EAGLE-3 draft heads\"\n"
+                     "b,org/m,16,H200,1,1,5,vLLM,\"S1; with Speculative decoding (ngram)\"\n"
+                     "c,org/m,16,H200,1,1,5,TensorRT-LLM,\"S1; MTP 3 layers\"\n"
+                     "d,org/m,16,H200,1,1,5,SGLang (Medusa),S1\n"
+                     "e,org/m,16,H200,1,1,5,TensorRT-LLM,\"S10; Baseline: CUDA Graph + EP8TP8, no MTP/speculation\"\n"
+                     "f,org/m,16,H200,1,1,5,vLLM,\"S1; results mailed over smtp\"\n";
+  gs_error err;
+  size_t i;
+  (void)state;
+  assert_int_equal(parse(text, &err), GS_OK);
+  assert_int_equal(runs.count, 6);
+  for (i = 0; i < 4; i++) assert_int_equal(runs.rows[i].speculative, 1);
+  assert_int_equal(runs.rows[4].speculative, 0);
+  assert_int_equal(runs.rows[5].speculative, 0);
+}
+
 static void bad_runs_files_are_refused_with_the_line_and_column(void **state) {
   static const struct {
     const char *text, *field, *words;
@@ -120,6 +141,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(a_runs_file_reads_field_by_field),
       cmocka_unit_test(a_row_as_the_previous_keeps_its_method),
+      cmocka_unit_test(speculative_decoding_is_told_from_the_note),
       cmocka_unit_test(bad_runs_files_are_refused_with_the_line_and_column),
       cmocka_unit_test(the_shared_runs_file_reads_whole),
   };
