@@ -70,6 +70,10 @@ uint64_t gs_cache_parts(const gs_model *m, const gs_plan *p);
  * all GPUs, reading and computing at the achieved shares, and a split's busy time and
  * transfers. */
 uint64_t gs_step_read_bytes(const gs_model *m, uint64_t words);
+/* An ASCII capital as its small letter; any other byte as it is (names are matched
+ * without case: catalogue keys, runs files' notes). */
+static inline char gs_ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c; }
+
 /* 1 when any achieved-efficiency figure is on (not 0). */
 static inline int gs_efficiency_on(const gs_efficiency *e) {
 #define FIGURE_ON(member, kind, flag) e->member != 0 ||

@@ -15,10 +15,8 @@ extern const char GS_DATA_links_json[];
 /* ASCII letters compared without case: a model is found by the key, the name the report
  * prints or its Hugging Face repository ("70b", "70B", "meta-llama/Llama-3.1-70B"). */
 static int same_name(const char *a, const char *b) {
-  for (; *a && *b; a++, b++) {
-    char x = (*a >= 'A' && *a <= 'Z') ? (char)(*a - 'A' + 'a') : *a, y = (*b >= 'A' && *b <= 'Z') ? (char)(*b - 'A' + 'a') : *b;
-    if (x != y) return 0;
-  }
+  for (; *a && *b; a++, b++)
+    if (gs_ascii_lower(*a) != gs_ascii_lower(*b)) return 0;
   return *a == *b;
 }
 

@@ -40,8 +40,6 @@ static int read_choice(const gs_json *j, int object, const char *field, const ch
   return gs_fail(err, GS_ERR_RANGE, field, "must be one of the names the reader knows");
 }
 
-static char lower(char c) { return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c; }
-
 /* 1 when the entry's key or name is `key`, in any case. */
 static int entry_is(const gs_json *j, int object, const char *key, const char *name_field) {
   static const char *fields[2];
@@ -53,7 +51,7 @@ static int entry_is(const gs_json *j, int object, const char *key, const char *n
     int at = gs_json_find(j, object, fields[f]);
     size_t n, i;
     if (at < 0 || j->toks[at].type != JSMN_STRING || (n = gs_json_string(j, at, text, sizeof text)) == (size_t)-1) continue;
-    for (i = 0; i < n && key[i] && lower(text[i]) == lower(key[i]); i++) {}
+    for (i = 0; i < n && key[i] && gs_ascii_lower(text[i]) == gs_ascii_lower(key[i]); i++) {}
     if (i == n && key[i] == '\0') return 1;
   }
   return 0;

@@ -127,8 +127,6 @@ static void copy(char *dst, size_t cap, const char *src) {
   dst[n] = '\0';
 }
 
-/* The note's leading tag, a capital letter and digits before a ';' ("S7", "H1"), else the
- * source cell. */
 static int letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
 /* Whether text holds word at the start of one of its words, letters compared without case
@@ -138,12 +136,7 @@ static int mentions(const char *text, const char *word) {
   const char *start = text;
   for (; *text; text++) {
     if (text > start && letter(text[-1])) continue;
-    for (i = 0; i < n; i++) {
-      char a = text[i], b = word[i];
-      if (a >= 'A' && a <= 'Z') a = (char)(a - 'A' + 'a');
-      if (b >= 'A' && b <= 'Z') b = (char)(b - 'A' + 'a');
-      if (a != b) break;
-    }
+    for (i = 0; i < n && gs_ascii_lower(text[i]) == gs_ascii_lower(word[i]); i++) {}
     if (i == n) return 1;
   }
   return 0;
@@ -163,6 +156,8 @@ static int speculative(const char *note) {
   return 0;
 }
 
+/* The note's leading tag, a capital letter and digits before a ';' ("S7", "H1"), else the
+ * source cell. */
 static void source_of(const char *note, const char *source, char *out, size_t cap) {
   size_t i = 1;
   if (note[0] >= 'A' && note[0] <= 'Z') {
