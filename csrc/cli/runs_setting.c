@@ -42,6 +42,14 @@ double cli_ring_one_way(const char *gpu_key, const char *link_key, double sheet)
   return gs_ring_one_way(&g, &l);
 }
 
+/* The row of a runs file's GPU name; NULL when the table has none. */
+static const gpu_row *gpu_named(const char *run_name) {
+  size_t i;
+  for (i = 0; i < sizeof GPUS / sizeof GPUS[0]; i++)
+    if (strcmp(GPUS[i].run_name, run_name) == 0) return &GPUS[i];
+  return NULL;
+}
+
 /* The generation of a catalogue GPU key ("" when the table has none). */
 const char *cli_gpu_generation(const char *gpu_key) {
   size_t i;
@@ -95,30 +103,26 @@ int cli_run_setting(const gs_run *r, cli_run_setting_t *s, char *why, size_t cap
   static gs_setting setting; /* its texts are large */
   const gs_model_entry *e = find_model(r->repo[0] ? r->repo : r->model);
   static const char *const BY_LINK[][2] = {{"A100-80GB", "A100-PCIe-80GB"}, {"H100-80GB", "H100-PCIe-80GB"}};
-  const gpu_row *g = NULL;
+  const gpu_row *g = gpu_named(r->gpu);
   gs_request q;
   gs_error err;
-  size_t i, k;
+  size_t i;
   memset(s, 0, sizeof *s);
   if (!e) return snprintf(why, cap, "model '%s' is not in the catalogue", r->repo[0] ? r->repo : r->model), 0;
-  for (i = 0; i < sizeof GPUS / sizeof GPUS[0]; i++)
-    if (strcmp(GPUS[i].run_name, r->gpu) == 0) g = &GPUS[i];
   /* a form factor the label leaves open, which the run's interconnect closes: over PCIe it
    * is the PCIe card (S4's A100s, "PCIe (per README)"), with its own bandwidth and link */
-  for (i = 0; g && i < sizeof BY_LINK / sizeof BY_LINK[0]; i++)
-    if (strcmp(r->gpu, BY_LINK[i][0]) == 0 && strstr(r->interconnect, "PCIe"))
-      for (g = NULL, k = 0; k < sizeof GPUS / sizeof GPUS[0]; k++)
-        if (strcmp(GPUS[k].run_name, BY_LINK[i][1]) == 0) g = &GPUS[k];
+  for (i = 0; i < sizeof BY_LINK / sizeof BY_LINK[0]; i++)
+    if (strcmp(r->gpu, BY_LINK[i][0]) == 0 && strstr(r->interconnect, "PCIe")) g = gpu_named(BY_LINK[i][1]);
   if (!g) return snprintf(why, cap, "GPU '%s' has no catalogue entry this fit knows", r->gpu), 0;
   if (r->weight_bits == 0) return snprintf(why, cap, "weight_bits is not stated"), 0;
   if (r->weight_bits != (double)(uint64_t)r->weight_bits)
     return snprintf(why, cap, "weight_bits %g is not a whole number of bits, as --bits stores them", r->weight_bits), 0;
   if (r->tp > 1 && r->pp > 1) return snprintf(why, cap, "tp %llu and pp %llu together: the fit prices one or the other", (unsigned long long)r->tp, (unsigned long long)r->pp), 0;
+  /* drafted words: several a step, which the model (a word a step) does not price */
+  if (r->speculative) return snprintf(why, cap, "speculative decoding: the model prices a word a step"), 0;
   /* an engine's expert parallelism keeps attention sliced over the GPUs and spreads the
    * experts; --experts spread serves each GPU's own chats instead (data-parallel
    * attention), so such a run is not priced as either */
-  /* drafted words: several a step, which the model (a word a step) does not price */
-  if (r->speculative) return snprintf(why, cap, "speculative decoding: the model prices a word a step"), 0;
   if (r->ep > 1) return snprintf(why, cap, "ep %llu: experts spread beside sliced attention is not a layout the model prices", (unsigned long long)r->ep), 0;
   /* the run as `report --assume real` prices it (gs_resolve): a cache for each chat read
    * every step, NCCL's rules where NCCL runs, the one-way ring bandwidth, the GPU's own
