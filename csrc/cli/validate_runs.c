@@ -41,24 +41,33 @@ static void print_buckets(const char *title, err_bucket *b, size_t n) {
            pct(y, sizeof y, b[i].n, b[i].nn), pct(z, sizeof z, b[i].f, b[i].nf));
 }
 
+/* What both validate commands start from: path's runs, each priced, and the figures of
+ * data/efficiency.json, or of a fit to fit_from's runs (NULL: none) with its all-reduce
+ * start-up. CLI_OK, or the error said and w closed. */
+static int validate_open(const char *path, const char *fit_from, fit_work *w) {
+  int rc;
+  if ((rc = fit_work_open(path, "validate", w)) != CLI_OK) return rc;
+  if ((rc = fit_read_builtin(w->fr)) == CLI_OK && fit_from) rc = fit_runs_file(fit_from, w->fr);
+  if (rc != CLI_OK) {
+    fit_work_close(w);
+    return rc;
+  }
+  fit_price_runs(w->runs, w->p);
+  return CLI_OK;
+}
+
 int cli_validate_runs(const char *path, const char *fit_from) {
   static err_bucket sources[64], gpus[64], all[1];
   size_t ns = 0, ng = 0, na = 0, i;
   fit_work w;
-  gs_runs *runs;
-  priced_run *p;
-  fit_result *fr;
+  const gs_runs *runs;
+  const priced_run *p;
+  const fit_result *fr;
   int rc;
-  if ((rc = fit_work_open(path, "validate", &w)) != CLI_OK) return rc;
+  if ((rc = validate_open(path, fit_from, &w)) != CLI_OK) return rc;
   runs = w.runs;
   p = w.p;
   fr = w.fr;
-  if ((rc = fit_read_builtin(fr)) == CLI_OK && fit_from) rc = fit_runs_file(fit_from, fr);
-  if (rc != CLI_OK) {
-    fit_work_close(&w);
-    return rc;
-  }
-  fit_price_runs(runs, p);
   printf("Decode runs of %s priced with the catalogue's model and GPU, a cache for each chat read at\n", path);
   printf("every step, NCCL's rules, servers of 8 and the one-way ring bandwidth; efficiency %s.\n",
          fit_from ? "fitted to the --efficiency-from runs" : "from data/efficiency.json");
@@ -66,16 +75,14 @@ int cli_validate_runs(const char *path, const char *fit_from) {
          "peak ms", "engine", "any", "measured", "error", "no eng.", "first word: predicted / measured ms, error");
   for (i = 0; i < runs->count; i++) {
     gs_efficiency own, med, off = {0};
-    const fit_figure *f;
     double peak, with, without, t = p[i].run->itl_ms * 1e-3;
     char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP], c[GS_FIGURE_CAP], d[GS_FIGURE_CAP], e[GS_FIGURE_CAP], g[GS_FIGURE_CAP];
     err_bucket *bk[3];
     int k, has_own;
     if (!p[i].ok) continue;
     if (!cli_fit_pick(fr, "", p[i].s.generation, &med)) continue;
-    has_own = (f = cli_fit_pick(fr, p[i].s.engine, p[i].s.generation, &own)) != NULL;
+    has_own = cli_fit_pick(fr, p[i].s.engine, p[i].s.generation, &own) != NULL;
     if (!has_own) own = med;
-    (void)f;
     peak = fit_predict(&p[i], &off, 0);
     with = fit_predict(&p[i], &own, 0);
     without = fit_predict(&p[i], &med, 0);
@@ -196,19 +203,14 @@ int cli_validate_left_out(const char *path) {
   static err_bucket sources[64], all[1];
   size_t ns = 0, na = 0, i;
   fit_work w;
-  gs_runs *runs;
-  priced_run *p;
-  left_out_error *e;
+  const gs_runs *runs;
+  const left_out_error *e;
   int rc;
-  if ((rc = fit_work_open(path, "validate", &w)) != CLI_OK) return rc;
+  if ((rc = validate_open(path, NULL, &w)) != CLI_OK) return rc;
   runs = w.runs;
-  p = w.p;
   e = w.e;
-  if ((rc = fit_read_builtin(w.fr)) == CLI_OK) {
-    fit_price_runs(runs, p);
-    if ((rc = fit_left_out_errors(runs, p, &w.fr->ar, e)) == CLI_FAILED)
-      rc = cli_bad("validate: --leave-source-out needs runs of two sources or more");
-  }
+  if ((rc = fit_left_out_errors(runs, w.p, &w.fr->ar, w.e)) == CLI_FAILED)
+    rc = cli_bad("validate: --leave-source-out needs runs of two sources or more");
   if (rc == CLI_OK) {
     printf("Each source's runs of %s priced with figures fitted on the other sources' runs only.\n", path);
     for (i = 0; i < runs->count; i++) {
