@@ -19,6 +19,15 @@ async function frameOf(page, id) {
 // Lets every message and timer the widgets queued on load land in the page.
 const settle = (page) => page.evaluate(() => new Promise((done) => setTimeout(done, 300)));
 
+// Scrolls a frame into view and waits for embed.js to size it. Chromium does not render a
+// cross-origin frame below the fold, so its height message comes only once it shows: a
+// click on such a frame would land while the frame grows under it, and be lost.
+async function inView(page, id) {
+  await page.evaluate((frameId) => document.getElementById(frameId).scrollIntoView(), id);
+  await page.waitForFunction((frameId) => document.getElementById(frameId).style.height !== '', id);
+  await settle(page);
+}
+
 // Every link the frame shows (not hidden), with the status the server gives its address.
 async function shownLinks(frame) {
   const links = await frame.evaluate(() => [...document.querySelectorAll('a[href]')]
@@ -59,6 +68,7 @@ two('mirroring starts with the learner\'s first change in the mirrored frame, an
   const { page, seen } = await openPage(ctx, ctx.server.url('embed-two-demo.html'), { figures: false });
   const first = await frameOf(page, 'first');
   const second = await frameOf(page, 'second');
+  await inView(page, 'second');
   await second.click('label:has(> input[name="words"][value="64"])');
   await settle(page);
   assert.is(await page.evaluate(() => location.hash), '', 'the unmirrored frame wrote the page\'s URL');
@@ -77,10 +87,9 @@ two('the framed widget shows the explorer link only where the page names it, and
   assert.equal(await shownLinks(first), []);
   assert.ok(await second.locator('#explore').isVisible(), 'the frame named the explorer but shows no link');
   assert.equal(await shownLinks(second), [{ href: ctx.server.url('explorer.html'), status: 200 }]);
-  // the link carries the frame's view, and a change moves it; first every message embed.js
-  // sends the frame on load (its fragment with the explorer's name, which sets the view
-  // again) has landed, or it would undo the click
-  await settle(page);
+  // the link carries the frame's view, and a change moves it (clicked once the frame shows
+  // at its size: inView)
+  await inView(page, 'second');
   await second.click('label:has(> input[name="gpus"][value="8"])');
   assert.match(await second.getAttribute('#explore', 'href'), /^explorer\.html#model=405b&.*split=groups.*&n=8$/);
   // a reload of the frame keeps the name (the widget keeps it in its own fragment, written
