@@ -58,6 +58,8 @@ int fit_read_efficiency(const char *text, size_t len, fit_result *fr, gs_error *
       return rc;
     if ((rc = gs_efficiency_check(&f->e, err)) != GS_OK) return rc;
     if ((rc = text_of(&j, at, "allreduce_from", from, sizeof from, err)) != GS_OK) return rc;
+    if ((lo = gs_json_find(&j, at, "pooled")) < 0) return gs_fail(err, GS_ERR_MISSING, "pooled", "is missing");
+    if ((rc = gs_json_bool(&j, lo, "pooled", &f->pooled, err)) != GS_OK) return rc;
     if (strcmp(from, "runs") != 0 && strcmp(from, "nccl-tests") != 0)
       return gs_fail(err, GS_ERR_RANGE, "allreduce_from", "must be runs or nccl-tests");
     f->allreduce_fitted = strcmp(from, "runs") == 0;
@@ -77,9 +79,9 @@ int fit_read_efficiency(const char *text, size_t len, fit_result *fr, gs_error *
 static const fit_figure *pick_engine(const fit_result *fr, const char *engine, const char *gpu_key, gs_efficiency *out,
                                      char *picked, size_t cap) {
   const char *generation = cli_gpu_generation(gpu_key);
-  const fit_figure *f;
+  const fit_figure *f, *few;
   double left_out = -1;
-  size_t i;
+  size_t i, at = 0;
   char off[96] = "; not tested on a source the fit left out";
   if (!generation[0]) generation = "all";
   if (!(f = cli_fit_pick(fr, engine, generation, out))) return NULL;
@@ -90,8 +92,14 @@ static const fit_figure *pick_engine(const fit_result *fr, const char *engine, c
     char pct_text[GS_FIGURE_CAP];
     snprintf(off, sizeof off, "; %s%% off on sources left out of the fit", gs_fixed(pct_text, sizeof pct_text, left_out * 100, 1));
   }
-  snprintf(picked, cap, "%s%s %s%s (fitted on %zu run%s of %s%s)", f->engine,
-           !engine[0] ? " (every engine's runs pooled, the default)" : strcmp(engine, "median") == 0 ? ", the median engine," : "",
+  if ((few = fit_pooled_engine(fr, engine))) /* too few runs for figures of its own */
+    at = (size_t)snprintf(picked, cap, "%s has %zu run%s, fewer than the %d that figures of its own need: ", few->engine, few->runs,
+                          few->runs == 1 ? "" : "s", FIT_MIN_RUNS);
+  if (at >= cap) at = cap - 1;
+  snprintf(picked + at, cap - at, "%s%s %s%s (fitted on %zu run%s of %s%s)", f->engine,
+           !engine[0] ? " (every engine's runs pooled, the default)"
+           : strcmp(engine, "median") == 0 ? ", the median engine,"
+           : few ? " (every engine's runs pooled)" : "",
            strcmp(f->generation, "all") ? "on " : "over every GPU generation", strcmp(f->generation, "all") ? f->generation : "",
            f->runs, f->runs == 1 ? "" : "s", f->sources, off);
   return f;

@@ -11,6 +11,11 @@
 /* The engine name of every engine's runs pooled: the figures when none is named. */
 #define ANY_ENGINE "any"
 #define MAX_GROUPS 64
+/* The runs a group needs for figures of its own: an engine's, or an engine's on one GPU
+ * generation. With fewer, its two to six figures are fitted to a handful of settings, one
+ * run fits two of them exactly and says nothing of the rest, so the fewer stand on the
+ * wider group's figures (an engine on every generation, or every engine pooled). */
+#define FIT_MIN_RUNS 6
 #define FIT_GEN_COUNT 4
 /* The NVIDIA generations fitted apart (and, by engine, AMD's cdna3). */
 extern const char *const FIT_GENERATIONS[FIT_GEN_COUNT];
@@ -44,6 +49,8 @@ typedef struct {
                            generation's fit to NVIDIA's measured all-reduces */
   double left_out_error; /* an engine's (all generations): the median |relative error| of its runs
                             priced with a fit that left their source out; -1: not measured */
+  int pooled; /* an engine with fewer than FIT_MIN_RUNS runs: e is every engine's pooled, and
+                 naming the engine prices with every engine's pooled figures (cli_fit_pick) */
 } fit_figure;
 
 typedef struct fit_result_s {
@@ -81,6 +88,9 @@ double fit_rel(double predicted, double measured);
 size_t fit_price_runs(const gs_runs *runs, priced_run *p);
 int cli_fit_runs(const gs_runs *runs, const char *allreduce_dir, priced_run *p, fit_result *fr);
 const fit_figure *cli_fit_pick(const fit_result *fr, const char *engine, const char *generation, gs_efficiency *out);
+/* The engine's all-generation group when it has too few runs for figures of its own; NULL
+ * otherwise. */
+const fit_figure *fit_pooled_engine(const fit_result *fr, const char *engine);
 /* efficiency_pick.c */
 int fit_read_efficiency(const char *text, size_t len, fit_result *fr, gs_error *err);
 /* The built-in data/efficiency.json into fr: CLI_OK, or CLI_FAILED said in one line. */

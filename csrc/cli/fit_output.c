@@ -64,6 +64,7 @@ static void print_fit(const gs_runs *runs, const priced_run *p, const fit_result
       GS_EFFICIENCY_FIELDS(FIGURE)
 #undef FIGURE
       json_str_field("allreduce_from", x->allreduce_fitted ? "runs" : "nccl-tests", 1);
+      printf(",\"pooled\":%s", x->pooled ? "true" : "false");
       printf(",\"runs\":%zu,\"ttft_runs\":%zu", x->runs, x->ttft_runs);
       json_str_field("sources", x->sources, 1);
       json_num_field("median_error", x->median_error);
@@ -99,6 +100,13 @@ static void print_fit(const gs_runs *runs, const priced_run *p, const fit_result
     char fe[GS_FIGURE_CAP + 1];
     if (x->ttft_runs) snprintf(fe, sizeof fe, "%s%%", gs_fixed(f, sizeof f, x->ttft_median_error * 100, 1));
     else snprintf(fe, sizeof fe, "-");
+    if (x->pooled) { /* the figures' seven columns, 66 characters */
+      char why[80];
+      snprintf(why, sizeof why, "  under %d runs: priced with every engine's pooled", FIT_MIN_RUNS);
+      printf("%-10s %-10s %5zu %-66s %5s%% %10s  %s\n", x->engine, x->generation, x->runs, why, gs_fixed(e, sizeof e, x->median_error * 100, 1),
+             fe, x->sources);
+      continue;
+    }
     printf("%-10s %-10s %5zu %9s %9s %9s %6s %10s %10s %5s%% %10s  %s\n", x->engine, x->generation, x->runs,
            gs_fixed(a, sizeof a, x->e.bandwidth_share, 2), gs_fixed(b, sizeof b, x->e.layer_us, 1), gs_fixed(st, sizeof st, x->e.step_us, 1),
            x->e.flops_share > 0 ? gs_fixed(c, sizeof c, x->e.flops_share, 2) : "-", gs_fixed(rq, sizeof rq, x->e.request_us, 1),

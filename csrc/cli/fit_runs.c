@@ -8,7 +8,8 @@
  *    (NCCL's rules, the catalogue GPU, the one-way ring bandwidth of runs_setting.c
  *    (gs_ring_one_way)): the mean difference, 0 if negative.
  * 2. For every engine's runs pooled (ANY_ENGINE), for each engine, and for either and a GPU
- *    generation with at least FIT_MIN_RUNS runs: the bandwidth share s and the fixed costs
+ *    generation, each with at least FIT_MIN_RUNS runs (an engine with fewer is priced with
+ *    every engine's pooled figures): the bandwidth share s and the fixed costs
  *    (a layer's, a step's, an all-reduce's start-up) that minimise
  *    sum of w_i ((predicted_i - measured_i) / measured_i)^2 over its runs, w_i being
  *    1 / (the runs of the same source in the group), so that every source counts alike
@@ -24,7 +25,6 @@
 
 #include "fit.h"
 
-#define FIT_MIN_RUNS 6
 
 
 /* The all-reduce systems the start-up is fitted on: a table of tests/measured, its NCCL
@@ -441,6 +441,30 @@ static void fit_group(priced_run *p, size_t n, const fit_result *fr, fit_figure 
   f->ttft_median_error = fit_median(errs, m);
 }
 
+/* An engine with fewer than FIT_MIN_RUNS runs: no figures of its own. It keeps its runs and
+ * sources, and how far off every engine's pooled figures (on each run's generation, as
+ * cli_fit_pick gives them) are on them; e is the pooled all-generation figures. */
+static void pool_engine(priced_run *p, size_t n, const fit_result *fr, fit_figure *f) {
+  static double errs[GS_RUNS_MAX], first[GS_RUNS_MAX];
+  size_t i, m = 0, k = 0;
+  f->runs = weigh(p, n, f->engine, f->generation, f->sources, sizeof f->sources);
+  f->e = fr->f[0].e;
+  f->allreduce_fitted = fr->f[0].allreduce_fitted;
+  f->left_out_error = -1;
+  f->pooled = 1;
+  f->ttft_runs = 0;
+  for (i = 0; i < n; i++) {
+    gs_efficiency e;
+    if (p[i].weight == 0 || !cli_fit_pick(fr, ANY_ENGINE, p[i].s.generation, &e)) continue;
+    errs[m++] = fit_rel(fit_predict(&p[i], &e, 0), p[i].run->itl_ms * 1e-3);
+    if (!has_ttft(&p[i]) || e.flops_share == 0) continue;
+    first[k++] = fit_rel(fit_predict(&p[i], &e, 1), p[i].run->ttft_ms * 1e-3);
+    f->ttft_runs++;
+  }
+  f->median_error = fit_median(errs, m);
+  f->ttft_median_error = fit_median(first, k);
+}
+
 static int has_engine(const fit_result *fr, const char *engine) {
   size_t i;
   for (i = 0; i < fr->count; i++)
@@ -475,7 +499,7 @@ static double mean_ratio(const priced_run *p, size_t n, const fit_result *fr, co
 }
 
 int cli_fit_runs(const gs_runs *runs, const char *allreduce_dir, priced_run *p, fit_result *fr) {
-  size_t i, j, e_count;
+  size_t i, j, e_count, own;
   int rc;
   double shares[MAX_GROUPS], speed[MAX_GROUPS];
   const gs_efficiency peaks = {0}; /* the pooled group's fallback: the sheet's peaks, no server */
@@ -491,10 +515,12 @@ int cli_fit_runs(const gs_runs *runs, const char *allreduce_dir, priced_run *p, 
   fit_group(p, runs->count, fr, &fr->f[0], &peaks);
   fr->count = 1;
   for (i = 0; i < runs->count && fr->count < MAX_GROUPS; i++) {
+    fit_figure *f = &fr->f[fr->count];
     if (!p[i].ok || has_engine(fr, p[i].s.engine)) continue;
-    snprintf(fr->f[fr->count].engine, sizeof fr->f[0].engine, "%s", p[i].s.engine);
-    snprintf(fr->f[fr->count].generation, sizeof fr->f[0].generation, "all");
-    fit_group(p, runs->count, fr, &fr->f[fr->count], &fr->f[0].e);
+    snprintf(f->engine, sizeof f->engine, "%s", p[i].s.engine);
+    snprintf(f->generation, sizeof f->generation, "all");
+    if (weigh(p, runs->count, f->engine, f->generation, f->sources, sizeof f->sources) < FIT_MIN_RUNS) f->pooled = 1;
+    else fit_group(p, runs->count, fr, f, &fr->f[0].e);
     fr->count++;
   }
   e_count = fr->count;
@@ -515,27 +541,42 @@ int cli_fit_runs(const gs_runs *runs, const char *allreduce_dir, priced_run *p, 
       fr->count++;
     }
   }
-  /* the median engine: the one whose all-generation figures price the fitted runs in the
-   * middle of the engines' (each engine's mean of predicted over measured time on every
-   * run the fit uses, sorted; the lower of two middle ones) */
-  for (i = 1; i < e_count; i++) shares[i - 1] = speed[i] = mean_ratio(p, runs->count, fr, &fr->f[i]);
-  fit_median(shares, e_count - 1);
+  /* an engine of too few runs, once the pooled figures of every generation are there */
   for (i = 1; i < e_count; i++)
-    if (speed[i] == shares[(e_count - 2) / 2]) {
+    if (fr->f[i].pooled) pool_engine(p, runs->count, fr, &fr->f[i]);
+  /* the median engine: of those with figures of their own, the one whose all-generation
+   * figures price the fitted runs in the middle of the engines' (each engine's mean of
+   * predicted over measured time on every run the fit uses, sorted; the lower of two middle
+   * ones); every engine pooled when none has */
+  snprintf(fr->median_engine, sizeof fr->median_engine, "%s", ANY_ENGINE);
+  for (i = 1, own = 0; i < e_count; i++)
+    if (!fr->f[i].pooled) shares[own++] = speed[i] = mean_ratio(p, runs->count, fr, &fr->f[i]);
+  fit_median(shares, own);
+  for (i = 1; own && i < e_count; i++)
+    if (!fr->f[i].pooled && speed[i] == shares[(own - 1) / 2]) {
       snprintf(fr->median_engine, sizeof fr->median_engine, "%s", fr->f[i].engine);
       break;
     }
   return CLI_OK;
 }
 
+const fit_figure *fit_pooled_engine(const fit_result *fr, const char *engine) {
+  size_t i;
+  for (i = 0; i < fr->count; i++)
+    if (fr->f[i].pooled && strcmp(fr->f[i].engine, engine) == 0 && strcmp(fr->f[i].generation, "all") == 0) return &fr->f[i];
+  return NULL;
+}
+
 /* The figures for an engine ("" for every engine pooled, "median" for the median engine)
  * on a GPU generation: the engine's own for that generation, else its all-generation ones
- * with that generation's all-reduce start-up. NULL when the engine has none. */
+ * with that generation's all-reduce start-up; every engine's pooled for an engine of too
+ * few runs. NULL when the engine has none. */
 const fit_figure *cli_fit_pick(const fit_result *fr, const char *engine, const char *generation, gs_efficiency *out) {
   const fit_figure *all = NULL;
   size_t i;
   if (!engine[0]) engine = ANY_ENGINE;
   else if (strcmp(engine, "median") == 0) engine = fr->median_engine;
+  if (fit_pooled_engine(fr, engine)) engine = ANY_ENGINE;
   for (i = 0; i < fr->count; i++) {
     if (strcmp(fr->f[i].engine, engine) != 0) continue;
     if (strcmp(fr->f[i].generation, generation) == 0) {

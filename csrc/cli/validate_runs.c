@@ -112,8 +112,9 @@ int cli_validate_runs(const char *path, const char *fit_from) {
   print_buckets("median |error| by source", sources, ns);
   print_buckets("by GPU", gpus, ng);
   print_buckets("all runs", all, na);
-  printf("\nengine given: the run's engine's figures (runs whose engine has none are left out of that column);\n"
-         "no engine: every engine's runs pooled (any; the median engine is %s); (n): runs. Skipped:\n", fr->median_engine);
+  printf("\nengine given: the run's engine's figures (runs whose engine has none are left out of that column;\n"
+         "an engine of under %d runs has every engine's pooled); no engine: every engine's runs pooled (any;\n"
+         "the median engine is %s); (n): runs. Skipped:\n", FIT_MIN_RUNS, fr->median_engine);
   for (i = 0; i < runs->count; i++)
     if (!p[i].ok) {
       printf("  %s: ", p[i].run->id);
@@ -230,8 +231,8 @@ int cli_validate_left_out(const char *path) {
     print_buckets("source left out", sources, ns);
     print_buckets("all runs", all, na);
     printf("\nengine given: the run's engine's figures as the other sources fit them (a source whose engine\n"
-           "no other source ran is left out of that column); no engine: the other sources' runs of every\n"
-           "engine pooled; (n): runs.\n");
+           "no other source ran is left out of that column; an engine of under %d runs there has every\n"
+           "engine's pooled); no engine: the other sources' runs of every engine pooled; (n): runs.\n", FIT_MIN_RUNS);
   }
   fit_work_close(&w);
   return rc;

@@ -36,8 +36,10 @@ CSV
 "$binary" fit "$tmp/runs.csv" > "$tmp/fit" 2> "$tmp/err"
 check "fit exits 0" [ $? -eq 0 ]
 check "fit says what it read" has "$tmp/fit" "Runs: 6 read, 2 priced, 4 skipped"
-check "fit finds a share of 0.50 and 50.0 us a layer for vllm" \
-  [ "$(awk '$1 == "vllm" && $2 == "all" { print $3, $4, $5, $NF }' "$tmp/fit")" = "2 0.50 50.0 S1,S2" ]
+check "fit finds a share of 0.50 and 50.0 us a layer for every engine pooled" \
+  [ "$(awk '$1 == "any" && $2 == "all" { print $3, $4, $5, $NF }' "$tmp/fit")" = "2 0.50 50.0 S1,S2" ]
+check "fit gives vllm, with 2 runs, no figures of its own" \
+  [ "$(awk '$1 == "vllm" && $2 == "all" { print $3, $4, $5, $NF }' "$tmp/fit")" = "2 under 6 S1,S2" ]
 check "fit prints each run's error, under 0.05% here (the times are rounded to 1 ns)" \
   [ "$(awk '$1 == "r1" || $1 == "r2" { e = $NF; sub(/%/, "", e); e += 0; print (e < 0.05 && e > -0.05) }' "$tmp/fit" | tr '\n' ' ')" = "1 1 " ]
 check "fit names a model the catalogue lacks" has "$tmp/fit" "r3: model 'tiiuae/falcon-180B' is not in the catalogue"
@@ -50,7 +52,7 @@ check "fit --json is JSON with the figures and the runs they came from" python3 
 import json, sys
 d = json.load(open(sys.argv[1]))
 f = [x for x in d['figures'] if x['engine'] == 'vllm' and x['generation'] == 'all'][0]
-assert (f['bandwidth_share'], f['layer_us'], f['ids'], f['sources']) == (0.5, 50, 'r1,r2', 'S1,S2'), f
+assert (f['bandwidth_share'], f['layer_us'], f['ids'], f['sources'], f['pooled']) == (0.5, 50, 'r1,r2', 'S1,S2', True), f
 assert [s['id'] for s in d['skipped']] == ['r3', 'r4', 'r5', 'r6']
 " "$tmp/fit.json"
 
@@ -60,7 +62,8 @@ assert [s['id'] for s in d['skipped']] == ['r3', 'r4', 'r5', 'r6']
 "$binary" report --model 70b --gpu h100-sxm --link nvlink4 --counts 1 --usable 1 --gpu-gib 200 --chat-tokens 1 --read-cache \
   --cache-per-chat --efficiency-from "$tmp/runs.csv" --engine vllm > "$tmp/report"
 check "report --efficiency-from prices 70B on one H100 at 88.24 ms" [ "$(awk '$1 == 1 { print $9 }' "$tmp/report")" = "88.24" ]
-check "report says which figures it used" has "$tmp/report" "Achieved efficiency: vllm"
+check "report says which figures it used, and why" has "$tmp/report" \
+  "Achieved efficiency: vllm has 2 runs, fewer than the 6 that figures of its own need: any (every engine's runs pooled)"
 
 "$binary" validate --runs "$tmp/runs.csv" --efficiency-from "$tmp/runs.csv" > "$tmp/validate"
 check "validate --runs shows each run, peak, fitted and measured" \
@@ -101,8 +104,36 @@ PY
 check "fit finds the all-reduce start-up and the step cost with the share and the layer cost" python3 -c "
 import json, sys
 f = [x for x in json.load(open(sys.argv[1]))['figures'] if x['engine'] == 'vllm' and x['generation'] == 'all'][0]
-assert (f['bandwidth_share'], f['layer_us'], f['step_us'], f['allreduce_us'], f['allreduce_from'], f['runs']) == (0.6, 30, 500, 20, 'runs', 8), f
+assert (f['bandwidth_share'], f['layer_us'], f['step_us'], f['allreduce_us'], f['allreduce_from'], f['runs'], f['pooled']) == (0.6, 30, 500, 20, 'runs', 8, False), f
 " "$tmp/made-fit.json"
+
+# An engine of fewer than 6 runs has no figures of its own: two runs of another engine, made
+# 30% slower, leave its figures and the median engine as they were (vllm's), and naming it
+# prices with every engine's pooled figures, as naming none does; in validate too.
+{ cat "$tmp/made.csv"; grep '^8b-[14],' "$tmp/made.csv" | awk -F, 'BEGIN { OFS = "," } { $1 = "slow-" $1; $14 = sprintf("%.6f", $14 * 1.3); $16 = "TensorRT-LLM 0.20"; print }'; } > "$tmp/thin.csv"
+"$binary" fit --json "$tmp/thin.csv" > "$tmp/thin.json"
+check "an engine of 2 runs is pooled and the median engine is one with figures of its own" python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+by = {x['engine']: x for x in d['figures'] if x['generation'] == 'all'}
+assert by['trt-llm']['pooled'] and by['trt-llm']['runs'] == 2 and not by['vllm']['pooled'], by
+assert d['median_engine'] == 'vllm', d['median_engine']
+assert by['trt-llm']['bandwidth_share'] == by['any']['bandwidth_share'] != by['vllm']['bandwidth_share'], by
+" "$tmp/thin.json"
+for engine in trt-llm any; do
+  "$binary" report --assume real --model 8b --gpu h100-sxm --counts 1,2 --efficiency-from "$tmp/thin.csv" --engine $engine --json > "$tmp/thin-$engine.json"
+done
+check "--engine of 2 runs prices as every engine pooled" python3 -c "
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+said = a['efficiency'].pop('from')
+assert said.startswith('trt-llm has 2 runs, fewer than the 6 that figures of its own need: any'), said
+b['efficiency'].pop('from')
+assert a['rows'] == b['rows'] and a['efficiency'] == b['efficiency'], (a['efficiency'], b['efficiency'])
+" "$tmp/thin-trt-llm.json" "$tmp/thin-any.json"
+"$binary" validate --runs "$tmp/thin.csv" --efficiency-from "$tmp/thin.csv" > "$tmp/thin-validate"
+check "validate prices an engine of 2 runs with every engine's pooled figures where the engine is given" \
+  [ "$(awk '$1 == "slow-8b-1" { print ($9 == $10) }' "$tmp/thin-validate")" = 1 ]
 { head -n 1 "$tmp/made.csv"; grep ',"S1; made"$' "$tmp/made.csv"; } > "$tmp/one-source.csv"
 "$binary" fit --json --leave-source-out "$tmp/one-source.csv" > "$tmp/one-source.json"
 check "fit --json --leave-source-out says how far off each engine is on the source it left out: nothing, on made runs; not on one source, nor without the flag" python3 -c "
