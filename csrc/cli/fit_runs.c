@@ -352,9 +352,11 @@ static void fit_bandwidth(priced_run *p, size_t n, double allreduce, const fit_r
  * is P_i + c on a serving run and P_i on another, so the c that minimises
  * sum w_i ((P_i + c) / t_i - 1)^2 over the serving runs is sum w (t - P) / t^2 over
  * sum w / t^2, held to 0..0.1 s; the serving runs tell c from f apart only when their
- * prefills differ in tokens. When no run gives ttft_ms (or no two served ones, for c), the
- * fallback's: the engine's own over every generation, or the pooled engines' (a prefill
- * and a server measured somewhere, not the data sheet's peak and nothing). */
+ * prefills differ in tokens. When fewer than FIT_MIN_RUNS runs give ttft_ms (as for a
+ * group's figures: a share fitted to two first words carries their two settings), or no two
+ * served ones differ, for c, the fallback's: the engine's own over every generation, or the
+ * pooled engines' (a prefill and a server measured somewhere, not the data sheet's peak and
+ * nothing). */
 static void fit_flops(priced_run *p, size_t n, double allreduce, const fit_result *fr, fit_figure *f, const gs_efficiency *fallback) {
   static double first[GS_RUNS_MAX];
   double best = -1;
@@ -371,7 +373,7 @@ static void fit_flops(priced_run *p, size_t n, double allreduce, const fit_resul
     if (fewest == 0 || tokens < fewest) fewest = tokens;
     if (tokens > most) most = tokens;
   }
-  if (f->ttft_runs == 0) {
+  if (f->ttft_runs < FIT_MIN_RUNS) {
     f->e.flops_share = fallback->flops_share;
     f->e.request_us = fallback->request_us;
     return;

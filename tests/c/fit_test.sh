@@ -193,10 +193,10 @@ check "at a concurrency of 8 prompts longer than the budget it waits for its own
 
 # A served request's fixed cost is fitted with the FLOP/s share from serving runs whose
 # prefills differ in tokens: runs made by pricing 8B on one H100 at 0.6 of the bandwidth,
-# 0.5 of the FLOP/s and 4,000 us a request, at prompts of 200 x 1, 200 x 10, 2,000 x 1 and
-# 1,000 x 4 tokens (a concurrency within the step's budget); the fit must find 0.50 and
-# 4,000 us. The same runs as static batches pay no request cost, and are priced so.
-for pw in 200:1 200:10 2000:1 1000:4; do
+# 0.5 of the FLOP/s and 4,000 us a request, at prompts of 200 x 1, 200 x 10, 2,000 x 1,
+# 1,000 x 4, 500 x 2 and 4,000 x 2 tokens (a concurrency within the step's budget; six runs,
+# the fewest a FLOP/s share is fitted on); the fit must find 0.50 and 4,000 us. The same runs as static batches pay no request cost, and are priced so.
+for pw in 200:1 200:10 2000:1 1000:4 500:2 4000:2; do
   prompt=${pw%%:*} chats=${pw##*:}
   "$binary" report --assume real --model 8b --gpu h100-sxm --counts 1 --engine none --bw-share 0.6 --flops-share 0.5 \
     --request-us 4000 --prompt-tokens "$prompt" --words "$chats" --chat-tokens "$prompt" --json > "$tmp/served-$prompt-$chats.json"
@@ -204,7 +204,7 @@ done
 python3 - "$tmp" > "$tmp/served.csv" <<'PY'
 import json, sys
 print("id,model,hf_repo,weight_bits,kv_bits,gpu,gpus,tp,pp,ep,batch,input_tokens,output_tokens,itl_ms,ttft_ms,software,interconnect,source,note")
-for prompt, chats in ((200, 1), (200, 10), (2000, 1), (1000, 4)):
+for prompt, chats in ((200, 1), (200, 10), (2000, 1), (1000, 4), (500, 2), (4000, 2)):
     row = json.load(open(f"{sys.argv[1]}/served-{prompt}-{chats}.json"))["rows"][0]
     itl, ttft = row["time"]["total"] * 1e3, row["time"]["first_word"] * 1e3
     print(f"q{prompt}x{chats},8b,meta-llama/Llama-3.1-8B,16,,H100-SXM5-80GB,1,1,1,,{chats},{prompt},0,{itl:.6f},{ttft:.6f},vLLM 0.9,,x,\"S1; made; batch = concurrency\"")
@@ -213,8 +213,15 @@ PY
 check "fit finds a served request's fixed cost with the FLOP/s share" python3 -c "
 import json, sys
 f = [x for x in json.load(open(sys.argv[1]))['figures'] if x['engine'] == 'vllm' and x['generation'] == 'all'][0]
-assert (f['bandwidth_share'], f['flops_share'], f['request_us'], f['ttft_runs']) == (0.6, 0.5, 4000, 4), f
+assert (f['bandwidth_share'], f['flops_share'], f['request_us'], f['ttft_runs'], f['pooled']) == (0.6, 0.5, 4000, 6, False), f
 " "$tmp/served-fit.json"
+head -n 6 "$tmp/served.csv" > "$tmp/served-five.csv"
+"$binary" fit --json "$tmp/served-five.csv" > "$tmp/served-five.json"
+check "five first words fit no FLOP/s share: a group of them takes its fallback's (the peaks' none, pooled)" python3 -c "
+import json, sys
+f = [x for x in json.load(open(sys.argv[1]))['figures'] if x['engine'] == 'any' and x['generation'] == 'all'][0]
+assert (f['bandwidth_share'], f['flops_share'], f['request_us'], f['ttft_runs']) == (0.6, 0, 0, 5), f
+" "$tmp/served-five.json"
 sed -e 's/; batch = concurrency"$/"/' "$tmp/served.csv" > "$tmp/static.csv"
 "$binary" validate --runs "$tmp/static.csv" --efficiency-from "$tmp/served.csv" > "$tmp/static"
 check "a static batch's first word pays no request cost: 4.00 ms under a serving run's" \
