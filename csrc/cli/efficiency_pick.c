@@ -58,11 +58,11 @@ int fit_read_efficiency(const char *text, size_t len, fit_result *fr, gs_error *
       return rc;
     if ((rc = gs_efficiency_check(&f->e, err)) != GS_OK) return rc;
     if ((rc = text_of(&j, at, "allreduce_from", from, sizeof from, err)) != GS_OK) return rc;
-    if ((lo = gs_json_find(&j, at, "pooled")) < 0) return gs_fail(err, GS_ERR_MISSING, "pooled", "is missing");
-    if ((rc = gs_json_bool(&j, lo, "pooled", &f->pooled, err)) != GS_OK) return rc;
     if (strcmp(from, "runs") != 0 && strcmp(from, "nccl-tests") != 0)
       return gs_fail(err, GS_ERR_RANGE, "allreduce_from", "must be runs or nccl-tests");
     f->allreduce_fitted = strcmp(from, "runs") == 0;
+    if ((lo = gs_json_find(&j, at, "pooled")) < 0) return gs_fail(err, GS_ERR_MISSING, "pooled", "is missing");
+    if ((rc = gs_json_bool(&j, lo, "pooled", &f->pooled, err)) != GS_OK) return rc;
     f->left_out_error = -1;
     if ((lo = gs_json_find(&j, at, "left_out_error")) >= 0 && !gs_json_is_null(&j, lo) &&
         (rc = gs_json_number(&j, lo, "left_out_error", &f->left_out_error, err)) != GS_OK)

@@ -12,9 +12,10 @@
 #define ANY_ENGINE "any"
 #define MAX_GROUPS 64
 /* The runs a group needs for figures of its own: an engine's, or an engine's on one GPU
- * generation. With fewer, its two to six figures are fitted to a handful of settings, one
- * run fits two of them exactly and says nothing of the rest, so the fewer stand on the
- * wider group's figures (an engine on every generation, or every engine pooled). */
+ * generation; and the first words it needs for a FLOP/s share of its own. With fewer, its
+ * two to six figures are fitted to a handful of settings (one run fits two of them exactly
+ * and says nothing of the rest), so the fewer stand on the wider group's figures (an engine
+ * on every generation, or every engine pooled). */
 #define FIT_MIN_RUNS 6
 #define FIT_GEN_COUNT 4
 /* The NVIDIA generations fitted apart (and, by engine, AMD's cdna3). */

@@ -25,8 +25,6 @@
 
 #include "fit.h"
 
-
-
 /* The all-reduce systems the start-up is fitted on: a table of tests/measured, its NCCL
  * folder (source_dir) and the catalogue GPU and link (the Makefile's VALIDATE list). */
 typedef struct {
