@@ -345,18 +345,36 @@ static void fit_bandwidth(priced_run *p, size_t n, double allreduce, const fit_r
   }
 }
 
-/* Step 3: the FLOP/s share f over the runs that give ttft_ms, searched on a grid of 0.01
- * from 0.05 to 1, and with it a served request's fixed cost c: for a given f the first word
+/* Whether a run's first word is computed, not read: with the group's figures so far, its
+ * prefill at 0.99 of the FLOP/s takes longer than at all of them. A prefill bound by reading
+ * the weights (S2's prompts of one token, 32 to 64 at once) does not depend on the share,
+ * and fitting the share to it only lowers it until computing takes the time of whatever
+ * else the run waited for (LMDeploy's share came out 0.08). */
+static int compute_bound(const priced_run *p, const gs_efficiency *so_far) {
+  gs_efficiency e = *so_far;
+  double full;
+  e.request_us = 0;
+  e.flops_share = 1;
+  full = fit_predict(p, &e, 1);
+  e.flops_share = 0.99;
+  return fit_predict(p, &e, 1) > full;
+}
+
+/* Step 3: the FLOP/s share f over the runs that give ttft_ms and whose prefill is computed,
+ * not read (compute_bound), searched on a grid of 0.01 from 0.05 to 1, and with it a served
+ * request's fixed cost c over every served run: for a given f the first word
  * is P_i + c on a serving run and P_i on another, so the c that minimises
  * sum w_i ((P_i + c) / t_i - 1)^2 over the serving runs is sum w (t - P) / t^2 over
  * sum w / t^2, held to 0..0.1 s; the serving runs tell c from f apart only when their
- * prefills differ in tokens. When fewer than FIT_MIN_RUNS runs give ttft_ms (as for a
- * group's figures: a share fitted to two first words carries their two settings), or no two
+ * prefills differ in tokens. When fewer than FIT_MIN_RUNS runs give a computed first word (as
+ * for a group's figures: a share fitted to two first words carries their two settings), or no two
  * served ones differ, for c, the fallback's: the engine's own over every generation, or the
  * pooled engines' (a prefill and a server measured somewhere, not the data sheet's peak and
  * nothing). */
 static void fit_flops(priced_run *p, size_t n, double allreduce, const fit_result *fr, fit_figure *f, const gs_efficiency *fallback) {
   static double first[GS_RUNS_MAX];
+  static int informs[GS_RUNS_MAX]; /* the run's first word is computed (compute_bound) */
+  size_t computed = 0;
   double best = -1;
   uint64_t fewest = 0, most = 0; /* the serving runs' prefill tokens */
   int k;
@@ -364,14 +382,19 @@ static void fit_flops(priced_run *p, size_t n, double allreduce, const fit_resul
   f->ttft_runs = 0;
   for (i = 0; i < n; i++) {
     uint64_t tokens;
+    gs_efficiency so_far = f->e;
+    informs[i] = 0;
     if (!has_ttft(&p[i])) continue;
+    so_far.allreduce_us = run_allreduce(f, allreduce, fr, &p[i]);
+    informs[i] = compute_bound(&p[i], &so_far);
+    computed += (size_t)informs[i];
     f->ttft_runs++;
     if (!p[i].run->serving) continue;
     tokens = p[i].run->input_tokens * serving_prompts(p[i].run, p[i].s.plan.words);
     if (fewest == 0 || tokens < fewest) fewest = tokens;
     if (tokens > most) most = tokens;
   }
-  if (f->ttft_runs < FIT_MIN_RUNS) {
+  if (computed < FIT_MIN_RUNS) {
     f->e.flops_share = fallback->flops_share;
     f->e.request_us = fallback->request_us;
     return;
@@ -395,7 +418,7 @@ static void fit_flops(priced_run *p, size_t n, double allreduce, const fit_resul
     e.request_us = under > 0 ? clamp_us(over / under * 1e6) : fallback->request_us;
     for (i = 0; i < n; i++) {
       double r;
-      if (!has_ttft(&p[i])) continue;
+      if (!informs[i]) continue;
       r = (first[i] + (p[i].run->serving ? e.request_us * 1e-6 : 0)) / (p[i].run->ttft_ms * 1e-3) - 1;
       sum += p[i].weight * r * r;
     }

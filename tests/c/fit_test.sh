@@ -194,9 +194,11 @@ check "at a concurrency of 8 prompts longer than the budget it waits for its own
 # A served request's fixed cost is fitted with the FLOP/s share from serving runs whose
 # prefills differ in tokens: runs made by pricing 8B on one H100 at 0.6 of the bandwidth,
 # 0.5 of the FLOP/s and 4,000 us a request, at prompts of 200 x 1, 200 x 10, 2,000 x 1,
-# 1,000 x 4, 500 x 2 and 4,000 x 2 tokens (a concurrency within the step's budget; six runs,
-# the fewest a FLOP/s share is fitted on); the fit must find 0.50 and 4,000 us. The same runs as static batches pay no request cost, and are priced so.
-for pw in 200:1 200:10 2000:1 1000:4 500:2 4000:2; do
+# 1,000 x 4, 500 x 2, 4,000 x 2 and 3,000 x 2 tokens (a concurrency within the step's
+# budget). The first of them is read, not computed: 200 tokens compute in 2.8 ms at the
+# full 990 TFLOP/s, and the weights take 8.0 ms to read at 0.6 of 3.35 TB/s; the other six
+# are computed, the fewest a FLOP/s share is fitted on. The fit must find 0.50 and 4,000 us. The same runs as static batches pay no request cost, and are priced so.
+for pw in 200:1 200:10 2000:1 1000:4 500:2 4000:2 3000:2; do
   prompt=${pw%%:*} chats=${pw##*:}
   "$binary" report --assume real --model 8b --gpu h100-sxm --counts 1 --engine none --bw-share 0.6 --flops-share 0.5 \
     --request-us 4000 --prompt-tokens "$prompt" --words "$chats" --chat-tokens "$prompt" --json > "$tmp/served-$prompt-$chats.json"
@@ -204,7 +206,7 @@ done
 python3 - "$tmp" > "$tmp/served.csv" <<'PY'
 import json, sys
 print("id,model,hf_repo,weight_bits,kv_bits,gpu,gpus,tp,pp,ep,batch,input_tokens,output_tokens,itl_ms,ttft_ms,software,interconnect,source,note")
-for prompt, chats in ((200, 1), (200, 10), (2000, 1), (1000, 4), (500, 2), (4000, 2)):
+for prompt, chats in ((200, 1), (200, 10), (2000, 1), (1000, 4), (500, 2), (4000, 2), (3000, 2)):
     row = json.load(open(f"{sys.argv[1]}/served-{prompt}-{chats}.json"))["rows"][0]
     itl, ttft = row["time"]["total"] * 1e3, row["time"]["first_word"] * 1e3
     print(f"q{prompt}x{chats},8b,meta-llama/Llama-3.1-8B,16,,H100-SXM5-80GB,1,1,1,,{chats},{prompt},0,{itl:.6f},{ttft:.6f},vLLM 0.9,,x,\"S1; made; batch = concurrency\"")
@@ -213,14 +215,37 @@ PY
 check "fit finds a served request's fixed cost with the FLOP/s share" python3 -c "
 import json, sys
 f = [x for x in json.load(open(sys.argv[1]))['figures'] if x['engine'] == 'vllm' and x['generation'] == 'all'][0]
-assert (f['bandwidth_share'], f['flops_share'], f['request_us'], f['ttft_runs'], f['pooled']) == (0.6, 0.5, 4000, 6, False), f
+assert (f['bandwidth_share'], f['flops_share'], f['request_us'], f['ttft_runs'], f['pooled']) == (0.6, 0.5, 4000, 7, False), f
 " "$tmp/served-fit.json"
-head -n 6 "$tmp/served.csv" > "$tmp/served-five.csv"
+# A first word that is read, not computed, says nothing of the FLOP/s share: three static
+# batches of 400 prompt tokens in all (16 x 25, 20 x 20, 10 x 40; 5.7 ms of computing at the
+# full FLOP/s against 8.0 ms of reading) measured at 19 ms, what computing them would take at
+# 0.3 of the FLOP/s, leave the share and the request cost as they were; fitted to, they
+# would pull the share down (their times a word made as the others were).
+for pw in 25:16 20:20 40:10; do
+  prompt=${pw%%:*} chats=${pw##*:}
+  "$binary" report --assume real --model 8b --gpu h100-sxm --counts 1 --engine none --bw-share 0.6 --flops-share 0.5 \
+    --prompt-tokens "$prompt" --words "$chats" --chat-tokens "$prompt" --json > "$tmp/read-$prompt-$chats.json"
+done
+python3 - "$tmp" > "$tmp/served-read.csv" <<'PY'
+import json, sys
+print(open(f"{sys.argv[1]}/served.csv").read(), end="")
+for prompt, chats in ((25, 16), (20, 20), (40, 10)):
+    row = json.load(open(f"{sys.argv[1]}/read-{prompt}-{chats}.json"))["rows"][0]
+    print(f"r{prompt}x{chats},8b,meta-llama/Llama-3.1-8B,16,,H100-SXM5-80GB,1,1,1,,{chats},{prompt},0,{row['time']['total'] * 1e3:.6f},19,vLLM 0.9,,x,\"S1; made; a static batch\"")
+PY
+"$binary" fit --json "$tmp/served-read.csv" > "$tmp/served-read.json"
+check "first words bound by reading do not move the FLOP/s share" python3 -c "
+import json, sys
+f = [x for x in json.load(open(sys.argv[1]))['figures'] if x['engine'] == 'vllm' and x['generation'] == 'all'][0]
+assert (f['flops_share'], f['request_us'], f['ttft_runs']) == (0.5, 4000, 10), f
+" "$tmp/served-read.json"
+grep -v '^q3000x2,' "$tmp/served.csv" > "$tmp/served-five.csv"
 "$binary" fit --json "$tmp/served-five.csv" > "$tmp/served-five.json"
-check "five first words fit no FLOP/s share: a group of them takes its fallback's (the peaks' none, pooled)" python3 -c "
+check "five computed first words (and one read) fit no FLOP/s share: the group takes its fallback's (the peaks' none, pooled)" python3 -c "
 import json, sys
 f = [x for x in json.load(open(sys.argv[1]))['figures'] if x['engine'] == 'any' and x['generation'] == 'all'][0]
-assert (f['bandwidth_share'], f['flops_share'], f['request_us'], f['ttft_runs']) == (0.6, 0, 0, 5), f
+assert (f['bandwidth_share'], f['flops_share'], f['request_us'], f['ttft_runs']) == (0.6, 0, 0, 6), f
 " "$tmp/served-five.json"
 sed -e 's/; batch = concurrency"$/"/' "$tmp/served.csv" > "$tmp/static.csv"
 "$binary" validate --runs "$tmp/static.csv" --efficiency-from "$tmp/served.csv" > "$tmp/static"
