@@ -92,9 +92,12 @@ static const fit_figure *pick_engine(const fit_result *fr, const char *engine, c
     char pct_text[GS_FIGURE_CAP];
     snprintf(off, sizeof off, "; %s%% off on sources left out of the fit", gs_fixed(pct_text, sizeof pct_text, left_out * 100, 1));
   }
-  if ((few = fit_pooled_engine(fr, engine))) /* too few runs for figures of its own */
+  if ((few = fit_pooled_engine(fr, engine)) && few->runs < FIT_MIN_RUNS) /* no figures of its own */
     at = (size_t)snprintf(picked, cap, "%s has %zu run%s, fewer than the %d that figures of its own need: ", few->engine, few->runs,
                           few->runs == 1 ? "" : "s", FIT_MIN_RUNS);
+  else if (few)
+    at = (size_t)snprintf(picked, cap, "%s's %zu runs do not tell its bandwidth from its fixed costs (they fit all of it): ",
+                          few->engine, few->runs);
   if (at >= cap) at = cap - 1;
   snprintf(picked + at, cap - at, "%s%s %s%s (fitted on %zu run%s of %s%s)", f->engine,
            !engine[0] ? " (every engine's runs pooled, the default)"

@@ -50,8 +50,9 @@ typedef struct {
                            generation's fit to NVIDIA's measured all-reduces */
   double left_out_error; /* an engine's (all generations): the median |relative error| of its runs
                             priced with a fit that left their source out; -1: not measured */
-  int pooled; /* an engine with fewer than FIT_MIN_RUNS runs: e is every engine's pooled, and
-                 naming the engine prices with every engine's pooled figures (cli_fit_pick) */
+  int pooled; /* an engine with fewer than FIT_MIN_RUNS runs, or whose runs fit a bandwidth share
+                 of 1: e is every engine's pooled, and naming the engine prices with every
+                 engine's pooled figures (cli_fit_pick) */
 } fit_figure;
 
 typedef struct fit_result_s {
@@ -89,7 +90,7 @@ double fit_rel(double predicted, double measured);
 size_t fit_price_runs(const gs_runs *runs, priced_run *p);
 int cli_fit_runs(const gs_runs *runs, const char *allreduce_dir, priced_run *p, fit_result *fr);
 const fit_figure *cli_fit_pick(const fit_result *fr, const char *engine, const char *generation, gs_efficiency *out);
-/* The engine's all-generation group when it has too few runs for figures of its own; NULL
+/* The engine's all-generation group when it has no figures of its own (pooled); NULL
  * otherwise. */
 const fit_figure *fit_pooled_engine(const fit_result *fr, const char *engine);
 /* efficiency_pick.c */

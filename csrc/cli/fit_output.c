@@ -102,7 +102,8 @@ static void print_fit(const gs_runs *runs, const priced_run *p, const fit_result
     else snprintf(fe, sizeof fe, "-");
     if (x->pooled) { /* the figures' seven columns, 66 characters */
       char why[80];
-      snprintf(why, sizeof why, "  under %d runs: priced with every engine's pooled", FIT_MIN_RUNS);
+      if (x->runs < FIT_MIN_RUNS) snprintf(why, sizeof why, "  under %d runs: priced with every engine's pooled", FIT_MIN_RUNS);
+      else snprintf(why, sizeof why, "  share at 1, untold: priced with every engine's pooled");
       printf("%-10s %-10s %5zu %-66s %5s%% %10s  %s\n", x->engine, x->generation, x->runs, why, gs_fixed(e, sizeof e, x->median_error * 100, 1),
              fe, x->sources);
       continue;

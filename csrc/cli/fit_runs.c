@@ -8,8 +8,8 @@
  *    (NCCL's rules, the catalogue GPU, the one-way ring bandwidth of runs_setting.c
  *    (gs_ring_one_way)): the mean difference, 0 if negative.
  * 2. For every engine's runs pooled (ANY_ENGINE), for each engine, and for either and a GPU
- *    generation, each with at least FIT_MIN_RUNS runs (an engine with fewer is priced with
- *    every engine's pooled figures): the bandwidth share s and the fixed costs
+ *    generation, each with at least FIT_MIN_RUNS runs (an engine with fewer, or whose share
+ *    lands on 1, is priced with every engine's pooled figures): the bandwidth share s and the fixed costs
  *    (a layer's, a step's, an all-reduce's start-up) that minimise
  *    sum of w_i ((predicted_i - measured_i) / measured_i)^2 over its runs, w_i being
  *    1 / (the runs of the same source in the group), so that every source counts alike
@@ -464,9 +464,10 @@ static void fit_group(priced_run *p, size_t n, const fit_result *fr, fit_figure 
   f->ttft_median_error = fit_median(errs, m);
 }
 
-/* An engine with fewer than FIT_MIN_RUNS runs: no figures of its own. It keeps its runs and
- * sources, and how far off every engine's pooled figures (on each run's generation, as
- * cli_fit_pick gives them) are on them; e is the pooled all-generation figures. */
+/* An engine with no figures of its own (fewer than FIT_MIN_RUNS runs, or a share fitted at
+ * the grid's top): it keeps its runs and sources, and how far off every engine's pooled
+ * figures (on each run's generation, as cli_fit_pick gives them) are on them; e is the
+ * pooled all-generation figures. */
 static void pool_engine(priced_run *p, size_t n, const fit_result *fr, fit_figure *f) {
   static double errs[GS_RUNS_MAX], first[GS_RUNS_MAX];
   size_t i, m = 0, k = 0;
@@ -544,6 +545,9 @@ int cli_fit_runs(const gs_runs *runs, const char *allreduce_dir, priced_run *p, 
     snprintf(f->generation, sizeof f->generation, "all");
     if (weigh(p, runs->count, f->engine, f->generation, f->sources, sizeof f->sources) < FIT_MIN_RUNS) f->pooled = 1;
     else fit_group(p, runs->count, fr, f, &fr->f[0].e);
+    /* a share at the grid's top, as below: its runs do not tell the bandwidth from the fixed
+     * costs apart, and the engine has no figures of its own */
+    if (f->e.bandwidth_share >= 1) f->pooled = 1;
     fr->count++;
   }
   e_count = fr->count;

@@ -134,6 +134,19 @@ assert a['rows'] == b['rows'] and a['efficiency'] == b['efficiency'], (a['effici
 "$binary" validate --runs "$tmp/thin.csv" --efficiency-from "$tmp/thin.csv" > "$tmp/thin-validate"
 check "validate prices an engine of 2 runs with every engine's pooled figures where the engine is given" \
   [ "$(awk '$1 == "slow-8b-1" { print ($9 == $10) }' "$tmp/thin-validate")" = 1 ]
+# Nor has an engine whose runs put the share at the grid's top, all of the bandwidth: six runs
+# made at half the times above (faster than 0.6 of the bandwidth and the fixed costs allow)
+# cannot tell the bandwidth from the fixed costs apart.
+{ cat "$tmp/made.csv"; grep -v '^id,' "$tmp/made.csv" | head -n 6 | awk -F, 'BEGIN { OFS = "," } { $1 = "fast-" $1; $14 = sprintf("%.6f", $14 * 0.5); $16 = "TensorRT-LLM 0.20"; print }'; } > "$tmp/top.csv"
+"$binary" fit --json "$tmp/top.csv" > "$tmp/top.json"
+check "an engine whose runs put the share at 1 has no figures of its own" python3 -c "
+import json, sys
+by = {x['engine']: x for x in json.load(open(sys.argv[1]))['figures'] if x['generation'] == 'all'}
+assert by['trt-llm']['pooled'] and by['trt-llm']['runs'] == 6 and not by['vllm']['pooled'], by
+" "$tmp/top.json"
+"$binary" report --assume real --model 8b --gpu h100-sxm --counts 1 --efficiency-from "$tmp/top.csv" --engine trt-llm > "$tmp/top-report"
+check "and report says why it prices that engine with every engine's pooled figures" has "$tmp/top-report" \
+  "Achieved efficiency: trt-llm's 6 runs do not tell its bandwidth from its fixed costs (they fit all of it): any (every engine's runs pooled)"
 { head -n 1 "$tmp/made.csv"; grep ',"S1; made"$' "$tmp/made.csv"; } > "$tmp/one-source.csv"
 "$binary" fit --json --leave-source-out "$tmp/one-source.csv" > "$tmp/one-source.json"
 check "fit --json --leave-source-out says how far off each engine is on the source it left out: nothing, on made runs; not on one source, nor without the flag" python3 -c "
