@@ -9,8 +9,8 @@
  *    (gs_ring_one_way)): the mean difference, 0 if negative.
  * 2. For every engine's runs pooled (ANY_ENGINE), for each engine, and for either and a GPU
  *    generation, each with at least FIT_MIN_RUNS runs (an engine with fewer, or whose share
- *    lands on 1, is priced with every engine's pooled figures): the bandwidth share s and the fixed costs
- *    (a layer's, a step's, an all-reduce's start-up) that minimise
+ *    lands on 1, is priced with every engine's pooled figures): the bandwidth share s and
+ *    the fixed costs (a layer's, a step's, an all-reduce's start-up) that minimise
  *    sum of w_i ((predicted_i - measured_i) / measured_i)^2 over its runs, w_i being
  *    1 / (the runs of the same source in the group), so that every source counts alike
  *    (the runs README asks for this: S7 and S8 are most rows). The prediction is linear in
@@ -42,7 +42,6 @@ static const ar_system AR_SYSTEMS[] = {{"a100_sxm_nccl.csv", "nccl/2.27.3", "a10
 #define AR_FROM 8192
 #define AR_TO 65536
 const char *const FIT_GENERATIONS[FIT_GEN_COUNT] = {"ampere", "ada", "hopper", "blackwell"};
-
 
 int fit_gen_index(const char *g) {
   int i;
@@ -111,8 +110,6 @@ static int fit_allreduce(const char *dir, ar_fit *out) {
   }
   return CLI_OK;
 }
-
-
 
 static double allreduce_for(const fit_result *fr, const char *generation) {
   int gi = fit_gen_index(generation);
@@ -551,9 +548,11 @@ int cli_fit_runs(const gs_runs *runs, const char *allreduce_dir, priced_run *p, 
     fr->count++;
   }
   e_count = fr->count;
-  /* engine and generation, where the runs allow */
+  /* engine and generation, where the runs allow (an engine with no figures of its own is
+   * priced with every engine's pooled, whatever its generation) */
   for (i = 0; i < e_count; i++) {
     int g;
+    if (fr->f[i].pooled) continue;
     for (g = 0; g < FIT_GEN_COUNT + 1 && fr->count < MAX_GROUPS; g++) {
       const char *gen = g < FIT_GEN_COUNT ? FIT_GENERATIONS[g] : "cdna3";
       size_t n = 0;
@@ -568,7 +567,8 @@ int cli_fit_runs(const gs_runs *runs, const char *allreduce_dir, priced_run *p, 
       fr->count++;
     }
   }
-  /* an engine of too few runs, once the pooled figures of every generation are there */
+  /* an engine with no figures of its own, once the pooled figures of every generation are
+   * there */
   for (i = 1; i < e_count; i++)
     if (fr->f[i].pooled) pool_engine(p, runs->count, fr, &fr->f[i]);
   /* the median engine: of those with figures of their own, the one whose all-generation
@@ -596,8 +596,8 @@ const fit_figure *fit_pooled_engine(const fit_result *fr, const char *engine) {
 
 /* The figures for an engine ("" for every engine pooled, "median" for the median engine)
  * on a GPU generation: the engine's own for that generation, else its all-generation ones
- * with that generation's all-reduce start-up; every engine's pooled for an engine of too
- * few runs. NULL when the engine has none. */
+ * with that generation's all-reduce start-up; every engine's pooled for an engine with none
+ * of its own (fit_pooled_engine). NULL when the engine has none. */
 const fit_figure *cli_fit_pick(const fit_result *fr, const char *engine, const char *generation, gs_efficiency *out) {
   const fit_figure *all = NULL;
   size_t i;
