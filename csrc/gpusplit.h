@@ -436,14 +436,17 @@ int gs_fit_link(const gs_fit *f, uint64_t bytes, int kind, gs_link *out, gs_erro
  * software, interconnect, source, note (an empty cell is "not stated", 0 below). */
 #define GS_RUNS_MAX 1024
 #define GS_RUNS_MAX_BYTES (1u << 20)
+/* Each text a run keeps is kept whole: a cell longer than its member holds (63 bytes for
+ * id and gpu, 127 for model, hf_repo, software and interconnect, 255 for the source) is
+ * refused, naming its column and line, never cut. */
 typedef struct {
-  char id[16];
-  char model[64];
-  char repo[96];       /* hf_repo */
-  char gpu[48];
-  char software[96];
-  char interconnect[48]; /* as stated ("PCIe (per README)"), cut to fit; "" when not */
-  char source[64];     /* the note's leading source tag ("S7"), else the source cell cut to fit */
+  char id[64];
+  char model[128];
+  char repo[128];       /* hf_repo (the Hub's repository names are at most 96 characters) */
+  char gpu[64];
+  char software[128];
+  char interconnect[128]; /* as stated ("PCIe (per README)"); "" when not */
+  char source[256];     /* the note's leading source tag ("S7"), else the source cell */
   double weight_bits;  /* bits a weight, as stated (EXL2's 2.5 too); 0 when the cell is empty */
   uint64_t kv_bits, gpus, tp, pp, ep, batch, input_tokens, output_tokens; /* pp, ep: 1 when not stated */
   double itl_ms, ttft_ms; /* ttft_ms 0 when not given */

@@ -132,6 +132,17 @@ int gs_json_number(const gs_json *j, int index, const char *field, double *out, 
 /* A decimal number (JSON's grammar, NUL-terminated) as the nearest double, when it has at
  * most 15 significant digits and a power of ten within 22 (json.c); 0 otherwise. */
 int gs_exact_decimal(const char *raw, double *out);
+/* number.c: the whole of text (NUL-terminated) as one number in JSON's grammar, nothing
+ * before or after it, as the nearest double: GS_NUMBER_OK, or why not. The one reader of
+ * a runs file's decimal cells and of the command line's figures. */
+enum gs_number_status {
+  GS_NUMBER_OK = 0,
+  GS_NUMBER_NOT,         /* not a number, or more than one ("7,5", "1.2.3", "6.43ms", " 5") */
+  GS_NUMBER_TOO_LARGE,   /* past the largest double (1e400) */
+  GS_NUMBER_TOO_SMALL,   /* not 0, but below the smallest normal double (1e-310) */
+  GS_NUMBER_TOO_PRECISE  /* a build for WebAssembly only: past Clinger's exact case */
+};
+int gs_read_number(const char *text, double *out);
 int gs_json_bool(const gs_json *j, int index, const char *field, int *out, gs_error *err);
 int gs_json_string_is(const gs_json *j, int index, const char *s);
 /* A string token decoded into buf; its length, or (size_t)-1 if it needs cap or more. */

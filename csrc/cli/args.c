@@ -1,5 +1,5 @@
-/* Flags' values read whole: a figure as any number strtod reads, a count as digits. Each
- * prints why not, as one line, and returns CLI_BAD_INPUT. */
+/* Flags' values read whole: a figure by the library's number reader (gs_read_number), a
+ * count as digits. Each prints why not, as one line, and returns CLI_BAD_INPUT. */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -7,12 +7,22 @@
 #include <string.h>
 
 #include "cli.h"
+#include "internal.h"
 
-/* A flag's value as a finite double, the whole text read. A value strtod cannot hold
- * (ERANGE) is named for what it is: too small (1e-310) or too large (1e400). */
+/* A flag's value as a finite double, the whole text read: a number as JSON writes one
+ * through the library's reader, the one a runs file's cells go through; and, as the
+ * README promises "any way strtod reads them", strtod's other spellings (+5, .5, 5.,
+ * 0x1p4) by strtod itself, whole. A value a double cannot hold is named for what it is:
+ * too small (1e-310) or too large (1e400). */
 int cli_parse_number(const char *flag, const char *text, double *out) {
   char *end;
   double x;
+  switch (gs_read_number(text, out)) {
+  case GS_NUMBER_OK: return CLI_OK;
+  case GS_NUMBER_TOO_SMALL: return cli_bad("%s: '%s' is too small to use", flag, text);
+  case GS_NUMBER_TOO_LARGE: return cli_bad("%s: '%s' is too large: it must be a finite number", flag, text);
+  default: break;
+  }
   if (text[0] == '\0' || isspace((unsigned char)text[0])) return cli_bad("%s: must be a number, not '%s'", flag, text);
   errno = 0;
   x = strtod(text, &end);

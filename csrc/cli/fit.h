@@ -28,7 +28,7 @@ typedef struct {
   const gs_run *run;
   cli_run_setting_t s;
   int ok;
-  char why[160];
+  char why[640]; /* room for cli_run_setting's longest reason (a library error's field and what, a cell of a run), never cut */
   double weight; /* within the group being fitted */
 } priced_run;
 

@@ -2,7 +2,8 @@
  * runs.csv, read from text. Fields follow RFC 4180: separated by commas, a field in double
  * quotes may hold commas, newlines and "" for a quote. The header names the columns in
  * any order; unknown columns are passed over. Every row must have the header's number of
- * fields. Numbers: counts as digits; times as decimals (JSON's grammar, read exactly). */
+ * fields. Numbers: counts as digits; times and bits as decimals in JSON's grammar, each cell
+ * read whole or refused (gs_read_number, number.c). */
 #include <string.h>
 
 #include "internal.h"
@@ -97,34 +98,50 @@ static int count_field(const char *s, const char *name, size_t line, int may_be_
   return GS_OK;
 }
 
-/* Milliseconds above 0 and at most a day, read exactly; 0 when empty and allowed. */
+/* A time from a microsecond to a day: no GPU step is shorter than a microsecond, and the
+ * fit divides by a time's square, which a shorter one (1e-300) would take to 0. */
+#define TIME_MIN_MS 0.001
+#define TIME_MAX_MS 86400000.0
+#define TIME_MUST "must be milliseconds from 0.001 (a microsecond) to 86400000 (a day), written as a decimal (6.43, 1.5e3)"
+#define BITS_MUST "must be bits from 1 to 32, written as a decimal (4, 2.5)"
+
+/* A decimal cell read whole (gs_read_number), or refused naming the column and the line,
+ * quoting a cell of up to 40 bytes, and saying what it must be. */
+static int decimal_cell(const char *s, const char *name, size_t line, const char *must, double *out, gs_error *err) {
+  int rc = gs_read_number(s, out);
+  if (rc == GS_NUMBER_OK) return GS_OK;
+  if (rc == GS_NUMBER_NOT && strlen(s) <= 40) return gs_fail(err, GS_ERR_RANGE, name, "line %zu: '%s' is not a number: %s", line, s, must);
+  if (rc == GS_NUMBER_NOT) return gs_fail(err, GS_ERR_RANGE, name, "line %zu: the cell is not a number: %s", line, must);
+  return gs_fail(err, GS_ERR_RANGE, name, "line %zu: %s", line, must);
+}
+
+/* Milliseconds from TIME_MIN_MS to TIME_MAX_MS; 0 when empty and allowed. */
 static int time_field(const char *s, const char *name, size_t line, int may_be_empty, double *out, gs_error *err) {
-  double x;
+  int rc;
   if (!s[0]) {
     if (may_be_empty) return *out = 0, GS_OK;
     return gs_fail(err, GS_ERR_MISSING, name, "line %zu: is empty", line);
   }
-  if (strlen(s) > 40 || !gs_exact_decimal(s, &x) || !(x > 0) || !(x <= 86400000.0))
-    return gs_fail(err, GS_ERR_RANGE, name, "line %zu: must be milliseconds above 0 and at most a day, written as a decimal", line);
-  *out = x;
+  if ((rc = decimal_cell(s, name, line, TIME_MUST, out, err)) != GS_OK) return rc;
+  if (!(*out >= TIME_MIN_MS) || !(*out <= TIME_MAX_MS)) return gs_fail(err, GS_ERR_RANGE, name, "line %zu: %s", line, TIME_MUST);
   return GS_OK;
 }
 
 /* Bits a weight: empty (not stated, 0) or a decimal from 1 to 32 (EXL2 states 2.5). */
 static int bits_field(const char *s, size_t line, double *out, gs_error *err) {
-  double x;
+  int rc;
   if (!s[0]) return *out = 0, GS_OK;
-  if (strlen(s) > 40 || !gs_exact_decimal(s, &x) || !(x >= 1) || !(x <= 32))
-    return gs_fail(err, GS_ERR_RANGE, "weight_bits", "line %zu: must be bits from 1 to 32, written as a decimal", line);
-  *out = x;
+  if ((rc = decimal_cell(s, "weight_bits", line, BITS_MUST, out, err)) != GS_OK) return rc;
+  if (!(*out >= 1) || !(*out <= 32)) return gs_fail(err, GS_ERR_RANGE, "weight_bits", "line %zu: %s", line, BITS_MUST);
   return GS_OK;
 }
 
-static void copy(char *dst, size_t cap, const char *src) {
+/* A cell kept whole in dst (cap bytes with its NUL), or refused naming its column. */
+static int keep(char *dst, size_t cap, const char *src, const char *name, size_t line, gs_error *err) {
   size_t n = strlen(src);
-  if (n >= cap) n = gs_utf8_whole(src, cap - 1);
-  memcpy(dst, src, n);
-  dst[n] = '\0';
+  if (n >= cap) return gs_fail(err, GS_ERR_TOO_LONG, name, "line %zu: is %zu bytes, longer than the %zu this reader keeps", line, n, cap - 1);
+  memcpy(dst, src, n + 1);
+  return GS_OK;
 }
 
 static int letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
@@ -157,18 +174,63 @@ static int speculative(const char *note) {
 }
 
 /* The note's leading tag, a capital letter and digits before a ';' ("S7", "H1"), else the
- * source cell. */
-static void source_of(const char *note, const char *source, char *out, size_t cap) {
+ * source cell, kept whole or refused. */
+static int source_of(const char *note, const char *source, size_t line, char *out, size_t cap, gs_error *err) {
   size_t i = 1;
   if (note[0] >= 'A' && note[0] <= 'Z') {
     while (note[i] >= '0' && note[i] <= '9') i++;
-    if (i > 1 && (note[i] == ';' || note[i] == '\0') && i < cap) {
+    if (i > 1 && (note[i] == ';' || note[i] == '\0')) {
+      if (i >= cap) return gs_fail(err, GS_ERR_TOO_LONG, "note", "line %zu: its source tag is %zu bytes, longer than the %zu this reader keeps", line, i, cap - 1);
       memcpy(out, note, i);
       out[i] = '\0';
-      return;
+      return GS_OK;
     }
   }
-  copy(out, cap, source);
+  return keep(out, cap, source, "source", line, err);
+}
+
+/* One row's cells (v, by column) into r; prev is the run before it (NULL for the first). */
+static int read_run(const char *const *v, size_t line, const gs_run *prev, gs_run *r, gs_error *err) {
+  int rc;
+  memset(r, 0, sizeof *r);
+  if (!v[C_ID][0]) return gs_fail(err, GS_ERR_MISSING, "id", "line %zu: is empty", line);
+  if (!v[C_REPO][0] && !v[C_MODEL][0]) return gs_fail(err, GS_ERR_MISSING, "hf_repo", "line %zu: is empty, and so is model", line);
+  if (!v[C_GPU][0]) return gs_fail(err, GS_ERR_MISSING, "gpu", "line %zu: is empty", line);
+  if ((rc = keep(r->id, sizeof r->id, v[C_ID], "id", line, err)) != GS_OK ||
+      (rc = keep(r->model, sizeof r->model, v[C_MODEL], "model", line, err)) != GS_OK ||
+      (rc = keep(r->repo, sizeof r->repo, v[C_REPO], "hf_repo", line, err)) != GS_OK ||
+      (rc = keep(r->gpu, sizeof r->gpu, v[C_GPU], "gpu", line, err)) != GS_OK ||
+      (rc = keep(r->software, sizeof r->software, v[C_SOFTWARE], "software", line, err)) != GS_OK ||
+      (rc = keep(r->interconnect, sizeof r->interconnect, v[C_INTERCONNECT], "interconnect", line, err)) != GS_OK ||
+      (rc = source_of(v[C_NOTE], v[C_SOURCE], line, r->source, sizeof r->source, err)) != GS_OK)
+    return rc;
+  r->derived = strstr(v[C_NOTE], "derived") != NULL;
+  r->serving = strstr(v[C_NOTE], "concurrency") != NULL;
+  r->random_weights = strstr(v[C_NOTE], "random (fake) weights") != NULL || strstr(v[C_NOTE], "dummy weights") != NULL;
+  r->speculative = speculative(v[C_NOTE]) || speculative(v[C_SOFTWARE]);
+  /* a note "as previous row with ..." (S11's FP8-cache row) was measured the previous
+   * row's way: it keeps that row's method */
+  if (prev && strstr(v[C_NOTE], "as previous row")) {
+    r->derived |= prev->derived;
+    r->serving |= prev->serving;
+    r->random_weights |= prev->random_weights;
+  }
+  if ((rc = bits_field(v[C_WBITS], line, &r->weight_bits, err)) != GS_OK ||
+      (rc = count_field(v[C_KVBITS], "kv_bits", line, 1, 1, &r->kv_bits, err)) != GS_OK ||
+      (rc = count_field(v[C_GPUS], "gpus", line, 1, 1, &r->gpus, err)) != GS_OK ||
+      (rc = count_field(v[C_TP], "tp", line, 0, 1, &r->tp, err)) != GS_OK ||
+      (rc = count_field(v[C_PP], "pp", line, 1, 1, &r->pp, err)) != GS_OK ||
+      (rc = count_field(v[C_EP], "ep", line, 1, 1, &r->ep, err)) != GS_OK ||
+      (rc = count_field(v[C_BATCH], "batch", line, 0, 1, &r->batch, err)) != GS_OK ||
+      (rc = count_field(v[C_IN], "input_tokens", line, 1, 0, &r->input_tokens, err)) != GS_OK ||
+      (rc = count_field(v[C_OUT], "output_tokens", line, 1, 0, &r->output_tokens, err)) != GS_OK ||
+      (rc = time_field(v[C_ITL], "itl_ms", line, 0, &r->itl_ms, err)) != GS_OK ||
+      (rc = time_field(v[C_TTFT], "ttft_ms", line, 1, &r->ttft_ms, err)) != GS_OK)
+    return rc;
+  if (r->kv_bits > 32) return gs_fail(err, GS_ERR_RANGE, "kv_bits", "line %zu: must be from 1 to 32", line);
+  if (r->pp == 0) r->pp = 1;
+  if (r->ep == 0) r->ep = 1;
+  return GS_OK;
 }
 
 int gs_runs_parse(const char *text, size_t len, gs_runs *out, gs_error *err) {
@@ -199,7 +261,6 @@ int gs_runs_parse(const char *text, size_t len, gs_runs *out, gs_error *err) {
     if (at[REQUIRED[i]] < 0)
       return gs_fail(err, GS_ERR_MISSING, COLUMNS[REQUIRED[i]], "the header has no such column (a runs file in the shared format starts id,model,hf_repo,...)");
   for (;;) {
-    gs_run *r;
     const char *v[C_KNOWN];
     if ((rc = record(&c, f, MAX_COLUMNS, &n, err)) < 0) return err ? err->code : GS_ERR_JSON;
     if (rc == 0) break;
@@ -208,44 +269,7 @@ int gs_runs_parse(const char *text, size_t len, gs_runs *out, gs_error *err) {
       return gs_fail(err, GS_ERR_SHAPE, "runs", "line %zu: %d fields where the header has %d", c.line, n, header_n);
     if (out->count == GS_RUNS_MAX) return gs_fail(err, GS_ERR_TOO_LONG, "runs", "more than %d runs", GS_RUNS_MAX);
     for (k = 0; k < C_KNOWN; k++) v[k] = at[k] >= 0 ? f[at[k]] : "";
-    r = &out->rows[out->count];
-    memset(r, 0, sizeof *r);
-    if (!v[C_ID][0]) return gs_fail(err, GS_ERR_MISSING, "id", "line %zu: is empty", c.line);
-    if (!v[C_REPO][0] && !v[C_MODEL][0]) return gs_fail(err, GS_ERR_MISSING, "hf_repo", "line %zu: is empty, and so is model", c.line);
-    if (!v[C_GPU][0]) return gs_fail(err, GS_ERR_MISSING, "gpu", "line %zu: is empty", c.line);
-    copy(r->id, sizeof r->id, v[C_ID]);
-    copy(r->model, sizeof r->model, v[C_MODEL]);
-    copy(r->repo, sizeof r->repo, v[C_REPO]);
-    copy(r->gpu, sizeof r->gpu, v[C_GPU]);
-    copy(r->software, sizeof r->software, v[C_SOFTWARE]);
-    copy(r->interconnect, sizeof r->interconnect, v[C_INTERCONNECT]);
-    source_of(v[C_NOTE], v[C_SOURCE], r->source, sizeof r->source);
-    r->derived = strstr(v[C_NOTE], "derived") != NULL;
-    r->serving = strstr(v[C_NOTE], "concurrency") != NULL;
-    r->random_weights = strstr(v[C_NOTE], "random (fake) weights") != NULL || strstr(v[C_NOTE], "dummy weights") != NULL;
-    r->speculative = speculative(v[C_NOTE]) || speculative(v[C_SOFTWARE]);
-    /* a note "as previous row with ..." (S11's FP8-cache row) was measured the previous
-     * row's way: it keeps that row's method */
-    if (out->count > 0 && strstr(v[C_NOTE], "as previous row")) {
-      r->derived |= out->rows[out->count - 1].derived;
-      r->serving |= out->rows[out->count - 1].serving;
-      r->random_weights |= out->rows[out->count - 1].random_weights;
-    }
-    if ((rc = bits_field(v[C_WBITS], c.line, &r->weight_bits, err)) != GS_OK ||
-        (rc = count_field(v[C_KVBITS], "kv_bits", c.line, 1, 1, &r->kv_bits, err)) != GS_OK ||
-        (rc = count_field(v[C_GPUS], "gpus", c.line, 1, 1, &r->gpus, err)) != GS_OK ||
-        (rc = count_field(v[C_TP], "tp", c.line, 0, 1, &r->tp, err)) != GS_OK ||
-        (rc = count_field(v[C_PP], "pp", c.line, 1, 1, &r->pp, err)) != GS_OK ||
-        (rc = count_field(v[C_EP], "ep", c.line, 1, 1, &r->ep, err)) != GS_OK ||
-        (rc = count_field(v[C_BATCH], "batch", c.line, 0, 1, &r->batch, err)) != GS_OK ||
-        (rc = count_field(v[C_IN], "input_tokens", c.line, 1, 0, &r->input_tokens, err)) != GS_OK ||
-        (rc = count_field(v[C_OUT], "output_tokens", c.line, 1, 0, &r->output_tokens, err)) != GS_OK ||
-        (rc = time_field(v[C_ITL], "itl_ms", c.line, 0, &r->itl_ms, err)) != GS_OK ||
-        (rc = time_field(v[C_TTFT], "ttft_ms", c.line, 1, &r->ttft_ms, err)) != GS_OK)
-      return rc;
-    if (r->kv_bits > 32) return gs_fail(err, GS_ERR_RANGE, "kv_bits", "line %zu: must be from 1 to 32", c.line);
-    if (r->pp == 0) r->pp = 1;
-    if (r->ep == 0) r->ep = 1;
+    if ((rc = read_run(v, c.line, out->count > 0 ? &out->rows[out->count - 1] : NULL, &out->rows[out->count], err)) != GS_OK) return rc;
     out->count++;
   }
   if (out->count == 0) return gs_fail(err, GS_ERR_MISSING, "runs", "has a header but no runs");
