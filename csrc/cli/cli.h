@@ -35,7 +35,7 @@ int cli_bad(const char *fmt, ...)
 /* Prints a library error as one line: "gpusplit: <source>: <field>: <what>". */
 int cli_bad_error(const char *source, const gs_error *err);
 
-/* args.c: a flag's value as a finite double, any form strtod reads; and as a whole number
+/* args.c: a flag's value as a finite double (gs_read_number, or any form strtod reads); and as a whole number
  * from 1 to max written as digits. Each prints why not and returns CLI_BAD_INPUT. */
 int cli_parse_number(const char *flag, const char *text, double *out);
 int cli_parse_whole(const char *flag, const char *text, uint64_t max, uint64_t *out);
@@ -109,7 +109,11 @@ void cli_json_chart(FILE *f, const gs_chart_row *rows, size_t n);
 void cli_json_timeline(FILE *f, const gs_timeline_row *rows, size_t n);
 /* s as a JSON string, quoted, with quotes, backslashes and control characters escaped. */
 void cli_json_string(FILE *f, const char *s);
-/* Text from the user for a terminal: control characters and non-UTF-8 bytes as \xNN. */
+/* The same, escaped, without the quotes (a part of a JSON string). */
+void cli_json_text(FILE *f, const char *s);
+/* Text from the user for a terminal: control characters and non-UTF-8 bytes as \xNN
+ * (gs_escape_next, GS_ESCAPE_TEXT); and the same padded with spaces to width bytes. */
 void cli_put_text(FILE *f, const char *s);
+void cli_put_padded(FILE *f, const char *s, int width);
 
 #endif

@@ -22,8 +22,10 @@ static void print_run_line(const priced_run *p, const gs_efficiency *e) {
   char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP], c[GS_FIGURE_CAP], d[GS_FIGURE_CAP];
   gs_efficiency off = {0};
   double peak = fit_predict(p, &off, 0), fitted = fit_predict(p, e, 0), t = p->run->itl_ms * 1e-3;
-  printf("%-6s %-28.28s %-15s %-10s %-6s %4llu %3llu %9s %9s %9s %7s%%", p->run->id, p->s.model_key, p->s.gpu_key, p->s.engine,
-         p->run->source, (unsigned long long)p->run->batch, (unsigned long long)p->s.plan.gpus, gs_fixed(a, sizeof a, peak * 1e3, 2),
+  cli_put_padded(stdout, p->run->id, 6);
+  printf(" %-28.28s %-15s %-10s ", p->s.model_key, p->s.gpu_key, p->s.engine);
+  cli_put_padded(stdout, p->run->source, 6);
+  printf(" %4llu %3llu %9s %9s %9s %7s%%", (unsigned long long)p->run->batch, (unsigned long long)p->s.plan.gpus, gs_fixed(a, sizeof a, peak * 1e3, 2),
          gs_fixed(b, sizeof b, fitted * 1e3, 2), gs_fixed(c, sizeof c, t * 1e3, 2), gs_fixed(d, sizeof d, (fitted - t) / t * 100, 1));
   if (p->run->ttft_ms > 0 && p->run->input_tokens > 0 && e->flops_share > 0) {
     double fw = fit_predict(p, e, 1), m = p->run->ttft_ms * 1e-3;
@@ -73,7 +75,10 @@ static void print_fit(const gs_runs *runs, const priced_run *p, const fit_result
       json_num_field("ttft_median_error", x->ttft_median_error);
       printf(",\"ids\":\"");
       for (k = 0; k < runs->count; k++)
-        if (fit_in_group(&p[k], x->engine, x->generation)) printf("%s%s", n++ ? "," : "", p[k].run->id);
+        if (fit_in_group(&p[k], x->engine, x->generation)) {
+          if (n++) putchar(',');
+          cli_json_text(stdout, p[k].run->id);
+        }
       printf("\"}");
     }
     printf("],\"skipped\":[");
@@ -104,15 +109,18 @@ static void print_fit(const gs_runs *runs, const priced_run *p, const fit_result
       char why[80];
       if (x->runs < FIT_MIN_RUNS) snprintf(why, sizeof why, "  under %d runs: priced with every engine's pooled", FIT_MIN_RUNS);
       else snprintf(why, sizeof why, "  share at 1, untold: priced with every engine's pooled");
-      printf("%-10s %-10s %5zu %-66s %5s%% %10s  %s\n", x->engine, x->generation, x->runs, why, gs_fixed(e, sizeof e, x->median_error * 100, 1),
-             fe, x->sources);
+      printf("%-10s %-10s %5zu %-66s %5s%% %10s  ", x->engine, x->generation, x->runs, why, gs_fixed(e, sizeof e, x->median_error * 100, 1), fe);
+      cli_put_text(stdout, x->sources);
+      printf("\n");
       continue;
     }
-    printf("%-10s %-10s %5zu %9s %9s %9s %6s %10s %10s %5s%% %10s  %s\n", x->engine, x->generation, x->runs,
+    printf("%-10s %-10s %5zu %9s %9s %9s %6s %10s %10s %5s%% %10s  ", x->engine, x->generation, x->runs,
            gs_fixed(a, sizeof a, x->e.bandwidth_share, 2), gs_fixed(b, sizeof b, x->e.layer_us, 1), gs_fixed(st, sizeof st, x->e.step_us, 1),
            x->e.flops_share > 0 ? gs_fixed(c, sizeof c, x->e.flops_share, 2) : "-", gs_fixed(rq, sizeof rq, x->e.request_us, 1),
            strcmp(x->generation, "all") || x->allreduce_fitted ? gs_fixed(d, sizeof d, x->e.allreduce_us, 1) : "by gen",
-           gs_fixed(e, sizeof e, x->median_error * 100, 1), fe, x->sources);
+           gs_fixed(e, sizeof e, x->median_error * 100, 1), fe);
+    cli_put_text(stdout, x->sources);
+    printf("\n");
   }
   printf("\n%-6s %-28s %-15s %-10s %-6s %4s %3s %9s %9s %9s %8s\n", "id", "model", "gpu", "engine", "source", "batch", "n",
          "peak ms", "fitted ms", "measured", "error");
@@ -125,7 +133,9 @@ static void print_fit(const gs_runs *runs, const priced_run *p, const fit_result
   printf("\nSkipped:\n");
   for (i = 0; i < runs->count; i++)
     if (!p[i].ok) {
-      printf("  %s: ", p[i].run->id);
+      printf("  ");
+      cli_put_text(stdout, p[i].run->id);
+      printf(": ");
       cli_put_text(stdout, p[i].why);
       printf("\n");
     }

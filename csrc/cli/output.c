@@ -21,6 +21,18 @@ void cli_put_text(FILE *f, const char *s) {
   }
 }
 
+/* cli_put_text, then spaces to width bytes, as printf's %-*s pads (a table's column). */
+void cli_put_padded(FILE *f, const char *s, int width) {
+  size_t len = strlen(s), at = 0, wrote = 0;
+  char piece[GS_ESCAPE_CAP];
+  while (at < len) {
+    at += gs_escape_next(s + at, len - at, GS_ESCAPE_TEXT, piece);
+    wrote += strlen(piece);
+    fputs(piece, f);
+  }
+  for (; wrote < (size_t)(width > 0 ? width : 0); wrote++) fputc(' ', f);
+}
+
 int cli_bad(const char *fmt, ...) {
   va_list ap;
   char fixed[1024], *text = fixed;
@@ -60,15 +72,20 @@ char *gs_plain(char *buf, size_t cap, double x) {
 }
 
 /* The same escaping as JSON escapes, which a reader decodes back to the text given (a byte
- * that is not UTF-8 becomes U+FFFD: JSON must be UTF-8, RFC 8259 section 8.1). */
-void cli_json_string(FILE *f, const char *s) {
+ * that is not UTF-8 becomes U+FFFD: JSON must be UTF-8, RFC 8259 section 8.1), without the
+ * quotes: a part of a JSON string. */
+void cli_json_text(FILE *f, const char *s) {
   size_t len = strlen(s), at = 0;
   char piece[GS_ESCAPE_CAP];
-  fputc('"', f);
   while (at < len) {
     at += gs_escape_next(s + at, len - at, GS_ESCAPE_JSON, piece);
     fputs(piece, f);
   }
+}
+
+void cli_json_string(FILE *f, const char *s) {
+  fputc('"', f);
+  cli_json_text(f, s);
   fputc('"', f);
 }
 

@@ -8,22 +8,12 @@
 
 /* `gpusplit validate --runs FILE`: each run the catalogue can price, predicted at the peaks,
  * with the figures of its engine (data/efficiency.json) and with every engine's pooled (as
- * when no engine is given), against the measured time; medians by source and by GPU. */
-typedef struct {
-  char key[64];
-  double e[GS_RUNS_MAX], n[GS_RUNS_MAX], f[GS_RUNS_MAX], k[GS_RUNS_MAX];
-  size_t ne, nn, nf, nk;
-} err_bucket;
+ * when no engine is given), against the measured time; medians by source and by GPU. Each
+ * run's |relative errors| are kept in a left_out_error (fit.h; -1: none), and a table of
+ * medians shows every key, however many (a file of 1,024 runs may have 1,024 sources). */
+enum { BY_SOURCE, BY_GPU, BY_ALL };
 
-static err_bucket *bucket(err_bucket *b, size_t *count, size_t cap, const char *key) {
-  size_t i;
-  for (i = 0; i < *count; i++)
-    if (strcmp(b[i].key, key) == 0) return &b[i];
-  if (*count == cap) return NULL;
-  memset(&b[*count], 0, sizeof b[0]);
-  snprintf(b[*count].key, sizeof b[0].key, "%s", key);
-  return &b[(*count)++];
-}
+static const char *key_of(const priced_run *p, int by) { return by == BY_SOURCE ? p->run->source : by == BY_GPU ? p->s.gpu_key : "all"; }
 
 static const char *pct(char *buf, size_t cap, double *e, size_t n) {
   char a[GS_FIGURE_CAP];
@@ -32,13 +22,31 @@ static const char *pct(char *buf, size_t cap, double *e, size_t n) {
   return buf;
 }
 
-static void print_buckets(const char *title, err_bucket *b, size_t n) {
-  size_t i;
+/* The median |error| of the runs priced (e[i].any >= 0) by key, a line a key in the order
+ * the keys first appear: at the peaks, with the engine's figures, every engine's pooled,
+ * and the first word. */
+static void print_medians(const char *title, const priced_run *p, const left_out_error *e, size_t n, int by) {
+  static double col[4][GS_RUNS_MAX];
+  size_t i, j, m[4];
   char w[64], x[64], y[64], z[64];
   printf("\n%-22s %14s %18s %18s %18s\n", title, "at the peaks", "engine given", "no engine", "first word");
-  for (i = 0; i < n; i++)
-    printf("%-22s %14s %18s %18s %18s\n", b[i].key, pct(w, sizeof w, b[i].k, b[i].nk), pct(x, sizeof x, b[i].e, b[i].ne),
-           pct(y, sizeof y, b[i].n, b[i].nn), pct(z, sizeof z, b[i].f, b[i].nf));
+  for (i = 0; i < n; i++) {
+    const char *key = key_of(&p[i], by);
+    if (e[i].any < 0) continue;
+    for (j = 0; j < i && (e[j].any < 0 || strcmp(key_of(&p[j], by), key) != 0); j++) {}
+    if (j < i) continue; /* a key already shown */
+    m[0] = m[1] = m[2] = m[3] = 0;
+    for (j = i; j < n; j++) {
+      if (e[j].any < 0 || strcmp(key_of(&p[j], by), key) != 0) continue;
+      col[0][m[0]++] = e[j].peak;
+      if (e[j].own >= 0) col[1][m[1]++] = e[j].own;
+      col[2][m[2]++] = e[j].any;
+      if (e[j].first >= 0) col[3][m[3]++] = e[j].first;
+    }
+    cli_put_padded(stdout, key, 22);
+    printf(" %14s %18s %18s %18s\n", pct(w, sizeof w, col[0], m[0]), pct(x, sizeof x, col[1], m[1]), pct(y, sizeof y, col[2], m[2]),
+           pct(z, sizeof z, col[3], m[3]));
+  }
 }
 
 /* What both validate commands start from: path's runs, each priced, and the figures of
@@ -56,9 +64,40 @@ static int validate_open(const char *path, const char *fit_from, fit_work *w) {
   return CLI_OK;
 }
 
+/* Run p's line of validate's table, its errors kept in e (-1 where it has none). */
+static void print_validated(const priced_run *p, const fit_result *fr, left_out_error *e) {
+  gs_efficiency own, med, off = {0};
+  double peak, with, without, t = p->run->itl_ms * 1e-3;
+  char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP], c[GS_FIGURE_CAP], d[GS_FIGURE_CAP], f[GS_FIGURE_CAP], g[GS_FIGURE_CAP];
+  int has_own;
+  e->own = e->any = e->peak = e->first = -1;
+  if (!p->ok) return;
+  if (!cli_fit_pick(fr, "", p->s.generation, &med)) return;
+  has_own = cli_fit_pick(fr, p->s.engine, p->s.generation, &own) != NULL;
+  if (!has_own) own = med;
+  peak = fit_predict(p, &off, 0);
+  with = fit_predict(p, &own, 0);
+  without = fit_predict(p, &med, 0);
+  cli_put_padded(stdout, p->run->id, 6);
+  printf(" %-16.16s %-14s %-10s ", p->s.model_key, p->s.gpu_key, has_own ? p->s.engine : "(any)");
+  cli_put_padded(stdout, p->run->source, 5);
+  printf(" %5llu %3llu %8s %8s %8s %9s %7s%% %7s%%", (unsigned long long)p->run->batch, (unsigned long long)p->s.plan.gpus,
+         gs_fixed(a, sizeof a, peak * 1e3, 2), gs_fixed(b, sizeof b, with * 1e3, 2), gs_fixed(c, sizeof c, without * 1e3, 2),
+         gs_fixed(d, sizeof d, t * 1e3, 2), gs_fixed(f, sizeof f, (with - t) / t * 100, 1), gs_fixed(g, sizeof g, (without - t) / t * 100, 1));
+  if (has_own) e->own = fit_rel(with, t);
+  e->peak = fit_rel(peak, t);
+  e->any = fit_rel(without, t);
+  if (p->run->ttft_ms > 0 && p->run->input_tokens > 0) {
+    double fw = fit_predict(p, &own, 1), m = p->run->ttft_ms * 1e-3;
+    printf("  %s / %s, %s%%", gs_fixed(a, sizeof a, fw * 1e3, 1), gs_fixed(b, sizeof b, m * 1e3, 1), gs_fixed(c, sizeof c, (fw - m) / m * 100, 1));
+    e->first = fit_rel(fw, m);
+  }
+  if (fit_excluded(p)) printf("  (left out of the fit: MoE with random weights)");
+  printf("\n");
+}
+
 int cli_validate_runs(const char *path, const char *fit_from) {
-  static err_bucket sources[64], gpus[64], all[1];
-  size_t ns = 0, ng = 0, na = 0, i;
+  size_t i;
   fit_work w;
   const gs_runs *runs;
   const priced_run *p;
@@ -68,56 +107,25 @@ int cli_validate_runs(const char *path, const char *fit_from) {
   runs = w.runs;
   p = w.p;
   fr = w.fr;
-  printf("Decode runs of %s priced with the catalogue's model and GPU, a cache for each chat read at\n", path);
+  printf("Decode runs of ");
+  cli_put_text(stdout, path);
+  printf(" priced with the catalogue's model and GPU, a cache for each chat read at\n");
   printf("every step, NCCL's rules, servers of 8 and the one-way ring bandwidth; efficiency %s.\n",
          fit_from ? "fitted to the --efficiency-from runs" : "from data/efficiency.json");
   printf("%-6s %-16.16s %-14s %-10s %-5s %5s %3s %8s %8s %8s %9s %8s %8s %s\n", "id", "model", "gpu", "engine", "src", "batch", "n",
          "peak ms", "engine", "any", "measured", "error", "no eng.", "first word: predicted / measured ms, error");
-  for (i = 0; i < runs->count; i++) {
-    gs_efficiency own, med, off = {0};
-    double peak, with, without, t = p[i].run->itl_ms * 1e-3;
-    char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP], c[GS_FIGURE_CAP], d[GS_FIGURE_CAP], e[GS_FIGURE_CAP], g[GS_FIGURE_CAP];
-    err_bucket *bk[3];
-    int k, has_own;
-    if (!p[i].ok) continue;
-    if (!cli_fit_pick(fr, "", p[i].s.generation, &med)) continue;
-    has_own = cli_fit_pick(fr, p[i].s.engine, p[i].s.generation, &own) != NULL;
-    if (!has_own) own = med;
-    peak = fit_predict(&p[i], &off, 0);
-    with = fit_predict(&p[i], &own, 0);
-    without = fit_predict(&p[i], &med, 0);
-    bk[0] = bucket(sources, &ns, 64, p[i].run->source);
-    bk[1] = bucket(gpus, &ng, 64, p[i].s.gpu_key);
-    bk[2] = bucket(all, &na, 1, "all");
-    printf("%-6s %-16.16s %-14s %-10s %-5s %5llu %3llu %8s %8s %8s %9s %7s%% %7s%%", p[i].run->id, p[i].s.model_key, p[i].s.gpu_key,
-           has_own ? p[i].s.engine : "(any)", p[i].run->source, (unsigned long long)p[i].run->batch,
-           (unsigned long long)p[i].s.plan.gpus, gs_fixed(a, sizeof a, peak * 1e3, 2), gs_fixed(b, sizeof b, with * 1e3, 2),
-           gs_fixed(c, sizeof c, without * 1e3, 2), gs_fixed(d, sizeof d, t * 1e3, 2), gs_fixed(e, sizeof e, (with - t) / t * 100, 1),
-           gs_fixed(g, sizeof g, (without - t) / t * 100, 1));
-    for (k = 0; k < 3; k++) {
-      if (!bk[k]) continue;
-      if (has_own) bk[k]->e[bk[k]->ne++] = fit_rel(with, t);
-      bk[k]->k[bk[k]->nk++] = fit_rel(peak, t);
-      bk[k]->n[bk[k]->nn++] = fit_rel(without, t);
-    }
-    if (p[i].run->ttft_ms > 0 && p[i].run->input_tokens > 0) {
-      double fw = fit_predict(&p[i], &own, 1), m = p[i].run->ttft_ms * 1e-3;
-      printf("  %s / %s, %s%%", gs_fixed(a, sizeof a, fw * 1e3, 1), gs_fixed(b, sizeof b, m * 1e3, 1), gs_fixed(c, sizeof c, (fw - m) / m * 100, 1));
-      for (k = 0; k < 3; k++)
-        if (bk[k]) bk[k]->f[bk[k]->nf++] = fit_rel(fw, m);
-    }
-    if (fit_excluded(&p[i])) printf("  (left out of the fit: MoE with random weights)");
-    printf("\n");
-  }
-  print_buckets("median |error| by source", sources, ns);
-  print_buckets("by GPU", gpus, ng);
-  print_buckets("all runs", all, na);
+  for (i = 0; i < runs->count; i++) print_validated(&p[i], fr, &w.e[i]);
+  print_medians("median |error| by source", p, w.e, runs->count, BY_SOURCE);
+  print_medians("by GPU", p, w.e, runs->count, BY_GPU);
+  print_medians("all runs", p, w.e, runs->count, BY_ALL);
   printf("\nengine given: the run's engine's figures (runs whose engine has none are left out of that column;\n"
          "an engine of under %d runs has every engine's pooled); no engine: every engine's runs pooled (any;\n"
          "the median engine is %s); (n): runs. Skipped:\n", FIT_MIN_RUNS, fr->median_engine);
   for (i = 0; i < runs->count; i++)
     if (!p[i].ok) {
-      printf("  %s: ", p[i].run->id);
+      printf("  ");
+      cli_put_text(stdout, p[i].run->id);
+      printf(": ");
       cli_put_text(stdout, p[i].why);
       printf("\n");
     }
@@ -201,35 +209,17 @@ void fit_note_left_out(const gs_runs *runs, const priced_run *p, const left_out_
 /* `gpusplit validate --runs FILE --leave-source-out`: how far off the fit is on runs it
  * never saw, from the file alone: medians by source left out and over all. */
 int cli_validate_left_out(const char *path) {
-  static err_bucket sources[64], all[1];
-  size_t ns = 0, na = 0, i;
   fit_work w;
-  const gs_runs *runs;
-  const left_out_error *e;
   int rc;
   if ((rc = validate_open(path, NULL, &w)) != CLI_OK) return rc;
-  runs = w.runs;
-  e = w.e;
-  if ((rc = fit_left_out_errors(runs, w.p, &w.fr->ar, w.e)) == CLI_FAILED)
+  if ((rc = fit_left_out_errors(w.runs, w.p, &w.fr->ar, w.e)) == CLI_FAILED)
     rc = cli_bad("validate: --leave-source-out needs runs of two sources or more");
   if (rc == CLI_OK) {
-    printf("Each source's runs of %s priced with figures fitted on the other sources' runs only.\n", path);
-    for (i = 0; i < runs->count; i++) {
-      err_bucket *bk[2];
-      int k;
-      if (e[i].any < 0) continue;
-      bk[0] = bucket(sources, &ns, 64, runs->rows[i].source);
-      bk[1] = bucket(all, &na, 1, "all");
-      for (k = 0; k < 2; k++) {
-        if (!bk[k]) continue;
-        if (e[i].own >= 0) bk[k]->e[bk[k]->ne++] = e[i].own;
-        bk[k]->n[bk[k]->nn++] = e[i].any;
-        bk[k]->k[bk[k]->nk++] = e[i].peak;
-        if (e[i].first >= 0) bk[k]->f[bk[k]->nf++] = e[i].first;
-      }
-    }
-    print_buckets("source left out", sources, ns);
-    print_buckets("all runs", all, na);
+    printf("Each source's runs of ");
+    cli_put_text(stdout, path);
+    printf(" priced with figures fitted on the other sources' runs only.\n");
+    print_medians("source left out", w.p, w.e, w.runs->count, BY_SOURCE);
+    print_medians("all runs", w.p, w.e, w.runs->count, BY_ALL);
     printf("\nengine given: the run's engine's figures as the other sources fit them (a source whose engine\n"
            "no other source ran is left out of that column; an engine of under %d runs there has every\n"
            "engine's pooled); no engine: the other sources' runs of every engine pooled; (n): runs.\n", FIT_MIN_RUNS);
