@@ -46,6 +46,7 @@ typedef struct {
   size_t runs, ttft_runs;
   char sources[128];
   double median_error, ttft_median_error; /* of |relative error|, with these figures */
+  size_t ttft_errors; /* the first words ttft_median_error is over; 0: none (printed as none, not 0) */
   int allreduce_fitted; /* 1: e.allreduce_us fitted to the group's runs on several GPUs; 0: the
                            generation's fit to NVIDIA's measured all-reduces */
   double left_out_error; /* an engine's (all generations): the median |relative error| of its runs
@@ -101,6 +102,12 @@ int fit_read_builtin(fit_result *fr);
  * validate --efficiency-from). */
 int fit_runs_file(const char *path, fit_result *fr);
 /* validate_runs.c */
+/* The most sources --leave-source-out fits again without, one fit each (README, "Leaving
+ * a source out"): a fit of 1,024 runs takes up to about 0.3 s here. */
+#define FIT_LEFT_OUT_MAX_SOURCES 32
+/* CLI_OK when the priced runs p hold at most FIT_LEFT_OUT_MAX_SOURCES sources the fit uses;
+ * else says so, naming path, and returns CLI_BAD_INPUT. */
+int fit_left_out_bound(const gs_runs *runs, const priced_run *p, const char *path);
 int fit_left_out_errors(const gs_runs *runs, const priced_run *p, const ar_fit *ar, left_out_error *out);
 void fit_note_left_out(const gs_runs *runs, const priced_run *p, const left_out_error *e, fit_result *fr);
 

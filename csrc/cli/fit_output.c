@@ -35,93 +35,97 @@ static void print_run_line(const priced_run *p, const gs_efficiency *e) {
   printf("\n");
 }
 
-static void print_fit(const gs_runs *runs, const priced_run *p, const fit_result *fr, int json) {
-  size_t i, ok = 0, g;
-  char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP], c[GS_FIGURE_CAP], d[GS_FIGURE_CAP], e[GS_FIGURE_CAP], f[GS_FIGURE_CAP];
-  for (i = 0; i < runs->count; i++) ok += (size_t)p[i].ok;
-  if (json) {
-    printf("{\"_source\":\"gpusplit fit: achieved efficiency fitted to measured decode runs, least squares of relative error "
-           "with each source weighted alike (csrc/cli/cli_fit.c); the all-reduce start-up above NCCL's constants fitted to "
-           "NVIDIA's measured all-reduces (tests/measured). Each figure names the runs it was fitted on.\",");
-    printf("\"runs\":%zu,\"priced\":%zu,\"median_engine\":", runs->count, ok);
-    cli_json_string(stdout, fr->median_engine);
-    printf(",\"allreduce\":[");
-    for (g = 0, i = 0; g < FIT_GEN_COUNT; g++) {
-      if (!fr->ar.rows[g]) continue;
-      printf("%s{", i++ ? "," : "");
-      json_str_field("generation", FIT_GENERATIONS[g], 0);
-      json_num_field("allreduce_us", fr->ar.us[g]);
-      printf(",\"rows\":%zu", fr->ar.rows[g]);
-      json_num_field("mean_square_us2", fr->ar.rms_us[g]);
-      printf("}");
-    }
-    printf("],\"figures\":[");
-    for (g = 0; g < fr->count; g++) {
-      const fit_figure *x = &fr->f[g];
-      size_t k, n = 0;
-      printf("%s{", g ? "," : "");
-      json_str_field("engine", x->engine, 0);
-      json_str_field("generation", x->generation, 1);
-#define FIGURE(member, kind, flag) json_num_field(#member, x->e.member);
-      GS_EFFICIENCY_FIELDS(FIGURE)
-#undef FIGURE
-      json_str_field("allreduce_from", x->allreduce_fitted ? "runs" : "nccl-tests", 1);
-      printf(",\"pooled\":%s", x->pooled ? "true" : "false");
-      printf(",\"runs\":%zu,\"ttft_runs\":%zu", x->runs, x->ttft_runs);
-      json_str_field("sources", x->sources, 1);
-      json_num_field("median_error", x->median_error);
-      if (x->left_out_error >= 0) json_num_field("left_out_error", x->left_out_error);
-      else printf(",\"left_out_error\":null");
-      json_num_field("ttft_median_error", x->ttft_median_error);
-      printf(",\"ids\":\"");
-      for (k = 0; k < runs->count; k++)
-        if (fit_in_group(&p[k], x->engine, x->generation)) {
-          if (n++) putchar(',');
-          cli_json_text(stdout, p[k].run->id);
-        }
-      printf("\"}");
-    }
-    printf("],\"skipped\":[");
-    for (i = 0, g = 0; i < runs->count; i++) {
-      if (p[i].ok) continue;
-      printf("%s{", g++ ? "," : "");
-      json_str_field("id", p[i].run->id, 0);
-      json_str_field("why", p[i].why, 1);
-      printf("}");
-    }
-    printf("]}\n");
-    return;
+static void print_fit_json(const gs_runs *runs, const priced_run *p, const fit_result *fr, size_t ok) {
+  size_t i, g;
+  printf("{\"_source\":\"gpusplit fit: achieved efficiency fitted to measured decode runs, least squares of relative error "
+         "with each source weighted alike (csrc/cli/cli_fit.c); the all-reduce start-up above NCCL's constants fitted to "
+         "NVIDIA's measured all-reduces (tests/measured). Each figure names the runs it was fitted on.\",");
+  printf("\"runs\":%zu,\"priced\":%zu,\"median_engine\":", runs->count, ok);
+  cli_json_string(stdout, fr->median_engine);
+  printf(",\"allreduce\":[");
+  for (g = 0, i = 0; g < FIT_GEN_COUNT; g++) {
+    if (!fr->ar.rows[g]) continue;
+    printf("%s{", i++ ? "," : "");
+    json_str_field("generation", FIT_GENERATIONS[g], 0);
+    json_num_field("allreduce_us", fr->ar.us[g]);
+    printf(",\"rows\":%zu", fr->ar.rows[g]);
+    json_num_field("mean_square_us2", fr->ar.rms_us[g]);
+    printf("}");
   }
-  printf("Runs: %zu read, %zu priced, %zu skipped\n", runs->count, ok, runs->count - ok);
-  printf("\nAll-reduce start-up above NCCL's constants (tests/measured, 8 to 64 KiB, 2-8 GPUs):\n");
-  for (g = 0; g < FIT_GEN_COUNT; g++)
-    if (fr->ar.rows[g]) printf("  %-10s %s us  (%zu rows)\n", FIT_GENERATIONS[g], gs_fixed(a, sizeof a, fr->ar.us[g], 1), fr->ar.rows[g]);
-  printf("\nEfficiency (least squares of relative error, each source weighted alike); median engine: %s\n", fr->median_engine);
-  printf("%-10s %-10s %5s %9s %9s %9s %6s %10s %10s %6s %10s  %s\n", "engine", "generation", "runs", "bandwidth", "layer us",
-         "step us", "flops", "request us", "allreduce", "error", "1st error", "sources");
+  printf("],\"figures\":[");
   for (g = 0; g < fr->count; g++) {
     const fit_figure *x = &fr->f[g];
-    char st[GS_FIGURE_CAP], rq[GS_FIGURE_CAP];
-    char fe[GS_FIGURE_CAP + 1];
-    if (x->ttft_runs) snprintf(fe, sizeof fe, "%s%%", gs_fixed(f, sizeof f, x->ttft_median_error * 100, 1));
-    else snprintf(fe, sizeof fe, "-");
-    if (x->pooled) { /* the figures' seven columns, 66 characters */
-      char why[80];
-      if (x->runs < FIT_MIN_RUNS) snprintf(why, sizeof why, "  under %d runs: priced with every engine's pooled", FIT_MIN_RUNS);
-      else snprintf(why, sizeof why, "  share at 1, untold: priced with every engine's pooled");
-      printf("%-10s %-10s %5zu %-66s %5s%% %10s  ", x->engine, x->generation, x->runs, why, gs_fixed(e, sizeof e, x->median_error * 100, 1), fe);
-      cli_put_text(stdout, x->sources);
-      printf("\n");
-      continue;
-    }
+    size_t k, n = 0;
+    printf("%s{", g ? "," : "");
+    json_str_field("engine", x->engine, 0);
+    json_str_field("generation", x->generation, 1);
+#define FIGURE(member, kind, flag) json_num_field(#member, x->e.member);
+    GS_EFFICIENCY_FIELDS(FIGURE)
+#undef FIGURE
+    json_str_field("allreduce_from", x->allreduce_fitted ? "runs" : "nccl-tests", 1);
+    printf(",\"pooled\":%s", x->pooled ? "true" : "false");
+    printf(",\"runs\":%zu,\"ttft_runs\":%zu", x->runs, x->ttft_runs);
+    json_str_field("sources", x->sources, 1);
+    json_num_field("median_error", x->median_error);
+    if (x->left_out_error >= 0) json_num_field("left_out_error", x->left_out_error);
+    else printf(",\"left_out_error\":null");
+    /* a median over no first words is none, not 0 */
+    if (x->ttft_errors) json_num_field("ttft_median_error", x->ttft_median_error);
+    else printf(",\"ttft_median_error\":null");
+    printf(",\"ids\":\"");
+    for (k = 0; k < runs->count; k++)
+      if (fit_in_group(&p[k], x->engine, x->generation)) {
+        if (n++) putchar(',');
+        cli_json_text(stdout, p[k].run->id);
+      }
+    printf("\"}");
+  }
+  printf("],\"skipped\":[");
+  for (i = 0, g = 0; i < runs->count; i++) {
+    if (p[i].ok) continue;
+    printf("%s{", g++ ? "," : "");
+    json_str_field("id", p[i].run->id, 0);
+    json_str_field("why", p[i].why, 1);
+    printf("}");
+  }
+  printf("]}\n");
+}
+
+/* A group's line of the figures' table. */
+static void print_figure_line(const fit_figure *x) {
+  char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP], c[GS_FIGURE_CAP], d[GS_FIGURE_CAP], e[GS_FIGURE_CAP], f[GS_FIGURE_CAP];
+  char st[GS_FIGURE_CAP], rq[GS_FIGURE_CAP], fe[GS_FIGURE_CAP + 1];
+  /* a median over no first words (none given, or no FLOP/s share to price them) is none */
+  if (x->ttft_errors) snprintf(fe, sizeof fe, "%s%%", gs_fixed(f, sizeof f, x->ttft_median_error * 100, 1));
+  else snprintf(fe, sizeof fe, "-");
+  if (x->pooled) { /* the figures' seven columns, 66 characters */
+    char why[80];
+    if (x->runs < FIT_MIN_RUNS) snprintf(why, sizeof why, "  under %d runs: priced with every engine's pooled", FIT_MIN_RUNS);
+    else snprintf(why, sizeof why, "  share at 1, untold: priced with every engine's pooled");
+    printf("%-10s %-10s %5zu %-66s %5s%% %10s  ", x->engine, x->generation, x->runs, why, gs_fixed(e, sizeof e, x->median_error * 100, 1), fe);
+  } else
     printf("%-10s %-10s %5zu %9s %9s %9s %6s %10s %10s %5s%% %10s  ", x->engine, x->generation, x->runs,
            gs_fixed(a, sizeof a, x->e.bandwidth_share, 2), gs_fixed(b, sizeof b, x->e.layer_us, 1), gs_fixed(st, sizeof st, x->e.step_us, 1),
            x->e.flops_share > 0 ? gs_fixed(c, sizeof c, x->e.flops_share, 2) : "-", gs_fixed(rq, sizeof rq, x->e.request_us, 1),
            strcmp(x->generation, "all") || x->allreduce_fitted ? gs_fixed(d, sizeof d, x->e.allreduce_us, 1) : "by gen",
            gs_fixed(e, sizeof e, x->median_error * 100, 1), fe);
-    cli_put_text(stdout, x->sources);
-    printf("\n");
-  }
+  cli_put_text(stdout, x->sources);
+  printf("\n");
+}
+
+static void print_fit_table(const gs_runs *runs, const priced_run *p, const fit_result *fr, size_t ok, const char *allreduce_dir) {
+  size_t i, g;
+  char a[GS_FIGURE_CAP];
+  printf("Runs: %zu read, %zu priced, %zu skipped\n", runs->count, ok, runs->count - ok);
+  printf("\nAll-reduce start-up above NCCL's constants (");
+  cli_put_text(stdout, allreduce_dir);
+  printf(", 8 to 64 KiB, 2-8 GPUs):\n");
+  for (g = 0; g < FIT_GEN_COUNT; g++)
+    if (fr->ar.rows[g]) printf("  %-10s %s us  (%zu rows)\n", FIT_GENERATIONS[g], gs_fixed(a, sizeof a, fr->ar.us[g], 1), fr->ar.rows[g]);
+  printf("\nEfficiency (least squares of relative error, each source weighted alike); median engine: %s\n", fr->median_engine);
+  printf("%-10s %-10s %5s %9s %9s %9s %6s %10s %10s %6s %10s  %s\n", "engine", "generation", "runs", "bandwidth", "layer us",
+         "step us", "flops", "request us", "allreduce", "error", "1st error", "sources");
+  for (g = 0; g < fr->count; g++) print_figure_line(&fr->f[g]);
   printf("\n%-6s %-28s %-15s %-10s %-6s %4s %3s %9s %9s %9s %8s\n", "id", "model", "gpu", "engine", "source", "batch", "n",
          "peak ms", "fitted ms", "measured", "error");
   for (i = 0; i < runs->count; i++) {
@@ -185,13 +189,21 @@ void fit_work_close(fit_work *w) {
 
 int cli_fit_file(const char *path, const char *allreduce_dir, int json, int left_out) {
   fit_work w;
+  size_t i, ok = 0;
   int rc;
   if ((rc = fit_work_open(path, "fit", &w)) != CLI_OK) return rc;
+  /* the sources a --leave-source-out fits again without, bounded before any fit */
+  if (left_out && (fit_price_runs(w.runs, w.p), rc = fit_left_out_bound(w.runs, w.p, path)) != CLI_OK) {
+    fit_work_close(&w);
+    return rc;
+  }
   if ((rc = cli_fit_runs(w.runs, allreduce_dir, w.p, w.fr)) == CLI_OK) {
     /* how far off each engine's figures are on runs of a source the fit left out; a file of
      * one source says nothing of that */
     if (left_out && fit_left_out_errors(w.runs, w.p, &w.fr->ar, w.e) == CLI_OK) fit_note_left_out(w.runs, w.p, w.e, w.fr);
-    print_fit(w.runs, w.p, w.fr, json);
+    for (i = 0; i < w.runs->count; i++) ok += (size_t)w.p[i].ok;
+    if (json) print_fit_json(w.runs, w.p, w.fr, ok);
+    else print_fit_table(w.runs, w.p, w.fr, ok, allreduce_dir);
   }
   fit_work_close(&w);
   return rc;

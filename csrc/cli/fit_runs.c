@@ -63,14 +63,17 @@ static int fit_allreduce(const char *dir, ar_fit *out) {
   memset(out, 0, sizeof *out);
   for (a = 0; a < sizeof AR_SYSTEMS / sizeof AR_SYSTEMS[0]; a++) {
     const ar_system *sy = &AR_SYSTEMS[a];
-    char path[1024], *text;
-    size_t len, i;
+    char path[CLI_PATH_CAP], *text;
+    size_t len, i, tables = 0;
     gs_gpu gpu;
     gs_link link;
     gs_error err;
     uint64_t gpus;
     int gi = fit_gen_index(sy->generation), rc;
-    snprintf(path, sizeof path, "%s/%s", dir, sy->file);
+    /* the folder's path whole, or refused by name: a cut one names another folder */
+    if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, sy->file) >= sizeof path)
+      return cli_bad("--allreduce: the folder's path is %zu bytes, longer than a file's path in it may be (%d bytes): %s", strlen(dir),
+                     CLI_PATH_CAP - 1, dir);
     if ((rc = cli_read_file(path, GS_MEASURED_MAX_BYTES, "a measured all-reduce table", &text, &len)) != CLI_OK) return rc;
     if (gs_builtin_gpu(sy->gpu, &gpu, NULL, &err) != GS_OK || gs_builtin_link(sy->link, &link, NULL, &err) != GS_OK) {
       free(text);
@@ -79,7 +82,14 @@ static int fit_allreduce(const char *dir, ar_fit *out) {
     link.bandwidth = cli_ring_one_way(sy->gpu, sy->link, link.bandwidth);
     for (gpus = 2; gpus <= 8; gpus *= 2) {
       static gs_measured m;
-      if (gs_measured_csv_parse(text, len, sy->dir, gpus, &m, &err) != GS_OK) continue;
+      /* a table with no rows at one GPU count is read at the others; one that does not
+       * parse is refused, naming it, rather than fitted on nothing */
+      if (gs_measured_csv_parse(text, len, sy->dir, gpus, &m, &err) != GS_OK) {
+        if (err.code == GS_ERR_UNKNOWN) continue;
+        free(text);
+        return cli_bad("fit: --allreduce: %s: %s", path, err.what);
+      }
+      tables++;
       for (i = 0; i < m.count; i++) {
         gs_ring r;
         int protocol;
@@ -98,6 +108,7 @@ static int fit_allreduce(const char *dir, ar_fit *out) {
       }
     }
     free(text);
+    if (!tables) return cli_bad("fit: --allreduce: %s: has no rows from %s on 2, 4 or 8 GPUs", path, sy->dir);
   }
   for (a = 0; a < FIT_GEN_COUNT; a++) {
     double mean;
@@ -126,9 +137,13 @@ int fit_in_group(const priced_run *p, const char *engine, const char *generation
   return p->ok && !fit_excluded(p) && (strcmp(engine, ANY_ENGINE) == 0 || strcmp(p->s.engine, engine) == 0) && (strcmp(generation, "all") == 0 || strcmp(p->s.generation, generation) == 0);
 }
 
-/* w_i = 1 / (runs of the same source in the group). */
+/* Room kept at the end of a group's sources for " and 1024 more". */
+#define MORE_ROOM 16
+
+/* w_i = 1 / (runs of the same source in the group); sources gets their names, each whole,
+ * as many as cap holds, then how many more there are. */
 static size_t weigh(priced_run *p, size_t n, const char *engine, const char *generation, char *sources, size_t cap) {
-  size_t i, j, count = 0, at = 0;
+  size_t i, j, count = 0, at = 0, more = 0;
   sources[0] = '\0';
   for (i = 0; i < n; i++) {
     size_t same = 0, first = 1;
@@ -141,9 +156,11 @@ static size_t weigh(priced_run *p, size_t n, const char *engine, const char *gen
         if (j < i) first = 0;
       }
     p[i].weight = 1.0 / (double)same;
-    if (first && at + strlen(p[i].run->source) + 2 < cap)
+    if (first && at + strlen(p[i].run->source) + 2 + MORE_ROOM < cap)
       at += (size_t)snprintf(sources + at, cap - at, "%s%s", at ? "," : "", p[i].run->source);
+    else if (first) more++;
   }
+  if (more) snprintf(sources + at, cap - at, "%s%zu more", at ? " and " : "", more);
   return count;
 }
 
@@ -459,6 +476,7 @@ static void fit_group(priced_run *p, size_t n, const fit_result *fr, fit_figure 
     errs[m++] = fit_rel(fit_predict(&p[i], &e, 1), p[i].run->ttft_ms * 1e-3);
   }
   f->ttft_median_error = fit_median(errs, m);
+  f->ttft_errors = m;
 }
 
 /* An engine with no figures of its own (fewer than FIT_MIN_RUNS runs, or a share fitted at
@@ -484,6 +502,7 @@ static void pool_engine(priced_run *p, size_t n, const fit_result *fr, fit_figur
   }
   f->median_error = fit_median(errs, m);
   f->ttft_median_error = fit_median(first, k);
+  f->ttft_errors = k;
 }
 
 static int has_engine(const fit_result *fr, const char *engine) {

@@ -143,6 +143,14 @@ static int first_of_source(const gs_runs *runs, const priced_run *p, size_t i) {
   return 1;
 }
 
+int fit_left_out_bound(const gs_runs *runs, const priced_run *p, const char *path) {
+  size_t i, sources = 0;
+  for (i = 0; i < runs->count; i++) sources += (size_t)first_of_source(runs, p, i);
+  if (sources <= FIT_LEFT_OUT_MAX_SOURCES) return CLI_OK;
+  return cli_bad("%s: --leave-source-out takes runs of at most %d sources (each is a fit again), and this file's priced runs have %zu", path,
+                 FIT_LEFT_OUT_MAX_SOURCES, sources);
+}
+
 /* Runs never seen: for each source, the figures fitted again on every other source's runs
  * (the all-reduce start-up of fr kept), and that source's runs priced with them. For run i,
  * the |relative error| of its time per word with its engine's figures (own, -1 when the other
@@ -212,6 +220,10 @@ int cli_validate_left_out(const char *path) {
   fit_work w;
   int rc;
   if ((rc = validate_open(path, NULL, &w)) != CLI_OK) return rc;
+  if ((rc = fit_left_out_bound(w.runs, w.p, path)) != CLI_OK) {
+    fit_work_close(&w);
+    return rc;
+  }
   if ((rc = fit_left_out_errors(w.runs, w.p, &w.fr->ar, w.e)) == CLI_FAILED)
     rc = cli_bad("validate: --leave-source-out needs runs of two sources or more");
   if (rc == CLI_OK) {
