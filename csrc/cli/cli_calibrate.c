@@ -37,7 +37,8 @@ static const char VALIDATE_HELP[] =
     "       gpusplit validate --runs RUNS.csv --leave-source-out\n"
     "\n"
     "How far off the fit is on runs it never saw: each source's runs priced with figures\n"
-    "fitted again on the other sources' runs only; medians by source left out and over all.\n";
+    "fitted again on the other sources' runs only; medians by source left out and over all\n"
+    "(at most 32 sources: each is a fit again).\n";
 
 /* The lesson's message sizes: one word of 4,096, 8,192 and 16,384 numbers of 2 bytes (8B,
  * 70B, 405B), and 64 words of each. */

@@ -17,7 +17,7 @@ static const char FIT_HELP[] =
     "figures and each run's error; runs whose model or GPU the catalogue lacks are listed as\n"
     "skipped, with the reason. --json prints data/efficiency.json. --leave-source-out also\n"
     "fits again without each source in turn and gives each engine's median error on the runs\n"
-    "left out (a refit a source: it takes as many times longer).\n";
+    "left out (a refit a source: it takes as many times longer; at most 32 sources).\n";
 
 int cli_fit(int argc, char **argv) {
   const char *path = NULL, *dir = "tests/measured";

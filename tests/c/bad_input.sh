@@ -448,6 +448,54 @@ bad "--request-us;a finite number" report --request-us nan
 bad "--prompt-tokens;from 1 to" report --prompt-tokens 0
 bad "--engine;no figures for 'tgi'" report --gpu h100-sxm --engine tgi
 bad "validate;--efficiency-from goes with --runs" validate --efficiency-from x.csv
+
+# Issue 28: a number cell read whole or refused, naming its column and line, in fit,
+# validate --runs and report --efficiency-from alike.
+cell() { # cell NAME SED: the row with SED applied, under the header, into $tmp/NAME
+  printf '%s\n%s\n' "$head" "$(echo "$row" | sed "$2")" >"$tmp/$1"
+}
+cell comma.csv 's/,11.2,/,"7,5",/'
+bad "comma.csv;itl_ms;line 2;'7,5' is not a number" fit "$tmp/comma.csv"
+cell points.csv 's/,11.2,/,1.2.3,/'
+bad "points.csv;itl_ms;line 2;'1.2.3' is not a number" validate --runs "$tmp/points.csv"
+cell unit.csv 's/,11.2,/,6.43ms,/'
+bad "unit.csv;itl_ms;line 2;'6.43ms' is not a number" report --efficiency-from "$tmp/unit.csv"
+cell exponent.csv 's/,11.2,/,1e1x,/'
+bad "exponent.csv;itl_ms;line 2;'1e1x' is not a number" fit "$tmp/exponent.csv"
+cell ttft.csv 's/,11.2,,/,11.2,20 ms,/'
+bad "ttft.csv;ttft_ms;line 2;'20 ms' is not a number" fit "$tmp/ttft.csv"
+cell bits_comma.csv 's/,16,/,"4,5",/'
+bad "bits_comma.csv;weight_bits;line 2;'4,5' is not a number" validate --runs "$tmp/bits_comma.csv"
+cell bits_word.csv 's/,16,/,8bit,/'
+bad "bits_word.csv;weight_bits;line 2;'8bit' is not a number" report --efficiency-from "$tmp/bits_word.csv"
+cell long_id.csv "s/^r1,/$(printf '%064d' 0),/"
+bad "long_id.csv;id;line 2;64 bytes, longer than the 63" fit "$tmp/long_id.csv"
+cell long_gpu.csv "s/,H100-SXM5-80GB,/,H100-$(printf '%064d' 0),/"
+bad "long_gpu.csv;gpu;line 2;longer than the 63" fit "$tmp/long_gpu.csv"
+# The flags' figures: JSON's spellings through the same reader, strtod's others read whole.
+bad "--gpu-bw;must be a number;1e1x" report --gpu-bw 1e1x
+bad "--gpu-bw;must be a number;1.2.3" report --gpu-bw 1.2.3
+good report --gpu-bw +3e12 --gpu-flops .5e15 --link-bw 0x1p40
+good report --gpu-bw 3.3333333333333335e12
+# --allreduce: a table that does not parse is refused, naming it; so is one with no rows
+# from its NCCL folder; a folder's path is whole or refused as too long.
+mkdir -p "$tmp/ar_bad" "$tmp/ar_none"
+for t in a100_sxm h100_sxm h200_sxm b200_sxm l40s; do # the tables fit reads (set -f: no globs here)
+  cp "tests/measured/${t}_nccl.csv" "$tmp/ar_bad/"
+  cp "tests/measured/${t}_nccl.csv" "$tmp/ar_none/"
+done
+printf 'not,a,table\n' >"$tmp/ar_bad/h100_sxm_nccl.csv"
+sed 's|nccl/2.27.3|nccl/0.0.0|' tests/measured/l40s_nccl.csv >"$tmp/ar_none/l40s_nccl.csv"
+printf '%s\n%s\n' "$head" "$row" >"$tmp/one_run.csv"
+bad "fit: --allreduce;ar_bad/h100_sxm_nccl.csv;not a measured all-reduce table" fit --allreduce "$tmp/ar_bad" "$tmp/one_run.csv"
+bad "fit: --allreduce;ar_none/l40s_nccl.csv;no rows from nccl/2.27.3" fit --allreduce "$tmp/ar_none" "$tmp/one_run.csv"
+far=$(printf '%04200d' 0)
+bad "--allreduce;the folder's path is 4200 bytes, longer than;$far" fit --allreduce "$far" "$tmp/one_run.csv"
+# --leave-source-out: at most 32 sources, checked before any fit (a fit of these 1,024 runs
+# takes a second; left out 33 times, half a minute).
+awk -v head="$head" -v row="$row" 'BEGIN { print head; sub(/,S1$/, ",", row); for (i = 0; i < 1024; i++) print row "S" i % 33 + 1 }' >"$tmp/sources33.csv"
+bad_fast "sources33.csv;--leave-source-out takes runs of at most 32 sources;have 33" fit --leave-source-out "$tmp/sources33.csv"
+bad_fast "sources33.csv;--leave-source-out takes runs of at most 32 sources;have 33" validate --runs "$tmp/sources33.csv" --leave-source-out
 good fit tests/measured/decode-runs.csv
 good validate --runs tests/measured/decode-heldout.csv
 good report --gpu h100-sxm --link nvlink4 --engine median --prompt-tokens 1024 --nccl auto

@@ -259,11 +259,98 @@ check "five computed first words (and one read) fit no FLOP/s share: the group t
 import json, sys
 f = [x for x in json.load(open(sys.argv[1]))['figures'] if x['engine'] == 'any' and x['generation'] == 'all'][0]
 assert (f['bandwidth_share'], f['flops_share'], f['request_us'], f['ttft_runs']) == (0.6, 0, 0, 6), f
+assert f['ttft_median_error'] is None, 'a median over no first words priced: ' + repr(f['ttft_median_error'])
 " "$tmp/served-five.json"
+"$binary" fit "$tmp/served-five.csv" > "$tmp/served-five"
+check "and the table shows no first-word error for it, not 0.0%" \
+  [ "$(awk '$1 == "any" && $2 == "all" { print $(NF - 1) }' "$tmp/served-five")" = "-" ]
 sed -e 's/; batch = concurrency"$/"/' "$tmp/served.csv" > "$tmp/static.csv"
 "$binary" validate --runs "$tmp/static.csv" --efficiency-from "$tmp/served.csv" > "$tmp/static"
 check "a static batch's first word pays no request cost: 4.00 ms under a serving run's" \
   [ "$(awk '$1 == "q200x1" { sub(/,$/, "", $(NF - 1)); printf "%.2f", $(NF - 1) - $(NF - 3) }' "$tmp/static")" = "4.00" ]
+
+# Issue 28: hostile runs files. The hand-worked run r1 (above) under other ids and sources.
+base_row='Llama-3.1-8B,meta-llama/Llama-3.1-8B,16,,H100-SXM5-80GB,1,1,1,,1,0,0,11.188450,,vLLM 0.9,,'
+runs_head=$(head -n 1 "$tmp/runs.csv")
+esc=$(printf '\033')
+rlo=$(printf '\342\200\256') # U+202E, right-to-left override
+# Ids with a quote and a backslash, a 0x01 byte, a terminal escape and a bidi override; eight
+# ids alike in their first 15 bytes; a source cell with a terminal escape (no tag in the note).
+{
+  echo "$runs_head"
+  printf '"q""1\\",%sx,"S1; quote"\n' "$base_row"
+  printf 'c\001d,%sx,"S1; a control byte"\n' "$base_row"
+  printf 'e%s[31mred,%sx,"S1; an escape"\n' "$esc" "$base_row"
+  printf 'b%sdi,%sx,"S1; bidi"\n' "$rlo" "$base_row"
+  for k in 1 2 3 4 5 6 7 8; do printf 'same-first-15-b-%s,%sx,"S2; long id"\n' "$k" "$base_row"; done
+  printf 'src,%shttps://x.org/%s]0;title%s,no tag\n' "$base_row" "$esc" "$(printf '\007')"
+  printf 'skip-me-0123456789-%s,%sx,"S2; skipped"\n' "$esc" "$(echo "$base_row" | sed 's/H100-SXM5-80GB/TPU v5e/')"
+} > "$tmp/hostile.csv"
+"$binary" fit --json "$tmp/hostile.csv" > "$tmp/hostile.json"
+check "fit --json escapes run ids: valid JSON whose ids read back whole" python3 -c "
+import json, sys
+raw = open(sys.argv[1], 'rb').read()
+assert not any(b < 0x20 for b in raw.rstrip(b'\n')), 'a raw control byte'
+d = json.loads(raw)
+f = [x for x in d['figures'] if x['engine'] == 'any' and x['generation'] == 'all'][0]
+ids = f['ids'].split(',')
+assert ids[:4] == ['q\"1\\\\', 'c\x01d', 'e\x1b[31mred', 'b\u202edi'], ids[:4]
+assert ids[4:12] == ['same-first-15-b-%d' % k for k in range(1, 9)], ids[4:12]
+assert set(f) == set(d['figures'][1]), 'an id added a key'
+assert d['skipped'][0]['id'] == 'skip-me-0123456789-\x1b', d['skipped']
+" "$tmp/hostile.json"
+for command in "fit" "validate --runs" "validate --leave-source-out --runs"; do
+  # shellcheck disable=SC2086
+  "$binary" $command "$tmp/hostile.csv" > "$tmp/hostile.out" 2>&1
+  check "$command prints no terminal escape or bidi control raw, and says them escaped" \
+    sh -c "! grep -q '$esc' '$tmp/hostile.out' && ! grep -q '$rlo' '$tmp/hostile.out' && ! grep -q \"\$(printf '\\001')\" '$tmp/hostile.out'"
+done
+"$binary" fit "$tmp/hostile.csv" > "$tmp/hostile.out"
+check "fit prints the escaped id, source and skipped id" \
+  sh -c "grep -q '^e\\\\x1b\\[31mred ' '$tmp/hostile.out' && grep -q '^b\\\\u202edi ' '$tmp/hostile.out' &&
+    grep -qF 'https://x.org/\\x1b]0;title\\x07' '$tmp/hostile.out' && grep -qF '  skip-me-0123456789-\\x1b: GPU' '$tmp/hostile.out'"
+check "fit prints eight ids alike in their first 15 bytes as eight" \
+  [ "$(grep -c '^same-first-15-b-[1-8] ' "$tmp/hostile.out")" = 8 ]
+esc_dir="$tmp/runs$esc[2J"
+mkdir -p "$esc_dir"
+cp "$tmp/hostile.csv" "$esc_dir/r.csv"
+"$binary" validate --runs "$esc_dir/r.csv" > "$tmp/hostile.out"
+check "validate --runs escapes the file's path" sh -c "grep -qF 'runs\\x1b[2J/r.csv' '$tmp/hostile.out' && ! grep -q '$esc' '$tmp/hostile.out'"
+
+# validate's medians by source show every source: 70 here, each a tag of its own.
+{ echo "$runs_head"; k=1; while [ $k -le 70 ]; do printf 'r%s,%sx,"S%s; one of 70"\n' $k "$base_row" $k; k=$((k + 1)); done; } > "$tmp/seventy.csv"
+"$binary" validate --runs "$tmp/seventy.csv" > "$tmp/seventy"
+check "validate shows all 70 sources in its medians by source" \
+  [ "$(sed -n '/^median |error| by source/,/^$/p' "$tmp/seventy" | grep -c '^S[0-9]* ')" = 70 ]
+"$binary" fit --json "$tmp/seventy.csv" > "$tmp/seventy.json"
+check "a group's sources list names each source whole, then how many more" python3 -c "
+import json, sys
+f = json.load(open(sys.argv[1]))['figures'][0]
+names, _, more = f['sources'].partition(' and ')
+names = names.split(',')
+assert names == ['S%d' % k for k in range(1, len(names) + 1)], names
+assert more == '%d more' % (70 - len(names)), (more, len(names))
+" "$tmp/seventy.json"
+
+# --leave-source-out: at most 32 sources, refused before any fit past it (bad_input.sh), and
+# taken at 32.
+head -n 33 "$tmp/seventy.csv" > "$tmp/thirty-two.csv"
+"$binary" validate --runs "$tmp/thirty-two.csv" --leave-source-out > "$tmp/thirty-two" 2>&1
+check "validate --leave-source-out takes 32 sources" sh -c "[ $? -eq 0 ] && grep -q '^S32 ' '$tmp/thirty-two'"
+
+# A 17-digit time is read as the double it names, not refused.
+sed 's/,11.188450,/,11.188450000000001,/' "$tmp/runs.csv" > "$tmp/digits.csv"
+"$binary" fit "$tmp/digits.csv" > "$tmp/digits" 2>&1
+check "fit reads a time of 17 digits" sh -c "[ $? -eq 0 ] && grep -q '^r1 .* 11.19 ' '$tmp/digits'"
+
+# --allreduce: a folder whose path passes 1,023 bytes is read whole, and named whole.
+deep=$tmp
+for k in 1 2 3 4 5 6 7 8 9 10 11; do deep=$deep/$(printf "%0100d" $k); done
+mkdir -p "$deep"
+cp tests/measured/*_nccl.csv "$deep/"
+"$binary" fit --allreduce "$deep" "$tmp/runs.csv" > "$tmp/deep" 2>&1
+check "fit --allreduce reads a folder of over 1,023 bytes" \
+  sh -c "[ $? -eq 0 ] && [ ${#deep} -gt 1023 ] && grep -qF '($deep, 8 to 64 KiB' '$tmp/deep' && grep -q '^  hopper ' '$tmp/deep'"
 
 echo "fit_test: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
