@@ -23,7 +23,7 @@ static void print_run_line(const priced_run *p, const gs_efficiency *e) {
   gs_efficiency off = {0};
   double peak = fit_predict(p, &off, 0), fitted = fit_predict(p, e, 0), t = p->run->itl_ms * 1e-3;
   cli_put_padded(stdout, p->run->id, 6);
-  printf(" %-28.28s %-15s %-10s ", p->s.model_key, p->s.gpu_key, p->s.engine);
+  printf(" %-28s %-15s %-10s ", p->s.model_key, p->s.gpu_key, p->s.engine);
   cli_put_padded(stdout, p->run->source, 6);
   printf(" %4llu %3llu %9s %9s %9s %7s%%", (unsigned long long)p->run->batch, (unsigned long long)p->s.plan.gpus, gs_fixed(a, sizeof a, peak * 1e3, 2),
          gs_fixed(b, sizeof b, fitted * 1e3, 2), gs_fixed(c, sizeof c, t * 1e3, 2), gs_fixed(d, sizeof d, (fitted - t) / t * 100, 1));

@@ -79,7 +79,7 @@ static void print_validated(const priced_run *p, const fit_result *fr, left_out_
   with = fit_predict(p, &own, 0);
   without = fit_predict(p, &med, 0);
   cli_put_padded(stdout, p->run->id, 6);
-  printf(" %-16.16s %-14s %-10s ", p->s.model_key, p->s.gpu_key, has_own ? p->s.engine : "(any)");
+  printf(" %-16s %-14s %-10s ", p->s.model_key, p->s.gpu_key, has_own ? p->s.engine : "(any)");
   cli_put_padded(stdout, p->run->source, 5);
   printf(" %5llu %3llu %8s %8s %8s %9s %7s%% %7s%%", (unsigned long long)p->run->batch, (unsigned long long)p->s.plan.gpus,
          gs_fixed(a, sizeof a, peak * 1e3, 2), gs_fixed(b, sizeof b, with * 1e3, 2), gs_fixed(c, sizeof c, without * 1e3, 2),
@@ -112,7 +112,7 @@ int cli_validate_runs(const char *path, const char *fit_from) {
   printf(" priced with the catalogue's model and GPU, a cache for each chat read at\n");
   printf("every step, NCCL's rules, servers of 8 and the one-way ring bandwidth; efficiency %s.\n",
          fit_from ? "fitted to the --efficiency-from runs" : "from data/efficiency.json");
-  printf("%-6s %-16.16s %-14s %-10s %-5s %5s %3s %8s %8s %8s %9s %8s %8s %s\n", "id", "model", "gpu", "engine", "src", "batch", "n",
+  printf("%-6s %-16s %-14s %-10s %-5s %5s %3s %8s %8s %8s %9s %8s %8s %s\n", "id", "model", "gpu", "engine", "src", "batch", "n",
          "peak ms", "engine", "any", "measured", "error", "no eng.", "first word: predicted / measured ms, error");
   for (i = 0; i < runs->count; i++) print_validated(&p[i], fr, &w.e[i]);
   print_medians("median |error| by source", p, w.e, runs->count, BY_SOURCE);

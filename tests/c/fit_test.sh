@@ -317,6 +317,11 @@ cp "$tmp/hostile.csv" "$esc_dir/r.csv"
 "$binary" validate --runs "$esc_dir/r.csv" > "$tmp/hostile.out"
 check "validate --runs escapes the file's path" sh -c "grep -qF 'runs\\x1b[2J/r.csv' '$tmp/hostile.out' && ! grep -q '$esc' '$tmp/hostile.out'"
 
+# A catalogue key of 17 characters prints whole in validate's table (it was cut to 16).
+{ echo "$runs_head"; echo "$base_row" | sed 's/^[^,]*,[^,]*,/q1,Qwen1.5-MoE,Qwen\/Qwen1.5-MoE-A2.7B,/; s/$/x,S1/'; } > "$tmp/key.csv"
+"$binary" validate --runs "$tmp/key.csv" > "$tmp/key"
+check "validate prints a 17-character model key whole" [ "$(awk '$1 == "q1" { print $2 }' "$tmp/key")" = qwen1.5-moe-a2.7b ]
+
 # validate's medians by source show every source: 70 here, each a tag of its own.
 { echo "$runs_head"; k=1; while [ $k -le 70 ]; do printf 'r%s,%sx,"S%s; one of 70"\n' $k "$base_row" $k; k=$((k + 1)); done; } > "$tmp/seventy.csv"
 "$binary" validate --runs "$tmp/seventy.csv" > "$tmp/seventy"
