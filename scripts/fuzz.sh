@@ -19,6 +19,7 @@ for name in "$@"; do
     config) extra=data/models ;;
     data) cp data/*.json "$corpus/"; extra='' ;;
     cli) extra=''; limit=5 ;;
+    fit) extra=''; limit=5 ;; # four commands an input, two or three of them fitting up to 24 runs
     *) extra='' ;;
   esac
   # shellcheck disable=SC2086 # extra is one directory or none

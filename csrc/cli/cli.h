@@ -55,6 +55,8 @@ typedef struct {
   const char *engine;     /* as --engine names it */
 } cli_run_setting_t;
 int cli_run_setting(const gs_run *r, cli_run_setting_t *s, char *why, size_t cap);
+/* The engines cli_engine_of names: nine and "other". */
+#define CLI_ENGINE_COUNT 10
 const char *cli_engine_of(const char *software);
 const char *cli_gpu_generation(const char *gpu_key);
 double cli_ring_one_way(const char *gpu_key, const char *link_key, double sheet);

@@ -10,7 +10,6 @@
 
 /* The engine name of every engine's runs pooled: the figures when none is named. */
 #define ANY_ENGINE "any"
-#define MAX_GROUPS 64
 /* The runs a group needs for figures of its own: an engine's, or an engine's on one GPU
  * generation; and the first words it needs for a FLOP/s share of its own. With fewer, its
  * two to six figures are fitted to a handful of settings (one run fits two of them exactly
@@ -18,6 +17,10 @@
  * on every generation, or every engine pooled). */
 #define FIT_MIN_RUNS 6
 #define FIT_GEN_COUNT 4
+/* Every group a fit can make, so none is left out for want of room (64 once left out two
+ * of the ten engines' generation groups): every engine pooled and each engine, over every
+ * generation and on each of FIT_GEN_COUNT and AMD's cdna3. */
+#define MAX_GROUPS ((1 + CLI_ENGINE_COUNT) * (2 + FIT_GEN_COUNT))
 /* The NVIDIA generations fitted apart (and, by engine, AMD's cdna3). */
 extern const char *const FIT_GENERATIONS[FIT_GEN_COUNT];
 /* data/efficiency.json, embedded in the program by the Makefile (build/efficiency_file.c). */

@@ -58,8 +58,9 @@ const char *cli_gpu_generation(const char *gpu_key) {
   return "";
 }
 
-/* The engine a run's software names, as --engine takes it. NIM serves TensorRT-LLM
- * engines (its rows say "TensorRT-LLM backend"), so it counts as trt-llm. */
+/* The engine a run's software names, as --engine takes it (CLI_ENGINE_COUNT of them, with
+ * "other"). NIM serves TensorRT-LLM engines (its rows say "TensorRT-LLM backend"), so it
+ * counts as trt-llm. */
 const char *cli_engine_of(const char *software) {
   static const char *const MAP[][2] = {{"TensorRT-LLM", "trt-llm"}, {"NIM", "trt-llm"},     {"vLLM", "vllm"},
                                        {"SGLang", "sglang"},        {"llama.cpp", "llama.cpp"}, {"LMDeploy", "lmdeploy"},

@@ -337,6 +337,37 @@ assert names == ['S%d' % k for k in range(1, len(names) + 1)], names
 assert more == '%d more' % (70 - len(names)), (more, len(names))
 " "$tmp/seventy.json"
 
+# Every group a fit can make is made: ten engines (nine named and "other") on five GPU
+# generations, six runs each, priced at 0.7 of the bandwidth (their peak times from validate,
+# over 0.7), give every engine pooled and each engine, over all generations and on each:
+# 11 x 6 = 66 groups, each with figures of its own (the room for 64 once left out two).
+engines='vLLM TensorRT-LLM SGLang llama.cpp LMDeploy gpt-fast MLC ExLlama FasterTransformer Tabby'
+gpus='A100-SXM4-80GB L40S H100-SXM5-80GB B200 MI300X'
+{
+  echo "$runs_head"
+  e=0
+  for engine in $engines; do
+    e=$((e + 1))
+    for gpu in $gpus; do
+      for batch in 1 2 4 8 16 32; do
+        echo "$e-$gpu-$batch,8B,meta-llama/Llama-3.1-8B,16,,$gpu,1,1,1,,$batch,0,0,10,,$engine 1.0,,x,S$e"
+      done
+    done
+  done
+} > "$tmp/groups-first.csv"
+"$binary" validate --runs "$tmp/groups-first.csv" > "$tmp/groups-peaks"
+awk -F, 'NR == FNR { if (NF == 1) next; split($0, f, " "); peak[f[1]] = f[8]; next }
+  FNR == 1 { print; next } { OFS = ","; $14 = sprintf("%.6f", peak[$1] / 0.7); print }' FS=' ' "$tmp/groups-peaks" FS=, "$tmp/groups-first.csv" > "$tmp/groups.csv"
+"$binary" fit --json "$tmp/groups.csv" > "$tmp/groups.json"
+check "fit makes all 66 groups of ten engines on five generations" python3 -c "
+import json, sys
+f = json.load(open(sys.argv[1]))['figures']
+groups = {(x['engine'], x['generation']) for x in f}
+assert len(f) == 66 and len(groups) == 66, (len(f), len(groups))
+assert ('other', 'cdna3') in groups and ('other', 'blackwell') in groups, sorted(groups)
+assert all(not x['pooled'] and x['bandwidth_share'] < 1 for x in f), [(x['engine'], x['generation']) for x in f if x['pooled'] or x['bandwidth_share'] >= 1]
+" "$tmp/groups.json"
+
 # --leave-source-out: at most 32 sources, refused before any fit past it (bad_input.sh), and
 # taken at 32.
 head -n 33 "$tmp/seventy.csv" > "$tmp/thirty-two.csv"
