@@ -66,7 +66,8 @@ typedef struct fit_result_s {
   ar_fit ar;
 } fit_result;
 
-/* A run's errors when its source is left out of the fit (fit_left_out_errors). */
+/* A run's |relative errors|, -1 where it has none: as validate prices it, or with its source
+ * left out of the fit (fit_left_out_errors). */
 typedef struct {
   double own, any, peak, first;
 } left_out_error;
