@@ -17,8 +17,8 @@ FAMILIES = $(sort $(wildcard csrc/read/families/*.c))
 # The library: core/ is the arithmetic, read/ turns text into its structs. Listed in a fixed
 # order because the link order sets the bytes of the committed pages' modules.
 CORE = csrc/core/model.c csrc/core/nccl.c csrc/core/prefill.c csrc/core/experts.c csrc/core/explain.c csrc/core/format.c csrc/core/view.c csrc/core/error.c
-LIB = csrc/core/model.c csrc/core/nccl.c csrc/core/prefill.c csrc/core/experts.c csrc/core/plan.c csrc/core/explain.c csrc/read/measured.c csrc/read/calibrate.c csrc/read/runs.c \
-      csrc/read/config.c csrc/read/tally.c csrc/read/json.c csrc/read/utf8.c csrc/read/hardware.c \
+LIB = csrc/core/primitives.c csrc/core/checks.c csrc/core/split.c csrc/core/step.c csrc/core/nccl.c csrc/core/prefill.c csrc/core/experts.c csrc/core/plan.c csrc/core/explain.c csrc/read/measured.c csrc/read/calibrate.c csrc/read/runs.c \
+      csrc/read/config.c csrc/read/tally.c csrc/read/json.c csrc/core/utf8.c csrc/read/hardware.c \
       csrc/core/format.c csrc/core/view.c csrc/read/data.c csrc/core/error.c csrc/core/price.c csrc/read/resolve.c $(FAMILIES) \
       csrc/core/figure.c
 CLI = $(sort $(wildcard csrc/cli/*.c))
@@ -141,8 +141,8 @@ build/gpusplit.wasm: $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c $(HEADERS) build/
 # (scripts/tables.c --lesson), and it keeps the lesson's all-reduce rule (no --nccl auto).
 # The parity tests hold both modules against the native build.
 
-LESSON_LIB = csrc/core/model.c csrc/core/nccl.c csrc/core/explain.c csrc/core/format.c csrc/core/view.c \
-             csrc/core/error.c csrc/core/price.c csrc/read/resolve.c csrc/read/utf8.c csrc/read/data.c
+LESSON_LIB = csrc/core/primitives.c csrc/core/checks.c csrc/core/split.c csrc/core/step.c csrc/core/nccl.c csrc/core/explain.c csrc/core/format.c csrc/core/view.c \
+             csrc/core/error.c csrc/core/price.c csrc/read/resolve.c csrc/core/utf8.c csrc/read/data.c
 LESSON_EXPORTS = $(filter-out text_in_buffer text_in_capacity use_custom machine,$(WASM_EXPORTS))
 LESSON_EMFLAGS = $(EMFLAGS_BASE) -sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(LESSON_EXPORTS:%=_%))
 build/lesson.wasm: $(LESSON_LIB) csrc/wasm/lesson.c csrc/wasm/abi.c $(HEADERS) build/tables_lesson.c build/catalogue_tables.c build/wasm-include/jsmn.h

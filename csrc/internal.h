@@ -61,15 +61,20 @@ int gs_format(char *buf, size_t cap, const char *fmt, ...)
 /* gs_format with a va_list; returns the length it wrote. */
 size_t gs_vformat(char *buf, size_t cap, const char *fmt, va_list ap);
 
-/* model.c's working-memory constants and cache sharing, for explain.c. */
+/* core/primitives.c: the working-memory constants, the parts a chat's cache is shared
+ * into, the chats whose caches the GPUs hold, the working bytes beside them, a plan's
+ * cache tokens, and the bytes a step of W words reads on all GPUs. Everything in core/
+ * above the primitives (checks.c, split.c, experts.c, prefill.c, step.c, explain.c)
+ * calls down to these. */
 extern const uint64_t GS_ACTIVATION_TOKENS;
 extern const uint64_t GS_OVERHEAD_GIB;
 uint64_t gs_cache_parts(const gs_model *m, const gs_plan *p);
-
-/* model.c's parts that csrc/core/prefill.c shares: the bytes a step of W words reads on
- * all GPUs, reading and computing at the achieved shares, and a split's busy time and
- * transfers. */
+uint64_t gs_held_chats(const gs_plan *p);
+uint64_t gs_working_bytes(const gs_model *m);
+uint64_t gs_plan_tokens(const gs_plan *p);
 uint64_t gs_step_read_bytes(const gs_model *m, uint64_t words);
+/* a / b rounded up (b > 0): every share of bytes rounds up to a whole byte */
+static inline uint64_t gs_ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
 /* An ASCII capital as its small letter; any other byte as it is (names are matched
  * without case: catalogue keys, runs files' notes). */
 static inline char gs_ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c; }
@@ -85,12 +90,15 @@ static inline int gs_efficiency_on(const gs_efficiency *e) {
 static inline double gs_read_rate(const gs_gpu *g, const gs_efficiency *e) {
   return e->bandwidth_share > 0 ? g->bandwidth * e->bandwidth_share : g->bandwidth;
 }
+/* primitives.c: seconds to read bytes and to compute operations at the achieved shares;
+ * split.c: a step's busy time and transfers as the split arranges them. */
 double gs_read_seconds(uint64_t bytes, const gs_gpu *g, const gs_efficiency *e);
 double gs_compute_seconds(double ops, uint64_t n, const gs_gpu *g, const gs_efficiency *e);
 void gs_split_time(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, double busy, uint64_t size,
                    gs_time *time, double *swap, int *protocol);
 
-/* experts.c: expert parallelism (--experts spread), for model.c and prefill.c. */
+/* experts.c: expert parallelism (--experts spread), for the checks, the split's step,
+ * the prefill and the decode step. */
 uint64_t gs_spread_chats(const gs_plan *p);
 int gs_spread_check(const gs_model *m, const gs_plan *p, gs_error *err);
 uint64_t gs_spread_weights(const gs_model *m, uint64_t n);

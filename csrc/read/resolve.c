@@ -294,12 +294,3 @@ int gs_resolve(const gs_request *q, gs_setting *out, gs_error *err) {
   say_assumptions(q, out);
   return GS_OK;
 }
-
-int gs_count_allowed(const gs_setting *s, uint64_t n, gs_error *err) {
-  gs_plan p = s->plan;
-  p.gpus = n;
-  if (s->divide_heads && n != 0 && s->model.heads % n != 0)
-    return gs_fail(err, GS_ERR_SHAPE, "gpus", "%llu does not divide the %llu heads", (unsigned long long)n,
-                   (unsigned long long)s->model.heads);
-  return gs_plan_check(&s->model, &p, err);
-}
