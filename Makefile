@@ -92,6 +92,13 @@ build/efficiency_file.c: scripts/embed_data.sh data/efficiency.json
 	@mkdir -p build
 	$(Q)scripts/embed_data.sh data/efficiency.json > $@
 
+# A built-in data/efficiency.json that cannot be read, for a build that shows report's exit
+# status after a failure that is not bad input (tests/c/failure_test.sh).
+build/broken/efficiency_file.c: scripts/embed_data.sh
+	@mkdir -p $(@D)
+	$(Q)echo 'not JSON' > build/broken/efficiency.json
+	$(Q)scripts/embed_data.sh build/broken/efficiency.json > $@
+
 # The command line and the C tests are built natively in build/, and under ASan and UBSan
 # in build/asan/: the same recipe with other flags.
 OPT = $(CFLAGS)
@@ -99,6 +106,8 @@ build/asan/%: OPT = $(SAN)
 PROGRAM = $(LIB) $(CLI) build/tables.c build/catalogue.c
 
 build/gpusplit build/asan/gpusplit: $(PROGRAM) build/efficiency_file.c $(HEADERS)
+build/broken/gpusplit: $(PROGRAM) build/broken/efficiency_file.c $(HEADERS)
+build/gpusplit build/asan/gpusplit build/broken/gpusplit:
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(OPT) $(WARN) -Icsrc -o $@ $(filter %.c,$^) -lm
 
@@ -236,13 +245,14 @@ test: deps
 	$(MAKE) --no-print-directory -k test-c test-san test-fuzz test-reference test-deps test-js test-browser || status=$$?; \
 	$(SUITE) --total $$status
 
-test-c: $(C_TESTS:%=build/test_%) build/gpusplit
+test-c: $(C_TESTS:%=build/test_%) build/gpusplit build/broken/gpusplit
 	$(Q)status=0; \
 	for t in $(C_TESTS); do $(SUITE) "c: $$t" cmocka build/test_$$t || status=1; done; \
 	$(SUITE) "c: cli" plain tests/c/cli_test.sh build/gpusplit || status=1; \
 	$(SUITE) "c: bad input" plain tests/c/bad_input.sh build/gpusplit || status=1; \
 	$(SUITE) "c: output" plain tests/c/output_test.sh build/gpusplit || status=1; \
 	$(SUITE) "c: fit" plain tests/c/fit_test.sh build/gpusplit || status=1; \
+	$(SUITE) "c: failure" plain tests/c/failure_test.sh build/broken/gpusplit || status=1; \
 	exit $$status
 
 test-san: $(C_TESTS:%=build/asan/test_%) build/asan/gpusplit
