@@ -269,7 +269,7 @@ test-reference: build/gpusplit
 	PYTHONDONTWRITEBYTECODE=1 $(SUITE) "reference: report" plain python3 tests/reference/check_report.py build/gpusplit || status=1; \
 	$(SUITE) "reference: lesson figures" plain tests/lesson/check_figures.sh build/gpusplit || status=1; \
 	PYTHONDONTWRITEBYTECODE=1 $(SUITE) "reference: figure svgs" plain python3 tests/reference/check_figures_svg.py build/gpusplit web/figures README.md || status=1; \
-	PYTHONDONTWRITEBYTECODE=1 $(SUITE) "reference: readme examples" plain python3 tests/reference/check_readme_examples.py build/gpusplit README.md || status=1; \
+	PYTHONDONTWRITEBYTECODE=1 $(SUITE) "reference: readme examples" plain python3 tests/reference/check_readme_examples.py build/gpusplit README.md docs/*.md || status=1; \
 	exit $$status
 
 # scripts/install-deps.sh on a bare Debian 12 and a Debian 13, played by stubbed apt-get,

@@ -9,7 +9,7 @@
 /* 0 in the lesson's module (GS_LESSON_ONLY, csrc/wasm/lesson.c), which takes the lesson's
  * settings by name alone: what it never prices is left out of it, each use a constant 0
  * that the compiler drops with the code it guards. The page's size is the reason (its
- * budget, README "Speed and size"). */
+ * budget, docs/ARCHITECTURE.md "Speed and size"). */
 #ifdef GS_LESSON_ONLY
 #define PAST_LESSON 0
 #else
