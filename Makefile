@@ -289,9 +289,6 @@ test-browser: build/gpusplit build/widget.html build/explorer.html
 
 # Speed and size, reported, never asserted: input-to-figures and load time in Chromium,
 # a sweep of a million settings in the wasm against the native build, and byte sizes.
-build/bench_native: tests/bench/bench_native.c $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c $(HEADERS) build/tables.c build/catalogue.c
-	$(Q)$(CC) $(CFLAGS) $(WARN) -Icsrc -o $@ $< $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c build/tables.c build/catalogue.c -lm
-
 # Paired: the native sweep and the wasm one, both by clang at -O2 (emcc is clang).
 build/bench_native_clang: tests/bench/bench_native.c $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c $(HEADERS) build/tables.c build/catalogue.c
 	$(Q)clang -O2 $(WARN) -Icsrc -o $@ $< $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c build/tables.c build/catalogue.c -lm
