@@ -4,7 +4,37 @@
  * formula here; its reference code is gpu_split.py. Bytes are uint64_t, times are
  * seconds in doubles; a name says its unit where it is neither. Structs are plain and
  * owned by the caller. Functions that can fail return GS_OK or a negative gs_status
- * and fill a caller's gs_error; nothing here allocates, does I/O or keeps state. */
+ * and fill a caller's gs_error; nothing here allocates, does I/O or keeps state.
+ *
+ * Glossary. The code keeps the lesson's words, which the widget teaches with; an engineer
+ * reads them as (docs/ARCHITECTURE.md has the same list, with where each lives):
+ *   word            one generated token ("time per word")
+ *   chat            one request: one sequence being decoded
+ *   words           words at once: the batch, the chats that each get a word in one step
+ *   step            one decode iteration: every chat of the batch gets its next word
+ *   swap            one all-reduce of a layer's partial results (slices); under groups,
+ *                   one hand-off of the activations to the next group
+ *   slices          tensor parallelism (TP): every layer cut into n slices
+ *   groups          pipeline parallelism (PP): n groups of whole layers, one after another
+ *   slices-groups   TP inside each server, PP across servers
+ *   in_flight       micro-batches: batches of `words` chats in the pipeline, one a group
+ *   replicas        data parallelism: copies of the layout, each serving its own chats
+ *   experts spread  expert parallelism with data-parallel attention
+ *   read            a step's busy time: the longer of reading the memory and computing
+ *   transfer        a step's waiting on the link: its all-reduces or hand-offs
+ *   share           the share of a step spent waiting: transfer / total
+ *   first word      time to first token (TTFT): the prefill of the batch's prompts
+ *   cache           the KV cache (for MLA, the compressed latent)
+ *   working         activations and workspace beside the weights and the cache
+ *   usable          the share of a GPU's memory a server may claim
+ *   between         the network between servers
+ *   efficiency      what an engine achieves of the peaks (a bandwidth share, fixed costs),
+ *                   fitted to measured runs (docs/ACCURACY.md)
+ *   lesson / real   the lesson's toy rules, or real hardware's (gs_assume)
+ *   request, setting, priced   the question by name (gs_request); resolved into a model,
+ *                   machine and plan (gs_setting, gs_resolve); one count's cost (gs_price)
+ *   layout, frontier  one way to deploy; the layouts no other beats on both time a word
+ *                   and words a second a GPU (gs_plan_search) */
 #ifndef GPUSPLIT_H
 #define GPUSPLIT_H
 
@@ -154,7 +184,7 @@ typedef struct {
                          slices; under groups about (n-1)/n, less the hand-off it sends */
 } gs_time;
 
-/* The lesson's constants that are not data (cited where they are defined, csrc/core/model.c). */
+/* The lesson's constants that are not data (cited where they are defined, csrc/core/primitives.c). */
 extern const uint64_t GS_GIB;
 extern const uint64_t GS_ALL_REDUCES_PER_LAYER;
 extern const uint64_t GS_CHAT_TOKENS;
@@ -255,7 +285,7 @@ typedef struct {
   double first_word;     /* seconds to the first word of plan.prompt_tokens (csrc/core/prefill.c); 0 when none asked */
 } gs_cost_result;
 
-/* model.c: checks and the one cost function. A model from gs_model_parse is checked
+/* core/checks.c and core/step.c: checks and the one cost function. A model from gs_model_parse is checked
  * already; gs_plan_check bounds the words and GPUs so that every total fits 64 bits. */
 int gs_gpu_check(const gs_gpu *g, gs_error *err);
 int gs_link_check(const gs_link *l, gs_error *err);
@@ -404,7 +434,7 @@ int gs_measured_csv_parse(const char *text, size_t len, const char *source_dir, 
  * up to three regimes of size (NCCL's protocols), each of at least GS_REGIME_MIN_ROWS. */
 #define GS_REGIME_MIN_ROWS 3
 #define GS_REGIME_NOISE 0.01
-/* A fitted bandwidth lies within a link's range (model.c): above the most, the times show
+/* A fitted bandwidth lies within a link's range (core/checks.c): above the most, the times show
  * no growth and the regime keeps its latency alone; below the least, the fit is refused. */
 #define GS_FIT_MAX_BANDWIDTH 1e16
 #define GS_FIT_MIN_BANDWIDTH 1e6

@@ -6,15 +6,19 @@
 
 #include "gpusplit.h"
 
-/* 0 in the lesson's module (GS_LESSON_ONLY, csrc/wasm/lesson.c), which takes the lesson's
- * settings by name alone: what it never prices is left out of it, each use a constant 0
- * that the compiler drops with the code it guards. The page's size is the reason (its
- * budget, README "Speed and size"). */
+/* BEYOND_WIDGET: the code for what the lesson's widget never asks (typed figures, real
+ * rules, logs, prices, servers, fixed costs, rates below a word a second). 0 in the lesson's
+ * module (GS_LESSON_ONLY, csrc/wasm/lesson.c), which takes the lesson's settings by name
+ * alone and so leaves all of it out, each use a constant 0 that the compiler drops with the
+ * code it guards; 1 in every other build. The page's size is the reason (its budget,
+ * docs/ARCHITECTURE.md "Speed and size"). PAST_LESSON is its old name, kept for code
+ * written before the rename. */
 #ifdef GS_LESSON_ONLY
-#define PAST_LESSON 0
+#define BEYOND_WIDGET 0
 #else
-#define PAST_LESSON 1
+#define BEYOND_WIDGET 1
 #endif
+#define PAST_LESSON BEYOND_WIDGET
 
 /* jsmn (zserge/jsmn, Debian's libjsmn-dev): json.c holds its code, the other files
  * see its token type only. */

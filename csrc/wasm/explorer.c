@@ -391,6 +391,15 @@ static int same_layout(const gs_layout *a, const gs_layout *b) {
          a->in_flight == b->in_flight;
 }
 
+/* s packed after the frontier's texts so far; 0 when it does not fit (gs_pack_text then
+ * leaves at where it was, and a page would read a frontier short of its last strings). */
+static int pack_frontier(size_t *at, const char *s) {
+  size_t next = gs_pack_text(frontier_strings, sizeof frontier_strings, *at, s);
+  if (next == *at) return 0;
+  *at = next;
+  return 1;
+}
+
 EXPORT int frontier(double gpus_max, double target_word_ms, double target_first_ms) {
   gs_plan_ask a;
   gs_error err;
@@ -437,14 +446,14 @@ EXPORT int frontier(double gpus_max, double target_word_ms, double target_first_
               gs_fixed_grouped(ms, sizeof ms, l->word_s * 1e3, 2), gs_fixed_grouped(chat, sizeof chat, 1 / l->word_s, 1),
               gs_fixed_grouped(gpu, sizeof gpu, l->per_gpu, 1), l->first_s > 0 ? ", first word in " : "",
               l->first_s > 0 ? gs_fixed_grouped(first, sizeof first, l->first_s * 1e3, 1) : "", l->first_s > 0 ? " ms" : "");
-    at = gs_pack_text(frontier_strings, sizeof frontier_strings, at, gs_layout_flags(l, flags, sizeof flags));
-    at = gs_pack_text(frontier_strings, sizeof frontier_strings, at, label);
+    if (!pack_frontier(&at, gs_layout_flags(l, flags, sizeof flags)) || !pack_frontier(&at, label))
+      return refuse(GS_ERR_TOO_LONG, "frontier", "the frontier's text does not fit its buffer");
   }
-  at = gs_pack_text(frontier_strings, sizeof frontier_strings, at, plan_found.why);
+  if (!pack_frontier(&at, plan_found.why))
+    return refuse(GS_ERR_TOO_LONG, "frontier", "the frontier's text does not fit its buffer");
   gs_abi_summary(0, (double)plan_found.count);
   gs_abi_summary(1, chosen);
   gs_abi_summary(2, (double)plan_found.tried);
-  (void)at;
   return GS_OK;
 }
 

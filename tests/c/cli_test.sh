@@ -63,10 +63,17 @@ assert any(c['fits'] for c in d['cases']) and any(not c['fits'] for c in d['case
 "$binary" fixture --random 20 --seed 7 > "$tmp/again.json"
 check "the same seed gives the same fixture" cmp -s "$tmp/fixture.json" "$tmp/again.json"
 
-for command in "" report numbers fixture; do
-  # shellcheck disable=SC2086 # the empty command must vanish
-  "$binary" $command --help > "$tmp/help" 2>&1
-  check "gpusplit $command --help exits 0 with a usage line" has "$tmp/help" "usage: gpusplit"
+# Every command's --help and -h: its usage on standard output, nothing on stderr, exit 0.
+helped() { [ "$1" -eq 0 ] && [ ! -s "$tmp/help_err" ] && head -n 1 "$tmp/help" | grep -Eq "^usage: gpusplit $2( |$)"; }
+for command in "" help report plan fit validate calibrate list figure fixture numbers; do
+  for flag in --help -h; do
+    # shellcheck disable=SC2086 # the empty command must vanish
+    "$binary" $command $flag > "$tmp/help" 2> "$tmp/help_err"
+    status=$?
+    want=$command
+    case $command in "" | help) want=COMMAND ;; esac
+    check "gpusplit $command $flag exits 0 with its usage on stdout alone" helped "$status" "$want"
+  done
 done
 
 # A config whose file name holds a control character and a byte that is not UTF-8: the
