@@ -17,7 +17,7 @@ FAMILIES = $(sort $(wildcard csrc/read/families/*.c))
 # The library: core/ is the arithmetic, read/ turns text into its structs. Listed in a fixed
 # order because the link order sets the bytes of the committed pages' modules.
 CORE = csrc/core/model.c csrc/core/nccl.c csrc/core/prefill.c csrc/core/experts.c csrc/core/explain.c csrc/core/format.c csrc/core/view.c csrc/core/error.c
-LIB = csrc/core/model.c csrc/core/nccl.c csrc/core/prefill.c csrc/core/experts.c csrc/core/plan.c csrc/core/explain.c csrc/read/measured.c csrc/read/calibrate.c csrc/read/runs.c \
+LIB = csrc/core/model.c csrc/core/nccl.c csrc/core/prefill.c csrc/core/experts.c csrc/core/plan.c csrc/core/plan_counts.c csrc/core/explain.c csrc/read/measured.c csrc/read/calibrate.c csrc/read/runs.c \
       csrc/read/config.c csrc/read/tally.c csrc/read/json.c csrc/read/utf8.c csrc/read/hardware.c \
       csrc/core/format.c csrc/core/view.c csrc/read/data.c csrc/core/error.c csrc/core/price.c csrc/read/resolve.c $(FAMILIES) \
       csrc/core/figure.c
