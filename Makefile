@@ -291,9 +291,10 @@ bench: deps build/bench_native_clang build/bench.wasm build/widget.html
 
 # Coverage-guided fuzzing with clang's libFuzzer: the config reader with hardware figures
 # at their extremes, the command line, the data readers, and the measured all-reduce
-# readers with the fit, and the measured-runs reader. `make fuzz` runs each for
+# readers with the fit, the measured-runs reader, and the plan's search over its inputs
+# (budgets to 65,536). `make fuzz` runs each for
 # FUZZ_SECONDS; `make test` runs each briefly (test-fuzz).
-FUZZ = config cli data measured runs
+FUZZ = config cli data measured runs plan
 FUZZ_SECONDS ?= 60
 FUZZ_CC = clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Icsrc -Icsrc/cli -Itests/fuzz
 FUZZ_DEPS = tests/fuzz/fuzz_check.h $(LIB) $(HEADERS) build/tables.c build/catalogue.c
@@ -308,6 +309,9 @@ build/fuzz_measured: tests/fuzz/fuzz_measured.c $(FUZZ_DEPS)
 	$(Q)$(FUZZ_CC) -o $@ $< $(LIB) build/tables.c build/catalogue.c -lm
 
 build/fuzz_runs: tests/fuzz/fuzz_runs.c $(FUZZ_DEPS)
+	$(Q)$(FUZZ_CC) -o $@ $< $(LIB) build/tables.c build/catalogue.c -lm
+
+build/fuzz_plan: tests/fuzz/fuzz_plan.c $(FUZZ_DEPS)
 	$(Q)$(FUZZ_CC) -o $@ $< $(LIB) build/tables.c build/catalogue.c -lm
 
 build/fuzz_cli: tests/fuzz/fuzz_cli.c $(CLI) $(FUZZ_DEPS) build/efficiency_file.c
