@@ -247,11 +247,9 @@ function showFrontier() {
 // What the search says: the layouts tried, which counts past 64 (when not every one), and
 // the target's choice, or why none meets it, or why none fits (the module's words).
 function foundText(found) {
-  let text = `${found.tried} layouts tried; ${found.points.length} on the frontier.`;
-  if (found.searched !== '') text += ` ${found.searched}.`;
-  if (found.targeted) text += found.choice ? ` The filled point is the best within ${settled.target} ms a word.` : ` None meets the target: ${found.why}.`;
-  else if (found.points.length === 0) text += ` No layout fits: ${found.why}.`;
-  return text;
+  const target = found.choice ? `The filled point is the best within ${settled.target} ms a word.` : `None meets the target: ${found.why}.`;
+  return [`${found.tried} layouts tried; ${found.points.length} on the frontier.`, found.searched === '' ? '' : `${found.searched}.`,
+    found.targeted ? target : found.points.length === 0 ? `No layout fits: ${found.why}.` : ''].filter((t) => t !== '').join(' ');
 }
 
 function placeFrontier(found) {
