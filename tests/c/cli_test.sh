@@ -282,7 +282,7 @@ assert 'ms a word' not in text, 'the table header is printed with no rows'
 # Terminal escapes and bidi controls in a --model path: escaped in the Plan: line and the
 # command to price a point again, as report escapes the path in its Model: line.
 evil="$tmp/a$(printf '\033[31m\342\200\256')b.json"
-cp "$(dirname "$binary")/../data/models/llama31_8b_config.json" "$evil"
+cp data/models/llama31_8b_config.json "$evil"
 "$binary" plan --model "$evil" --gpus-max 2 > "$tmp/plan.txt"
 "$binary" report --model "$evil" --counts 1 > "$tmp/report.txt"
 shown_path=$(sed -n 's/^Model: \(.*\) (llama).*/\1/p' "$tmp/report.txt")
