@@ -152,11 +152,13 @@ static void say_none_fits(const gs_setting *s, const gs_plan_ask *a, const track
             gs_fixed(k, sizeof k, (double)m->working / gib, 2), gs_fixed(usable, sizeof usable, (double)t->usable / gib, 1), from);
 }
 
-/* Why no layout that fits meets the targets (some layout fits). */
+/* Why no layout that fits meets the targets (some layout fits). Past GS_PLAN_EVERY_COUNT
+ * the layouts are those of the counts searched, and the reason says so. */
 static void say_why(const gs_plan_ask *a, const tracker *t, gs_plan_result *out) {
   char flags[160], ms[GS_FIGURE_CAP];
+  const char *searched = out->budget > out->every_to ? " searched" : "";
   if (a->target_word_s > 0 && !t->any_word) {
-    gs_format(out->why, sizeof out->why, "the fastest layout within %llu GPUs takes %s ms a word (%s)",
+    gs_format(out->why, sizeof out->why, "the fastest layout%s within %llu GPUs takes %s ms a word (%s)", searched,
               (unsigned long long)a->gpus_max, gs_fixed(ms, sizeof ms, t->fastest.word_s * 1e3, 2),
               gs_layout_flags(&t->fastest, flags, sizeof flags));
   } else if (a->target_word_s > 0) {
@@ -164,7 +166,8 @@ static void say_why(const gs_plan_ask *a, const tracker *t, gs_plan_result *out)
               gs_fixed(ms, sizeof ms, t->quickest_first_in_word.first_s * 1e3, 2),
               gs_layout_flags(&t->quickest_first_in_word, flags, sizeof flags));
   } else {
-    gs_format(out->why, sizeof out->why, "the quickest first word within %llu GPUs takes %s ms (%s)", (unsigned long long)a->gpus_max,
+    gs_format(out->why, sizeof out->why, "the quickest first word%s within %llu GPUs takes %s ms (%s)", searched,
+              (unsigned long long)a->gpus_max,
               gs_fixed(ms, sizeof ms, t->quickest_first.first_s * 1e3, 2), gs_layout_flags(&t->quickest_first, flags, sizeof flags));
   }
 }
