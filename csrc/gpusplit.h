@@ -744,6 +744,15 @@ typedef struct {
 #define GS_PLAN_MAX_POINTS 256
 /* With the lesson's one chat's cache, memory does not bound the chats: the search stops here. */
 #define GS_PLAN_MAX_WORDS 4096
+/* Every count up to this is searched (the sweep's default reach, `report --max-n`); past it
+ * only the counts of csrc/core/plan_counts.c, so that a budget of GS_MAX_GPUS costs about
+ * what 64 do. */
+#define GS_PLAN_EVERY_COUNT 64
+/* The most counts searched past GS_PLAN_EVERY_COUNT (each kind of gs_plan_counts adds
+ * fewer than this together: 20 steps, 32 of servers, the divisors of at most 65,536 heads). */
+#define GS_PLAN_MAX_SPARSE 192
+/* The kinds of counts searched past GS_PLAN_EVERY_COUNT (gs_plan_result.sparse_kinds). */
+enum gs_plan_sparse { GS_PLAN_STEPS = 1, GS_PLAN_SERVERS = 2, GS_PLAN_HEADS = 4, GS_PLAN_FEWEST = 8 };
 
 typedef struct {
   uint64_t tried;         /* layouts priced */
@@ -751,13 +760,32 @@ typedef struct {
   gs_layout points[GS_PLAN_MAX_POINTS];
   int has_choice;         /* a target was given and a layout meets it */
   gs_layout choice;       /* the layout meeting the targets with the most words a second a GPU */
-  char why[512];          /* with targets and no choice: why none meets them */
+  char why[512];          /* with targets and no choice, or an empty frontier: why */
+  uint64_t budget;        /* the ask's gpus_max */
+  uint64_t every_to;      /* every count from 1 to this was searched: the budget, or at most GS_PLAN_EVERY_COUNT */
+  size_t sparse_n;        /* counts searched past every_to, ascending */
+  uint64_t sparse[GS_PLAN_MAX_SPARSE];
+  unsigned sparse_kinds;  /* enum gs_plan_sparse: why those counts */
+  uint64_t per_server, heads; /* the setting's, for the words of gs_plan_searched */
 } gs_plan_result;
 
 /* Every layout of the setting's model and machine within a.gpus_max GPUs: slices (within
  * servers and across), groups, slices-groups, experts sliced or spread, batches in flight
- * 1 or one a group, chats 1, 2, 3, 4, 6, 8, 12, ... up to what fits. */
+ * 1 or one a group, chats 1, 2, 3, 4, 6, 8, 12, ... up to what fits; every count up to
+ * GS_PLAN_EVERY_COUNT, and past it the counts gs_plan_counts names. A first-word target
+ * needs a setting that prices the first word (a prompt). */
 int gs_plan_search(const gs_setting *s, const gs_plan_ask *a, gs_plan_result *out, gs_error *err);
+/* The counts a search of gpus_max GPUs tries past every count up to GS_PLAN_EVERY_COUNT,
+ * into out's every_to, sparse and sparse_kinds: the steps 96, 128, 192, 256, ... (powers
+ * of two and 1.5 times them, as the chats' ladder), whole servers in those steps, with
+ * --divide-heads the heads' divisors, and the fewest GPUs that hold the model; each one the
+ * setting allows. */
+void gs_plan_counts(const gs_setting *s, uint64_t gpus_max, gs_plan_result *out);
+/* Which counts a search tried, in words, for every place the plan is shown: "" when every
+ * count up to the budget was; else "Past 64 GPUs a copy only 96, 128, ... were searched
+ * (...)". Returns buf (cut to cap, so give it GS_PLAN_SEARCHED_CAP). */
+#define GS_PLAN_SEARCHED_CAP 2048
+char *gs_plan_searched(const gs_plan_result *r, char *buf, size_t cap);
 /* The report flags that price one copy of a layout as the plan did (`--counts N --split S
  * ...`), into buf; returns buf. */
 char *gs_layout_flags(const gs_layout *l, char *buf, size_t cap);

@@ -252,4 +252,12 @@ size_t gs_pack_text(char *buf, size_t cap, size_t at, const char *s);
 /* The places a share of the step is shown with, in the view and the sums alike. */
 int gs_share_places(double share);
 
+/* plan_counts.c, for plan.c: the next step of the ladder 1, 2, 3, 4, 6, 8, 12, 16, ...
+ * (chats at once, and counts past GS_PLAN_EVERY_COUNT); the fewest GPUs from `from` to
+ * `to` that hold one sliced copy of the model with one chat (0: none). */
+uint64_t gs_plan_next_step(uint64_t w);
+uint64_t gs_plan_fewest_holding(const gs_setting *s, uint64_t from, uint64_t to);
+/* The same among the counts the setting takes (gs_count_allowed). */
+uint64_t gs_plan_fewest_allowed(const gs_setting *s, uint64_t from, uint64_t to);
+
 #endif
