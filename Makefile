@@ -16,9 +16,8 @@ SAN = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fr
 FAMILIES = $(sort $(wildcard csrc/read/families/*.c))
 # The library: core/ is the arithmetic, read/ turns text into its structs. Listed in a fixed
 # order because the link order sets the bytes of the committed pages' modules.
-CORE = csrc/core/model.c csrc/core/nccl.c csrc/core/prefill.c csrc/core/experts.c csrc/core/explain.c csrc/core/format.c csrc/core/view.c csrc/core/error.c
-LIB = csrc/core/model.c csrc/core/nccl.c csrc/core/prefill.c csrc/core/experts.c csrc/core/plan.c csrc/core/explain.c csrc/read/measured.c csrc/read/calibrate.c csrc/read/runs.c \
-      csrc/read/config.c csrc/read/tally.c csrc/read/json.c csrc/read/utf8.c csrc/read/hardware.c \
+LIB = csrc/core/primitives.c csrc/core/checks.c csrc/core/split.c csrc/core/step.c csrc/core/nccl.c csrc/core/prefill.c csrc/core/experts.c csrc/core/plan.c csrc/core/plan_counts.c csrc/core/explain.c csrc/read/measured.c csrc/read/calibrate.c csrc/read/runs.c \
+      csrc/read/config.c csrc/read/tally.c csrc/read/json.c csrc/core/utf8.c csrc/read/hardware.c \
       csrc/core/format.c csrc/core/view.c csrc/read/data.c csrc/core/error.c csrc/core/price.c csrc/read/resolve.c $(FAMILIES) \
       csrc/core/figure.c csrc/read/number.c
 CLI = $(sort $(wildcard csrc/cli/*.c))
@@ -40,7 +39,6 @@ EMFLAGS = $(EMFLAGS_BASE) -sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(WASM_
 EMCC = NODE_PATH=/usr/share/nodejs emcc
 WEB = web/src/widget.html web/src/widget.css web/src/widget.js web/src/lesson_module.js web/src/module_memory.js web/src/fields.js scripts/embed_widget.mjs scripts/single_page.mjs
 
-# The pages and their reader's field names, rebuilt: `make pages`.
 # A recipe that fails leaves no half-written target behind (a generated table cut short
 # would otherwise look up to date).
 .DELETE_ON_ERROR:
@@ -84,10 +82,6 @@ build/catalogue.c: scripts/catalogue.mjs $(CATALOGUE)
 	@mkdir -p build
 	$(Q)node scripts/catalogue.mjs data/models/catalogue.json > $@
 
-build/catalogue_lesson.c: scripts/catalogue.mjs $(CATALOGUE)
-	@mkdir -p build
-	$(Q)node scripts/catalogue.mjs --lesson data/models/catalogue.json > $@
-
 build/catalogue_tables.c: scripts/catalogue.mjs $(CATALOGUE)
 	@mkdir -p build
 	$(Q)node scripts/catalogue.mjs --tables data/models/catalogue.json > $@
@@ -98,20 +92,36 @@ build/efficiency_file.c: scripts/embed_data.sh data/efficiency.json
 	@mkdir -p build
 	$(Q)scripts/embed_data.sh data/efficiency.json > $@
 
-build/gpusplit: $(LIB) $(CLI) $(HEADERS) build/tables.c build/catalogue.c build/efficiency_file.c
-	$(Q)$(CC) $(CFLAGS) $(WARN) -Icsrc -o $@ $(LIB) $(CLI) build/tables.c build/catalogue.c build/efficiency_file.c -lm
+# A built-in data/efficiency.json that cannot be read, for a build that shows report's exit
+# status after a failure that is not bad input (tests/c/failure_test.sh).
+build/broken/efficiency_file.c: scripts/embed_data.sh
+	@mkdir -p $(@D)
+	$(Q)echo 'not JSON' > build/broken/efficiency.json
+	$(Q)scripts/embed_data.sh build/broken/efficiency.json > $@
 
-build/asan/gpusplit: $(LIB) $(CLI) $(HEADERS) build/tables.c build/catalogue.c build/efficiency_file.c
-	@mkdir -p build/asan
-	$(Q)$(CC) $(SAN) $(WARN) -Icsrc -o $@ $(LIB) $(CLI) build/tables.c build/catalogue.c build/efficiency_file.c -lm
+# The command line and the C tests are built natively in build/, and under ASan and UBSan
+# in build/asan/: the same recipe with other flags.
+OPT = $(CFLAGS)
+build/asan/%: OPT = $(SAN)
+PROGRAM = $(LIB) $(CLI) build/tables.c build/catalogue.c
+
+build/gpusplit build/asan/gpusplit: $(PROGRAM) build/efficiency_file.c $(HEADERS)
+build/broken/gpusplit: $(PROGRAM) build/broken/efficiency_file.c $(HEADERS)
+build/gpusplit build/asan/gpusplit build/broken/gpusplit:
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(OPT) $(WARN) -Icsrc -o $@ $(filter %.c,$^) -lm
 
 # The tests link data/'s text too (build/data_files.c), to read it with the readers.
-build/test_%: tests/c/test_%.c $(TEST_LIB) tests/c/test_support.h $(LIB) $(HEADERS) build/tables.c build/data_files.c build/catalogue.c
-	$(Q)$(CC) $(CFLAGS) $(WARN) -Icsrc -Itests/c -o $@ $< $(TEST_LIB) $(LIB) build/tables.c build/data_files.c build/catalogue.c -lcmocka -lm
+TEST_LINK = $(TEST_LIB) $(LIB) build/tables.c build/data_files.c build/catalogue.c
+TEST_DEPS = tests/c/test_support.h $(TEST_LINK) $(HEADERS)
+TEST_CC = $(CC) $(OPT) $(WARN) -Icsrc -Itests/c
 
-build/asan/test_%: tests/c/test_%.c $(TEST_LIB) tests/c/test_support.h $(LIB) $(HEADERS) build/tables.c build/data_files.c build/catalogue.c
-	@mkdir -p build/asan
-	$(Q)$(CC) $(SAN) $(WARN) -Icsrc -Itests/c -o $@ $< $(TEST_LIB) $(LIB) build/tables.c build/data_files.c build/catalogue.c -lcmocka -lm
+build/test_%: tests/c/test_%.c $(TEST_DEPS)
+	$(Q)$(TEST_CC) -o $@ $< $(TEST_LINK) -lcmocka -lm
+
+build/asan/test_%: tests/c/test_%.c $(TEST_DEPS)
+	@mkdir -p $(@D)
+	$(Q)$(TEST_CC) -o $@ $< $(TEST_LINK) -lcmocka -lm
 
 # data/ as typed tables (scripts/tables.c): the tool reads the JSON with the library's own
 # readers (its data.c built with -DGS_DATA_FROM_JSON); every other build links a table.
@@ -141,8 +151,8 @@ build/gpusplit.wasm: $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c $(HEADERS) build/
 # (scripts/tables.c --lesson), and it keeps the lesson's all-reduce rule (no --nccl auto).
 # The parity tests hold both modules against the native build.
 
-LESSON_LIB = csrc/core/model.c csrc/core/nccl.c csrc/core/explain.c csrc/core/format.c csrc/core/view.c \
-             csrc/core/error.c csrc/core/price.c csrc/read/resolve.c csrc/read/utf8.c csrc/read/data.c
+LESSON_LIB = csrc/core/primitives.c csrc/core/checks.c csrc/core/split.c csrc/core/step.c csrc/core/nccl.c csrc/core/explain.c csrc/core/format.c csrc/core/view.c \
+             csrc/core/error.c csrc/core/price.c csrc/read/resolve.c csrc/core/utf8.c csrc/read/data.c
 LESSON_EXPORTS = $(filter-out text_in_buffer text_in_capacity use_custom machine,$(WASM_EXPORTS))
 LESSON_EMFLAGS = $(EMFLAGS_BASE) -sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(LESSON_EXPORTS:%=_%))
 build/lesson.wasm: $(LESSON_LIB) csrc/wasm/lesson.c csrc/wasm/abi.c $(HEADERS) build/tables_lesson.c build/catalogue_tables.c build/wasm-include/jsmn.h
@@ -151,16 +161,19 @@ build/lesson.wasm: $(LESSON_LIB) csrc/wasm/lesson.c csrc/wasm/abi.c $(HEADERS) b
 
 wasm: build/gpusplit.wasm build/lesson.wasm
 
-# web/src/fields.js names each figure the modules hand over (csrc/core/fields.h); it is
-# committed, and tests/js/fields.test.mjs keeps it equal to this build.
+# web/src/fields.js names each figure the modules hand over (csrc/core/fields.h). It is
+# committed, an input of both pages, and made here from fields.h, so an edit to fields.h
+# rebuilds it before any page; tests/js/fields.test.mjs keeps it equal to this build.
 build/fields_js: scripts/fields_js.c csrc/core/fields.h csrc/gpusplit.h
 	$(Q)$(CC) $(CFLAGS) $(WARN) -Icsrc -o $@ $<
 
 build/fields.js: build/fields_js
 	$(Q)build/fields_js > $@
 
-fields: build/fields.js
-	$(Q)cp build/fields.js web/src/fields.js
+web/src/fields.js: build/fields.js
+	$(Q)cp build/fields.js $@
+
+fields: web/src/fields.js
 
 build/widget.html: build/lesson.wasm build/gpusplit $(WEB)
 	$(Q)node scripts/embed_widget.mjs build/lesson.wasm build/widget.html
@@ -232,13 +245,14 @@ test: deps
 	$(MAKE) --no-print-directory -k test-c test-san test-fuzz test-reference test-deps test-js test-browser || status=$$?; \
 	$(SUITE) --total $$status
 
-test-c: $(C_TESTS:%=build/test_%) build/gpusplit
+test-c: $(C_TESTS:%=build/test_%) build/gpusplit build/broken/gpusplit
 	$(Q)status=0; \
 	for t in $(C_TESTS); do $(SUITE) "c: $$t" cmocka build/test_$$t || status=1; done; \
 	$(SUITE) "c: cli" plain tests/c/cli_test.sh build/gpusplit || status=1; \
 	$(SUITE) "c: bad input" plain tests/c/bad_input.sh build/gpusplit || status=1; \
 	$(SUITE) "c: output" plain tests/c/output_test.sh build/gpusplit || status=1; \
 	$(SUITE) "c: fit" plain tests/c/fit_test.sh build/gpusplit || status=1; \
+	$(SUITE) "c: failure" plain tests/c/failure_test.sh build/broken/gpusplit || status=1; \
 	exit $$status
 
 test-san: $(C_TESTS:%=build/asan/test_%) build/asan/gpusplit
@@ -255,7 +269,7 @@ test-reference: build/gpusplit
 	PYTHONDONTWRITEBYTECODE=1 $(SUITE) "reference: report" plain python3 tests/reference/check_report.py build/gpusplit || status=1; \
 	$(SUITE) "reference: lesson figures" plain tests/lesson/check_figures.sh build/gpusplit || status=1; \
 	PYTHONDONTWRITEBYTECODE=1 $(SUITE) "reference: figure svgs" plain python3 tests/reference/check_figures_svg.py build/gpusplit web/figures README.md || status=1; \
-	PYTHONDONTWRITEBYTECODE=1 $(SUITE) "reference: readme examples" plain python3 tests/reference/check_readme_examples.py build/gpusplit README.md || status=1; \
+	PYTHONDONTWRITEBYTECODE=1 $(SUITE) "reference: readme examples" plain python3 tests/reference/check_readme_examples.py build/gpusplit README.md docs/*.md || status=1; \
 	exit $$status
 
 # scripts/install-deps.sh on a bare Debian 12 and a Debian 13, played by stubbed apt-get,
@@ -275,9 +289,6 @@ test-browser: build/gpusplit build/widget.html build/explorer.html
 
 # Speed and size, reported, never asserted: input-to-figures and load time in Chromium,
 # a sweep of a million settings in the wasm against the native build, and byte sizes.
-build/bench_native: tests/bench/bench_native.c $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c $(HEADERS) build/tables.c build/catalogue.c
-	$(Q)$(CC) $(CFLAGS) $(WARN) -Icsrc -o $@ $< $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c build/tables.c build/catalogue.c -lm
-
 # Paired: the native sweep and the wasm one, both by clang at -O2 (emcc is clang).
 build/bench_native_clang: tests/bench/bench_native.c $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c $(HEADERS) build/tables.c build/catalogue.c
 	$(Q)clang -O2 $(WARN) -Icsrc -o $@ $< $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c build/tables.c build/catalogue.c -lm
@@ -291,31 +302,25 @@ bench: deps build/bench_native_clang build/bench.wasm build/widget.html
 
 # Coverage-guided fuzzing with clang's libFuzzer: the config reader with hardware figures
 # at their extremes, the command line, the data readers, and the measured all-reduce
-# readers with the fit, the measured-runs reader, and the efficiency fit with what fit and
-# validate print of it (fuzz_fit, bounded to 24 runs an input). `make fuzz` runs each for
-# FUZZ_SECONDS; `make test` runs each briefly (test-fuzz).
-FUZZ = config cli data measured runs fit
+# readers with the fit, the measured-runs reader, the plan's search over its inputs (budgets
+# to 65,536), and the efficiency fit with what fit and validate print of it (fuzz_fit,
+# bounded to 24 runs an input). `make fuzz` runs each for FUZZ_SECONDS; `make test` runs
+# each briefly (test-fuzz).
+FUZZ = config cli data measured runs plan fit
 FUZZ_SECONDS ?= 60
 FUZZ_CC = clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Icsrc -Icsrc/cli -Itests/fuzz
-FUZZ_DEPS = tests/fuzz/fuzz_check.h $(LIB) $(HEADERS) build/tables.c build/catalogue.c
 
-build/fuzz_config: tests/fuzz/fuzz_config.c $(FUZZ_DEPS)
-	$(Q)$(FUZZ_CC) -o $@ $< $(LIB) build/tables.c build/catalogue.c -lm
+# tests/fuzz/fuzz_NAME.c linked with the library; FUZZ_DEFS: its own -D flags.
+build/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_check.h $(LIB) build/tables.c build/catalogue.c $(HEADERS)
+	$(Q)$(FUZZ_CC) $(FUZZ_DEFS) -o $@ $(filter %.c,$^) -lm
 
-build/fuzz_data: tests/fuzz/fuzz_data.c $(FUZZ_DEPS)
-	$(Q)$(FUZZ_CC) -o $@ $< $(LIB) build/tables.c build/catalogue.c -lm
+# The command line's harness calls cli_run itself: it links the commands, without main().
+build/fuzz_cli: FUZZ_DEFS = -DGS_NO_MAIN
+build/fuzz_cli: $(CLI) build/efficiency_file.c
 
-build/fuzz_measured: tests/fuzz/fuzz_measured.c $(FUZZ_DEPS)
-	$(Q)$(FUZZ_CC) -o $@ $< $(LIB) build/tables.c build/catalogue.c -lm
-
-build/fuzz_runs: tests/fuzz/fuzz_runs.c $(FUZZ_DEPS)
-	$(Q)$(FUZZ_CC) -o $@ $< $(LIB) build/tables.c build/catalogue.c -lm
-
-build/fuzz_cli: tests/fuzz/fuzz_cli.c $(CLI) $(FUZZ_DEPS) build/efficiency_file.c
-	$(Q)$(FUZZ_CC) -DGS_NO_MAIN -o $@ $< $(LIB) $(CLI) build/tables.c build/catalogue.c build/efficiency_file.c -lm
-
-build/fuzz_fit: tests/fuzz/fuzz_fit.c $(CLI) $(FUZZ_DEPS) build/efficiency_file.c
-	$(Q)$(FUZZ_CC) -DGS_NO_MAIN -o $@ $< $(LIB) $(CLI) build/tables.c build/catalogue.c build/efficiency_file.c -lm
+# So does the fit's: fit and validate over a runs text, through cli_run.
+build/fuzz_fit: FUZZ_DEFS = -DGS_NO_MAIN
+build/fuzz_fit: $(CLI) build/efficiency_file.c
 
 fuzz: deps $(FUZZ:%=build/fuzz_%)
 	$(Q)scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ)

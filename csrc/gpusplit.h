@@ -4,7 +4,37 @@
  * formula here; its reference code is gpu_split.py. Bytes are uint64_t, times are
  * seconds in doubles; a name says its unit where it is neither. Structs are plain and
  * owned by the caller. Functions that can fail return GS_OK or a negative gs_status
- * and fill a caller's gs_error; nothing here allocates, does I/O or keeps state. */
+ * and fill a caller's gs_error; nothing here allocates, does I/O or keeps state.
+ *
+ * Glossary. The code keeps the lesson's words, which the widget teaches with; an engineer
+ * reads them as (docs/ARCHITECTURE.md has the same list, with where each lives):
+ *   word            one generated token ("time per word")
+ *   chat            one request: one sequence being decoded
+ *   words           words at once: the batch, the chats that each get a word in one step
+ *   step            one decode iteration: every chat of the batch gets its next word
+ *   swap            one all-reduce of a layer's partial results (slices); under groups,
+ *                   one hand-off of the activations to the next group
+ *   slices          tensor parallelism (TP): every layer cut into n slices
+ *   groups          pipeline parallelism (PP): n groups of whole layers, one after another
+ *   slices-groups   TP inside each server, PP across servers
+ *   in_flight       micro-batches: batches of `words` chats in the pipeline, one a group
+ *   replicas        data parallelism: copies of the layout, each serving its own chats
+ *   experts spread  expert parallelism with data-parallel attention
+ *   read            a step's busy time: the longer of reading the memory and computing
+ *   transfer        a step's waiting on the link: its all-reduces or hand-offs
+ *   share           the share of a step spent waiting: transfer / total
+ *   first word      time to first token (TTFT): the prefill of the batch's prompts
+ *   cache           the KV cache (for MLA, the compressed latent)
+ *   working         activations and workspace beside the weights and the cache
+ *   usable          the share of a GPU's memory a server may claim
+ *   between         the network between servers
+ *   efficiency      what an engine achieves of the peaks (a bandwidth share, fixed costs),
+ *                   fitted to measured runs (docs/ACCURACY.md)
+ *   lesson / real   the lesson's toy rules, or real hardware's (gs_assume)
+ *   request, setting, priced   the question by name (gs_request); resolved into a model,
+ *                   machine and plan (gs_setting, gs_resolve); one count's cost (gs_price)
+ *   layout, frontier  one way to deploy; the layouts no other beats on both time a word
+ *                   and words a second a GPU (gs_plan_search) */
 #ifndef GPUSPLIT_H
 #define GPUSPLIT_H
 
@@ -154,7 +184,7 @@ typedef struct {
                          slices; under groups about (n-1)/n, less the hand-off it sends */
 } gs_time;
 
-/* The lesson's constants that are not data (cited where they are defined, csrc/core/model.c). */
+/* The lesson's constants that are not data (cited where they are defined, csrc/core/primitives.c). */
 extern const uint64_t GS_GIB;
 extern const uint64_t GS_ALL_REDUCES_PER_LAYER;
 extern const uint64_t GS_CHAT_TOKENS;
@@ -255,7 +285,7 @@ typedef struct {
   double first_word;     /* seconds to the first word of plan.prompt_tokens (csrc/core/prefill.c); 0 when none asked */
 } gs_cost_result;
 
-/* model.c: checks and the one cost function. A model from gs_model_parse is checked
+/* core/checks.c and core/step.c: checks and the one cost function. A model from gs_model_parse is checked
  * already; gs_plan_check bounds the words and GPUs so that every total fits 64 bits. */
 int gs_gpu_check(const gs_gpu *g, gs_error *err);
 int gs_link_check(const gs_link *l, gs_error *err);
@@ -404,7 +434,7 @@ int gs_measured_csv_parse(const char *text, size_t len, const char *source_dir, 
  * up to three regimes of size (NCCL's protocols), each of at least GS_REGIME_MIN_ROWS. */
 #define GS_REGIME_MIN_ROWS 3
 #define GS_REGIME_NOISE 0.01
-/* A fitted bandwidth lies within a link's range (model.c): above the most, the times show
+/* A fitted bandwidth lies within a link's range (core/checks.c): above the most, the times show
  * no growth and the regime keeps its latency alone; below the least, the fit is refused. */
 #define GS_FIT_MAX_BANDWIDTH 1e16
 #define GS_FIT_MIN_BANDWIDTH 1e6
@@ -717,6 +747,15 @@ typedef struct {
 #define GS_PLAN_MAX_POINTS 256
 /* With the lesson's one chat's cache, memory does not bound the chats: the search stops here. */
 #define GS_PLAN_MAX_WORDS 4096
+/* Every count up to this is searched (the sweep's default reach, `report --max-n`); past it
+ * only the counts of csrc/core/plan_counts.c, so that a budget of GS_MAX_GPUS costs about
+ * what 64 do. */
+#define GS_PLAN_EVERY_COUNT 64
+/* The most counts searched past GS_PLAN_EVERY_COUNT (each kind of gs_plan_counts adds
+ * fewer than this together: 20 steps, 32 of servers, the divisors of at most 65,536 heads). */
+#define GS_PLAN_MAX_SPARSE 192
+/* The kinds of counts searched past GS_PLAN_EVERY_COUNT (gs_plan_result.sparse_kinds). */
+enum gs_plan_sparse { GS_PLAN_STEPS = 1, GS_PLAN_SERVERS = 2, GS_PLAN_HEADS = 4, GS_PLAN_FEWEST = 8 };
 
 typedef struct {
   uint64_t tried;         /* layouts priced */
@@ -724,13 +763,32 @@ typedef struct {
   gs_layout points[GS_PLAN_MAX_POINTS];
   int has_choice;         /* a target was given and a layout meets it */
   gs_layout choice;       /* the layout meeting the targets with the most words a second a GPU */
-  char why[512];          /* with targets and no choice: why none meets them */
+  char why[512];          /* with targets and no choice, or an empty frontier: why */
+  uint64_t budget;        /* the ask's gpus_max */
+  uint64_t every_to;      /* every count from 1 to this was searched: the budget, or at most GS_PLAN_EVERY_COUNT */
+  size_t sparse_n;        /* counts searched past every_to, ascending */
+  uint64_t sparse[GS_PLAN_MAX_SPARSE];
+  unsigned sparse_kinds;  /* enum gs_plan_sparse: why those counts */
+  uint64_t per_server, heads; /* the setting's, for the words of gs_plan_searched */
 } gs_plan_result;
 
 /* Every layout of the setting's model and machine within a.gpus_max GPUs: slices (within
  * servers and across), groups, slices-groups, experts sliced or spread, batches in flight
- * 1 or one a group, chats 1, 2, 3, 4, 6, 8, 12, ... up to what fits. */
+ * 1 or one a group, chats 1, 2, 3, 4, 6, 8, 12, ... up to what fits; every count up to
+ * GS_PLAN_EVERY_COUNT, and past it the counts gs_plan_counts names. A first-word target
+ * needs a setting that prices the first word (a prompt). */
 int gs_plan_search(const gs_setting *s, const gs_plan_ask *a, gs_plan_result *out, gs_error *err);
+/* The counts a search of gpus_max GPUs tries past every count up to GS_PLAN_EVERY_COUNT,
+ * into out's every_to, sparse and sparse_kinds: the steps 96, 128, 192, 256, ... (powers
+ * of two and 1.5 times them, as the chats' ladder), whole servers in those steps, with
+ * --divide-heads the heads' divisors, and the fewest GPUs that hold the model; each one the
+ * setting allows. */
+void gs_plan_counts(const gs_setting *s, uint64_t gpus_max, gs_plan_result *out);
+/* Which counts a search tried, in words, for every place the plan is shown: "" when every
+ * count up to the budget was; else "Past 64 GPUs a copy only 96, 128, ... were searched
+ * (...)". Returns buf (cut to cap, so give it GS_PLAN_SEARCHED_CAP). */
+#define GS_PLAN_SEARCHED_CAP 2048
+char *gs_plan_searched(const gs_plan_result *r, char *buf, size_t cap);
 /* The report flags that price one copy of a layout as the plan did (`--counts N --split S
  * ...`), into buf; returns buf. */
 char *gs_layout_flags(const gs_layout *l, char *buf, size_t cap);

@@ -6,15 +6,19 @@
 
 #include "gpusplit.h"
 
-/* 0 in the lesson's module (GS_LESSON_ONLY, csrc/wasm/lesson.c), which takes the lesson's
- * settings by name alone: what it never prices is left out of it, each use a constant 0
- * that the compiler drops with the code it guards. The page's size is the reason (its
- * budget, README "Speed and size"). */
+/* BEYOND_WIDGET: the code for what the lesson's widget never asks (typed figures, real
+ * rules, logs, prices, servers, fixed costs, rates below a word a second). 0 in the lesson's
+ * module (GS_LESSON_ONLY, csrc/wasm/lesson.c), which takes the lesson's settings by name
+ * alone and so leaves all of it out, each use a constant 0 that the compiler drops with the
+ * code it guards; 1 in every other build. The page's size is the reason (its budget,
+ * docs/ARCHITECTURE.md "Speed and size"). PAST_LESSON is its old name, kept for code
+ * written before the rename. */
 #ifdef GS_LESSON_ONLY
-#define PAST_LESSON 0
+#define BEYOND_WIDGET 0
 #else
-#define PAST_LESSON 1
+#define BEYOND_WIDGET 1
 #endif
+#define PAST_LESSON BEYOND_WIDGET
 
 /* jsmn (zserge/jsmn, Debian's libjsmn-dev): json.c holds its code, the other files
  * see its token type only. */
@@ -61,15 +65,20 @@ int gs_format(char *buf, size_t cap, const char *fmt, ...)
 /* gs_format with a va_list; returns the length it wrote. */
 size_t gs_vformat(char *buf, size_t cap, const char *fmt, va_list ap);
 
-/* model.c's working-memory constants and cache sharing, for explain.c. */
+/* core/primitives.c: the working-memory constants, the parts a chat's cache is shared
+ * into, the chats whose caches the GPUs hold, the working bytes beside them, a plan's
+ * cache tokens, and the bytes a step of W words reads on all GPUs. Everything in core/
+ * above the primitives (checks.c, split.c, experts.c, prefill.c, step.c, explain.c)
+ * calls down to these. */
 extern const uint64_t GS_ACTIVATION_TOKENS;
 extern const uint64_t GS_OVERHEAD_GIB;
 uint64_t gs_cache_parts(const gs_model *m, const gs_plan *p);
-
-/* model.c's parts that csrc/core/prefill.c shares: the bytes a step of W words reads on
- * all GPUs, reading and computing at the achieved shares, and a split's busy time and
- * transfers. */
+uint64_t gs_held_chats(const gs_plan *p);
+uint64_t gs_working_bytes(const gs_model *m);
+uint64_t gs_plan_tokens(const gs_plan *p);
 uint64_t gs_step_read_bytes(const gs_model *m, uint64_t words);
+/* a / b rounded up (b > 0): every share of bytes rounds up to a whole byte */
+static inline uint64_t gs_ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
 /* An ASCII capital as its small letter; any other byte as it is (names are matched
  * without case: catalogue keys, runs files' notes). */
 static inline char gs_ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c; }
@@ -85,12 +94,15 @@ static inline int gs_efficiency_on(const gs_efficiency *e) {
 static inline double gs_read_rate(const gs_gpu *g, const gs_efficiency *e) {
   return e->bandwidth_share > 0 ? g->bandwidth * e->bandwidth_share : g->bandwidth;
 }
+/* primitives.c: seconds to read bytes and to compute operations at the achieved shares;
+ * split.c: a step's busy time and transfers as the split arranges them. */
 double gs_read_seconds(uint64_t bytes, const gs_gpu *g, const gs_efficiency *e);
 double gs_compute_seconds(double ops, uint64_t n, const gs_gpu *g, const gs_efficiency *e);
 void gs_split_time(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, double busy, uint64_t size,
                    gs_time *time, double *swap, int *protocol);
 
-/* experts.c: expert parallelism (--experts spread), for model.c and prefill.c. */
+/* experts.c: expert parallelism (--experts spread), for the checks, the split's step,
+ * the prefill and the decode step. */
 uint64_t gs_spread_chats(const gs_plan *p);
 int gs_spread_check(const gs_model *m, const gs_plan *p, gs_error *err);
 uint64_t gs_spread_weights(const gs_model *m, uint64_t n);
@@ -250,5 +262,13 @@ int gs_decoder_cache_all_sliding(const gs_config *c, gs_model *m);
 size_t gs_pack_text(char *buf, size_t cap, size_t at, const char *s);
 /* The places a share of the step is shown with, in the view and the sums alike. */
 int gs_share_places(double share);
+
+/* plan_counts.c, for plan.c: the next step of the ladder 1, 2, 3, 4, 6, 8, 12, 16, ...
+ * (chats at once, and counts past GS_PLAN_EVERY_COUNT); the fewest GPUs from `from` to
+ * `to` that hold one sliced copy of the model with one chat (0: none). */
+uint64_t gs_plan_next_step(uint64_t w);
+uint64_t gs_plan_fewest_holding(const gs_setting *s, uint64_t from, uint64_t to);
+/* The same among the counts the setting takes (gs_count_allowed). */
+uint64_t gs_plan_fewest_allowed(const gs_setting *s, uint64_t from, uint64_t to);
 
 #endif

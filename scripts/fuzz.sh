@@ -12,8 +12,9 @@ for name in "$@"; do
   corpus=build/fuzz-corpus/$name
   mkdir -p "$corpus"
   # Each input must finish within a time limit (libFuzzer's -timeout, wall seconds): the
-  # native program answers any input within a second (README); the harnesses run under
-  # ASan and UBSan, several times slower, and the command line's may search 65,536 counts.
+  # native program answers any input within a second (docs/CLI.md, "Bad input, bounds and
+  # failed output"); the harnesses run under ASan and UBSan, several times slower, and the
+  # command line's may search 65,536 counts.
   limit=2
   case $name in
     config) extra=data/models ;;

@@ -11,7 +11,7 @@
 
 /* A flag's value as a finite double, the whole text read: a number as JSON writes one
  * through the library's reader, the one a runs file's cells go through; and, as the
- * README promises "any way strtod reads them", strtod's other spellings (+5, .5, 5.,
+ * docs/CLI.md promises ("any way strtod reads them"), strtod's other spellings (+5, .5, 5.,
  * 0x1p4) by strtod itself, whole. A value a double cannot hold is named for what it is:
  * too small (1e-310) or too large (1e400). */
 int cli_parse_number(const char *flag, const char *text, double *out) {

@@ -17,13 +17,16 @@ static const char PLAN_HELP[] =
     "Every layout within N GPUs: slices within servers and across, groups of layers,\n"
     "slices-groups (slices in a server, groups across), a mixture's experts sliced or\n"
     "spread, one batch in flight or one a group, chats at once 1, 2, 3, 4, 6, 8, 12, ...\n"
-    "up to what fits, each served by as many replicas as N GPUs hold. It prints the\n"
-    "frontier: for each time a word some layout reaches, the layout with the most words\n"
-    "a second a GPU, with the report flags that give its figures again.\n"
+    "up to what fits, each served by as many replicas as N GPUs hold: at every count up to\n"
+    "64, and past 64 at the counts it names (steps of x 1.5 and x 4/3, whole servers, the\n"
+    "heads' divisors, the fewest that hold the model). It prints the frontier: for each\n"
+    "time a word some layout reaches, the layout with the most words a second a GPU, with\n"
+    "the report flags that give its figures again.\n"
     "\n"
     "  --gpus-max N         the budget of GPUs, 1 to 65536\n"
     "  --target-word-ms T   mark the best layout whose time a word is at most T ms\n"
-    "  --target-first-ms F  ... and whose first word comes within F ms\n"
+    "  --target-first-ms F  ... and whose first word comes within F ms (needs a prompt:\n"
+    "                       real rules' 1,024 tokens, or --prompt-tokens N)\n"
     "  --json               one JSON object instead of the table\n"
     "\n"
     "The model, the machines and the rules take report's flags (gpusplit report --help):\n"
@@ -38,7 +41,8 @@ static const char *const CHOSEN[] = {"--split", "--experts", "--words", "--in-fl
 typedef struct {
   gs_plan_ask ask;
   int json;
-  char flags[4096]; /* report's flags as given, for a point's command */
+  char **report_args; /* report's flags as given, whole, for a point's command (argv's own) */
+  int report_n;
 } plan_options;
 
 /* A time in ms from a flag, above 0 and at most a day. */
@@ -63,7 +67,6 @@ static int is_chosen(const char *arg) {
 /* Splits argv into the plan's own flags and report's, which go to rest (rest[0] = "plan"). */
 static int split_args(int argc, char **argv, plan_options *o, char **rest, int *rest_n) {
   const char *gpus_max = NULL;
-  size_t at = 0;
   int i;
   *rest_n = 0;
   rest[(*rest_n)++] = argv[0];
@@ -92,12 +95,49 @@ static int split_args(int argc, char **argv, plan_options *o, char **rest, int *
       continue;
     }
     rest[(*rest_n)++] = argv[i];
-    /* kept for the points' commands: report's flags as given (a value with a space or a
-     * quote is kept as typed; the command is for a person to read) */
-    if (at + strlen(arg) + 2 < sizeof o->flags) at += (size_t)snprintf(o->flags + at, sizeof o->flags - at, "%s%s", at ? " " : "", arg);
   }
+  /* kept for the points' commands: report's flags as given, whole (a value with a space or
+   * a quote is kept as typed; the command is for a person to read) */
+  o->report_args = rest + 1;
+  o->report_n = *rest_n - 1;
   if (!gpus_max) return cli_bad("plan: --gpus-max N is needed: the budget of GPUs");
   return cli_parse_whole("--gpus-max", gpus_max, GS_MAX_GPUS, &o->ask.gpus_max);
+}
+
+/* report's flags as given, one space between them: as a JSON string, or escaped for a
+ * terminal as report escapes what a person typed (cli_put_text). */
+static void json_flags(const plan_options *o) {
+  char piece[GS_ESCAPE_CAP];
+  int i;
+  putchar('"');
+  for (i = 0; i < o->report_n; i++) {
+    size_t len = strlen(o->report_args[i]), at = 0;
+    if (i) putchar(' ');
+    while (at < len) {
+      at += gs_escape_next(o->report_args[i] + at, len - at, GS_ESCAPE_JSON, piece);
+      fputs(piece, stdout);
+    }
+  }
+  putchar('"');
+}
+
+static void text_flags(const plan_options *o) {
+  int i;
+  for (i = 0; i < o->report_n; i++) {
+    if (i) putchar(' ');
+    cli_put_text(stdout, o->report_args[i]);
+  }
+}
+
+/* Which counts were searched, when not every one up to the budget (GS_PLAN_EVERY_COUNT). */
+static void json_searched(const gs_plan_result *p) {
+  char said[GS_PLAN_SEARCHED_CAP];
+  size_t i;
+  if (p->budget <= p->every_to) return;
+  printf(",\"every_count_to\":%llu,\"counts_past\":[", (unsigned long long)p->every_to);
+  for (i = 0; i < p->sparse_n; i++) printf("%s%llu", i ? "," : "", (unsigned long long)p->sparse[i]);
+  printf("],\"searched\":");
+  cli_json_string(stdout, gs_plan_searched(p, said, sizeof said));
 }
 
 static void json_ms_or_null(double s, int present) {
@@ -141,8 +181,10 @@ static void print_json(const plan_options *o, const cli_report_options *r, const
   json_ms_or_null(o->ask.target_word_s, o->ask.target_word_s > 0);
   printf(",\"target_first_word\":");
   json_ms_or_null(o->ask.target_first_s, o->ask.target_first_s > 0);
-  printf(",\"tried\":%llu,\"report_flags\":", (unsigned long long)p->tried);
-  cli_json_string(stdout, o->flags);
+  printf(",\"tried\":%llu", (unsigned long long)p->tried);
+  json_searched(p);
+  printf(",\"report_flags\":");
+  json_flags(o);
   printf(",\"frontier\":[");
   for (i = 0; i < p->count; i++) {
     if (i) printf(",");
@@ -165,24 +207,41 @@ static int same_layout(const gs_layout *a, const gs_layout *b) {
 static void print_point(const gs_layout *l, int prompt, int chosen) {
   char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP], c[GS_FIGURE_CAP], d[GS_FIGURE_CAP], e[GS_FIGURE_CAP], f[GS_FIGURE_CAP], flags[160];
   printf("%s %9s %9s %10s %11s %12s %5llu", chosen ? "*" : " ", gs_fixed_grouped(a, sizeof a, l->word_s * 1e3, 2),
-         gs_fixed_grouped(b, sizeof b, 1 / l->word_s, 1), prompt ? gs_fixed_grouped(c, sizeof c, l->first_s * 1e3, 1) : "-",
+         gs_words_rate(b, sizeof b, 1 / l->word_s), prompt ? gs_fixed_grouped(c, sizeof c, l->first_s * 1e3, 1) : "-",
          gs_words_rate(d, sizeof d, l->per_gpu), gs_words_rate(e, sizeof e, l->words_per_s),
          (unsigned long long)(l->gpus * l->replicas));
   if (l->cost_per_million >= 0) printf(" %9s", gs_fixed_grouped(f, sizeof f, l->cost_per_million, 2));
   printf("  %s\n", gs_layout_flags(l, flags, sizeof flags));
 }
 
+/* How a point is priced again: report's flags as given, whole and escaped. */
+static void print_notes(const plan_options *o) {
+  printf("A point's figures again: gpusplit report ");
+  text_flags(o);
+  printf(" <its flags>\n");
+}
+
 static void print_table(const plan_options *o, const cli_report_options *r, const gs_plan_result *p) {
   const gs_setting *s = &r->setting;
   int prompt = s->plan.prompt_tokens != 0, shown = 0;
-  char a[GS_FIGURE_CAP];
+  char a[GS_FIGURE_CAP], said[GS_PLAN_SEARCHED_CAP];
   size_t i;
-  printf("Plan: %s on %s, up to %llu GPUs", s->model_name, s->gpu_text.name, (unsigned long long)o->ask.gpus_max);
+  printf("Plan: ");
+  cli_put_text(stdout, s->model_name); /* a path the user gave */
+  printf(" on %s, up to %llu GPUs", s->gpu_text.name, (unsigned long long)o->ask.gpus_max);
   if (s->plan.per_server) printf(" in servers of %llu joined by %s", (unsigned long long)s->plan.per_server, s->between_text.name);
   printf("\nAssumptions: %s\n", s->assumptions);
   printf("Tried %llu layouts. The frontier, fastest first: for each time a word, the layout with the most words a second a "
-         "GPU; each uses as many replicas as %llu GPUs hold.\n\n",
+         "GPU; each uses as many replicas as %llu GPUs hold.\n",
          (unsigned long long)p->tried, (unsigned long long)o->ask.gpus_max);
+  if (gs_plan_searched(p, said, sizeof said)[0]) printf("%s.\n", said);
+  printf("\n");
+  if (p->count == 0) {
+    /* an empty frontier says why rather than print a table's header alone */
+    printf("No layout fits: %s.\n\n", p->why);
+    print_notes(o);
+    return;
+  }
   printf("  %9s %9s %10s %11s %12s %5s", "ms a word", "words/s", "first ms", "words/s/GPU", "words/s all", "GPUs");
   if (s->gpu_hour > 0) printf(" %9s", "a million");
   printf("  %s\n", "layout (report flags)");
@@ -206,7 +265,7 @@ static void print_table(const plan_options *o, const cli_report_options *r, cons
   }
   printf("words/s is for each chat; words/s/GPU is all chats' over all GPUs; words/s all, over every replica.\n");
   if (s->gpu_hour > 0) printf("a million: the cost of a million words at %s a GPU hour.\n", gs_plain(a, sizeof a, s->gpu_hour));
-  printf("A point's figures again: gpusplit report %s <its flags>\n", o->flags);
+  print_notes(o);
 }
 
 int cli_plan(int argc, char **argv) {
@@ -221,11 +280,14 @@ int cli_plan(int argc, char **argv) {
   if (!rest) return cli_bad("plan: out of memory");
   rc = split_args(argc, argv, &o, rest, &rest_n);
   if (rc == CLI_OK) rc = cli_report_parse(rest_n, rest, &report);
+  /* the first word is priced only for a prompt: a target on it would be met by every layout */
+  if (rc == CLI_OK && o.ask.target_first_s > 0 && report.setting.plan.prompt_tokens == 0)
+    rc = cli_bad("--target-first-ms: these settings price no first word (no prompt); give --prompt-tokens N, "
+                 "or real rules' 1,024 without --prompt-tokens none");
+  if (rc == CLI_OK && gs_plan_search(&report.setting, &o.ask, &result, &err) != GS_OK) rc = cli_bad_error("plan", &err);
+  if (rc == CLI_OK && o.json) print_json(&o, &report, &result);
+  else if (rc == CLI_OK) print_table(&o, &report, &result);
   free(rest);
   if (rc == CLI_HELPED) return CLI_OK;
-  if (rc != CLI_OK) return rc;
-  if (gs_plan_search(&report.setting, &o.ask, &result, &err) != GS_OK) return cli_bad_error("plan", &err);
-  if (o.json) print_json(&o, &report, &result);
-  else print_table(&o, &report, &result);
-  return CLI_OK;
+  return rc;
 }

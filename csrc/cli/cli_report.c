@@ -295,7 +295,8 @@ int cli_report(int argc, char **argv) {
   static cli_report_options o; /* its texts are large */
   sweep sw;
   int rc = cli_report_parse(argc, argv, &o);
-  if (rc != CLI_OK) return rc == CLI_BAD_INPUT ? CLI_BAD_INPUT : CLI_OK;
+  if (rc == CLI_HELPED) return CLI_OK;
+  if (rc != CLI_OK) return rc; /* bad input 2, a failure 1 */
   if (o.explain_gpus) return print_explain(&o);
   if ((rc = sweep_all(&o, &sw)) != CLI_OK) return rc;
   rc = o.json ? print_json(&o, &sw) : print_table(&o, &sw);

@@ -111,7 +111,7 @@ static const fit_figure *pick_engine(const fit_result *fr, const char *engine, c
 int fit_read_builtin(fit_result *fr) {
   gs_error err;
   if (fit_read_efficiency(GS_DATA_efficiency_json, strlen(GS_DATA_efficiency_json), fr, &err) == GS_OK) return CLI_OK;
-  cli_bad("data/efficiency.json (built in): %s: %s", err.field, err.what);
+  cli_bad("data/efficiency.json (built in): %s%s%s", err.field, err.field[0] ? ": " : "", err.what);
   return CLI_FAILED; /* this build's failure, not the input's: exit 1, never the peaks */
 }
 

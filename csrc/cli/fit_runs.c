@@ -306,25 +306,29 @@ static void fit_bandwidth(priced_run *p, size_t n, double allreduce, const fit_r
     double costs[FIXED_COUNT], sum = 0;
     unsigned allowed = 1u << FIXED_LAYER;
     uint64_t fewest = 0, most = 0;
-    int fitted_a;
+    int fitted_a, priced = 1; /* priced: every run priced at this share (else it is no candidate) */
     memset(&ns, 0, sizeof ns);
     e.bandwidth_share = (double)k / 100;
-    for (i = 0; i < n; i++) {
+    for (i = 0; i < n && priced; i++) {
       gs_efficiency z = e;
-      double t, base, x[FIXED_COUNT], r;
+      double t, base, up[FIXED_COUNT], x[FIXED_COUNT], r;
       int a, b;
       if (p[i].weight == 0) continue;
       t = p[i].run->itl_ms * 1e-3;
       z.layer_us = z.allreduce_us = z.step_us = 0;
       base = fit_predict(&p[i], &z, 0);
       z.layer_us = 10;
-      x[FIXED_LAYER] = (fit_predict(&p[i], &z, 0) - base) / 10 / t;
+      up[FIXED_LAYER] = fit_predict(&p[i], &z, 0);
       z.layer_us = 0;
       z.allreduce_us = 10;
-      x[FIXED_ALLREDUCE] = (fit_predict(&p[i], &z, 0) - base) / 10 / t;
+      up[FIXED_ALLREDUCE] = fit_predict(&p[i], &z, 0);
       z.allreduce_us = 0;
       z.step_us = 10;
-      x[FIXED_STEP] = (fit_predict(&p[i], &z, 0) - base) / 10 / t;
+      up[FIXED_STEP] = fit_predict(&p[i], &z, 0);
+      /* fit_predict's -1 (the model refused the run) is no time to put in the sums */
+      for (a = 0; a < FIXED_COUNT; a++) priced = priced && base >= 0 && up[a] >= 0;
+      if (!priced) break;
+      for (a = 0; a < FIXED_COUNT; a++) x[a] = (up[a] - base) / 10 / t;
       r = 1 - base / t;
       if (x[FIXED_ALLREDUCE] != 0) allowed |= 1u << FIXED_ALLREDUCE;
       if (fewest == 0 || p[i].s.model.layers < fewest) fewest = p[i].s.model.layers;
@@ -334,6 +338,7 @@ static void fit_bandwidth(priced_run *p, size_t n, double allreduce, const fit_r
         for (b = 0; b < FIXED_COUNT; b++) ns.m[a][b] += p[i].weight * x[a] * x[b];
       }
     }
+    if (!priced) continue;
     /* a step's cost and a layer's are told apart only by models of different depths */
     if (most > fewest) allowed |= 1u << FIXED_STEP;
     solve_fixed_costs(&ns, allowed, costs);
@@ -341,14 +346,15 @@ static void fit_bandwidth(priced_run *p, size_t n, double allreduce, const fit_r
     e.layer_us = clamp_us(costs[FIXED_LAYER]);
     e.step_us = clamp_us(costs[FIXED_STEP]);
     e.allreduce_us = fitted_a ? clamp_us(costs[FIXED_ALLREDUCE]) : 0;
-    for (i = 0; i < n; i++) {
-      double r;
+    for (i = 0; i < n && priced; i++) {
+      double r, y;
       if (p[i].weight == 0) continue;
       if (!fitted_a) e.allreduce_us = allreduce >= 0 ? allreduce : allreduce_for(fr, p[i].s.generation);
-      r = fit_predict(&p[i], &e, 0) / (p[i].run->itl_ms * 1e-3) - 1;
+      if ((y = fit_predict(&p[i], &e, 0)) < 0) priced = 0;
+      r = y / (p[i].run->itl_ms * 1e-3) - 1;
       sum += p[i].weight * r * r;
     }
-    if (best < 0 || sum < best) {
+    if (priced && (best < 0 || sum < best)) {
       best = sum;
       f->e.bandwidth_share = e.bandwidth_share;
       f->e.layer_us = e.layer_us;

@@ -26,10 +26,8 @@
  * (no all-reduce hides), a dense model, E not a multiple of n. */
 #include "internal.h"
 
-static uint64_t ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
-
 /* The chats the busiest GPU serves. */
-uint64_t gs_spread_chats(const gs_plan *p) { return ceil_div(p->words, p->gpus); }
+uint64_t gs_spread_chats(const gs_plan *p) { return gs_ceil_div(p->words, p->gpus); }
 
 int gs_spread_check(const gs_model *m, const gs_plan *p, gs_error *err) {
   if (p->experts == GS_EXPERTS_SLICES) return GS_OK;
@@ -47,7 +45,7 @@ int gs_spread_check(const gs_model *m, const gs_plan *p, gs_error *err) {
 
 /* Bytes of the weights a GPU holds: every copied weight, and 1/n of the experts. */
 uint64_t gs_spread_weights(const gs_model *m, uint64_t n) {
-  return m->stored_bytes - m->routed_bytes + ceil_div(m->routed_bytes, n);
+  return m->stored_bytes - m->routed_bytes + gs_ceil_div(m->routed_bytes, n);
 }
 
 /* Bytes of weights one GPU reads when `tokens` tokens pass: the copied weights a word

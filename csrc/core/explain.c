@@ -9,7 +9,7 @@
 /* The lesson's module (-DGS_LESSON_ONLY) prices only the lesson's three Llama models at 16
  * bits on one server with none of report's switches (csrc/wasm/lesson.c offers no more, and
  * gs_explain_of refuses the rest there), so its sums leave out the lines past the lesson
- * (PAST_LESSON, internal.h). */
+ * (BEYOND_WIDGET, internal.h). */
 
 typedef struct {
   char *buf;
@@ -63,11 +63,11 @@ static void memory_sums(writer *w, figures *f, const gs_model *m, const gs_plan 
   int llama_like = gs_mul(4 * m->layers, m->kv_heads, &llama_shape) && gs_mul(llama_shape, m->head_dim, &llama_shape);
   if (n == 1) line(w, "Memory on the one GPU, in bytes:");
   else line(w, "Memory on each of %llu GPUs, in bytes:", (unsigned long long)n);
-  if (!PAST_LESSON || m->stored_bytes == 2 * m->params)
+  if (!BEYOND_WIDGET || m->stored_bytes == 2 * m->params)
     line(w, "  weights: %s x 2 / %llu = %s", count(f, m->params), (unsigned long long)n, count(f, c->memory.weights));
   else
     line(w, "  weights: %s bytes as stored / %llu = %s", count(f, m->stored_bytes), (unsigned long long)n, count(f, c->memory.weights));
-  if (!PAST_LESSON || (!m->cache_latent && m->cache_window_bytes == 0 && llama_like && per_token == llama_shape))
+  if (!BEYOND_WIDGET || (!m->cache_latent && m->cache_window_bytes == 0 && llama_like && per_token == llama_shape))
     line(w, "  cache: 2 x %llu layers x %llu key/value heads x %llu values x 2 bytes = %s bytes a token",
          (unsigned long long)m->layers, (unsigned long long)m->kv_heads, (unsigned long long)m->head_dim, count(f, per_token));
   else
@@ -99,12 +99,12 @@ static void swap_sums(writer *w, figures *f, const gs_link *l, const gs_plan *p,
     line(w, "  one GPU in the ring swaps with no one: 0 us a swap");
     return;
   }
-  if (PAST_LESSON && p->nccl == GS_NCCL_AUTO) {
+  if (BEYOND_WIDGET && p->nccl == GS_NCCL_AUTO) {
     line(w, "  a ring of %llu GPUs: NCCL's cheapest protocol for %s bytes is %s: %s us a swap", (unsigned long long)ring,
          count(f, size), gs_protocol_name(c->protocol), fixed(f, c->swap * 1e6, 2));
     return;
   }
-  if (PAST_LESSON && crossing)
+  if (BEYOND_WIDGET && crossing)
     line(w, "  a ring all-reduce over %llu GPUs takes 2 x (%llu - 1) = %llu steps, %llu of them between servers; start-up "
          "%s + %llu x %s + %llu x %s = %s us",
          (unsigned long long)ring, (unsigned long long)ring, (unsigned long long)steps, (unsigned long long)crossing,
@@ -124,7 +124,7 @@ static void swap_sums(writer *w, figures *f, const gs_link *l, const gs_plan *p,
  * lesson's rules, so its sums stay as the lesson writes them. */
 static void fixed_sums(writer *w, figures *f, const gs_model *m, const gs_plan *p) {
   const gs_efficiency *e = &p->efficiency;
-  if (!PAST_LESSON || (e->layer_us <= 0 && e->step_us <= 0)) return;
+  if (!BEYOND_WIDGET || (e->layer_us <= 0 && e->step_us <= 0)) return;
   line(w, "  fixed: %llu layers x %s us + %s us a step = %s ms, added to the reading", (unsigned long long)m->layers,
        plain(f, e->layer_us), plain(f, e->step_us), fixed(f, ((double)m->layers * e->layer_us + e->step_us) * 1e-3, 2));
 }
@@ -208,11 +208,11 @@ static void time_sums(writer *w, figures *f, const gs_model *m, const gs_gpu *g,
     line(w, "  waiting: %s ms", fixed(f, c->time.transfer * 1e3, 2));
   } else {
     swap_sums(w, f, l, p, c, size);
-    if (PAST_LESSON && p->split == GS_SLICES_GROUPS && c->servers > 1)
+    if (BEYOND_WIDGET && p->split == GS_SLICES_GROUPS && c->servers > 1)
       line(w, "  %s swaps a %s (2 x %llu layers), and %s hand-offs between the %s servers' groups: waiting %s ms%s",
            count(f, swaps), step, (unsigned long long)m->layers, count(f, c->servers - 1), count(f, c->servers),
            fixed(f, c->time.transfer * 1e3, 2), p->overlap ? " after overlap" : "");
-    else if (PAST_LESSON && p->overlap)
+    else if (BEYOND_WIDGET && p->overlap)
       line(w, "  %s swaps a %s (2 x %llu layers) of %s us, each hidden behind the next layer's reading as far as it lasts: waiting %s ms",
            count(f, swaps), step, (unsigned long long)m->layers, fixed(f, c->swap * 1e6, 2), fixed(f, c->time.transfer * 1e3, 2));
     else
@@ -284,7 +284,7 @@ int gs_explain_of(const gs_priced *pr, char *buf, size_t cap, gs_error *err) {
   writer w;
   figures f;
   if (cap == 0) return gs_fail(err, GS_ERR_TOO_LONG, "explain", "has no room");
-  if (!PAST_LESSON && (pr->plan.nccl != GS_NCCL_LESSON || pr->plan.overlap || pr->plan.read_cache || pr->plan.cache_per_chat ||
+  if (!BEYOND_WIDGET && (pr->plan.nccl != GS_NCCL_LESSON || pr->plan.overlap || pr->plan.read_cache || pr->plan.cache_per_chat ||
                        pr->cost.servers > 1 || s->model.stored_bytes != 2 * s->model.params || s->model.cache_latent ||
                        s->model.cache_window_bytes))
     return gs_fail(err, GS_ERR_UNSUPPORTED, "explain", "the lesson's module writes only the lesson's sums");

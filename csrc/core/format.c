@@ -172,7 +172,7 @@ char *gs_words_rate(char *buf, size_t cap, double x) {
   int places = 1;
   double t = x * 10;
   /* the lesson's settings never go below one word a second */
-  if (PAST_LESSON && x > 0 && x < 0.1) {
+  if (BEYOND_WIDGET && x > 0 && x < 0.1) {
     while (t < 10 && places < 9) {
       t *= 10;
       places++;

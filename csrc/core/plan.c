@@ -16,16 +16,12 @@
  *   times a word are never more than half again apart) and the most that fit (gs_deploy's
  *   chats_fit, with a cache for each chat; GS_PLAN_MAX_WORDS with the lesson's one cache).
  * That is at most 6 cuts x ~2 log2(chats) chat counts a count: for 64 GPUs and thousands
- * of chats, some thousands of prices, each a few microseconds. */
+ * of chats, some thousands of prices, each a few microseconds. Past GS_PLAN_EVERY_COUNT
+ * only the counts of csrc/core/plan_counts.c are searched, so a budget of 65,536 GPUs
+ * costs about what 64 do. */
 #include <string.h>
 
 #include "internal.h"
-
-/* 1, 2, 3, 4, 6, 8, 12, 16, ...: x 1.5 from a power of two, x 4/3 from the step between. */
-static uint64_t next_words(uint64_t w) {
-  if (w < 2) return 2;
-  return (w & (w - 1)) == 0 ? w + w / 2 : w + w / 3;
-}
 
 int gs_layout_price(const gs_setting *s, const gs_layout *l, gs_setting *scratch, gs_priced *out, gs_error *err) {
   *scratch = *s;
@@ -71,6 +67,10 @@ static int frontier_add(gs_plan_result *out, const gs_layout *l, gs_error *err) 
 /* What the search keeps besides the frontier, to choose and to say why none meets. */
 typedef struct {
   const gs_plan_ask *ask;
+  int priced;                 /* a layout was priced, fitting or not */
+  gs_layout least;            /* of those, the one whose GPU holds the least ... */
+  gs_memory least_memory;     /* ... this much */
+  uint64_t usable;            /* of what a GPU may use */
   int any;                    /* a layout fits */
   gs_layout fastest;          /* the shortest time a word */
   gs_layout quickest_first;   /* the shortest first word */
@@ -78,8 +78,10 @@ typedef struct {
   gs_layout quickest_first_in_word; /* of those, the shortest first word */
 } tracker;
 
+/* A first-word target is met only by a first word that is priced (above 0). */
 static int meets(const gs_plan_ask *a, const gs_layout *l) {
-  return (a->target_word_s <= 0 || l->word_s <= a->target_word_s) && (a->target_first_s <= 0 || l->first_s <= a->target_first_s);
+  return (a->target_word_s <= 0 || l->word_s <= a->target_word_s) &&
+         (a->target_first_s <= 0 || (l->first_s > 0 && l->first_s <= a->target_first_s));
 }
 
 static void track(tracker *t, gs_plan_result *out, const gs_layout *l) {
@@ -104,12 +106,18 @@ static int try_cut(const gs_setting *s, gs_setting *scratch, gs_layout *l, track
   gs_priced pr;
   uint64_t most = GS_PLAN_MAX_WORDS;
   int rc;
-  for (l->words = 1;; l->words = l->words == most ? most + 1 : next_words(l->words) > most ? most : next_words(l->words)) {
+  for (l->words = 1;; l->words = l->words == most ? most + 1 : gs_plan_next_step(l->words) > most ? most : gs_plan_next_step(l->words)) {
     if (l->words > most) break;
     rc = gs_layout_price(s, l, scratch, &pr, err);
     if (rc == GS_ERR_SHAPE) return GS_OK; /* a cut the setting cannot take at this count */
     if (rc != GS_OK) return rc;
     out->tried++;
+    if (l->words == 1 && (!t->priced || pr.cost.memory.total < t->least_memory.total)) {
+      t->priced = 1;
+      t->least = *l;
+      t->least_memory = pr.cost.memory;
+      t->usable = pr.cost.usable_bytes;
+    }
     if (l->words == 1 && pr.deploy.chats_fit >= 0) most = (uint64_t)pr.deploy.chats_fit;
     if (!pr.cost.fits) return GS_OK; /* fewer chats than one batch: more would not fit either */
     l->word_s = pr.cost.time.total;
@@ -123,12 +131,34 @@ static int try_cut(const gs_setting *s, gs_setting *scratch, gs_layout *l, track
   return GS_OK;
 }
 
+/* Why the frontier is empty: the least a GPU holds within the budget, of what it may use,
+ * and the fewest GPUs that would hold the model. */
+static void say_none_fits(const gs_setting *s, const gs_plan_ask *a, const tracker *t, gs_plan_result *out) {
+  char from[128], held[GS_FIGURE_CAP], w[GS_FIGURE_CAP], c[GS_FIGURE_CAP], k[GS_FIGURE_CAP], usable[GS_FIGURE_CAP];
+  const gs_memory *m = &t->least_memory;
+  uint64_t fewest = a->gpus_max < GS_MAX_GPUS ? gs_plan_fewest_allowed(s, a->gpus_max + 1, GS_MAX_GPUS) : 0;
+  const double gib = (double)GS_GIB;
+  if (fewest) gs_format(from, sizeof from, "; the fewest that hold it are %llu", (unsigned long long)fewest);
+  else gs_format(from, sizeof from, "; no count up to %llu that these settings take holds it", (unsigned long long)GS_MAX_GPUS);
+  if (!t->priced) {
+    gs_format(out->why, sizeof out->why, "no count within %llu GPUs suits these settings%s", (unsigned long long)a->gpus_max, from);
+    return;
+  }
+  gs_format(out->why, sizeof out->why,
+            "no layout within %llu GPUs holds the model: on %llu GPUs a GPU would hold %s GiB (weights %s, "
+            "cache %s, working %s) of the %s GiB it may use%s",
+            (unsigned long long)a->gpus_max, (unsigned long long)t->least.gpus, gs_fixed(held, sizeof held, (double)m->total / gib, 2),
+            gs_fixed(w, sizeof w, (double)m->weights / gib, 2), gs_fixed(c, sizeof c, (double)m->cache / gib, 2),
+            gs_fixed(k, sizeof k, (double)m->working / gib, 2), gs_fixed(usable, sizeof usable, (double)t->usable / gib, 1), from);
+}
+
+/* Why no layout that fits meets the targets (some layout fits). Past GS_PLAN_EVERY_COUNT
+ * the layouts are those of the counts searched, and the reason says so. */
 static void say_why(const gs_plan_ask *a, const tracker *t, gs_plan_result *out) {
   char flags[160], ms[GS_FIGURE_CAP];
-  if (!t->any) {
-    gs_format(out->why, sizeof out->why, "no layout within %llu GPUs holds the model", (unsigned long long)a->gpus_max);
-  } else if (a->target_word_s > 0 && !t->any_word) {
-    gs_format(out->why, sizeof out->why, "the fastest layout within %llu GPUs takes %s ms a word (%s)",
+  const char *searched = out->budget > out->every_to ? " searched" : "";
+  if (a->target_word_s > 0 && !t->any_word) {
+    gs_format(out->why, sizeof out->why, "the fastest layout%s within %llu GPUs takes %s ms a word (%s)", searched,
               (unsigned long long)a->gpus_max, gs_fixed(ms, sizeof ms, t->fastest.word_s * 1e3, 2),
               gs_layout_flags(&t->fastest, flags, sizeof flags));
   } else if (a->target_word_s > 0) {
@@ -136,17 +166,52 @@ static void say_why(const gs_plan_ask *a, const tracker *t, gs_plan_result *out)
               gs_fixed(ms, sizeof ms, t->quickest_first_in_word.first_s * 1e3, 2),
               gs_layout_flags(&t->quickest_first_in_word, flags, sizeof flags));
   } else {
-    gs_format(out->why, sizeof out->why, "the quickest first word within %llu GPUs takes %s ms (%s)", (unsigned long long)a->gpus_max,
+    gs_format(out->why, sizeof out->why, "the quickest first word%s within %llu GPUs takes %s ms (%s)", searched,
+              (unsigned long long)a->gpus_max,
               gs_fixed(ms, sizeof ms, t->quickest_first.first_s * 1e3, 2), gs_layout_flags(&t->quickest_first, flags, sizeof flags));
   }
 }
 
-int gs_plan_search(const gs_setting *s, const gs_plan_ask *a, gs_plan_result *out, gs_error *err) {
+/* Every cut of n GPUs: slices, groups, slices-groups across servers, experts spread, one
+ * batch in flight or one a group. */
+static int search_count(const gs_setting *s, const gs_plan_ask *a, uint64_t n, tracker *t, gs_plan_result *out, gs_error *err) {
   static const int SPLITS[] = {GS_SLICES, GS_GROUPS, GS_SLICES_GROUPS};
   static gs_setting scratch; /* large (its texts): kept off the modules' stack */
+  gs_plan at = s->plan;
+  uint64_t servers;
+  size_t k;
+  int rc;
+  at.gpus = n;
+  servers = gs_plan_servers(&at);
+  rc = gs_count_allowed(s, n, err);
+  if (rc == GS_ERR_SHAPE) return GS_OK;
+  if (rc != GS_OK) return rc;
+  for (k = 0; k < sizeof SPLITS / sizeof SPLITS[0]; k++) {
+    int split = SPLITS[k], experts;
+    uint64_t groups = split == GS_GROUPS ? n : split == GS_SLICES_GROUPS ? servers : 1, flight;
+    if (split == GS_GROUPS && n == 1) continue;                /* one group is slices of one */
+    if (split == GS_SLICES_GROUPS && servers == 1) continue;   /* within a server it is slices */
+    for (experts = GS_EXPERTS_SLICES; experts <= GS_EXPERTS_SPREAD; experts++) {
+      if (experts == GS_EXPERTS_SPREAD && (split != GS_SLICES || s->model.experts == 0 || n == 1)) continue;
+      for (flight = 1; flight <= groups; flight = flight == groups ? groups + 1 : groups) {
+        gs_layout l;
+        memset(&l, 0, sizeof l);
+        l.gpus = n;
+        l.split = split;
+        l.experts = experts;
+        l.in_flight = flight;
+        l.replicas = a->gpus_max / n;
+        if ((rc = try_cut(s, &scratch, &l, t, out, err)) != GS_OK) return rc;
+      }
+    }
+  }
+  return GS_OK;
+}
+
+int gs_plan_search(const gs_setting *s, const gs_plan_ask *a, gs_plan_result *out, gs_error *err) {
   tracker t;
   uint64_t n;
-  size_t k;
+  size_t i;
   int rc;
   memset(out, 0, sizeof *out);
   memset(&t, 0, sizeof t);
@@ -155,34 +220,14 @@ int gs_plan_search(const gs_setting *s, const gs_plan_ask *a, gs_plan_result *ou
     return gs_fail(err, GS_ERR_RANGE, "gpus_max", "must be from 1 to %llu", (unsigned long long)GS_MAX_GPUS);
   if (a->target_word_s < 0 || a->target_first_s < 0 || a->target_word_s != a->target_word_s || a->target_first_s != a->target_first_s)
     return gs_fail(err, GS_ERR_RANGE, "target", "must be a time above 0");
-  for (n = 1; n <= a->gpus_max; n++) {
-    gs_plan at = s->plan;
-    uint64_t servers;
-    at.gpus = n;
-    servers = gs_plan_servers(&at);
-    rc = gs_count_allowed(s, n, err);
-    if (rc == GS_ERR_SHAPE) continue;
-    if (rc != GS_OK) return rc;
-    for (k = 0; k < sizeof SPLITS / sizeof SPLITS[0]; k++) {
-      int split = SPLITS[k], experts;
-      uint64_t groups = split == GS_GROUPS ? n : split == GS_SLICES_GROUPS ? servers : 1, flight;
-      if (split == GS_GROUPS && n == 1) continue;                /* one group is slices of one */
-      if (split == GS_SLICES_GROUPS && servers == 1) continue;   /* within a server it is slices */
-      for (experts = GS_EXPERTS_SLICES; experts <= GS_EXPERTS_SPREAD; experts++) {
-        if (experts == GS_EXPERTS_SPREAD && (split != GS_SLICES || s->model.experts == 0 || n == 1)) continue;
-        for (flight = 1; flight <= groups; flight = flight == groups ? groups + 1 : groups) {
-          gs_layout l;
-          memset(&l, 0, sizeof l);
-          l.gpus = n;
-          l.split = split;
-          l.experts = experts;
-          l.in_flight = flight;
-          l.replicas = a->gpus_max / n;
-          if ((rc = try_cut(s, &scratch, &l, &t, out, err)) != GS_OK) return rc;
-        }
-      }
-    }
-  }
-  if ((a->target_word_s > 0 || a->target_first_s > 0) && !out->has_choice) say_why(a, &t, out);
+  if (a->target_first_s > 0 && s->plan.prompt_tokens == 0)
+    return gs_fail(err, GS_ERR_RANGE, "target_first", "needs the first word priced, and these settings give no prompt");
+  gs_plan_counts(s, a->gpus_max, out);
+  for (n = 1; n <= out->every_to; n++)
+    if ((rc = search_count(s, a, n, &t, out, err)) != GS_OK) return rc;
+  for (i = 0; i < out->sparse_n; i++)
+    if ((rc = search_count(s, a, out->sparse[i], &t, out, err)) != GS_OK) return rc;
+  if (!t.any) say_none_fits(s, a, &t, out);
+  else if ((a->target_word_s > 0 || a->target_first_s > 0) && !out->has_choice) say_why(a, &t, out);
   return GS_OK;
 }

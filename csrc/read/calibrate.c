@@ -41,7 +41,7 @@ static line_fit fit_rows(const gs_measured *m, size_t from, size_t to) {
   det = sw * sxx - sx * sx;
   f.seconds_per_byte = det > 0 ? (sw * sxt - sx * st) / det : 0;
   f.latency_s = (st - f.seconds_per_byte * sx) / sw;
-  /* a bandwidth above the most a link may carry (1e16 bytes a second, model.c) is no
+  /* a bandwidth above the most a link may carry (1e16 bytes a second, core/checks.c) is no
    * growth the times can show: the regime keeps its latency alone, as when the slope is
    * negative, and no figure of 40 digits reaches a column */
   if (f.seconds_per_byte < 1 / GS_FIT_MAX_BANDWIDTH || !(det > 0)) {

@@ -21,7 +21,7 @@ static int absent(const gs_config *c, int at) { return at < 0 || gs_json_is_null
 int gs_config_has(const gs_config *c, const char *key) { return !absent(c, gs_json_find(c->json, c->object, key)); }
 
 /* The counts the cost multiplies, loops or divides by, each bounded before any family uses
- * it (gpusplit.h says why each bound is where it is; the README lists them). */
+ * it (gpusplit.h says why each bound is where it is; docs/CLI.md lists them). */
 static const struct {
   const char *key;
   uint64_t max;

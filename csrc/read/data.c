@@ -107,7 +107,7 @@ int gs_builtin_gpu(const char *key, gs_gpu *out, gs_hardware_text *text, gs_erro
       text_of(&GS_GPU_TABLE[i].text, text);
       return GS_OK;
     }
-  if (!PAST_LESSON) return gs_fail(err, GS_ERR_UNKNOWN, "gpu", "the lesson's module holds only its GPU");
+  if (!BEYOND_WIDGET) return gs_fail(err, GS_ERR_UNKNOWN, "gpu", "the lesson's module holds only its GPU");
   gs_builtin_keys("gpus", names, sizeof names, NULL);
   return gs_fail(err, GS_ERR_UNKNOWN, "gpu", "no gpu is named \"%s\" (names: %s)", key, names);
 }
@@ -122,7 +122,7 @@ int gs_builtin_link(const char *key, gs_link *out, gs_hardware_text *text, gs_er
       text_of(&GS_LINK_TABLE[i].text, text);
       return GS_OK;
     }
-  if (!PAST_LESSON) return gs_fail(err, GS_ERR_UNKNOWN, "link", "the lesson's module holds only its two links");
+  if (!BEYOND_WIDGET) return gs_fail(err, GS_ERR_UNKNOWN, "link", "the lesson's module holds only its two links");
   gs_builtin_keys("links", names, sizeof names, NULL);
   return gs_fail(err, GS_ERR_UNKNOWN, "link", "no link is named \"%s\" (names: %s)", key, names);
 }

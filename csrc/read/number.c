@@ -37,8 +37,8 @@ static size_t number_length(const char *s) {
  * states for strtod), so a time written with 17 digits (3.3333333333333335, Python's repr
  * of 10/3) is read as the double it names. The WebAssembly modules read no runs file and
  * no flag; there musl's strtod would bring 128-bit long double arithmetic in software
- * (README "WebAssembly notes"), so a build for wasm refuses a number past the exact case
- * instead (GS_NUMBER_TOO_PRECISE) and links no strtod. */
+ * (docs/ARCHITECTURE.md, "WebAssembly notes"), so a build for wasm refuses a number past
+ * the exact case instead (GS_NUMBER_TOO_PRECISE) and links no strtod. */
 int gs_read_number(const char *text, double *out) {
   size_t n = number_length(text);
   if (n == 0 || text[n] != '\0') return GS_NUMBER_NOT;

@@ -16,7 +16,7 @@
 
 /* The lesson's module takes the lesson's settings by name alone (its widget types no figure
  * and asks for no rule past the lesson), so what serves typed figures, real rules, logs and
- * prices is left out of it: each use of PAST_LESSON (internal.h) below is a constant 0
+ * prices is left out of it: each use of BEYOND_WIDGET (internal.h) below is a constant 0
  * there. */
 
 /* The searches try counts up to this unless the request says (report's --max-n). */
@@ -55,7 +55,7 @@ static int resolve_model(const gs_request *q, gs_setting *out, gs_error *err) {
  * with no key and every figure typed, a GPU of its own (no generation unless typed). */
 static int resolve_gpu(const gs_request *q, gs_setting *out, gs_error *err) {
   const unsigned figures = GS_TYPED_GIB | GS_TYPED_USABLE | GS_TYPED_GPU_BW | GS_TYPED_FLOPS;
-  unsigned t = PAST_LESSON ? q->gpu_typed : 0;
+  unsigned t = BEYOND_WIDGET ? q->gpu_typed : 0;
   int rc;
   if (!q->gpu_key && (t & figures) == figures) {
     memset(&out->gpu, 0, sizeof out->gpu);
@@ -69,7 +69,7 @@ static int resolve_gpu(const gs_request *q, gs_setting *out, gs_error *err) {
   if (t & GS_TYPED_FLOPS) out->gpu.flops = q->gpu.flops;
   if (t & GS_TYPED_ARCH) out->gpu.arch = q->gpu.arch;
   if (t & figures) gs_format(out->gpu_text.name, sizeof out->gpu_text.name, "Custom GPU");
-  if (!PAST_LESSON) return GS_OK; /* the lesson's GPU, checked when its table was written */
+  if (!BEYOND_WIDGET) return GS_OK; /* the lesson's GPU, checked when its table was written */
   if (out->gpu.arch < GS_ARCH_NONE || out->gpu.arch > GS_ARCH_BLACKWELL)
     return gs_fail(err, GS_ERR_RANGE, "gpu arch", "must be an enum gs_arch");
   return gs_gpu_check(&out->gpu, err);
@@ -88,7 +88,7 @@ static int resolve_link(const char *key, const char *def, unsigned t, const gs_l
    * base_us); otherwise typed figures replace some of the default link's */
   const unsigned figures = GS_TYPED_LINK_BW | GS_TYPED_STEP_US | GS_TYPED_KIND | (base_us >= 0 ? 0 : GS_TYPED_BASE_US);
   int custom = !key && (t & figures) == figures, rc;
-  if (!PAST_LESSON) return gs_builtin_link(key ? key : def, out, text, err);
+  if (!BEYOND_WIDGET) return gs_builtin_link(key ? key : def, out, text, err);
   if (custom) {
     memset(out, 0, sizeof *out);
     memset(text, 0, sizeof *text);
@@ -121,7 +121,7 @@ double gs_ring_one_way(const gs_gpu *g, const gs_link *l) {
 static unsigned real_switches(const gs_request *q, gs_setting *out) {
   const unsigned figures = GS_TYPED_GIB | GS_TYPED_USABLE | GS_TYPED_GPU_BW | GS_TYPED_FLOPS;
   unsigned on = GS_SW_CACHE_PER_CHAT | GS_SW_READ_CACHE | GS_SW_DIVIDE_HEADS;
-  if (!PAST_LESSON) return 0;
+  if (!BEYOND_WIDGET) return 0;
   out->real = q->assume == GS_ASSUME_REAL ||
               (q->assume == GS_ASSUME_DEFAULT && q->gpu_key && strcmp(out->gpu_text.key, "lesson") != 0 && !(q->gpu_typed & figures));
   if (!out->real) return 0;
@@ -176,11 +176,11 @@ static int resolve_plan(const gs_request *q, int own_latencies, gs_setting *out,
   p->efficiency = q->efficiency;
   p->prompt_tokens = q->no_prompt ? 0 : q->prompt_tokens;
   p->experts = q->experts; /* gs_plan_check refuses what spread cannot price */
-  if (PAST_LESSON && (rc = gs_efficiency_check(&p->efficiency, err)) != GS_OK) return rc;
+  if (BEYOND_WIDGET && (rc = gs_efficiency_check(&p->efficiency, err)) != GS_OK) return rc;
   if (q->prompt_tokens > GS_MAX_CHAT_TOKENS)
     return gs_fail(err, GS_ERR_RANGE, "prompt_tokens", "must be from 1 to %llu", (unsigned long long)GS_MAX_CHAT_TOKENS);
   out->divide_heads = (switches & GS_SW_DIVIDE_HEADS) != 0;
-  if (PAST_LESSON && (switches & GS_SW_FP8_COMPUTE)) {
+  if (BEYOND_WIDGET && (switches & GS_SW_FP8_COMPUTE)) {
     if (q->bits != 8) return gs_fail(err, GS_ERR_SHAPE, "fp8_compute", "needs 8-bit weights (--bits 8)");
     if (q->gpu_typed & GS_TYPED_FLOPS) return gs_fail(err, GS_ERR_SHAPE, "fp8_compute", "type the FP8 peak itself as the flops");
     if (out->gpu.flops_fp8 <= 0) return gs_fail(err, GS_ERR_UNSUPPORTED, "fp8_compute", "%s has no FP8 tensor cores", out->gpu_text.name);
@@ -191,7 +191,7 @@ static int resolve_plan(const gs_request *q, int own_latencies, gs_setting *out,
   if (out->real && !q->prompt_tokens && !q->no_prompt) p->prompt_tokens = GS_REAL_PROMPT_TOKENS;
   out->max_n = q->max_n ? q->max_n : DEFAULT_MAX_N;
   out->replicas = 1;
-  if (!PAST_LESSON) {
+  if (!BEYOND_WIDGET) {
     one = *p;
     one.gpus = 1;
     return gs_plan_check(&out->model, &one, err);
@@ -255,7 +255,7 @@ int gs_resolve(const gs_request *q, gs_setting *out, gs_error *err) {
   const char *default_link;
   int latencies_typed = 0, rc;
   memset(out, 0, sizeof *out);
-  if (!PAST_LESSON && (q->gpu_typed || q->link_typed || q->between_typed || q->log_text || q->assume == GS_ASSUME_REAL ||
+  if (!BEYOND_WIDGET && (q->gpu_typed || q->link_typed || q->between_typed || q->log_text || q->assume == GS_ASSUME_REAL ||
                        q->switches || q->per_server || q->in_flight || q->replicas > 1 || q->experts ||
                        q->gpu_hour != 0 || q->prompt_tokens || gs_efficiency_on(&q->efficiency)))
     return failed(out, "plan", gs_fail(err, GS_ERR_UNSUPPORTED, "plan",
@@ -271,7 +271,7 @@ int gs_resolve(const gs_request *q, gs_setting *out, gs_error *err) {
                          err)) != GS_OK)
     return failed(out, "link", rc);
   if ((rc = resolve_plan(q, latencies_typed || q->log_text, out, err)) != GS_OK) return failed(out, "plan", rc);
-  if (!PAST_LESSON) return GS_OK;
+  if (!BEYOND_WIDGET) return GS_OK;
   /* NCCL's own rules price a ring's all-reduce with NCCL's latencies for the link's kind
    * (csrc/core/nccl.c), so typed or fitted latencies would go unused: refused, unless the
    * split is groups, which hands on over the link and runs no all-reduce */
@@ -293,13 +293,4 @@ int gs_resolve(const gs_request *q, gs_setting *out, gs_error *err) {
     out->plan.between.bandwidth = gs_ring_one_way(&out->gpu, &out->plan.between);
   say_assumptions(q, out);
   return GS_OK;
-}
-
-int gs_count_allowed(const gs_setting *s, uint64_t n, gs_error *err) {
-  gs_plan p = s->plan;
-  p.gpus = n;
-  if (s->divide_heads && n != 0 && s->model.heads % n != 0)
-    return gs_fail(err, GS_ERR_SHAPE, "gpus", "%llu does not divide the %llu heads", (unsigned long long)n,
-                   (unsigned long long)s->model.heads);
-  return gs_plan_check(&s->model, &p, err);
 }

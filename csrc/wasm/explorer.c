@@ -360,10 +360,12 @@ EXPORT int explain(uint32_t n) {
  * frontier() searches every layout within gpus_max GPUs of the setting's model and machine
  * and writes each point into frontier_f64() (FRONTIER_F64 doubles a point, in the order
  * below) and two strings a point into frontier_text() (the report flags that give it, and
- * its figures as a person reads them), then the reason when no layout meets the targets.
- * summary_f64(): the points, the index of the target's choice (-1: none; when the choice
- * is not on the frontier it follows the points), and the layouts tried. layout(i) prices
- * point i into the setting's buffers and its sums into explain_buffer(). */
+ * its figures as a person reads them), then the reason when no layout meets the targets
+ * or none fits, then which counts were searched past GS_PLAN_EVERY_COUNT ("" when every
+ * count up to the budget was). summary_f64(): the points, the index of the target's choice
+ * (-1: none; when the choice is not on the frontier it follows the points), the layouts
+ * tried, and 1 when a target was taken (a time of 0 is none). layout(i) prices point i
+ * into the setting's buffers and its sums into explain_buffer(). */
 int frontier(double gpus_max, double target_word_ms, double target_first_ms);
 int layout(uint32_t i);
 double *frontier_f64(void);
@@ -376,7 +378,7 @@ char *frontier_text(void);
 #define FRONTIER_F64 13
 static gs_plan_result plan_found;
 static double frontier_numbers[(GS_PLAN_MAX_POINTS + 1) * FRONTIER_F64];
-static char frontier_strings[(GS_PLAN_MAX_POINTS + 1) * 320 + 512];
+static char frontier_strings[(GS_PLAN_MAX_POINTS + 1) * 320 + 512 + GS_PLAN_SEARCHED_CAP];
 
 EXPORT double *frontier_f64(void) { return frontier_numbers; }
 EXPORT char *frontier_text(void) { return frontier_strings; }
@@ -391,18 +393,30 @@ static int same_layout(const gs_layout *a, const gs_layout *b) {
          a->in_flight == b->in_flight;
 }
 
+/* s packed after the frontier's texts so far; 0 when it does not fit (gs_pack_text then
+ * leaves at where it was, and a page would read a frontier short of its last strings). */
+static int pack_frontier(size_t *at, const char *s) {
+  size_t next = gs_pack_text(frontier_strings, sizeof frontier_strings, *at, s);
+  if (next == *at) return 0;
+  *at = next;
+  return 1;
+}
+
 EXPORT int frontier(double gpus_max, double target_word_ms, double target_first_ms) {
   gs_plan_ask a;
   gs_error err;
+  static char searched[GS_PLAN_SEARCHED_CAP];
   double most_gpu = 0, most_chat = 0;
   uint32_t i, shown;
   size_t at = 0;
   int rc, chosen = -1;
   if ((rc = need(5, "plan")) != GS_OK) return rc;
   memset(&a, 0, sizeof a);
-  if ((rc = whole(gpus_max, "gpus_max", GS_MAX_GPUS, &a.gpus_max)) != GS_OK) return rc;
+  if (!(gpus_max >= 1) || gpus_max > (double)GS_MAX_GPUS || gpus_max != (double)(uint64_t)gpus_max)
+    return gs_abi_fail(gs_fail(&err, GS_ERR_RANGE, "gpus_max", "must be a whole number from 1 to %llu", (unsigned long long)GS_MAX_GPUS), &err);
   if (!(target_word_ms >= 0 && target_word_ms <= 86400e3) || !(target_first_ms >= 0 && target_first_ms <= 86400e3))
     return refuse(GS_ERR_RANGE, "target", "must be a time in ms from 0 (none) to 86400000");
+  a.gpus_max = (uint64_t)gpus_max;
   a.target_word_s = target_word_ms / 1e3;
   a.target_first_s = target_first_ms / 1e3;
   if ((rc = gs_plan_search(&setting, &a, &plan_found, &err)) != GS_OK) return gs_abi_fail(rc, &err);
@@ -419,7 +433,7 @@ EXPORT int frontier(double gpus_max, double target_word_ms, double target_first_
   for (i = 0; i < shown; i++) {
     const gs_layout *l = point_at(i);
     double *x = frontier_numbers + (size_t)i * FRONTIER_F64;
-    char flags[160], label[160], ms[GS_FIGURE_CAP], chat[GS_FIGURE_CAP], gpu[GS_FIGURE_CAP], first[GS_FIGURE_CAP];
+    char flags[160], label[200], ms[GS_FIGURE_CAP], chat[GS_FIGURE_CAP], gpu[GS_FIGURE_CAP], first[GS_FIGURE_CAP];
     x[0] = (double)l->gpus;
     x[1] = l->split;
     x[2] = l->experts;
@@ -434,17 +448,18 @@ EXPORT int frontier(double gpus_max, double target_word_ms, double target_first_
     x[11] = l->per_gpu / most_gpu * 100;
     x[12] = 1 / l->word_s / most_chat * 100;
     gs_format(label, sizeof label, "%s ms a word, %s words a second a chat, %s a GPU%s%s%s",
-              gs_fixed_grouped(ms, sizeof ms, l->word_s * 1e3, 2), gs_fixed_grouped(chat, sizeof chat, 1 / l->word_s, 1),
-              gs_fixed_grouped(gpu, sizeof gpu, l->per_gpu, 1), l->first_s > 0 ? ", first word in " : "",
+              gs_fixed_grouped(ms, sizeof ms, l->word_s * 1e3, 2), gs_words_rate(chat, sizeof chat, 1 / l->word_s),
+              gs_words_rate(gpu, sizeof gpu, l->per_gpu), l->first_s > 0 ? ", first word in " : "",
               l->first_s > 0 ? gs_fixed_grouped(first, sizeof first, l->first_s * 1e3, 1) : "", l->first_s > 0 ? " ms" : "");
-    at = gs_pack_text(frontier_strings, sizeof frontier_strings, at, gs_layout_flags(l, flags, sizeof flags));
-    at = gs_pack_text(frontier_strings, sizeof frontier_strings, at, label);
+    if (!pack_frontier(&at, gs_layout_flags(l, flags, sizeof flags)) || !pack_frontier(&at, label))
+      return refuse(GS_ERR_TOO_LONG, "frontier", "the frontier's text does not fit its buffer");
   }
-  at = gs_pack_text(frontier_strings, sizeof frontier_strings, at, plan_found.why);
+  if (!pack_frontier(&at, plan_found.why) || !pack_frontier(&at, gs_plan_searched(&plan_found, searched, sizeof searched)))
+    return refuse(GS_ERR_TOO_LONG, "frontier", "the frontier's text does not fit its buffer");
   gs_abi_summary(0, (double)plan_found.count);
   gs_abi_summary(1, chosen);
   gs_abi_summary(2, (double)plan_found.tried);
-  (void)at;
+  gs_abi_summary(3, a.target_word_s > 0 || a.target_first_s > 0);
   return GS_OK;
 }
 

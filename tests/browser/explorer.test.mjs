@@ -296,6 +296,58 @@ explorer('the plan\'s frontier is gpusplit plan\'s, and a point chosen shows its
   assert.equal(seen.problems, []);
 });
 
+// ---- The plan's hostile input (issue 28) ----
+const LESSON_70B = ['--model', '70b', '--gpu', 'h100-sxm', '--link', 'nvlink4', '--assume', 'lesson'];
+const planOf = (budget) => JSON.parse(execFileSync(GPUSPLIT, ['plan', ...LESSON_70B, '--gpus-max', String(budget), '--json'], { encoding: 'utf8' }));
+
+explorer('a budget of 65,536 draws gpusplit plan\'s frontier and says which counts past 64 it searched', async (ctx) => {
+  const { page, seen } = await openPage(ctx, fileUrl('explorer.html', '#budget=65536'));
+  const native = planOf(65536);
+  await page.waitForFunction(() => document.getElementById('plan-found').textContent.includes('layouts tried'));
+  assert.is(await page.textContent('#plan-found'), `${native.tried} layouts tried; ${native.frontier.length} on the frontier. ${native.searched}.`);
+  assert.is(await page.locator('#frontier .ex-point').count(), native.frontier.length);
+  assert.equal(seen.problems, []);
+});
+
+explorer('typing a budget searches once, after the pause, not at every keystroke', async (ctx) => {
+  const { page, seen } = await openPage(ctx, fileUrl('explorer.html'));
+  const before = await page.textContent('#plan-found');
+  assert.is(before, `${planOf(8).tried} layouts tried; ${planOf(8).frontier.length} on the frontier.`);
+  // every text the search's line shows from now on
+  await page.evaluate(() => {
+    window.planTexts = [];
+    const line = document.getElementById('plan-found');
+    new MutationObserver(() => window.planTexts.push(line.textContent)).observe(line, { childList: true, characterData: true, subtree: true });
+  });
+  await page.click('#budget', { clickCount: 3 });
+  await page.keyboard.type('65536'); // 6, 65, 655, 6553, 65536: one input each
+  const native = planOf(65536);
+  const after = `${native.tried} layouts tried; ${native.frontier.length} on the frontier. ${native.searched}.`;
+  await page.waitForFunction((text) => document.getElementById('plan-found').textContent === text, after);
+  const texts = [...new Set(await page.evaluate(() => window.planTexts.filter((t) => t !== '')))];
+  assert.equal(texts, [before, after], 'a budget was searched while it was being typed');
+  // leaving the box searches at once: 16, then Tab
+  await page.click('#budget', { clickCount: 3 });
+  await page.keyboard.type('16');
+  await page.keyboard.press('Tab');
+  assert.is(await page.textContent('#plan-found'), `${planOf(16).tried} layouts tried; ${planOf(16).frontier.length} on the frontier.`);
+  assert.ok((await settledUrl(page)).includes('budget=16'));
+  assert.equal(seen.problems, []);
+});
+
+explorer('a target of 0 is no target, and a budget out of range is refused with its real range', async (ctx) => {
+  const { page, seen } = await openPage(ctx, fileUrl('explorer.html', '#target=0'));
+  const text = await page.textContent('#plan-found');
+  assert.is(text, `${planOf(8).tried} layouts tried; ${planOf(8).frontier.length} on the frontier.`);
+  assert.is(await page.locator('#frontier .ex-chosen').count(), 0);
+  for (const budget of ['0', '65537', 'many']) {
+    const again = await openPage(ctx, fileUrl('explorer.html', `#budget=${budget}`));
+    assert.is(await again.page.textContent('#plan-found'), 'gpus_max: must be a whole number from 1 to 65536', budget);
+    assert.equal(again.seen.problems, []);
+  }
+  assert.equal(seen.problems, []);
+});
+
 explorer('from file:// it asks for nothing but itself', async (ctx) => {
   const { page, seen } = await openPage(ctx, fileUrl('explorer.html', EVERYTHING));
   await page.fill('#log', readFileSync(LOG, 'utf8'));

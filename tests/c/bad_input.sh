@@ -175,6 +175,11 @@ bad "--gpus-max;from 1 to" plan --model 70b --gpus-max 0
 bad "--target-word-ms;time in ms" plan --model 70b --gpus-max 8 --target-word-ms -3
 bad "--target-first-ms;time in ms" plan --model 70b --gpus-max 8 --target-first-ms nan
 bad "--words;what the plan chooses" plan --model 70b --gpus-max 8 --words 3
+# issue 28: a first-word target needs a first word that is priced (the lesson's rules and
+# --prompt-tokens none price none; every layout would have met it)
+bad "--target-first-ms;no first word;--prompt-tokens" plan --model 70b --gpus-max 8 --target-first-ms 0.001 --json
+bad "--target-first-ms;no first word" plan --model 70b --gpu h100-sxm --gpus-max 8 --prompt-tokens none --target-first-ms 100
+bad "--gpus-max;from 1 to 65536" plan --model 70b --gpus-max 65537
 bad "a_directory;cannot read" report --model "$(m a_directory)"
 bad "not_json.json;not valid JSON" report --model "$(m not_json.json)"
 bad "truncated.json;JSON;too early" report --model "$(m truncated.json)"

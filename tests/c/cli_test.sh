@@ -63,10 +63,17 @@ assert any(c['fits'] for c in d['cases']) and any(not c['fits'] for c in d['case
 "$binary" fixture --random 20 --seed 7 > "$tmp/again.json"
 check "the same seed gives the same fixture" cmp -s "$tmp/fixture.json" "$tmp/again.json"
 
-for command in "" report numbers fixture; do
-  # shellcheck disable=SC2086 # the empty command must vanish
-  "$binary" $command --help > "$tmp/help" 2>&1
-  check "gpusplit $command --help exits 0 with a usage line" has "$tmp/help" "usage: gpusplit"
+# Every command's --help and -h: its usage on standard output, nothing on stderr, exit 0.
+helped() { [ "$1" -eq 0 ] && [ ! -s "$tmp/help_err" ] && head -n 1 "$tmp/help" | grep -Eq "^usage: gpusplit $2( |$)"; }
+for command in "" help report plan fit validate calibrate list figure fixture numbers; do
+  for flag in --help -h; do
+    # shellcheck disable=SC2086 # the empty command must vanish
+    "$binary" $command $flag > "$tmp/help" 2> "$tmp/help_err"
+    status=$?
+    want=$command
+    case $command in "" | help) want=COMMAND ;; esac
+    check "gpusplit $command $flag exits 0 with its usage on stdout alone" helped "$status" "$want"
+  done
 done
 
 # A config whose file name holds a control character and a byte that is not UTF-8: the
@@ -260,6 +267,80 @@ assert rep['link']['base_us'] == 6.6 and rep['link']['bandwidth'] == r['bandwidt
 "$binary" validate tests/measured/a100_sxm_nccl.csv --source-dir nccl/2.27.3 --lesson-link fast --gpu a100-80gb-sxm \
   --link nvlink3 > "$tmp/validate.txt"
 check "validate gives a line for each of A100's 2, 4 and 8 GPUs" [ "$(grep -c '%' "$tmp/validate.txt")" -eq 3 ]
+
+# ---- The plan on hostile input (issue 28) ----
+# Nothing fits: the plan says why rather than print a table's header alone, and the fewest
+# count it names is report's (under real rules the counts divide the 405B's 128 heads).
+"$binary" plan --model 405b --gpu l4 --gpus-max 2 > "$tmp/plan.txt"
+"$binary" plan --model 405b --gpu l4 --gpus-max 2 --json > "$tmp/plan.json"
+"$binary" report --model 405b --gpu l4 --counts 2,32,64 --json > "$tmp/fits.json"
+check "a plan where nothing fits says why, with the fewest count report finds to fit" python3 -c "
+import json, sys
+text, plan, rep = open(sys.argv[1]).read(), json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
+fits = {r['gpus']: r['fits'] for r in rep['rows']}
+assert fits == {2: False, 32: False, 64: True}, fits
+assert plan['frontier'] == [] and plan['choice'] is None
+assert plan['why'].startswith('no layout within 2 GPUs holds the model'), plan['why']
+assert plan['why'].endswith('the fewest that hold it are 64'), plan['why']
+assert 'No layout fits: ' + plan['why'] + '.' in text, text
+assert 'ms a word' not in text, 'the table header is printed with no rows'
+" "$tmp/plan.txt" "$tmp/plan.json" "$tmp/fits.json"
+
+# Terminal escapes and bidi controls in a --model path: escaped in the Plan: line and the
+# command to price a point again, as report escapes the path in its Model: line.
+evil="$tmp/a$(printf '\033[31m\342\200\256')b.json"
+cp data/models/llama31_8b_config.json "$evil"
+"$binary" plan --model "$evil" --gpus-max 2 > "$tmp/plan.txt"
+"$binary" report --model "$evil" --counts 1 > "$tmp/report.txt"
+shown_path=$(sed -n 's/^Model: \(.*\) (llama).*/\1/p' "$tmp/report.txt")
+check "plan escapes the --model path as report does, in its Plan: line and its command" python3 -c "
+import sys
+text, path = open(sys.argv[1], 'rb').read(), sys.argv[2].encode()
+assert b'\x1b' not in text and '\u202e'.encode() not in text, 'a raw escape or bidi control reached the terminal'
+assert path and b'\x1b' not in path and text.startswith(b'Plan: ' + path + b' on '), text[:200]
+assert (b'gpusplit report --model ' + path + b' <its flags>') in text
+" "$tmp/plan.txt" "$shown_path"
+
+# The command to price a point again keeps report's flags whole: past 4,096 bytes it cut
+# them, and the last --bits (the one that holds) went missing.
+many=$(i=0; while [ $i -lt 600 ]; do printf -- '--bits 16 '; i=$((i + 1)); done)
+# shellcheck disable=SC2086 # the flags are split on purpose
+"$binary" plan --model 8b --gpus-max 1 $many --bits 4 > "$tmp/plan.txt"
+# shellcheck disable=SC2086
+"$binary" plan --model 8b --gpus-max 1 $many --bits 4 --json > "$tmp/plan.json"
+check "the command to price a point again keeps 6,000 bytes of report's flags whole" python3 -c "
+import json, sys
+flags = '--model 8b ' + '--bits 16 ' * 600 + '--bits 4'
+assert ('gpusplit report ' + flags + ' <its flags>\n') in open(sys.argv[1]).read()
+assert json.load(open(sys.argv[2]))['report_flags'] == flags
+" "$tmp/plan.txt" "$tmp/plan.json"
+
+# A slow typed GPU: a chat's words a second print with report's digits, not 0.0.
+"$binary" plan --model 8b --gpus-max 1 --gpu-bw 1e6 > "$tmp/plan.txt"
+point=$(awk '/--counts 1 /{ sub(/.*  --counts/, "--counts"); print; exit }' "$tmp/plan.txt")
+plan_rate=$(awk '/--counts 1 /{ print $2; exit }' "$tmp/plan.txt")
+# shellcheck disable=SC2086 # the point's flags are split on purpose
+"$binary" report --model 8b --gpu-bw 1e6 $point > "$tmp/report.txt"
+report_rate=$(awk '$1 == 1 && NF >= 13 { print $11; exit }' "$tmp/report.txt") # words/s, each chat's
+same_rate() { [ -n "$plan_rate" ] && [ "$plan_rate" = "$report_rate" ] && [ "$plan_rate" != "0.0" ]; }
+check "plan prints a slow chat's words a second as report does ($plan_rate, report $report_rate)" same_rate
+
+# A budget of 65,536 searches every count to 64 and past it the counts it names, and says so.
+"$binary" plan --model 8b --gpus-max 65536 --json > "$tmp/plan.json"
+"$binary" plan --model 8b --gpus-max 65536 > "$tmp/plan.txt"
+"$binary" plan --model 8b --gpus-max 64 --json > "$tmp/plan64.json"
+check "a budget of 65,536 says which counts past 64 it searched, and its points are at those" python3 -c "
+import json, sys
+p, text, p64 = json.load(open(sys.argv[1])), open(sys.argv[2]).read(), json.load(open(sys.argv[3]))
+steps, n = [], 64
+while n <= 65536:
+    steps.append(n)
+    n = n + n // 2 if n & (n - 1) == 0 else n + n // 3
+assert p['every_count_to'] == 64 and p['counts_past'] == steps[1:], p['counts_past']
+assert all(x['gpus'] <= 64 or x['gpus'] in p['counts_past'] for x in p['frontier'])
+assert p['searched'].startswith('Past 64 GPUs a copy, only these 20 counts were searched') and p['searched'] + '.\n' in text
+assert 'every_count_to' not in p64 and 'Past 64' not in json.dumps(p64)
+" "$tmp/plan.json" "$tmp/plan.txt" "$tmp/plan64.json"
 
 echo "cli_test: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

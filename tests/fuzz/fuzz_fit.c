@@ -3,7 +3,7 @@
  * The text is written to a file and run through the command line, in-process with stdout
  * and stderr caught in memory, as `fit --json`, `fit` and `validate --runs` (and
  * `fit --json --leave-source-out` on up to 8 runs). Bounded to 24 runs, so each input takes
- * milliseconds (a fit's cost grows with the runs; README's table of limits). Each must exit 0,
+ * milliseconds (a fit's cost grows with the runs; docs/CLI.md's table of limits). Each must exit 0,
  * or 2 with one line; fit --json must be JSON the library's own reader takes (so no raw
  * control byte, quote or Infinity in it) with every figure in its range; the text must hold
  * no raw control character (but the line ends), C1 control or bidirectional control.

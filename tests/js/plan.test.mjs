@@ -172,4 +172,61 @@ test('the explorer\'s module draws the frontier the command line prints, and eac
   assert.ok(none.why.startsWith('the fastest layout within 16 GPUs takes'), none.why);
 });
 
+// ---- Hostile input (issue 28) ----
+const explorerModule = async () => openExplorer(readFileSync(fileURLToPath(new URL('../../build/explorer.wasm', import.meta.url))));
+const LESSON_H200 = ['--assume', 'lesson', '--gpu', 'h200', '--link', 'nvlink4'];
+function useSetting(m, model, gpu = {}) {
+  m.useModel(m.models.findIndex((x) => x.key === model), 0);
+  const sheet = m.useGpuKey('h200');
+  if (gpu.bandwidth) m.useGpu({ ...sheet, ...gpu });
+  m.useLinkKey('nvlink4');
+  m.useBetweenKey('ib-ndr');
+  m.plan({ split: 'slices', words: 1, perServer: 0, chatTokens: 0, cacheBits: 0 });
+}
+const nativePlan = (flags) => JSON.parse(execFileSync(GPUSPLIT, ['plan', ...flags, '--json'], { encoding: 'utf8' }));
+
+test('a budget of 65,536 in the explorer\'s module searches what the command line searches, and says which counts', async () => {
+  const m = await explorerModule();
+  useSetting(m, '8b');
+  const native = nativePlan(['--model', '8b', ...LESSON_H200, '--gpus-max', '65536']);
+  const drawn = m.frontier(65536, 0, 0);
+  assert.is(drawn.tried, native.tried);
+  assert.equal(drawn.points.map((p) => [p.flags, p.wordS, p.perGpu]), native.frontier.map((p) => [p.flags, p.time_per_word, p.words_per_s_per_gpu]));
+  assert.is(drawn.searched, native.searched);
+  assert.ok(drawn.searched.startsWith('Past 64 GPUs a copy, only these'), drawn.searched);
+  // within 64 GPUs every count is searched, and nothing is said
+  assert.is(m.frontier(64, 0, 0).searched, '');
+});
+
+test('the module refuses a budget as a whole number from 1 to 65536, and takes a target of 0 as none', async () => {
+  const m = await explorerModule();
+  useSetting(m, '8b');
+  for (const budget of [0, 65537, 2.5, NaN]) {
+    assert.throws(() => m.frontier(budget, 0, 0), (e) => e.message === 'gpus_max: must be a whole number from 1 to 65536', String(budget));
+  }
+  assert.is(m.frontier(8, 0, 0).targeted, false);
+  assert.is(m.frontier(8, 0, 0).why, '');
+  assert.is(m.frontier(8, 20, 0).targeted, true);
+});
+
+test('where nothing fits the module says why, as the command line does', async () => {
+  const m = await explorerModule();
+  useSetting(m, '405b');
+  const drawn = m.frontier(2, 0, 0);
+  const native = nativePlan(['--model', '405b', ...LESSON_H200, '--gpus-max', '2']);
+  assert.equal(drawn.points, []);
+  assert.ok(native.why.startsWith('no layout within 2 GPUs holds the model'), native.why);
+  assert.is(drawn.why, native.why);
+});
+
+test('on a slow typed GPU the points\' labels give a chat\'s words a second with report\'s digits', async () => {
+  const m = await explorerModule();
+  useSetting(m, '8b', { bandwidth: 1e6 });
+  const [point] = m.frontier(1, 0, 0).points;
+  const row = JSON.parse(execFileSync(GPUSPLIT, ['report', '--model', '8b', ...LESSON_H200, '--gpu-bw', '1e6', ...point.flags.split(' '), '--json'],
+    { encoding: 'utf8' })).rows[0];
+  assert.ok(Number(row.view.words_per_s) > 0 && row.view.words_per_s !== '0.0', row.view.words_per_s);
+  assert.ok(point.label.includes(`, ${row.view.words_per_s} words a second a chat,`), point.label);
+});
+
 test.run();

@@ -1,11 +1,13 @@
-"""Hold the README's worked examples to the program: every `$ gpusplit ...` line in a fenced
-block (continued by trailing backslashes) is run, and each line the README shows after it, up
-to the block's end or the next `$ `, must be a line the program prints (a line "  ..." marks
-rows left out). A newcomer copies these commands; a stale figure there is a wrong figure.
-The accuracy table (make validate's summary) is held the same way: each of its rows gives the
-runs, the four medians and the first words' count of the "all" line of its validate command.
+"""Hold the worked examples of the README and docs/ to the program: every `$ gpusplit ...`
+line in a fenced block (continued by trailing backslashes) of each file given is run, and
+each line the page shows after it, up to the block's end or the next `$ `, must be a line the
+program prints (a line "  ..." marks rows left out). A newcomer copies these commands; a
+stale figure there is a wrong figure (docs/CLI.md shows every command's --help this way).
+The accuracy table (make validate's summary, in docs/ACCURACY.md) is held the same way: each
+of its rows, found exactly once across the files, gives the runs, the four medians and the
+first words' count of the "all" line of its validate command.
 
-    python3 tests/reference/check_readme_examples.py build/gpusplit README.md
+    python3 tests/reference/check_readme_examples.py build/gpusplit README.md docs/*.md
 
 Python standard library only.
 """
@@ -51,7 +53,7 @@ def figures(text):
 
 
 def check_accuracy(binary, lines):
-    """(passed, failed) over the accuracy table's rows."""
+    """(passed, failed) over the accuracy table's rows, lines being every file's."""
     passed = failed = 0
     for label, args in ACCURACY_ROWS.items():
         row = [line for line in lines if line.startswith(label)]
@@ -59,28 +61,26 @@ def check_accuracy(binary, lines):
         everything = [line for line in run.stdout.split("\n") if re.match(r"all +[0-9]", line)]
         if len(row) != 1 or len(everything) != 1:
             failed += 1
-            print(f"FAILED: README accuracy row '{label}': {len(row)} rows in the README, {len(everything)} 'all' lines printed")
+            print(f"FAILED: accuracy row '{label}': {len(row)} rows in the pages, {len(everything)} 'all' lines printed")
             continue
         shown_pct, shown_n = figures(row[0][len(label):])
         runs = row[0][len(label):].split()[0]
         printed_pct, printed_n = figures(everything[0])
-        # the README gives the runs first, a count beside a median only where it differs
+        # the table gives the runs first, a count beside a median only where it differs
         # from the runs, and the first words' count
         want = (printed_pct, *(printed_n + [None, None, None, None])[2:4])
         got = (shown_pct, runs, shown_n[-1] if shown_n else None)
         if want != got:
             failed += 1
-            print(f"FAILED: README accuracy row '{label}' shows {got}, validate prints {want}")
+            print(f"FAILED: accuracy row '{label}' shows {got}, validate prints {want}")
         else:
             passed += 1
     return passed, failed
 
 
-def main():
-    binary, readme = sys.argv[1], sys.argv[2]
-    failed = passed = 0
-    with open(readme, encoding="utf-8") as f:
-        lines = f.read().split("\n")
+def check_examples(binary, page, lines):
+    """(passed, failed) over one page's `$ gpusplit` examples."""
+    passed = failed = 0
     for words, shown in examples(lines):
         run = subprocess.run([binary] + words[1:], capture_output=True, text=True, check=False)
         printed = set(run.stdout.split("\n"))
@@ -88,17 +88,31 @@ def main():
         name = " ".join(words)[:90]
         if run.returncode != 0 or missing:
             failed += 1
-            print(f"FAILED: README example `{name}` (exit {run.returncode})")
+            print(f"FAILED: {page} example `{name}` (exit {run.returncode})")
             for s in missing[:5]:
-                print(f"  the README shows, the program does not print: {s}")
+                print(f"  {page} shows, the program does not print: {s}")
         else:
             passed += 1
-    more_passed, more_failed = check_accuracy(binary, lines)
+    return passed, failed
+
+
+def main():
+    binary, pages = sys.argv[1], sys.argv[2:]
+    failed = passed = 0
+    every_line = []
+    for page in pages:
+        with open(page, encoding="utf-8") as f:
+            lines = f.read().split("\n")
+        every_line += lines
+        more_passed, more_failed = check_examples(binary, page, lines)
+        if page.endswith("README.md") and more_passed + more_failed == 0:
+            more_failed += 1
+            print("FAILED: no `$ gpusplit` example found in " + page)
+        passed += more_passed
+        failed += more_failed
+    more_passed, more_failed = check_accuracy(binary, every_line)
     passed += more_passed
     failed += more_failed
-    if passed + failed == 0:
-        failed += 1
-        print("FAILED: no `$ gpusplit` example found in " + readme)
     print(f"readme examples: {passed} passed, {failed} failed")
     return 1 if failed else 0
 

@@ -22,6 +22,21 @@ const SELECTS = ['model', 'gpu', 'link', 'between', 'split'];
 const state = { ...DEFAULTS };
 let log = ''; // a pasted nccl-tests log: kept in the page only, being long
 let module = null;
+// The plan's budget and target as last settled: the plan searches again only once a person
+// pauses typing them (PAUSE_MS) or leaves the box, not at every keystroke.
+const PLAN_ASKS = ['budget', 'target'];
+const PAUSE_MS = 500;
+const settled = { budget: DEFAULTS.budget, target: DEFAULTS.target };
+let settleTimer = 0;
+function settle() {
+  clearTimeout(settleTimer);
+  settleTimer = 0;
+  for (const field of PLAN_ASKS) settled[field] = state[field];
+}
+// The last frontier found, and the settings it was found for: a render whose settings are
+// the same (the count moved, a point chosen) shows it again without searching.
+let lastFrontier = null;
+let lastFrontierKey = '';
 
 // The state a fragment asks for; a value a select does not offer falls back to its default.
 function readFragment() {
@@ -210,20 +225,36 @@ function showSweep(n) {
 // the module's percentages; the picked point (state.pick, or the target's choice) shows its
 // report flags and its sums.
 function showFrontier() {
-  try {
-    placeFrontier(module.frontier(whole(state.budget), state.target.trim() === '' ? 0 : figure(state.target), 0));
-  } catch (error) {
-    if (!error.step) throw error;
-    for (const id of ['layout-flags', 'layout-sums']) $(id).textContent = '';
-    $('frontier').replaceChildren();
-    status('plan-found', error.message, true);
+  const key = JSON.stringify([FIELDS.filter((f) => !['n', 'pick', ...PLAN_ASKS].includes(f)).map((f) => state[f]), log, settled]);
+  if (key !== lastFrontierKey) {
+    lastFrontierKey = key;
+    try {
+      lastFrontier = module.frontier(whole(settled.budget), settled.target.trim() === '' ? 0 : figure(settled.target), 0);
+    } catch (error) {
+      if (!error.step) throw error;
+      lastFrontier = error; // the module's refusal, shown again until the settings change
+    }
   }
+  if (!(lastFrontier instanceof Error)) {
+    placeFrontier(lastFrontier);
+    return;
+  }
+  for (const id of ['layout-flags', 'layout-sums']) $(id).textContent = '';
+  $('frontier').replaceChildren();
+  status('plan-found', lastFrontier.message, true);
+}
+
+// What the search says: the layouts tried, which counts past 64 (when not every one), and
+// the target's choice, or why none meets it, or why none fits (the module's words).
+function foundText(found) {
+  const target = found.choice ? `The filled point is the best within ${settled.target} ms a word.` : `None meets the target: ${found.why}.`;
+  return [`${found.tried} layouts tried; ${found.points.length} on the frontier.`, found.searched === '' ? '' : `${found.searched}.`,
+    found.targeted ? target : found.points.length === 0 ? `No layout fits: ${found.why}.` : ''].filter((t) => t !== '').join(' ');
 }
 
 function placeFrontier(found) {
   const all = found.choice && found.choice.index >= found.points.length ? [...found.points, found.choice] : found.points;
-  $('plan-found').textContent = `${found.tried} layouts tried; ${found.points.length} on the frontier.`
-    + (state.target.trim() === '' ? '' : found.choice ? ` The filled point is the best within ${state.target} ms a word.` : ` None meets the target: ${found.why}.`);
+  $('plan-found').textContent = foundText(found);
   const buttons = all.map((p) => {
     const b = document.createElement('button');
     b.type = 'button';
@@ -294,6 +325,20 @@ function onInput(event) {
   if (control.name === 'log') log = control.value;
   else state[control.name] = control.type === 'checkbox' ? (control.checked ? '1' : '') : control.value;
   state.pick = ''; // the frontier's points change with any setting
+  if (PLAN_ASKS.includes(control.name)) {
+    clearTimeout(settleTimer);
+    settleTimer = setTimeout(() => {
+      settle();
+      render();
+    }, PAUSE_MS);
+  }
+  render();
+}
+
+// Leaving the budget or the target (or Enter) searches at once.
+function onChange(event) {
+  if (!PLAN_ASKS.includes(event.target.name) || PLAN_ASKS.every((f) => settled[f] === state[f])) return;
+  settle();
   render();
 }
 
@@ -344,9 +389,11 @@ async function start() {
   form.elements.n.max = String(module.maxGpus);
   readFragment();
   showState();
-  // 'input' alone: selects, checkboxes and the slider fire it too, and 'change' as well
-  // would draw everything twice
+  settle();
+  // 'input' draws: selects, checkboxes and the slider fire it too; 'change' only settles
+  // the plan's budget and target when their box is left, so nothing is drawn twice
   form.addEventListener('input', onInput);
+  form.addEventListener('change', onChange);
   form.addEventListener('submit', (event) => event.preventDefault());
   $('chart').addEventListener('click', onChartClick);
   $('frontier').addEventListener('click', onFrontierClick);
@@ -355,6 +402,7 @@ async function start() {
   addEventListener('hashchange', () => {
     readFragment();
     showState();
+    settle();
     render();
   });
   render();

@@ -114,19 +114,22 @@ export async function openExplorer(bytes) {
     },
     // The plan's frontier within gpusMax GPUs (csrc/core/plan.c): each point's layout, its
     // figures, where it sits on the chart (x, y in percent), its report flags and its label;
-    // the target's choice (null: none) and why none meets the targets (times in ms, 0: none).
+    // the target's choice (null: none), why none meets the targets or none fits, which counts
+    // were searched past 64 ('' when every one was), and whether a target was taken (times
+    // in ms, 0: none).
     frontier(gpusMax, targetWordMs, targetFirstMs) {
       check('frontier', w.frontier(gpusMax, targetWordMs, targetFirstMs));
-      const [count, chosen, tried] = summary(3);
+      const [count, chosen, tried, targeted] = summary(4);
       const shown = chosen >= count ? chosen + 1 : count;
       const f = new Float64Array(w.memory.buffer, w.frontier_f64(), shown * 13);
-      const text = strings(w.frontier_text(), shown * 2 + 1);
+      const text = strings(w.frontier_text(), shown * 2 + 2);
       const points = Array.from({ length: shown }, (_, i) => {
         const [gpus, split, experts, words, inFlight, replicas, wordS, firstS, wordsPerS, perGpu, cost, x, y] = f.slice(i * 13, i * 13 + 13);
         return { index: i, gpus, split: SPLIT_KEYS[split], experts: experts ? 'spread' : 'slices', words, inFlight, replicas,
           wordS, firstS, wordsPerS, perGpu, cost, x, y, flags: text[2 * i], label: text[2 * i + 1] };
       });
-      return { points: points.slice(0, count), choice: chosen >= 0 ? points[chosen] : null, why: text[2 * shown], tried };
+      return { points: points.slice(0, count), choice: chosen >= 0 ? points[chosen] : null, why: text[2 * shown],
+        searched: text[2 * shown + 1], tried, targeted: targeted === 1 };
     },
     // Point i of the last frontier priced again: its figures and its sums.
     layout(i) {
