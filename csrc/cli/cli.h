@@ -35,8 +35,9 @@ int cli_bad(const char *fmt, ...)
 /* Prints a library error as one line: "gpusplit: <source>: <field>: <what>". */
 int cli_bad_error(const char *source, const gs_error *err);
 
-/* args.c: a flag's value as a finite double (gs_read_number, or any form strtod reads); and as a whole number
- * from 1 to max written as digits. Each prints why not and returns CLI_BAD_INPUT. */
+/* args.c: a flag's value as a finite double (gs_read_number, or any other form strtod
+ * reads); and as a whole number from 1 to max written as digits. Each prints why not and
+ * returns CLI_BAD_INPUT. */
 int cli_parse_number(const char *flag, const char *text, double *out);
 int cli_parse_whole(const char *flag, const char *text, uint64_t max, uint64_t *out);
 
