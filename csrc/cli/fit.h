@@ -107,7 +107,7 @@ int fit_read_builtin(fit_result *fr);
 int fit_runs_file(const char *path, fit_result *fr);
 /* validate_runs.c */
 /* The most sources --leave-source-out fits again without, one fit each (docs/CLI.md's
- * table of limits): a fit of 1,024 runs takes up to 0.4 s of CPU here, so 32 sources 13 s. */
+ * table of limits): a fit of 1,024 runs takes up to 0.45 s of CPU here, so 32 sources 14 s. */
 #define FIT_LEFT_OUT_MAX_SOURCES 32
 /* CLI_OK when the priced runs p hold at most FIT_LEFT_OUT_MAX_SOURCES sources the fit uses;
  * else says so, naming path, and returns CLI_BAD_INPUT. */
