@@ -24,7 +24,7 @@ CLI = $(sort $(wildcard csrc/cli/*.c))
 HEADERS = csrc/gpusplit.h csrc/internal.h csrc/core/fields.h csrc/wasm/abi.h csrc/cli/cli.h csrc/cli/fit.h csrc/read/families/families.h
 DATA = data/gpus.json data/links.json data/widget.json
 CATALOGUE = data/models/catalogue.json $(wildcard data/models/*.json)
-C_TESTS = model config families format view machines measured figure bounds efficiency runs experts
+C_TESTS = model config families format view machines measured figure bounds efficiency runs experts launch
 TEST_LIB = tests/c/test_support.c
 
 comma := ,
@@ -253,6 +253,7 @@ test-c: $(C_TESTS:%=build/test_%) build/gpusplit build/broken/gpusplit
 	$(SUITE) "c: output" plain tests/c/output_test.sh build/gpusplit || status=1; \
 	$(SUITE) "c: fit" plain tests/c/fit_test.sh build/gpusplit || status=1; \
 	$(SUITE) "c: failure" plain tests/c/failure_test.sh build/broken/gpusplit || status=1; \
+	$(SUITE) "c: emit" plain tests/c/emit_test.sh build/gpusplit || status=1; \
 	exit $$status
 
 test-san: $(C_TESTS:%=build/asan/test_%) build/asan/gpusplit
@@ -262,6 +263,7 @@ test-san: $(C_TESTS:%=build/asan/test_%) build/asan/gpusplit
 	$(SUITE) "san: cli" plain tests/c/cli_test.sh build/asan/gpusplit || status=1; \
 	$(SUITE) "san: output" plain tests/c/output_test.sh build/asan/gpusplit || status=1; \
 	$(SUITE) "san: fit" plain tests/c/fit_test.sh build/asan/gpusplit || status=1; \
+	$(SUITE) "san: emit" plain tests/c/emit_test.sh build/asan/gpusplit || status=1; \
 	exit $$status
 
 test-reference: build/gpusplit

@@ -310,7 +310,8 @@ static int launch_sglang(launch_writer *w, const launch_input *in, gs_error *err
 /* TensorRT-LLM's trtllm-serve (its PyTorch backend). Flags as tensorrt_llm/commands/serve.py
  * defines them (click options) at NVIDIA/TensorRT-LLM@4c05a74891e4; tests/c/engine_flags/trtllm.txt.
  * The cache's type and attention data parallel have no flag there: they are LLM API options
- * (tensorrt_llm/llmapi/llm_args.py: KvCacheConfig.dtype, "auto" or "fp8"; enable_attention_dp),
+ * (enable_attention_dp in tensorrt_llm/llmapi/llm_args.py at fcd3f3168280; KvCacheConfig's
+ * dtype, "auto" or a type such as "fp8", in the LLM API reference of version 1.3.0rc27),
  * which serve.py reads from the YAML file --extra_llm_api_options names; the command writes
  * that file first. Its memory flag, --kv_cache_free_gpu_memory_fraction, is a share of the
  * memory left after the weights and buffers, a figure gpusplit does not price, so it is left
