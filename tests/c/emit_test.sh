@@ -125,5 +125,5 @@ if [ "$commands" -lt 30 ]; then
   fail "only $commands commands were written over the spread"
 fi
 
-echo "emit: $passed passed, $failed failed ($commands commands)"
+echo "emit: $commands commands written; $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
