@@ -90,6 +90,10 @@ int cli_report_parse(int argc, char **argv, cli_report_options *o);
  * the launch command of report's one count printed. */
 int cli_emit_parse(const char *engine, const char *counts, int other_output, int *engine_out);
 int cli_emit_print(const cli_report_options *o);
+/* plan --emit ENGINE: checked before the search (an engine's name, no --json, a target to
+ * choose by), then the launch command of the layout the targets chose. */
+int cli_emit_plan_check(const char *engine, int json, int has_target);
+int cli_emit_plan(const gs_setting *s, const gs_plan_result *r, const char *engine);
 
 /* The commands (csrc/cli/main.c dispatches to them); each returns the exit status. To add
  * a command: a file of its own in csrc/cli/, its line here and in main.c's table. */

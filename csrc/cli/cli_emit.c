@@ -23,3 +23,25 @@ int cli_emit_print(const cli_report_options *o) {
   fputs(text, stdout);
   return CLI_OK;
 }
+
+int cli_emit_plan_check(const char *engine, int json, int has_target) {
+  if (gs_engine_parse(engine) < 0) return cli_bad("--emit: must be vllm, sglang or trtllm, not '%s'", engine);
+  if (json) return cli_bad("--emit: prints a command in place of the plan; leave out --json");
+  if (!has_target)
+    return cli_bad("--emit: starts the layout a target chooses; give --target-word-ms or --target-first-ms");
+  return CLI_OK;
+}
+
+int cli_emit_plan(const gs_setting *s, const gs_plan_result *r, const char *engine) {
+  static gs_setting chosen; /* large (its texts) */
+  static gs_priced priced;
+  static char text[GS_LAUNCH_CAP];
+  int e = gs_engine_parse(engine);
+  gs_error err;
+  if (!r->has_choice) return cli_bad("--emit %s: no layout meets the target: %s", engine, r->why);
+  /* the chosen layout's setting, as the plan priced it */
+  if (gs_layout_price(s, &r->choice, &chosen, &priced, &err) != GS_OK || gs_launch(&chosen, r->choice.gpus, e, text, sizeof text, &err) != GS_OK)
+    return cli_bad("--emit %s: %s", engine, err.what);
+  fputs(text, stdout);
+  return CLI_OK;
+}

@@ -205,6 +205,10 @@ static int launch_common(launch_input *in, gs_error *err) {
     return gs_fail(err, GS_ERR_UNSUPPORTED, "emit",
                    "the figures hold one chat's cache for %llu chats, and an engine keeps a cache for each: add --cache-per-chat",
                    (unsigned long long)in->z.chats);
+  if (in->z.replicas > 1 && s->plan.per_server && in->z.replicas * in->n > s->plan.per_server)
+    return gs_fail(err, GS_ERR_UNSUPPORTED, "emit",
+                   "%llu replicas of %llu GPUs take more than a server of %llu: each server starts its own, which one command does not say",
+                   (unsigned long long)in->z.replicas, (unsigned long long)in->n, (unsigned long long)s->plan.per_server);
   if (s->model.heads % in->z.tp != 0)
     return gs_fail(err, GS_ERR_UNSUPPORTED, "emit", "tensor parallel %llu: the engines cut the %llu attention heads evenly, and they do not divide",
                    (unsigned long long)in->z.tp, (unsigned long long)s->model.heads);

@@ -76,14 +76,19 @@ check_yaml() {
   [ "$ok" -eq 1 ] && passed=$((passed + 1))
 }
 
-# emit ENGINE ARGS...: the report's command for ENGINE; a refusal (exit 2, one line) is fine
+# emit ENGINE ARGS...: the report's (or with `plan` first, the plan's) command for ENGINE; a refusal (exit 2, one line) is fine
 # here, as the refusals are tested by name in tests/c/test_launch.c and bad_input.sh.
 emit() {
   engine=$1
   shift
-  "$bin" report "$@" --emit "$engine" >"$tmp/out" 2>"$tmp/err"
+  command=report
+  if [ "$1" = plan ]; then
+    command=plan
+    shift
+  fi
+  "$bin" "$command" "$@" --emit "$engine" >"$tmp/out" 2>"$tmp/err"
   rc=$?
-  case_text="report $* --emit $engine"
+  case_text="$command $* --emit $engine"
   if [ "$rc" -eq 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ]; then
     [ -n "${EMIT_VERBOSE:-}" ] && echo "refused: $case_text: $(cat "$tmp/err")"
     return
@@ -118,10 +123,13 @@ for engine in vllm sglang trtllm; do
   emit $engine --model 8b --counts 1
   emit $engine --model 8b --counts 2 --split groups
   emit $engine --model "$dir/../../../data/models/llama31_8b_config.json" --gpu a100-80gb-sxm --counts 1 --chat-tokens 32768
+  emit $engine plan --model 70b --gpu h100-sxm --gpus-max 8 --target-word-ms 30
+  emit $engine plan --model qwen3-30b-a3b --gpu h100-sxm --gpus-max 8 --target-word-ms 20 --cache-bits 8
+  emit $engine plan --model deepseek-v3 --gpu h200 --gpus-max 8 --target-word-ms 100
 done
 
 # Every engine must have written commands (a spread refused whole would test nothing).
-if [ "$commands" -lt 30 ]; then
+if [ "$commands" -lt 36 ]; then
   fail "only $commands commands were written over the spread"
 fi
 

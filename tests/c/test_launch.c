@@ -143,17 +143,22 @@ static void test_refusals(void **state) {
   q.replicas = 2;
   resolve(&q);
   assert_refused(2, GS_ENGINE_VLLM, "mixture of experts");
-  q = ask("deepseek-v3", "h200", GS_SLICES, 64);
+  q = ask("qwen3-30b-a3b", "h100-sxm", GS_SLICES, 32);
   q.experts = GS_EXPERTS_SPREAD;
-  q.replicas = 2;
+  q.replicas = 2; /* 2 x 4 GPUs: one server */
   resolve(&q);
-  assert_refused(8, GS_ENGINE_VLLM, "spread experts");
-  assert_refused(8, GS_ENGINE_SGLANG, "spread experts");
+  assert_refused(4, GS_ENGINE_VLLM, "spread experts");
+  assert_refused(4, GS_ENGINE_SGLANG, "spread experts");
   q = ask("deepseek-v3", "h100-sxm", GS_SLICES, 64);
   q.experts = GS_EXPERTS_SPREAD;
   q.per_server = 8;
   resolve(&q);
   assert_refused(16, GS_ENGINE_VLLM, "across servers");
+  q = ask("70b", "h100-sxm", GS_SLICES, 1); /* servers of 8 under real rules */
+  q.replicas = 2;
+  resolve(&q);
+  assert_has(command(4, GS_ENGINE_SGLANG), "--tp-size 4 --pp-size 1 --dp-size 2 "); /* 8 GPUs: one server */
+  assert_refused(8, GS_ENGINE_SGLANG, "2 replicas of 8 GPUs take more than a server of 8");
   /* the lesson's rules: every count, one chat's cache */
   q = ask("70b", "lesson", GS_SLICES, 1);
   resolve(&q);
