@@ -842,6 +842,7 @@ typedef struct {
   uint64_t servers;      /* servers one copy spans */
   uint64_t chats;        /* the most chats one scheduler keeps running: a copy's chats at once
                             (times the batches in flight), or each attention copy's own */
+  uint64_t batches;      /* batches of chats in flight through the pipeline (gs_plan_batches) */
 } gs_launch_sizes;
 
 /* The sizes of the setting's layout on n GPUs; the same errors as gs_count_allowed. */

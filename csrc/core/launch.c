@@ -45,7 +45,8 @@ int gs_launch_sizes_of(const gs_setting *s, uint64_t n, gs_launch_sizes *out, gs
   out->attention_dp = 1;
   out->tp = n;
   out->pp = 1;
-  out->chats = p.words * gs_plan_batches(&p);
+  out->batches = gs_plan_batches(&p);
+  out->chats = p.words * out->batches;
   if (p.experts == GS_EXPERTS_SPREAD) {
     out->tp = 1;
     out->ep = n;
@@ -246,7 +247,10 @@ static void put_layout(launch_writer *w, const launch_input *in) {
  * (the same tree): each DP rank is an engine of its own with TP workers, and a mixture's
  * experts form one group over DP x TP (with --enable-expert-parallel, EP = DP x TP), so
  * replicas of a mixture are not independent copies there. More than one server: a Ray cluster
- * (--distributed-executor-backend ray), started on every server before vllm serve. */
+ * (--distributed-executor-backend ray), started on every server before vllm serve. Its one
+ * scheduler caps every running request at --max-num-seqs and puts those not in flight in the
+ * next batch, with no cap a batch: several batches of --words chats in flight through the
+ * pipeline have no flag there. */
 static int launch_vllm(launch_writer *w, const launch_input *in, gs_error *err) {
   const gs_launch_sizes *z = &in->z;
   const gs_setting *s = in->s;
@@ -255,7 +259,8 @@ static int launch_vllm(launch_writer *w, const launch_input *in, gs_error *err) 
                     "independent replicas of a mixture of experts (--data-parallel-size joins their experts in one group)")) != GS_OK ||
       (rc = no_flag(spread && z->replicas > 1, err, "vLLM", "replicas of spread experts (expert parallel spans every data-parallel rank)")) != GS_OK ||
       (rc = no_flag(spread && z->servers > 1, err, "vLLM", "spread experts across servers in one command (each server starts its own ranks)")) != GS_OK ||
-      (rc = no_flag(z->servers > 1 && z->replicas > 1, err, "vLLM", "replicas of a layout that spans servers in one command")) != GS_OK)
+      (rc = no_flag(z->servers > 1 && z->replicas > 1, err, "vLLM", "replicas of a layout that spans servers in one command")) != GS_OK ||
+      (rc = no_flag(z->batches > 1, err, "vLLM", "batches of --words chats kept in flight apart (a batch takes every chat not in flight)")) != GS_OK)
     return rc;
   put(w, "# vLLM: vllm serve, flags of vllm-project/vllm@99d7eb5 (v0.11), vllm/engine/arg_utils.py\n");
   put_layout(w, in);
@@ -279,7 +284,8 @@ static int launch_vllm(launch_writer *w, const launch_input *in, gs_error *err) 
  * tests/c/engine_flags/sglang.txt. Data parallel without attention DP starts --dp-size
  * copies of --tp-size GPUs each ("--dp 2 --tp 2 uses 4 GPUs in total"); with
  * --enable-dp-attention the DP size equals the TP size and the experts take --ep-size, and
- * --max-running-requests is shared over the attention ranks. More than one server: --nnodes,
+ * --max-running-requests is shared over the attention ranks. Pipeline parallel takes
+ * --pp-max-micro-batch-size, the chats of one batch in flight. More than one server: --nnodes,
  * --node-rank and --dist-init-addr, the same command on each server (the page's example). */
 static int launch_sglang(launch_writer *w, const launch_input *in, gs_error *err) {
   const gs_launch_sizes *z = &in->z;
@@ -302,6 +308,7 @@ static int launch_sglang(launch_writer *w, const launch_input *in, gs_error *err
     put(w, " --tp-size %llu --dp-size %llu --enable-dp-attention --ep-size %llu", (unsigned long long)in->n,
         (unsigned long long)z->attention_dp, (unsigned long long)z->ep);
   else put(w, " --tp-size %llu --pp-size %llu", (unsigned long long)z->tp, (unsigned long long)z->pp);
+  if (z->pp > 1) put(w, " --pp-max-micro-batch-size %llu", (unsigned long long)s->plan.words);
   if (!spread && z->replicas > 1) put(w, " --dp-size %llu", (unsigned long long)z->replicas);
   if (z->servers > 1)
     put(w, " --nnodes %llu --node-rank \"$NODE_RANK\" --dist-init-addr \"$HEAD_ADDR\"", (unsigned long long)z->servers);
@@ -320,7 +327,9 @@ static int launch_sglang(launch_writer *w, const launch_input *in, gs_error *err
  * that file first. Its memory flag, --kv_cache_free_gpu_memory_fraction, is a share of the
  * memory left after the weights and buffers, a figure gpusplit does not price, so it is left
  * at the engine's default. It has no data-parallel replicas, and starts on several servers
- * under MPI, which a single command does not say. */
+ * under MPI, which a single command does not say. --max_batch_size is one micro-batch's, and
+ * under pipeline parallel it keeps one in each stage (PyTorchModelEngine.get_max_num_sequences:
+ * pp_size x batch_size), so the figures must keep as many batches in flight as stages. */
 static int launch_trtllm(launch_writer *w, const launch_input *in, gs_error *err) {
   const gs_launch_sizes *z = &in->z;
   const gs_setting *s = in->s;
@@ -328,6 +337,10 @@ static int launch_trtllm(launch_writer *w, const launch_input *in, gs_error *err
   if ((rc = no_flag(z->replicas > 1, err, "trtllm-serve", "data-parallel replicas (start one server a copy)")) != GS_OK ||
       (rc = no_flag(z->servers > 1, err, "trtllm-serve", "a layout over several servers (it starts under MPI there)")) != GS_OK)
     return rc;
+  if (z->pp > 1 && z->batches != z->pp)
+    return gs_fail(err, GS_ERR_UNSUPPORTED, "emit",
+                   "trtllm-serve keeps a batch in each of its %llu pipeline stages, and the figures keep %llu in flight: give --in-flight %llu",
+                   (unsigned long long)z->pp, (unsigned long long)z->batches, (unsigned long long)z->pp);
   put(w, "# TensorRT-LLM: trtllm-serve, flags of NVIDIA/TensorRT-LLM@4c05a74, tensorrt_llm/commands/serve.py;\n"
          "# the cache's type and attention data-parallel as LLM API options (llm_args.py) in the YAML file\n");
   put_layout(w, in);
@@ -338,8 +351,8 @@ static int launch_trtllm(launch_writer *w, const launch_input *in, gs_error *err
   put_word(w, in->model);
   put(w, " --tp_size %llu --pp_size %llu", (unsigned long long)(spread ? in->n : z->tp), (unsigned long long)z->pp);
   if (z->ep) put(w, " --ep_size %llu", (unsigned long long)z->ep);
-  put(w, " --max_batch_size %llu --max_seq_len %llu --extra_llm_api_options gpusplit-trtllm.yaml\n", (unsigned long long)z->chats,
-      (unsigned long long)s->plan.chat_tokens);
+  put(w, " --max_batch_size %llu --max_seq_len %llu --extra_llm_api_options gpusplit-trtllm.yaml\n",
+      (unsigned long long)(spread ? z->chats : s->plan.words), (unsigned long long)s->plan.chat_tokens);
   return GS_OK;
 }
 

@@ -521,6 +521,8 @@ bad "--emit trtllm;--cache-bits 16 or 8" report --gpu h100-sxm --counts 4 --cach
 bad "--emit trtllm;no flag for data-parallel replicas" report --gpu h100-sxm --counts 4 --replicas 2 --emit trtllm
 bad "--emit vllm;no flag for independent replicas of a mixture" report --model mixtral-8x7b --gpu h100-sxm --counts 2 --replicas 2 --emit vllm
 good report --gpu h100-sxm --counts 8 --emit trtllm
+bad "--emit vllm;batches of --words chats" report --gpu h100-sxm --counts 4 --split groups --words 8 --in-flight 4 --emit vllm
+bad "--emit trtllm;4 pipeline stages;--in-flight 4" report --gpu h100-sxm --counts 4 --split groups --words 8 --emit trtllm
 bad "--emit vllm;2 replicas of 8 GPUs;a server of 8" report --gpu h100-sxm --counts 8 --replicas 2 --emit vllm
 bad "--emit;a target chooses;--target-word-ms" plan --model 70b --gpu h100-sxm --gpus-max 8 --emit vllm
 bad "--emit;must be vllm, sglang or trtllm" plan --model 70b --gpu h100-sxm --gpus-max 8 --target-word-ms 30 --emit tgi

@@ -83,8 +83,19 @@ static void test_slices_and_groups(void **state) {
   q.in_flight = 4;
   assert_sizes(sizes(&q, 4), 1, 4, 0, 1, 1);
   assert_int_equal(sizes(&q, 4).chats, 32); /* 4 batches of 8 in flight */
+  /* TensorRT-LLM: a batch of 8 in each of its 4 stages; SGLang: 8 a micro-batch, 32 running;
+   * vLLM has no cap a batch */
+  assert_has(command(4, GS_ENGINE_TRTLLM), "--tp_size 1 --pp_size 4 --max_batch_size 8 ");
+  assert_has(command(4, GS_ENGINE_SGLANG), "--tp-size 1 --pp-size 4 --pp-max-micro-batch-size 8 ");
+  assert_has(text, "--max-running-requests 32\n");
+  assert_refused(4, GS_ENGINE_VLLM, "batches of --words chats");
+  q.in_flight = 2;
+  resolve(&q);
+  assert_refused(4, GS_ENGINE_TRTLLM, "keeps a batch in each of its 4 pipeline stages, and the figures keep 2");
+  q.in_flight = 0; /* one batch: vLLM's one scheduler */
+  resolve(&q);
   assert_has(command(4, GS_ENGINE_VLLM), "--tensor-parallel-size 1 --pipeline-parallel-size 4 ");
-  assert_has(command(4, GS_ENGINE_TRTLLM), "--tp_size 1 --pp_size 4 --max_batch_size 32 ");
+  assert_has(text, "--max-num-seqs 8\n");
 }
 
 static void test_slices_groups_across_servers(void **state) {
@@ -95,7 +106,7 @@ static void test_slices_groups_across_servers(void **state) {
   assert_sizes(sizes(&q, 8), 8, 1, 0, 1, 1); /* one server: slices alone */
   resolve(&q);
   assert_has(command(16, GS_ENGINE_VLLM), "--tensor-parallel-size 8 --pipeline-parallel-size 2 --distributed-executor-backend ray ");
-  assert_has(command(16, GS_ENGINE_SGLANG), "--tp-size 8 --pp-size 2 --nnodes 2 --node-rank \"$NODE_RANK\" ");
+  assert_has(command(16, GS_ENGINE_SGLANG), "--tp-size 8 --pp-size 2 --pp-max-micro-batch-size 1 --nnodes 2 --node-rank \"$NODE_RANK\" ");
   assert_refused(16, GS_ENGINE_TRTLLM, "several servers");
 }
 
