@@ -21,8 +21,20 @@ fail() {
   echo "FAIL: $*"
 }
 
-# The documented names: the fixture's lines that are not comments.
-documented() { grep -v '^#' "$dir/$1" | grep -v '^$'; }
+# The documented names: the fixture's lines that are not comments or value lists.
+documented() { grep -v '^#' "$dir/$1" | grep -v '^$' | grep -v '^value '; }
+
+# check_value FIXTURE NAME VALUE CASE: when the fixture lists NAME's values ("value NAME A B"),
+# VALUE is one of them.
+check_value() {
+  choices=$(sed -n "s/^value $2 //p" "$dir/$1")
+  [ -z "$choices" ] && return 0
+  for choice in $choices; do
+    [ "$choice" = "$3" ] && return 0
+  done
+  fail "$4: $2 $3 is not one of its documented values ($choices)"
+  return 1
+}
 
 # check_flags ENGINE FILE: every word of the command line that starts with '-' is documented.
 check_flags() {
@@ -38,6 +50,7 @@ check_flags() {
   commands=$((commands + 1))
   documented "$engine.txt" >"$tmp/known"
   ok=1
+  flag=''
   for word in ${line#"$program "}; do
     case $word in
       -*)
@@ -46,6 +59,10 @@ check_flags() {
           fail "$case_text: $flag is not in $engine.txt"
           ok=0
         fi
+        ;;
+      *)
+        [ -n "$flag" ] && { check_value "$engine.txt" "$flag" "$word" "$case_text" || ok=0; }
+        flag=''
         ;;
     esac
   done
@@ -64,14 +81,18 @@ check_yaml() {
     return
   fi
   ok=1
-  for key in $(sed -n "/^cat > .* <<'EOF'\$/,/^EOF\$/p" "$out" | sed '1d;$d' |
-    awk '{ indent = match($0, /[^ ]/) - 1; key = $1; sub(/:.*/, "", key);
+  # each line as KEY=VALUE, the key's path dotted (VALUE empty for a parent)
+  for pair in $(sed -n "/^cat > .* <<'EOF'\$/,/^EOF\$/p" "$out" | sed '1d;$d' |
+    awk '{ indent = match($0, /[^ ]/) - 1; key = $1; sub(/:.*/, "", key); value = $2;
            path[indent / 2] = key; full = path[0]; for (i = 1; i <= indent / 2; i++) full = full "." path[i];
-           print full }'); do
+           print full "=" value }'); do
+    key=${pair%%=*}
+    value=${pair#*=}
     if ! grep -qxF -- "$key" "$tmp/keys"; then
       fail "$case_text: YAML key $key is not in trtllm_yaml.txt"
       ok=0
     fi
+    [ -n "$value" ] && { check_value trtllm_yaml.txt "$key" "$value" "$case_text" || ok=0; }
   done
   [ "$ok" -eq 1 ] && passed=$((passed + 1))
 }
