@@ -150,16 +150,21 @@ typedef struct {
   char share[24];    /* the memory share as text */
 } launch_input;
 
+/* The catalogue entry the setting's model is, or NULL for a config given as text. */
+static const gs_model_entry *catalogue_entry(const gs_setting *s) {
+  const gs_model_entry *e = gs_find_model(s->model_name);
+  char file[4096];
+  if (!e) return NULL;
+  gs_format(file, sizeof file, "data/models/%s", e->file);
+  return strcmp(s->model_file, file) == 0 ? e : NULL;
+}
+
 /* The name the engine loads: a catalogue model's Hugging Face repository, or --model as given
  * (a config.json's own folder, which holds the weights beside it in a checkpoint's layout). */
 static int served_model(const gs_setting *s, launch_input *in, gs_error *err) {
-  const gs_model_entry *e = gs_find_model(s->model_name);
-  char file[4096];
-  const char *name = s->model_name;
-  size_t len;
-  gs_format(file, sizeof file, "data/models/%s", e ? e->file : "");
-  if (e && strcmp(s->model_file, file) == 0 && e->model[0]) name = e->model;
-  len = strlen(name);
+  const gs_model_entry *e = catalogue_entry(s);
+  const char *name = e && e->model[0] ? e->model : s->model_name;
+  size_t len = strlen(name);
   if (gs_utf8_invalid_at(name, len) != len)
     return gs_fail(err, GS_ERR_UNSUPPORTED, "emit", "the model's name is not UTF-8 text, so no command can name it");
   for (const char *c = name; *c; c++)
@@ -174,20 +179,22 @@ static int served_model(const gs_setting *s, launch_input *in, gs_error *err) {
   return GS_OK;
 }
 
-/* Weights as the engine reads them: as the checkpoint stores them. --bits prices another
- * storage, which an engine serves only from a checkpoint stored so: refused unless it is the
- * catalogue checkpoint's own 16 bits. */
+/* Weights as the engine reads them: as the checkpoint stores them. --bits prices a storage of
+ * its own, which an engine serves only from a checkpoint stored so (its quantization on
+ * loading keeps the embedding and output tables at 16 bits): refused unless it is a catalogue
+ * checkpoint's own 16 bits. A config given as text was counted at --bits already, so what it
+ * stores is not known here, and --bits with it is refused too. */
 static int weights_as_stored(const gs_setting *s, gs_error *err) {
-  const gs_model_entry *e = gs_find_model(s->model_name);
+  const gs_model_entry *e = catalogue_entry(s);
   gs_model stored;
   gs_error ignored;
   if (!s->bits) return GS_OK;
   if (s->bits == 16 && e && gs_builtin_model(e->key, 0, &stored, &ignored) == GS_OK && stored.stored_bytes == 2 * stored.params)
     return GS_OK;
   return gs_fail(err, GS_ERR_UNSUPPORTED, "emit",
-                 "--bits %llu prices weights the checkpoint does not store; an engine serves the weights as stored "
-                 "(its own quantization keeps some tables at 16 bits), so leave --bits out, or give a checkpoint stored so",
-                 (unsigned long long)s->bits);
+                 "--bits %llu: an engine serves the weights as the checkpoint stores them (its quantization on loading "
+                 "keeps some tables at 16 bits), so leave --bits out to price them so, or give a checkpoint stored at %llu bits",
+                 (unsigned long long)s->bits, (unsigned long long)s->bits);
 }
 
 /* The checks every engine shares: the count, memory, the cache, the heads and the weights. */

@@ -185,6 +185,14 @@ static void test_refusals(void **state) {
   q.bits = 16; /* the checkpoint's own: served as stored */
   resolve(&q);
   assert_has(command(4, GS_ENGINE_VLLM), "--tensor-parallel-size 4 ");
+  q = ask("gpt-oss-20b", "h100-sxm", GS_SLICES, 1); /* its experts stored in MXFP4: 16 bits is not its own */
+  q.bits = 16;
+  resolve(&q);
+  assert_refused(1, GS_ENGINE_SGLANG, "--bits 16");
+  q.bits = 0;
+  resolve(&q);
+  assert_has(command(1, GS_ENGINE_SGLANG), "--model-path openai/gpt-oss-20b --tp-size 1 ");
+  q = ask("70b", "h100-sxm", GS_SLICES, 1);
   q.bits = 0;
   q.cache_bits = 4;
   resolve(&q);
@@ -210,6 +218,10 @@ static void test_names(void **state) {
   q.model_label = "tiny.json";
   resolve(&q);
   assert_has(command(1, GS_ENGINE_SGLANG), "--model-path tiny.json --tp-size 1 ");
+  q.bits = 16; /* what a config given as text stores is not known once counted at --bits */
+  resolve(&q);
+  assert_refused(1, GS_ENGINE_VLLM, "--bits 16");
+  q.bits = 0;
   q.model_label = "bad\x01name.json";
   resolve(&q);
   assert_refused(1, GS_ENGINE_VLLM, "control character");
