@@ -70,6 +70,8 @@ static int model(const gs_model_entry *e) {
   u64("active_params", m.active_params);
   u64("cache_full_bytes", m.cache_full_bytes);
   u64("cache_window_bytes", m.cache_window_bytes);
+  u64("read_topk", m.read_topk);
+  u64("cache_index_bytes", m.cache_index_bytes);
   u64("window", m.window);
   printf("   .cache_latent = %d,\n", m.cache_latent);
   u64("ffn_width", m.ffn_width);
