@@ -131,6 +131,7 @@ typedef struct {
   int compute_capability; /* x10 (80, 89, 90, 100, 120), which NCCL indexes its tables by */
   int nvlinks;            /* NVLink links to the server's NVSwitch fabric */
   double ring_bw;         /* bytes/s one way a ring gets over NVLink: nvlinks x NCCL's per-link rate */
+  double flops_fp4;       /* 4-bit floating-point (NVFP4, MXFP4) operations per second, dense; 0: none */
 } gs_gpu;
 
 /* The kinds of link NCCL's latency tables tell apart (NCCL_HW_NVLINK, _PCI, _NET). */

@@ -95,6 +95,7 @@ static int gpu(const char *key, int mode) {
   printf("   .arch = %d,\n   .per_server = %d,\n   .compute_capability = %d,\n   .nvlinks = %d,\n", g.arch, g.per_server,
          g.compute_capability, g.nvlinks);
   dbl("ring_bw", g.ring_bw);
+  dbl("flops_fp4", g.flops_fp4);
   printf("  },\n");
   hardware_text(&t, mode);
   printf(" },\n");

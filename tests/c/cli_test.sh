@@ -235,6 +235,20 @@ for what in gpus links; do
   check "list $what gives each entry a source" [ "$(grep -c '^    source: .\{40\}' "$tmp/list.txt")" -ge 11 ]
 done
 
+# Issue 30: the GPUs engineers run are listed with their FP8 and FP4 peaks, and each is
+# priced under real rules, the default for a catalogue GPU.
+"$binary" list gpus > "$tmp/list.txt"
+check "list gpus heads FP8 and FP4 columns" grep -q 'FP8 TFLOP/s FP4 TFLOP/s' "$tmp/list.txt"
+check "list gpus gives GB200's dense peaks: 2500, 5000 and 10000 TFLOP/s" \
+  grep -Eq '^gb200 +GB200 \(NVL72\) +186 +8,000 +2500 +5000 +10000 +blackwell$' "$tmp/list.txt"
+check "list gpus shows no FP4 peak for H100 SXM" grep -Eq '^h100-sxm .* 989\.5 +1979 +- +hopper$' "$tmp/list.txt"
+for gpu in rtx-pro-6000-server gb200 gb300 b300 h800 h20 mi325x mi355x; do
+  check "list gpus lists $gpu with a source" sh -c "grep -A1 '^$gpu ' '$tmp/list.txt' | grep -q '^    source: .\{40\}'"
+  "$binary" report --gpu "$gpu" --model 70b > "$tmp/report.txt" 2>&1
+  check "report --gpu $gpu --model 70b prices it under real rules" \
+    sh -c "grep -q '^Assumptions: real: ' '$tmp/report.txt' && grep -q '^Best GPU count' '$tmp/report.txt'"
+done
+
 # Issue 9: calibrate on the three real logs, and price with the fitted link.
 for log in tests/nccl-tests/*.txt; do
   "$binary" calibrate "$log" > "$tmp/fit.txt" 2> "$tmp/err"
