@@ -105,6 +105,10 @@ typedef struct {
   uint64_t cache_window_bytes; /* the same over the sliding-window layers */
   uint64_t window;       /* tokens a sliding-window layer keeps; 0 when none slides */
   int cache_latent;      /* 1: a compressed latent (MLA) that every slice holds whole */
+  uint64_t read_topk;    /* tokens of each chat whose cache a step reads on the layers that keep every
+                            token (DeepSeek Sparse Attention's index_topk); 0: every token */
+  uint64_t cache_index_bytes; /* of cache_full_bytes, what a token adds that a step reads for every
+                            token even so (DeepSeek Sparse Attention's indexer keys) */
   uint64_t ffn_width;    /* the widest feed-forward intermediate one token passes through */
   char note[160];        /* what the count leaves out or adds, for people; "" when nothing */
 } gs_model;
@@ -127,6 +131,7 @@ typedef struct {
   int compute_capability; /* x10 (80, 89, 90, 100, 120), which NCCL indexes its tables by */
   int nvlinks;            /* NVLink links to the server's NVSwitch fabric */
   double ring_bw;         /* bytes/s one way a ring gets over NVLink: nvlinks x NCCL's per-link rate */
+  double flops_fp4;       /* 4-bit floating-point (NVFP4, MXFP4) operations per second, dense; 0: none */
 } gs_gpu;
 
 /* The kinds of link NCCL's latency tables tell apart (NCCL_HW_NVLINK, _PCI, _NET). */
@@ -298,6 +303,9 @@ uint64_t gs_message_bytes(const gs_model *m);
 uint64_t gs_chat_cache_bytes(const gs_model *m);
 /* One chat's cache at the plan's tokens and bits; the servers the plan's GPUs span. */
 uint64_t gs_plan_cache_bytes(const gs_model *m, const gs_plan *p);
+/* What a step reads of one chat's cache at the plan's tokens and bits: all of it, or under
+ * sparse attention (read_topk) the indexer's keys of every token and the rest of read_topk. */
+uint64_t gs_plan_cache_read_bytes(const gs_model *m, const gs_plan *p);
 uint64_t gs_plan_servers(const gs_plan *p);
 /* The batches of `words` chats the plan keeps in flight: in_flight, or 1. */
 uint64_t gs_plan_batches(const gs_plan *p);

@@ -30,6 +30,15 @@ static const gpu_row GPUS[] = {
     {"B200", "b200", "nvlink5", "blackwell"},                 {"L40S", "l40s", "pcie4", "ada"},
     {"L40", "l40", "pcie4", "ada"},                           {"RTX 4090", "rtx-4090", "pcie4", "ada"},
     {"MI300X", "mi300x", "infinity-fabric", "cdna3"},
+    /* issue 30's GPUs of a generation the fit has figures for, named as the serving runs
+     * name them (../shared/reference/serving-measured/runs.csv), so that report prices them
+     * with their generation's figures (cli_gpu_generation); the RTX PRO 6000 Server (GB202,
+     * GDDR7, PCIe) and MI355X (CDNA 4) are of no fitted generation and take every
+     * generation's pooled figures, as their reports say. A later issue reads generations
+     * from data/gpus.json instead of this table. */
+    {"H800-SXM5-80GB", "h800", "nvlink4-h800", "hopper"},     {"H20", "h20", "nvlink4", "hopper"},
+    {"GB200", "gb200", "nvlink5", "blackwell"},               {"GB300", "gb300", "nvlink5", "blackwell"},
+    {"B300", "b300", "nvlink5", "blackwell"},                 {"MI325X-256GB", "mi325x", "infinity-fabric", "cdna3"},
 };
 
 /* The bandwidth a ring moves data at, one way, over a catalogue link between catalogue
