@@ -19,6 +19,11 @@ let theme = ''; // 'dark' or 'light' when the fragment forces one (embed.js pass
 // path to an .html file, so it can hold no scheme and leave no origin.
 const EXPLORER = /^(?:[A-Za-z0-9_.-]+\/)*[A-Za-z0-9_-][A-Za-z0-9_.-]{0,80}\.html$/;
 const FRAMED = window.parent !== window;
+// A frame keeps room for its scrollbar whether it shows one or not: else a frame first too
+// short shows one, the widget is laid out narrower and taller, the host grows the frame, the
+// scrollbar goes and the widget is shorter than its frame; Chromium tells a frame below the
+// fold of no such resize, so it stayed too tall until scrolled to (issue 31).
+if (FRAMED) document.documentElement.style.scrollbarGutter = 'stable';
 let explorer = FRAMED ? '' : 'explorer.html';
 // The host's page mirrors the view only once the learner has changed it: a load, or the
 // host's own fragment, is not the learner's doing (issue 20).
@@ -43,6 +48,8 @@ function readFragment() {
     explorer = EXPLORER.test(named) && named.length <= 200 ? named : '';
   }
   $('explore-note').hidden = !explorer;
+  // framed, the explorer opens in a tab of its own, and the widget stays in the page (web/embed.js)
+  if (FRAMED) $('explore').target = '_blank';
 }
 
 // Writes the state back into the fragment, so a link reproduces the view. A sandboxed
@@ -65,9 +72,16 @@ function writeFragment() {
 // Tells an embedding page how tall the widget is, in CSS pixels, maybe fractional
 // (web/embed-demo.html listens, and rounds up). It is the page's own box: scrollHeight
 // is never less than the frame, so a frame sized by it could grow but never shrink back.
+// Sent after every render as well as on a resize: Chromium neither paints a cross-origin
+// frame below the fold nor runs its ResizeObserver, so a frame sized only by the observer
+// kept its first height until scrolled to, then grew under the reader (issue 31). Sent only
+// when it changes.
+let lastHeight = 0;
 function postHeight() {
-  if (window.parent === window) return;
+  if (!FRAMED) return;
   const height = document.documentElement.getBoundingClientRect().height;
+  if (height === lastHeight) return;
+  lastHeight = height;
   window.parent.postMessage({ type: 'gpusplit:height', height }, '*');
 }
 
@@ -175,6 +189,7 @@ function render() {
     split: state.split, words: state.words, n: state.gpus }).toString();
   if ($('sum').open) showSum(module.explain());
   laterWriteFragment();
+  postHeight();
 }
 
 // The fragment is written after the figures, in a task of its own: history.replaceState
