@@ -15,7 +15,7 @@ const openSum = async (page, has) => {
   if (!(await page.locator('#sum').evaluate((d) => d.open))) await page.click('#sum summary');
   await page.waitForFunction((want) => document.getElementById('sum-text').textContent.replace(/\u00a0/g, ' ').includes(want), has);
 };
-const timelineSaid = (page, id = 'timeline') => page.locator(`#${id} .gs-sr`).allTextContents();
+const timelineSaid = (page, id = 'timeline') => page.locator(`#${id} li:not([hidden]) .gs-sr`).allTextContents();
 
 const check = browserSuite('the lesson\'s "Check yourself", answered from the widget');
 
@@ -113,7 +113,7 @@ check.run();
 const timeline = browserSuite('the timeline reads');
 
 // whether each row's label and bars are hidden from a screen reader
-const rows = (page, id = 'timeline') => page.locator(`#${id} li`).evaluateAll((lis) => lis.map((li) => ({
+const rows = (page, id = 'timeline') => page.locator(`#${id} li:not([hidden])`).evaluateAll((lis) => lis.map((li) => ({
   hidden: [li.children[0], li.querySelector('.gs-track')].every((e) => e.getAttribute('aria-hidden') === 'true') })));
 
 timeline('a time axis in ms: 0 and each quarter of the step', async (ctx) => {
@@ -142,11 +142,11 @@ timeline('slices gather each GPU\'s reading, then its waiting, and the caption s
 
 timeline('a setting that does not fit draws no timeline, and says why', async (ctx) => {
   const { page, seen } = await openPage(ctx, fileUrl('widget.html', '#model=405b&gpus=4&link=fast&split=slices&words=1'));
-  assert.is(await page.locator('#timeline li').count(), 0);
+  assert.is(await page.locator('#timeline li:not([hidden])').count(), 0);
   assert.ok(await visible(page, 'timeline-none'));
   assert.ok(!(await visible(page, 'axis')));
   await pick(page, 'gpus', '16');
-  await page.waitForFunction(() => document.querySelectorAll('#timeline li').length === 16);
+  await page.waitForFunction(() => document.querySelectorAll('#timeline li:not([hidden])').length === 16);
   assert.ok(!(await visible(page, 'timeline-none')));
   assert.equal(seen.problems, []);
 });

@@ -129,7 +129,7 @@ teaching("every bar shows the module's share: memory, waiting, and each row of t
 teaching('the timeline draws groups taking turns, three GPUs in four idle, and slices reading together', async (ctx) => {
   const { page, seen } = await openPage(ctx, fileUrl('widget.html', '#model=70b&gpus=4&link=fast&split=groups&words=1'));
   // each row as drawn: [idle before, reading, waiting, idle after], from the two clips
-  const widths = () => page.locator('#timeline li').evaluateAll((rows, drawnSource) => {
+  const widths = () => page.locator('#timeline li:not([hidden])').evaluateAll((rows, drawnSource) => {
     const drawnOf = new Function(`return ${drawnSource}`)();
     return rows.map((li) => {
       const [readBar, waitBar] = li.querySelectorAll('.gs-track > span');

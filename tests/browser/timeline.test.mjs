@@ -17,7 +17,7 @@ async function show(page, c) {
 // Each row's drawn waiting in CSS pixels, or null where the row draws none. A bar is its whole
 // track clipped by inset() (web/src/widget.css); each edge of the computed clip, a length or
 // a calc() of the track's width, is measured as the width of a probe in the same track.
-const drawnWaiting = (page, id) => page.locator(`#${id} li`).evaluateAll((lis) => lis.map((li) => {
+const drawnWaiting = (page, id) => page.locator(`#${id} li:not([hidden])`).evaluateAll((lis) => lis.map((li) => {
   const wait = li.querySelector('.gs-wait');
   if (wait.hidden) return null;
   const clip = getComputedStyle(wait).clipPath;
@@ -59,7 +59,7 @@ timeline('at 390 px, every setting whose waiting is 1% or more draws each GPU\'s
     if (!c.fits || c.time.share < 0.01) continue;
     await show(page, c);
     const widths = await drawnWaiting(page, 'timeline');
-    const said = await page.locator('#timeline .gs-sr').allTextContents();
+    const said = await page.locator('#timeline li:not([hidden]) .gs-sr').allTextContents();
     assert.equal(said, c.timeline.map((row) => row.text), `${hashOf(c)}: the rows in words`);
     c.timeline.forEach((row, i) => {
       if (row.wait === 0) return;

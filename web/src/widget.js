@@ -209,13 +209,13 @@ function laterWriteFragment() {
 // idle spans are the track showing through. Slices read, then swap, twice in every layer:
 // drawn layer by layer, 70B's 160 swaps on 4 GPUs were each a third of a pixel, so each row
 // gathers its reading, then its waiting (the caption says so). The setting's waiting share
-// goes to CSS as --s, which draws a waiting of 1% or more at least 4 px wide
+// goes to CSS as --s on each waiting bar, which draws a waiting of 1% or more at least 4 px wide
 // (web/src/widget.css). A screen reader hears the module's words for each row instead. A
 // setting that does not fit draws no rows and no axis; the axis is the step's quarters.
 function drawTimeline(list, setting, timeline, axis) {
   const rows = setting.fits ? timeline : [];
-  prop(list, '--s', String(setting.view.wait_bar)); // the waiting share, in percent
-  while (list.children.length > rows.length) list.lastChild.remove();
+  // rows past the count are hidden, not removed: made again they cost a layout each (the bench)
+  [...list.children].forEach((li, i) => hide(li, i >= rows.length));
   while (list.children.length < rows.length) {
     const li = document.createElement('li');
     li.innerHTML = '<span class="gs-count" aria-hidden="true"></span><span class="gs-track" aria-hidden="true"><span class="gs-read"></span><span class="gs-wait"></span></span><span class="gs-sr"></span>';
@@ -229,6 +229,7 @@ function drawTimeline(list, setting, timeline, axis) {
     reveal(read, `${row.idle_before}%`, sent);
     reveal(wait, sent, `calc(${sent} + ${row.wait}%)`);
     hide(wait, !row.wait);
+    prop(wait, '--s', String(setting.view.wait_bar)); // the step's waiting share, in percent: on the bar itself, which restyles alone
     put(said, row.text);
   });
   hide(axis, !setting.fits);
