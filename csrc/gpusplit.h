@@ -529,7 +529,7 @@ typedef struct {
   char step_name[GS_FIGURE_CAP];   /* "Time for one word", or "Time for one step" for many words */
   char words_note[GS_NOTE_CAP];    /* "52.8 words a second for the one chat", or "" */
   char cache_note[GS_NOTE_CAP];    /* "The cache is one chat's, 8,192 tokens long." */
-  char waiting_note[GS_NOTE_CAP];  /* "1.64 ms of 18.94 ms on the link, in 160 swaps; 17.30 ms reading", or "" */
+  char waiting_note[GS_NOTE_CAP];  /* "1.64 ms of 18.94 ms waiting, in 160 swaps; 17.30 ms reading", or "" */
   char batches_note[GS_NOTE_CAP];  /* batches in flight: why smaller bunches gain nothing; else "" */
   char axis[4][GS_FIGURE_CAP];     /* the step's quarters, "4.73 ms" to "18.94 ms", or "" */
 } gs_view;
@@ -545,12 +545,12 @@ typedef struct {
 
 int gs_view_make(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, gs_view *out, gs_error *err);
 
-/* One GPU's part of one word's step, in percent of the step: idle, reading, sending (the
+/* One GPU's part of one word's step, in percent of the step: idle, reading, waiting (the
  * swap or its hand-off), idle. They add up to 100. */
 typedef struct {
   double idle_before, read, wait, idle_after;
-  uint64_t repeat;        /* reading then sending repeats this many times (slices: once a layer), else 1 */
-  char text[GS_NOTE_CAP]; /* "GPU 2: reading 17.30 ms, handing on 0.01 ms, idle 51.92 ms (75.0%)" */
+  uint64_t repeat;        /* reading then waiting repeats this many times (slices: once a layer), else 1 */
+  char text[GS_NOTE_CAP]; /* "GPU 2: reading 17.30 ms, waiting 0.01 ms in its hand-off, idle 51.92 ms (75.0%)" */
 } gs_timeline_row;
 
 int gs_timeline_make(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, gs_timeline_row *rows,
@@ -720,6 +720,8 @@ int gs_timeline_of(const gs_priced *p, gs_timeline_row *rows, size_t cap, gs_err
 #define GS_OFFERED_MAX 16
 int gs_offered_chart(const gs_setting *s, const gs_priced *now, gs_chart_row *out, size_t cap, gs_error *err);
 int gs_explain_of(const gs_priced *p, char *buf, size_t cap, gs_error *err);
+/* The same, as a page shows them: a count that does not fit without the time's sums. */
+int gs_explain_shown(const gs_priced *p, char *buf, size_t cap, gs_error *err);
 /* The sums for a page: each space inside a term (an operator and its operands, a number
  * and its unit) made a no-break space, U+00A0, so lines break only between terms. */
 int gs_explain_glue(char *buf, size_t cap, gs_error *err);
