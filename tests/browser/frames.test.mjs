@@ -117,8 +117,8 @@ frames('a change of the host\'s fragment after load reaches the mirrored frame, 
   assert.equal(seen.problems, []);
 });
 
-// The policy the README's embedding guide gives a course page.
-const GUIDE_POLICY = readFileSync(join(ROOT, 'README.md'), 'utf8').match(/A page whose policy is\s+`([^`]+)`\s+works/)[1];
+// The policy the embedding guide (docs/EMBEDDING.md) gives a course page.
+const GUIDE_POLICY = readFileSync(join(ROOT, 'docs', 'EMBEDDING.md'), 'utf8').match(/A page whose policy is\s+`([^`]+)`\s+works/)[1];
 
 frames('a course page under the embedding guide\'s policy, as a header and as a tag, runs the widget, sizes it and shows a figure, with no violation', async (ctx) => {
   assert.match(GUIDE_POLICY, /script-src 'self'/);
