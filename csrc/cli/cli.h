@@ -69,13 +69,6 @@ int cli_fit_file(const char *path, const char *allreduce_dir, int json, int left
 /* fit_from: refit on that runs file instead of data/efficiency.json's figures (NULL: not). */
 int cli_validate_runs(const char *path, const char *fit_from);
 int cli_validate_left_out(const char *path);
-/* Achieved efficiency for report: from data/efficiency.json, or fitted to runs_path when
- * not NULL; engine NULL or "" for every engine pooled, "median" for the median engine; gpu_key picks the
- * generation. picked gets one line saying which figures. */
-int cli_efficiency(const char *runs_path, const char *engine, const char *gpu_key, gs_efficiency *out, char *picked, size_t cap);
-/* The same from data/efficiency.json alone: *found 0 when it has no figures for the GPU;
- * CLI_FAILED, said, when the built-in file cannot be read. */
-int cli_efficiency_quiet(const char *engine, const char *gpu_key, gs_efficiency *out, char *picked, size_t cap, int *found);
 /* A runs file read and parsed into memory the caller frees. */
 int cli_read_runs(const char *path, gs_runs **out);
 

@@ -46,7 +46,7 @@ static void print_fit_json(const gs_runs *runs, const priced_run *p, const fit_r
   for (g = 0, i = 0; g < FIT_GEN_COUNT; g++) {
     if (!fr->ar.rows[g]) continue;
     printf("%s{", i++ ? "," : "");
-    json_str_field("generation", FIT_GENERATIONS[g], 0);
+    json_str_field("generation", GS_GENERATIONS[g], 0);
     json_num_field("allreduce_us", fr->ar.us[g]);
     printf(",\"rows\":%zu", fr->ar.rows[g]);
     json_num_field("mean_square_us2", fr->ar.rms_us[g]);
@@ -121,7 +121,7 @@ static void print_fit_table(const gs_runs *runs, const priced_run *p, const fit_
   cli_put_text(stdout, allreduce_dir);
   printf(", 8 to 64 KiB, 2-8 GPUs):\n");
   for (g = 0; g < FIT_GEN_COUNT; g++)
-    if (fr->ar.rows[g]) printf("  %-10s %s us  (%zu rows)\n", FIT_GENERATIONS[g], gs_fixed(a, sizeof a, fr->ar.us[g], 1), fr->ar.rows[g]);
+    if (fr->ar.rows[g]) printf("  %-10s %s us  (%zu rows)\n", GS_GENERATIONS[g], gs_fixed(a, sizeof a, fr->ar.us[g], 1), fr->ar.rows[g]);
   printf("\nEfficiency (least squares of relative error, each source weighted alike); median engine: %s\n", fr->median_engine);
   printf("%-10s %-10s %5s %9s %9s %9s %6s %10s %10s %6s %10s  %s\n", "engine", "generation", "runs", "bandwidth", "layer us",
          "step us", "flops", "request us", "allreduce", "error", "1st error", "sources");
@@ -131,7 +131,7 @@ static void print_fit_table(const gs_runs *runs, const priced_run *p, const fit_
   for (i = 0; i < runs->count; i++) {
     gs_efficiency eff;
     if (!p[i].ok) continue;
-    if (!cli_fit_pick(fr, p[i].s.engine, p[i].s.generation, &eff)) continue;
+    if (!gs_efficiency_pick(fr, p[i].s.engine, p[i].s.generation, &eff)) continue;
     print_run_line(&p[i], &eff);
   }
   printf("\nSkipped:\n");

@@ -41,15 +41,6 @@ static const ar_system AR_SYSTEMS[] = {{"a100_sxm_nccl.csv", "nccl/2.27.3", "a10
  * model); larger sizes measure the bandwidth, which the one-way table prices. */
 #define AR_FROM 8192
 #define AR_TO 65536
-const char *const FIT_GENERATIONS[FIT_GEN_COUNT] = {"ampere", "ada", "hopper", "blackwell"};
-
-int fit_gen_index(const char *g) {
-  int i;
-  for (i = 0; i < FIT_GEN_COUNT; i++)
-    if (strcmp(FIT_GENERATIONS[i], g) == 0) return i;
-  return -1;
-}
-
 /* x to the nearest 1 / scale, as the decimal it prints as reads back (k / scale is the
  * double nearest that decimal; k x step would not be). */
 static double round_to(double x, double scale) {
@@ -120,11 +111,6 @@ static int fit_allreduce(const char *dir, ar_fit *out) {
     out->rms_us[a] = sq[a] / (double)out->rows[a] - 2 * out->us[a] * mean + out->us[a] * out->us[a];
   }
   return CLI_OK;
-}
-
-static double allreduce_for(const fit_result *fr, const char *generation) {
-  int gi = fit_gen_index(generation);
-  return gi >= 0 ? fr->ar.us[gi] : 0;
 }
 
 /* Runs the fit leaves out (they are priced and shown all the same): a mixture of experts
@@ -291,7 +277,7 @@ static void solve_fixed_costs(const normal_sums *n, unsigned allowed, double *co
  * generation's (allreduce, or the run's own generation's for an all-generation group). */
 static double run_allreduce(const fit_figure *f, double allreduce, const fit_result *fr, const priced_run *p) {
   if (f->allreduce_fitted) return f->e.allreduce_us;
-  return allreduce >= 0 ? allreduce : allreduce_for(fr, p->s.generation);
+  return allreduce >= 0 ? allreduce : fit_allreduce_for(fr, p->s.generation);
 }
 
 static double clamp_us(double us) { return us < 0 ? 0 : us > 100000 ? 100000 : round_to(us, 10); }
@@ -349,7 +335,7 @@ static void fit_bandwidth(priced_run *p, size_t n, double allreduce, const fit_r
     for (i = 0; i < n && priced; i++) {
       double r, y;
       if (p[i].weight == 0) continue;
-      if (!fitted_a) e.allreduce_us = allreduce >= 0 ? allreduce : allreduce_for(fr, p[i].s.generation);
+      if (!fitted_a) e.allreduce_us = allreduce >= 0 ? allreduce : fit_allreduce_for(fr, p[i].s.generation);
       if ((y = fit_predict(&p[i], &e, 0)) < 0) priced = 0;
       r = y / (p[i].run->itl_ms * 1e-3) - 1;
       sum += p[i].weight * r * r;
@@ -454,7 +440,7 @@ static void fit_flops(priced_run *p, size_t n, double allreduce, const fit_resul
  * the FLOP/s share, and the first word needs the bandwidth share. */
 static void fit_group(priced_run *p, size_t n, const fit_result *fr, fit_figure *f, const gs_efficiency *fallback) {
   static double errs[GS_RUNS_MAX];
-  double allreduce = strcmp(f->generation, "all") == 0 ? -1 : allreduce_for(fr, f->generation);
+  double allreduce = strcmp(f->generation, "all") == 0 ? -1 : fit_allreduce_for(fr, f->generation);
   int round;
   size_t i, m;
   f->runs = weigh(p, n, f->engine, f->generation, f->sources, sizeof f->sources);
@@ -500,7 +486,7 @@ static void pool_engine(priced_run *p, size_t n, const fit_result *fr, fit_figur
   f->ttft_runs = 0;
   for (i = 0; i < n; i++) {
     gs_efficiency e;
-    if (p[i].weight == 0 || !cli_fit_pick(fr, ANY_ENGINE, p[i].s.generation, &e)) continue;
+    if (p[i].weight == 0 || !gs_efficiency_pick(fr, ANY_ENGINE, p[i].s.generation, &e)) continue;
     errs[m++] = fit_rel(fit_predict(&p[i], &e, 0), p[i].run->itl_ms * 1e-3);
     if (!has_ttft(&p[i]) || e.flops_share == 0) continue;
     first[k++] = fit_rel(fit_predict(&p[i], &e, 1), p[i].run->ttft_ms * 1e-3);
@@ -578,8 +564,8 @@ int cli_fit_runs(const gs_runs *runs, const char *allreduce_dir, priced_run *p, 
   for (i = 0; i < e_count; i++) {
     int g;
     if (fr->f[i].pooled) continue;
-    for (g = 0; g < FIT_GEN_COUNT + 1 && fr->count < MAX_GROUPS; g++) {
-      const char *gen = g < FIT_GEN_COUNT ? FIT_GENERATIONS[g] : "cdna3";
+    for (g = 0; g < GS_GENERATION_COUNT && fr->count < MAX_GROUPS; g++) {
+      const char *gen = GS_GENERATIONS[g];
       size_t n = 0;
       for (j = 0; j < runs->count; j++) n += (size_t)fit_in_group(&p[j], fr->f[i].engine, gen);
       if (n < FIT_MIN_RUNS || n == fr->f[i].runs) continue;
@@ -612,33 +598,3 @@ int cli_fit_runs(const gs_runs *runs, const char *allreduce_dir, priced_run *p, 
   return CLI_OK;
 }
 
-const fit_figure *fit_pooled_engine(const fit_result *fr, const char *engine) {
-  size_t i;
-  for (i = 0; i < fr->count; i++)
-    if (fr->f[i].pooled && strcmp(fr->f[i].engine, engine) == 0 && strcmp(fr->f[i].generation, "all") == 0) return &fr->f[i];
-  return NULL;
-}
-
-/* The figures for an engine ("" for every engine pooled, "median" for the median engine)
- * on a GPU generation: the engine's own for that generation, else its all-generation ones
- * with that generation's all-reduce start-up; every engine's pooled for an engine with none
- * of its own (fit_pooled_engine). NULL when the engine has none. */
-const fit_figure *cli_fit_pick(const fit_result *fr, const char *engine, const char *generation, gs_efficiency *out) {
-  const fit_figure *all = NULL;
-  size_t i;
-  if (!engine[0]) engine = ANY_ENGINE;
-  else if (strcmp(engine, "median") == 0) engine = fr->median_engine;
-  if (fit_pooled_engine(fr, engine)) engine = ANY_ENGINE;
-  for (i = 0; i < fr->count; i++) {
-    if (strcmp(fr->f[i].engine, engine) != 0) continue;
-    if (strcmp(fr->f[i].generation, generation) == 0) {
-      *out = fr->f[i].e;
-      return &fr->f[i];
-    }
-    if (strcmp(fr->f[i].generation, "all") == 0) all = &fr->f[i];
-  }
-  if (!all) return NULL;
-  *out = all->e;
-  if (!all->allreduce_fitted) out->allreduce_us = allreduce_for(fr, generation);
-  return all;
-}

@@ -11,26 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
-
-/* The runs file's GPU names (../shared/reference/decode-measured/README.md, "gpu") as
- * catalogue GPUs, the link inside their servers and their generation. Where the README
- * says the form factor is not stated (A100-80GB, H100-80GB) the SXM part is taken, as
- * most of those rows' sources say (gpt-fast: hybrid cube mesh; S9, S11, S12: SXM), unless
- * the run's interconnect says PCIe (cli_run_setting). */
-typedef struct {
-  const char *run_name, *gpu, *link, *generation;
-} gpu_row;
-
-static const gpu_row GPUS[] = {
-    {"A100-SXM4-80GB", "a100-80gb-sxm", "nvlink3", "ampere"}, {"A100-80GB", "a100-80gb-sxm", "nvlink3", "ampere"},
-    {"A100-SXM4-40GB", "a100-40gb-sxm", "nvlink3", "ampere"}, {"A100-PCIe-80GB", "a100-80gb-pcie", "pcie4", "ampere"},
-    {"H100-SXM5-80GB", "h100-sxm", "nvlink4", "hopper"},      {"H100-80GB", "h100-sxm", "nvlink4", "hopper"},
-    {"H100-PCIe-80GB", "h100-pcie", "pcie5", "hopper"},       {"H100-NVL-94GB", "h100-nvl", "pcie5", "hopper"},
-    {"H200", "h200", "nvlink4", "hopper"},                    {"GH200 120GB", "gh200", "nvlink4", "hopper"},
-    {"B200", "b200", "nvlink5", "blackwell"},                 {"L40S", "l40s", "pcie4", "ada"},
-    {"L40", "l40", "pcie4", "ada"},                           {"RTX 4090", "rtx-4090", "pcie4", "ada"},
-    {"MI300X", "mi300x", "infinity-fabric", "cdna3"},
-};
+#include "internal.h"
 
 /* The bandwidth a ring moves data at, one way, over a catalogue link between catalogue
  * GPUs (gs_ring_one_way: NCCL's topology figures from the catalogue); sheet when either
@@ -42,21 +23,7 @@ double cli_ring_one_way(const char *gpu_key, const char *link_key, double sheet)
   return gs_ring_one_way(&g, &l);
 }
 
-/* The row of a runs file's GPU name; NULL when the table has none. */
-static const gpu_row *gpu_named(const char *run_name) {
-  size_t i;
-  for (i = 0; i < sizeof GPUS / sizeof GPUS[0]; i++)
-    if (strcmp(GPUS[i].run_name, run_name) == 0) return &GPUS[i];
-  return NULL;
-}
-
-/* The generation of a catalogue GPU key ("" when the table has none). */
-const char *cli_gpu_generation(const char *gpu_key) {
-  size_t i;
-  for (i = 0; i < sizeof GPUS / sizeof GPUS[0]; i++)
-    if (strcmp(GPUS[i].gpu, gpu_key) == 0) return GPUS[i].generation;
-  return "";
-}
+const char *cli_gpu_generation(const char *gpu_key) { return gs_gpu_generation(gpu_key); }
 
 /* The engine a run's software names, as --engine takes it (CLI_ENGINE_COUNT of them, with
  * "other"). NIM serves TensorRT-LLM engines (its rows say "TensorRT-LLM backend"), so it
@@ -103,18 +70,15 @@ static const gs_model_entry *find_model(const char *repo) {
 int cli_run_setting(const gs_run *r, cli_run_setting_t *s, char *why, size_t cap) {
   static gs_setting setting; /* its texts are large */
   const gs_model_entry *e = find_model(r->repo[0] ? r->repo : r->model);
-  static const char *const BY_LINK[][2] = {{"A100-80GB", "A100-PCIe-80GB"}, {"H100-80GB", "H100-PCIe-80GB"}};
-  const gpu_row *g = gpu_named(r->gpu);
+  /* the catalogue GPU the runs' name is measured_as (data/gpus.json); where the label leaves
+   * the form open (A100-80GB), the run's interconnect closes it: over PCIe it is the PCIe
+   * card (S4's A100s, "PCIe (per README)"), with its own bandwidth and link */
+  const char *gpu = gs_gpu_measured_as(r->gpu, strstr(r->interconnect, "PCIe") != NULL);
   gs_request q;
   gs_error err;
-  size_t i;
   memset(s, 0, sizeof *s);
   if (!e) return snprintf(why, cap, "model '%s' is not in the catalogue", r->repo[0] ? r->repo : r->model), 0;
-  /* a form factor the label leaves open, which the run's interconnect closes: over PCIe it
-   * is the PCIe card (S4's A100s, "PCIe (per README)"), with its own bandwidth and link */
-  for (i = 0; i < sizeof BY_LINK / sizeof BY_LINK[0]; i++)
-    if (strcmp(r->gpu, BY_LINK[i][0]) == 0 && strstr(r->interconnect, "PCIe")) g = gpu_named(BY_LINK[i][1]);
-  if (!g) return snprintf(why, cap, "GPU '%s' has no catalogue entry this fit knows", r->gpu), 0;
+  if (!gpu) return snprintf(why, cap, "GPU '%s' has no catalogue entry this fit knows", r->gpu), 0;
   if (r->weight_bits == 0) return snprintf(why, cap, "weight_bits is not stated"), 0;
   if (r->weight_bits != (double)(uint64_t)r->weight_bits)
     return snprintf(why, cap, "weight_bits %g is not a whole number of bits, as --bits stores them", r->weight_bits), 0;
@@ -131,14 +95,14 @@ int cli_run_setting(const gs_run *r, cli_run_setting_t *s, char *why, size_t cap
   memset(&q, 0, sizeof q);
   q.assume = GS_ASSUME_REAL;
   q.model_key = e->key;
-  q.gpu_key = g->gpu;
-  q.link_key = g->link;
+  q.gpu_key = gpu; /* and under real rules its own link */
   q.split = r->pp > 1 ? GS_GROUPS : GS_SLICES;
   q.words = r->batch;
   q.chat_tokens = r->input_tokens + r->output_tokens / 2 ? r->input_tokens + r->output_tokens / 2 : 1;
   q.cache_bits = r->kv_bits ? r->kv_bits : 16;
   q.switches_off = GS_SW_DIVIDE_HEADS; /* the run's count is given, whatever the heads */
   q.no_prompt = 1;
+  q.engine = "none"; /* the fit sets the efficiency it prices with */
   /* the run's weight bits on a 16-bit checkpoint; a checkpoint stored otherwise (MXFP4,
    * block FP8) is priced as stored */
   if (gs_resolve(&q, &setting, &err) != GS_OK)
@@ -154,9 +118,9 @@ int cli_run_setting(const gs_run *r, cli_run_setting_t *s, char *why, size_t cap
   s->plan = setting.plan;
   s->plan.gpus = r->tp * r->pp;
   if (gs_plan_check(&s->model, &s->plan, &err) != GS_OK) return snprintf(why, cap, "%s: %s", err.field, err.what), 0;
-  snprintf(s->gpu_key, sizeof s->gpu_key, "%s", g->gpu);
+  snprintf(s->gpu_key, sizeof s->gpu_key, "%s", gpu);
   snprintf(s->model_key, sizeof s->model_key, "%s", e->key);
-  s->generation = g->generation;
+  s->generation = gs_gpu_generation(gpu);
   s->engine = cli_engine_of(r->software);
   return 1;
 }

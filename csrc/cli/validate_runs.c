@@ -72,8 +72,8 @@ static void print_validated(const priced_run *p, const fit_result *fr, left_out_
   int has_own;
   e->own = e->any = e->peak = e->first = -1;
   if (!p->ok) return;
-  if (!cli_fit_pick(fr, "", p->s.generation, &med)) return;
-  has_own = cli_fit_pick(fr, p->s.engine, p->s.generation, &own) != NULL;
+  if (!gs_efficiency_pick(fr, "", p->s.generation, &med)) return;
+  has_own = gs_efficiency_pick(fr, p->s.engine, p->s.generation, &own) != NULL;
   if (!has_own) own = med;
   peak = fit_predict(p, &off, 0);
   with = fit_predict(p, &own, 0);
@@ -182,8 +182,8 @@ int fit_left_out_errors(const gs_runs *runs, const priced_run *p, const ar_fit *
       double t = p[i].run->itl_ms * 1e-3;
       int has_own;
       if (!p[i].ok || fit_excluded(&p[i]) || strcmp(runs->rows[i].source, left) != 0) continue;
-      if (!cli_fit_pick(fr, "", p[i].s.generation, &any)) continue;
-      has_own = cli_fit_pick(fr, p[i].s.engine, p[i].s.generation, &own) != NULL;
+      if (!gs_efficiency_pick(fr, "", p[i].s.generation, &any)) continue;
+      has_own = gs_efficiency_pick(fr, p[i].s.engine, p[i].s.generation, &own) != NULL;
       out[i].any = fit_rel(fit_predict(&p[i], &any, 0), t);
       out[i].peak = fit_rel(fit_predict(&p[i], &off, 0), t);
       if (has_own) out[i].own = fit_rel(fit_predict(&p[i], &own, 0), t);
