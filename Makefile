@@ -191,7 +191,7 @@ widget: build/widget.html
 # web/explorer.html, which is committed, and tests/js/explorer.test.mjs keeps the two equal.
 EXPLORER_EXPORTS = $(ABI_EXPORTS) text_in_buffer text_in_capacity key_in_buffer key_in_capacity list_buffer link_name_buffer numbers_buffer \
                    max_gpus list use_model use_config \
-                   use_gpu_key use_gpu use_link_key use_link use_log use_between_key plan price sweep explain \
+                   use_gpu_key use_gpu use_link_key use_link use_log use_between_key use_rules plan price sweep explain \
                    frontier layout frontier_f64 frontier_text
 EXPLORER_EMFLAGS = -Oz --no-entry -sSTANDALONE_WASM -sINITIAL_MEMORY=4194304 -sTOTAL_STACK=262144 -sALLOW_MEMORY_GROWTH=0 \
                    -sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(EXPLORER_EXPORTS:%=_%))
