@@ -218,19 +218,14 @@ static const char *share_list(const lesson *l, int m, int link, int by_words) {
   return s;
 }
 
-/* The page, section by section: each sentence the lesson writes with a figure in it. */
-static void print_page(const lesson *l) {
-  const gs_model *s70 = &l->shape[M70], *s8 = &l->shape[M8], *s405 = &l->shape[M405];
-  gs_memory m4, m2, m405;
-  gs_time t70_4 = wt(l, M70, 4, &l->link[FAST], GS_SLICES, 1), t8_2 = wt(l, M8, 2, &l->link[FAST], GS_SLICES, 1);
-  gs_time t8_16 = wt(l, M8, 16, &l->link[FAST], GS_SLICES, 1), groups = wt(l, M70, 4, &l->link[FAST], GS_GROUPS, 1);
-  double g1 = total(l, M8, 1, FAST, 1), g2 = total(l, M8, 2, FAST, 1), g4 = total(l, M8, 4, FAST, 1);
-  double g8 = total(l, M8, 8, FAST, 1), g16 = total(l, M8, 16, FAST, 1);
-  double sent = (double)(2 * 3) / 4 * (double)gs_message_bytes(s70);
-  size_t i;
-  m4 = memory_of(l, s70, 4);
-  m2 = memory_of(l, s70, 2);
-  m405 = memory_of(l, s405, 16);
+/* The page: the weights must fit. */
+static void page_fit(const lesson *l) {
+  const gs_model *s70 = &l->shape[M70];
+  const gs_model *s405 = &l->shape[M405];
+  gs_memory m4 = memory_of(l, &l->shape[M70], 4);
+  gs_memory m2 = memory_of(l, &l->shape[M70], 2);
+  gs_memory m405 = memory_of(l, &l->shape[M405], 16);
+  gs_time t70_4 = wt(l, M70, 4, &l->link[FAST], GS_SLICES, 1);
 
   printf("\n== The page: the weights must fit\n");
   printf("A model with 70 billion weights takes %s GiB at 16 bits; one GPU can use %s GiB (%s of its %s GiB).\n", gib(s70->stored_bytes),
@@ -243,6 +238,12 @@ static void print_page(const lesson *l) {
          u(fewest(l, M70)), u(fewest(l, M405)));
   printf("With two GPUs each holds about %s GiB of weights, and with the chat's cache and working space %s GiB.\n", gib(m2.weights),
          gib(m2.total));
+}
+
+/* The page: the memory sum, by hand (70B on 4 GPUs). */
+static void page_memory_sum(const lesson *l) {
+  const gs_model *s70 = &l->shape[M70];
+  gs_memory m4 = memory_of(l, &l->shape[M70], 4);
 
   printf("\n== The page: the memory sum, by hand (70B on 4 GPUs, bytes)\n");
   printf("Weights: %s x 2 / 4 = %s. Cache: %s bytes a token, %s for the chat, shared by key/value head: %s.\n",
@@ -251,6 +252,14 @@ static void print_page(const lesson *l) {
   printf("Working space: %s plus a 1 GiB allowance, %s in all. The sum is %s bytes, or %s GiB.\n",
          grouped(activation_bytes(l, s70)), grouped(m4.working), grouped(m4.total), gib(m4.total));
   printf("Each model has %llu key/value heads, so past %llu GPUs each GPU keeps a copy of one.\n", u(s70->kv_heads), u(s70->kv_heads));
+}
+
+/* The page: slicing every layer, and the swap. */
+static void page_slices(const lesson *l) {
+  const gs_model *s70 = &l->shape[M70];
+  const gs_model *s405 = &l->shape[M405];
+  gs_time t70_4 = wt(l, M70, 4, &l->link[FAST], GS_SLICES, 1);
+  double sent = gs_ring_steps(4) / 4 * (double)gs_message_bytes(&l->shape[M70]); /* each GPU of a ring of 4 sends 2(n - 1)/n of the message */
 
   printf("\n== The page: slicing every layer, and the swap\n");
   printf("One GPU would need %s ms to read the 70B model's weights; four GPUs each read a quarter, in %s ms.\n",
@@ -259,23 +268,36 @@ static void print_page(const lesson *l) {
          u(GS_ALL_REDUCES_PER_LAYER * s70->layers), grouped(gs_message_bytes(s70)), fixed(allreduce_us(l, M70, 1, 4, FAST), 0),
          u(GS_ALL_REDUCES_PER_LAYER * s70->layers), ms(t70_4.transfer));
   printf("Each GPU sends %s x %s = %s bytes; the start-up is %s microseconds and sending takes %s microseconds, so a swap takes %s.\n",
-         fixed((double)(2 * 3) / 4, 1), grouped(gs_message_bytes(s70)), gs_fixed_grouped(slot(), 64, sent, 0),
-         fixed(l->link[FAST].base_us + 6 * l->link[FAST].step_us, 1), fixed(sent / l->link[FAST].bandwidth * 1e6, 3),
+         fixed(gs_ring_steps(4) / 4, 1), grouped(gs_message_bytes(s70)), gs_fixed_grouped(slot(), 64, sent, 0),
+         fixed(l->link[FAST].base_us + gs_ring_steps(4) * l->link[FAST].step_us, 1), fixed(sent / l->link[FAST].bandwidth * 1e6, 3),
          fixed(allreduce_us(l, M70, 1, 4, FAST), 2));
-  printf("Start-up is %s of it.\n", pct((l->link[FAST].base_us + 6 * l->link[FAST].step_us) / allreduce_us(l, M70, 1, 4, FAST), 1));
+  printf("Start-up is %s of it.\n", pct((l->link[FAST].base_us + gs_ring_steps(4) * l->link[FAST].step_us) / allreduce_us(l, M70, 1, 4, FAST), 1));
   printf("With 64 words in each swap on 8 GPUs, a swap takes %s microseconds on the fast link and %s on the slow one.\n",
          fixed(allreduce_us(l, M70, 64, 8, FAST), 2), fixed(allreduce_us(l, M70, 64, 8, SLOW), 2));
   printf("The 405B model: %llu for each word, each message %s bytes.\n", u(GS_ALL_REDUCES_PER_LAYER * s405->layers),
          grouped(gs_message_bytes(s405)));
   printf("At 2, 4, 8 and 16 GPUs the waiting takes %s, %s, %s and %s of each word.\n", pct(share(l, M70, 2, FAST, 1), 1),
          pct(share(l, M70, 4, FAST, 1), 1), pct(share(l, M70, 8, FAST, 1), 1), pct(share(l, M70, 16, FAST, 1), 1));
+}
+
+/* The page: when more GPUs stop helping (8B, fast link). */
+static void page_stops_helping(const lesson *l) {
+  const gs_model *s8 = &l->shape[M8];
+  gs_time t8_2 = wt(l, M8, 2, &l->link[FAST], GS_SLICES, 1);
+  gs_time t8_16 = wt(l, M8, 16, &l->link[FAST], GS_SLICES, 1);
+  double g1 = total(l, M8, 1, FAST, 1);
+  double g2 = total(l, M8, 2, FAST, 1);
+  double g4 = total(l, M8, 4, FAST, 1);
+  double g8 = total(l, M8, 8, FAST, 1);
+  double g16 = total(l, M8, 16, FAST, 1);
+  size_t i;
 
   printf("\n== The page: when more GPUs stop helping (8B, fast link)\n");
   printf("Words come %s, %s and %s times faster with each doubling from 1 GPU to 8, and %s times for the last doubling.\n",
          fixed(g1 / g2, 2), fixed(g2 / g4, 2), fixed(g4 / g8, 2), fixed(g8 / g16, 2));
   printf("Check one cell, 2 GPUs: each GPU reads %s bytes: %s ms. A message is %s bytes; start-up %s microseconds, sending %s microseconds: %s in all.\n",
          grouped(s8->stored_bytes / 2), ms(t8_2.read), grouped(gs_message_bytes(s8)),
-         fixed(l->link[FAST].base_us + 2 * l->link[FAST].step_us, 1),
+         fixed(l->link[FAST].base_us + gs_ring_steps(2) * l->link[FAST].step_us, 1),
          fixed((double)gs_message_bytes(s8) / l->link[FAST].bandwidth * 1e6, 3), fixed(allreduce_us(l, M8, 1, 2, FAST), 2));
   printf("A word makes %llu swaps, %s ms. The total is %s + %s = %s ms, and waiting is %s of it.\n",
          u(GS_ALL_REDUCES_PER_LAYER * s8->layers), ms(t8_2.transfer), ms(t8_2.read), ms(t8_2.transfer), ms(t8_2.total),
@@ -296,6 +318,12 @@ static void print_page(const lesson *l) {
          fixed(1 / g8, 0), fixed(1 / g16, 0));
   printf("Words a second, 8B, 8 to 16 GPUs: from %s to %s and the slow link %s to %s.\n", fixed(1 / g8, 0), fixed(1 / g16, 0),
          fixed(1 / total(l, M8, 8, SLOW, 1), 0), fixed(1 / total(l, M8, 16, SLOW, 1), 0));
+}
+
+/* The page: many words at once (70B on 8 GPUs). */
+static void page_many_words(const lesson *l) {
+  const gs_model *s70 = &l->shape[M70];
+  size_t i;
 
   printf("\n== The page: many words at once (70B on 8 GPUs)\n");
   printf("For one user the link matters little: the 70B model on 8 GPUs takes %s ms a word on the fast link and %s ms on the slow one.\n", ms(total(l, M70, 8, FAST, 1)),
@@ -317,6 +345,13 @@ static void print_page(const lesson *l) {
          ms(total(l, M70, 8, FAST, 1)), ms(halved(l, M70, 8, FAST, 1)), ms(total(l, M70, 8, SLOW, 1)), ms(halved(l, M70, 8, SLOW, 1)));
   printf("With 64 words at once the slow link goes from %s to %s ms, %s more.\n", ms(total(l, M70, 8, SLOW, 64)),
          ms(halved(l, M70, 8, SLOW, 64)), pct(halved(l, M70, 8, SLOW, 64) / total(l, M70, 8, SLOW, 64) - 1, 0));
+}
+
+/* The page: groups of layers (70B on 4 GPUs, fast link). */
+static void page_groups(const lesson *l) {
+  const gs_model *s70 = &l->shape[M70];
+  gs_time t70_4 = wt(l, M70, 4, &l->link[FAST], GS_SLICES, 1);
+  gs_time groups = wt(l, M70, 4, &l->link[FAST], GS_GROUPS, 1);
 
   printf("\n== The page: groups of layers (70B on 4 GPUs, fast link)\n");
   printf("Waiting nearly vanishes: %s ms a word on four GPUs, against %s ms of reading alone, %s of it waiting.\n", ms(groups.total),
@@ -325,6 +360,13 @@ static void print_page(const lesson *l) {
          ms(groups.read), fixed(gs_handoff_time(gs_message_bytes(s70), &l->link[FAST]) * 1e6, 1));
   printf("Slices against groups: %s ms against %s ms; each GPU's share read in %s ms.\n", ms(t70_4.total), ms(groups.total),
          ms(read_time(l, s70, 4)));
+}
+
+/* The page: what the toy leaves out, and what the tests check. */
+static void page_leaves_out(const lesson *l) {
+  const gs_model *s70 = &l->shape[M70];
+  const gs_model *s8 = &l->shape[M8];
+  const gs_model *s405 = &l->shape[M405];
 
   printf("\n== The page: what the toy leaves out, and what the tests check\n");
   printf("A word makes %llu, %llu and %llu swaps. The fewest GPUs that fit are %llu, %llu and %llu.\n",
@@ -338,6 +380,17 @@ static void print_page(const lesson *l) {
          u(best(l, M8, FAST, 1, 0)), u(best(l, M8, SLOW, 1, 0)), u(best(l, M70, FAST, 1, 0)), u(best(l, M70, SLOW, 1, 0)),
          u(best(l, M405, FAST, 1, 0)), u(best(l, M405, SLOW, 1, 0)), u(best(l, M8, SLOW, 1, 1)), u(best(l, M70, SLOW, 1, 1)),
          u(best(l, M405, SLOW, 1, 1)));
+}
+
+/* The page, section by section: each sentence the lesson writes with a figure in it. */
+static void print_page(const lesson *l) {
+  page_fit(l);
+  page_memory_sum(l);
+  page_slices(l);
+  page_stops_helping(l);
+  page_many_words(l);
+  page_groups(l);
+  page_leaves_out(l);
 }
 
 static int load(lesson *l) {
