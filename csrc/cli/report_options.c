@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fit.h"
+#include "fit_work.h"
 
 static const char REPORT_HELP[] =
     "usage: gpusplit report [FLAGS]\n"

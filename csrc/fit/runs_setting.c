@@ -10,25 +10,12 @@
  * run states them. */
 #include <string.h>
 
-#include "cli.h"
-#include "internal.h"
+#include "fit/fit.h"
 
-/* The bandwidth a ring moves data at, one way, over a catalogue link between catalogue
- * GPUs (gs_ring_one_way: NCCL's topology figures from the catalogue); sheet when either
- * is unknown. */
-double cli_ring_one_way(const char *gpu_key, const char *link_key, double sheet) {
-  gs_gpu g;
-  gs_link l;
-  if (gs_builtin_gpu(gpu_key, &g, NULL, NULL) != GS_OK || gs_builtin_link(link_key, &l, NULL, NULL) != GS_OK) return sheet;
-  return gs_ring_one_way(&g, &l);
-}
-
-const char *cli_gpu_generation(const char *gpu_key) { return gs_gpu_generation(gpu_key); }
-
-/* The engine a run's software names, as --engine takes it (CLI_ENGINE_COUNT of them, with
+/* The engine a run's software names, as --engine takes it (GS_ENGINE_COUNT of them, with
  * "other"). NIM serves TensorRT-LLM engines (its rows say "TensorRT-LLM backend"), so it
  * counts as trt-llm. */
-const char *cli_engine_of(const char *software) {
+const char *fit_engine_of(const char *software) {
   static const char *const MAP[][2] = {{"TensorRT-LLM", "trt-llm"}, {"NIM", "trt-llm"},     {"vLLM", "vllm"},
                                        {"SGLang", "sglang"},        {"llama.cpp", "llama.cpp"}, {"LMDeploy", "lmdeploy"},
                                        {"gpt-fast", "gpt-fast"},    {"MLC", "mlc"},          {"ExLlama", "exllamav2"},
@@ -67,7 +54,18 @@ static const gs_model_entry *find_model(const char *repo) {
   return e;
 }
 
-int cli_run_setting(const gs_run *r, cli_run_setting_t *s, char *why, size_t cap) {
+/* x as %g writes a count of bits (below 10^4, at most 4 decimals): its digits, no trailing
+ * zeros. */
+static const char *plain_bits(char *buf, size_t cap, double x) {
+  size_t n;
+  gs_fixed(buf, cap, x, 4);
+  n = strlen(buf);
+  while (n > 0 && buf[n - 1] == '0') buf[--n] = '\0';
+  if (n > 0 && buf[n - 1] == '.') buf[--n] = '\0';
+  return buf;
+}
+
+int fit_run_setting(const gs_run *r, fit_run_setting_t *s, char *why, size_t cap) {
   static gs_setting setting; /* its texts are large */
   const gs_model_entry *e = find_model(r->repo[0] ? r->repo : r->model);
   /* the catalogue GPU the runs' name is measured_as (data/gpus.json); where the label leaves
@@ -76,19 +74,20 @@ int cli_run_setting(const gs_run *r, cli_run_setting_t *s, char *why, size_t cap
   const char *gpu = gs_gpu_measured_as(r->gpu, strstr(r->interconnect, "PCIe") != NULL);
   gs_request q;
   gs_error err;
+  char bits[GS_FIGURE_CAP];
   memset(s, 0, sizeof *s);
-  if (!e) return snprintf(why, cap, "model '%s' is not in the catalogue", r->repo[0] ? r->repo : r->model), 0;
-  if (!gpu) return snprintf(why, cap, "GPU '%s' has no catalogue entry this fit knows", r->gpu), 0;
-  if (r->weight_bits == 0) return snprintf(why, cap, "weight_bits is not stated"), 0;
+  if (!e) return gs_format(why, cap, "model '%s' is not in the catalogue", r->repo[0] ? r->repo : r->model), 0;
+  if (!gpu) return gs_format(why, cap, "GPU '%s' has no catalogue entry this fit knows", r->gpu), 0;
+  if (r->weight_bits == 0) return gs_format(why, cap, "weight_bits is not stated"), 0;
   if (r->weight_bits != (double)(uint64_t)r->weight_bits)
-    return snprintf(why, cap, "weight_bits %g is not a whole number of bits, as --bits stores them", r->weight_bits), 0;
-  if (r->tp > 1 && r->pp > 1) return snprintf(why, cap, "tp %llu and pp %llu together: the fit prices one or the other", (unsigned long long)r->tp, (unsigned long long)r->pp), 0;
+    return gs_format(why, cap, "weight_bits %s is not a whole number of bits, as --bits stores them", plain_bits(bits, sizeof bits, r->weight_bits)), 0;
+  if (r->tp > 1 && r->pp > 1) return gs_format(why, cap, "tp %llu and pp %llu together: the fit prices one or the other", (unsigned long long)r->tp, (unsigned long long)r->pp), 0;
   /* drafted words: several a step, which the model (a word a step) does not price */
-  if (r->speculative) return snprintf(why, cap, "speculative decoding: the model prices a word a step"), 0;
+  if (r->speculative) return gs_format(why, cap, "speculative decoding: the model prices a word a step"), 0;
   /* an engine's expert parallelism keeps attention sliced over the GPUs and spreads the
    * experts; --experts spread serves each GPU's own chats instead (data-parallel
    * attention), so such a run is not priced as either */
-  if (r->ep > 1) return snprintf(why, cap, "ep %llu: experts spread beside sliced attention is not a layout the model prices", (unsigned long long)r->ep), 0;
+  if (r->ep > 1) return gs_format(why, cap, "ep %llu: experts spread beside sliced attention is not a layout the model prices", (unsigned long long)r->ep), 0;
   /* the run as `report --assume real` prices it (gs_resolve): a cache for each chat read
    * every step, NCCL's rules where NCCL runs, the one-way ring bandwidth, the GPU's own
    * link, servers of its usual size; the efficiency and the prompt are the fit's to set */
@@ -106,21 +105,21 @@ int cli_run_setting(const gs_run *r, cli_run_setting_t *s, char *why, size_t cap
   /* the run's weight bits on a 16-bit checkpoint; a checkpoint stored otherwise (MXFP4,
    * block FP8) is priced as stored */
   if (gs_resolve(&q, &setting, &err) != GS_OK)
-    return snprintf(why, cap, "%s: %s%s%s", setting.failed, err.field, err.field[0] ? ": " : "", err.what), 0;
+    return gs_format(why, cap, "%s: %s%s%s", setting.failed, err.field, err.field[0] ? ": " : "", err.what), 0;
   if (setting.model.stored_bytes == 2 * setting.model.params && r->weight_bits != 16) {
     q.bits = (uint64_t)r->weight_bits;
     if (gs_resolve(&q, &setting, &err) != GS_OK)
-      return snprintf(why, cap, "model %s at %g bits: %s", e->key, r->weight_bits, err.what), 0;
+      return gs_format(why, cap, "model %s at %s bits: %s", e->key, plain_bits(bits, sizeof bits, r->weight_bits), err.what), 0;
   }
   s->model = setting.model;
   s->gpu = setting.gpu;
   s->link = setting.link;
   s->plan = setting.plan;
   s->plan.gpus = r->tp * r->pp;
-  if (gs_plan_check(&s->model, &s->plan, &err) != GS_OK) return snprintf(why, cap, "%s: %s", err.field, err.what), 0;
-  snprintf(s->gpu_key, sizeof s->gpu_key, "%s", gpu);
-  snprintf(s->model_key, sizeof s->model_key, "%s", e->key);
+  if (gs_plan_check(&s->model, &s->plan, &err) != GS_OK) return gs_format(why, cap, "%s: %s", err.field, err.what), 0;
+  gs_format(s->gpu_key, sizeof s->gpu_key, "%s", gpu);
+  gs_format(s->model_key, sizeof s->model_key, "%s", e->key);
   s->generation = gs_gpu_generation(gpu);
-  s->engine = cli_engine_of(r->software);
+  s->engine = fit_engine_of(r->software);
   return 1;
 }
