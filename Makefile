@@ -19,14 +19,14 @@ FAMILIES = $(sort $(wildcard csrc/read/families/*.c))
 LIB = csrc/core/primitives.c csrc/core/checks.c csrc/core/split.c csrc/core/step.c csrc/core/nccl.c csrc/core/prefill.c csrc/core/experts.c csrc/core/plan.c csrc/core/plan_counts.c csrc/core/explain.c csrc/read/measured.c csrc/read/calibrate.c csrc/read/runs.c \
       csrc/read/config.c csrc/read/tally.c csrc/read/json.c csrc/core/utf8.c csrc/read/hardware.c \
       csrc/core/format.c csrc/core/view.c csrc/read/data.c csrc/core/error.c csrc/core/price.c csrc/read/resolve.c $(FAMILIES) \
-      csrc/core/figure.c csrc/read/number.c csrc/read/efficiency.c
+      csrc/core/figure.c csrc/read/number.c csrc/core/launch.c csrc/read/efficiency.c
 CLI = $(sort $(wildcard csrc/cli/*.c))
 # The efficiency fit: a layer of the library the command line alone links (csrc/fit/fit.h).
 FIT = $(sort $(wildcard csrc/fit/*.c))
 HEADERS = csrc/gpusplit.h csrc/internal.h csrc/read/efficiency.h csrc/core/fields.h csrc/wasm/abi.h csrc/cli/cli.h csrc/cli/fit_work.h csrc/fit/fit.h csrc/read/families/families.h
 DATA = data/gpus.json data/links.json data/widget.json data/efficiency.json
 CATALOGUE = data/models/catalogue.json $(wildcard data/models/*.json)
-C_TESTS = model config families format view machines measured figure bounds efficiency runs experts
+C_TESTS = model config families format view machines measured figure bounds efficiency runs experts launch
 TEST_LIB = tests/c/test_support.c
 
 comma := ,
@@ -254,6 +254,7 @@ test-c: $(C_TESTS:%=build/test_%) build/gpusplit build/broken/gpusplit
 	$(SUITE) "c: output" plain tests/c/output_test.sh build/gpusplit || status=1; \
 	$(SUITE) "c: fit" plain tests/c/fit_test.sh build/gpusplit || status=1; \
 	$(SUITE) "c: failure" plain tests/c/failure_test.sh build/broken/gpusplit || status=1; \
+	$(SUITE) "c: emit" plain tests/c/emit_test.sh build/gpusplit || status=1; \
 	exit $$status
 
 test-san: $(C_TESTS:%=build/asan/test_%) build/asan/gpusplit
@@ -263,6 +264,7 @@ test-san: $(C_TESTS:%=build/asan/test_%) build/asan/gpusplit
 	$(SUITE) "san: cli" plain tests/c/cli_test.sh build/asan/gpusplit || status=1; \
 	$(SUITE) "san: output" plain tests/c/output_test.sh build/asan/gpusplit || status=1; \
 	$(SUITE) "san: fit" plain tests/c/fit_test.sh build/asan/gpusplit || status=1; \
+	$(SUITE) "san: emit" plain tests/c/emit_test.sh build/asan/gpusplit || status=1; \
 	exit $$status
 
 test-reference: build/gpusplit

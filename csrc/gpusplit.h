@@ -827,4 +827,39 @@ int gs_figure_parse(const char *name);
  * buffer too small is GS_ERR_TOO_LONG, and buf then holds no figure (""). */
 int gs_figure(int kind, const gs_figure_input *in, char *buf, size_t cap, size_t *len, gs_error *err);
 
+/* ---- The engine's command line: a priced layout as a launch command (csrc/core/launch.c) ----
+ * `report --emit ENGINE` prints the command that starts vLLM, SGLang or TensorRT-LLM on the
+ * layout the figures priced: the parallel sizes, the cache's type, the memory share and the
+ * limits the figures assumed. A setting the engine cannot start exactly is refused by name
+ * (GS_ERR_UNSUPPORTED, field "emit"), never written as a command that runs something else. */
+enum gs_engine { GS_ENGINE_VLLM = 0, GS_ENGINE_SGLANG = 1, GS_ENGINE_TRTLLM = 2, GS_ENGINE_COUNT = 3 };
+/* "vllm", "sglang", "trtllm"; NULL for one it does not know. */
+const char *gs_engine_name(int engine);
+/* The engine a name gives, or -1. */
+int gs_engine_parse(const char *name);
+
+/* What one copy of a layout is in an engine's terms. */
+typedef struct {
+  uint64_t tp;           /* tensor parallel: the GPUs each layer's attention (and dense weights) is cut over */
+  uint64_t pp;           /* pipeline parallel: stages of whole layers, one after another */
+  uint64_t ep;           /* expert parallel: the GPUs the routed experts are spread over; 1 when each
+                            expert is cut as every other weight is; 0 for a dense model */
+  uint64_t attention_dp; /* attention data parallel: copies of attention, each serving its own chats; 1: none */
+  uint64_t replicas;     /* data-parallel copies of the whole layout, each serving its own chats */
+  uint64_t servers;      /* servers one copy spans */
+  uint64_t chats;        /* the most chats one scheduler keeps running: a copy's chats at once
+                            (times the batches in flight), or each attention copy's own */
+  uint64_t batches;      /* batches of chats in flight through the pipeline (gs_plan_batches) */
+} gs_launch_sizes;
+
+/* The sizes of the setting's layout on n GPUs; the same errors as gs_count_allowed. */
+int gs_launch_sizes_of(const gs_setting *s, uint64_t n, gs_launch_sizes *out, gs_error *err);
+/* The room a launch command takes (the model's name is at most 4,095 bytes of it). */
+#define GS_LAUNCH_CAP 8192
+/* The shell lines that start the engine on the setting's layout of n GPUs, into buf:
+ * comments naming the engine's version and what the command holds, then the command (for
+ * TensorRT-LLM, the YAML file its --extra_llm_api_options reads first, as a here-document).
+ * GS_ERR_UNSUPPORTED (field "emit") when the engine cannot start that layout exactly. */
+int gs_launch(const gs_setting *s, uint64_t n, int engine, char *buf, size_t cap, gs_error *err);
+
 #endif

@@ -24,6 +24,7 @@ typedef struct {
   int json;
   uint64_t explain_gpus;  /* --explain --gpus N: N, or 0 */
   char efficiency_text[512]; /* which achieved-efficiency figures; "" when off */
+  int emit;               /* --emit: 1 + enum gs_engine, the engine whose launch command to print; 0: none */
 } cli_report_options;
 
 /* Prints "gpusplit: <what>" on stderr as one line and returns CLI_BAD_INPUT. */
@@ -58,6 +59,16 @@ int cli_read_runs(const char *path, gs_runs **out);
  * after saying why. */
 #define CLI_HELPED 3
 int cli_report_parse(int argc, char **argv, cli_report_options *o);
+
+/* cli_emit.c: --emit ENGINE read (engine: 1 + enum gs_engine), with the one count it needs
+ * (--counts, as given) and what it cannot go with (other_output: --json or --explain); and
+ * the launch command of report's one count printed. */
+int cli_emit_parse(const char *engine, const char *counts, int other_output, int *engine_out);
+int cli_emit_print(const cli_report_options *o);
+/* plan --emit ENGINE: checked before the search (an engine's name, no --json, a target to
+ * choose by), then the launch command of the layout the targets chose. */
+int cli_emit_plan_check(const char *engine, int json, int has_target);
+int cli_emit_plan(const gs_setting *s, const gs_plan_result *r, const char *engine);
 
 /* The commands (csrc/cli/main.c dispatches to them); each returns the exit status. To add
  * a command: a file of its own in csrc/cli/, its line here and in main.c's table. */

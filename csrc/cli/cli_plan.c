@@ -28,6 +28,8 @@ static const char PLAN_HELP[] =
     "  --target-first-ms F  ... and whose first word comes within F ms (needs a prompt:\n"
     "                       real rules' 1,024 tokens, or --prompt-tokens N)\n"
     "  --json               one JSON object instead of the table\n"
+    "  --emit vllm|sglang|trtllm  instead, the command that starts that engine on the\n"
+    "                       layout the targets choose (gpusplit report --help)\n"
     "\n"
     "The model, the machines and the rules take report's flags (gpusplit report --help):\n"
     "--model, --bits, --gpu, --link, --per-server, --between, --assume, --engine, --chat-tokens,\n"
@@ -41,6 +43,7 @@ static const char *const CHOSEN[] = {"--split", "--experts", "--words", "--in-fl
 typedef struct {
   gs_plan_ask ask;
   int json;
+  const char *emit; /* --emit ENGINE: the chosen layout's launch command instead; NULL: none */
   char **report_args; /* report's flags as given, whole, for a point's command (argv's own) */
   int report_n;
 } plan_options;
@@ -72,7 +75,7 @@ static int split_args(int argc, char **argv, plan_options *o, char **rest, int *
   rest[(*rest_n)++] = argv[0];
   for (i = 1; i < argc; i++) {
     const char *arg = argv[i], *value = NULL, *eq = strchr(arg, '=');
-    const char *own[] = {"--gpus-max", "--target-word-ms", "--target-first-ms"};
+    const char *own[] = {"--gpus-max", "--target-word-ms", "--target-first-ms", "--emit"};
     size_t k, n = eq ? (size_t)(eq - arg) : strlen(arg);
     int rc;
     if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
@@ -84,13 +87,14 @@ static int split_args(int argc, char **argv, plan_options *o, char **rest, int *
       continue;
     }
     if (is_chosen(arg)) return cli_bad("plan: %.*s is what the plan chooses; leave it out", (int)n, arg);
-    for (k = 0; k < 3; k++)
+    for (k = 0; k < 4; k++)
       if (strlen(own[k]) == n && strncmp(arg, own[k], n) == 0) break;
-    if (k < 3) {
+    if (k < 4) {
       if (eq) value = eq + 1;
       else if (i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0) value = argv[++i];
       else return cli_bad("%s: needs a value", own[k]);
       if (k == 0) gpus_max = value;
+      else if (k == 3) o->emit = value;
       else if ((rc = parse_ms(own[k], value, k == 1 ? &o->ask.target_word_s : &o->ask.target_first_s)) != CLI_OK) return rc;
       continue;
     }
@@ -284,8 +288,10 @@ int cli_plan(int argc, char **argv) {
   if (rc == CLI_OK && o.ask.target_first_s > 0 && report.setting.plan.prompt_tokens == 0)
     rc = cli_bad("--target-first-ms: these settings price no first word (no prompt); give --prompt-tokens N, "
                  "or real rules' 1,024 without --prompt-tokens none");
+  if (rc == CLI_OK && o.emit) rc = cli_emit_plan_check(o.emit, o.json, o.ask.target_word_s > 0 || o.ask.target_first_s > 0);
   if (rc == CLI_OK && gs_plan_search(&report.setting, &o.ask, &result, &err) != GS_OK) rc = cli_bad_error("plan", &err);
-  if (rc == CLI_OK && o.json) print_json(&o, &report, &result);
+  if (rc == CLI_OK && o.emit) rc = cli_emit_plan(&report.setting, &result, o.emit);
+  else if (rc == CLI_OK && o.json) print_json(&o, &report, &result);
   else if (rc == CLI_OK) print_table(&o, &report, &result);
   free(rest);
   if (rc == CLI_HELPED) return CLI_OK;

@@ -298,6 +298,7 @@ int cli_report(int argc, char **argv) {
   if (rc == CLI_HELPED) return CLI_OK;
   if (rc != CLI_OK) return rc; /* bad input 2, a failure 1 */
   if (o.explain_gpus) return print_explain(&o);
+  if (o.emit) return cli_emit_print(&o);
   if ((rc = sweep_all(&o, &sw)) != CLI_OK) return rc;
   rc = o.json ? print_json(&o, &sw) : print_table(&o, &sw);
   free(sw.rows);

@@ -89,6 +89,8 @@ static const char REPORT_HELP_RULES[] =
     "  --max-n N          highest count the fewest and best searches try (default 64)\n"
     "  --explain --gpus N the sums for N GPUs, with the numbers put in\n"
     "  --json             one JSON object instead of the table\n"
+    "  --emit vllm|sglang|trtllm  instead, the command that starts that engine on the\n"
+    "                     layout of --counts N (one count), as the figures priced it\n"
     "\n"
     "Figures may be written in any form strtod reads: 2.039e12, 600e9, 0.92; counts and\n"
     "bits as digits.\n";
@@ -102,7 +104,7 @@ static const char *const VALUE_FLAGS[] = {"--model", "--bits", "--gpu", "--gpu-g
                                           "--split", "--words", "--chat-tokens", "--cache-bits", "--nccl", "--counts",
                                           "--max-n", "--gpus", "--link-from", "--in-flight",
                                           "--replicas", "--gpu-hour", "--prompt-tokens", "--engine",
-                                          "--efficiency-from", "--assume", "--experts"
+                                          "--efficiency-from", "--assume", "--experts", "--emit"
 /* then each achieved-efficiency figure's flag, in GS_EFFICIENCY_FIELDS's order */
 #define EFFICIENCY_FLAG(member, kind, flag) , flag
                                           GS_EFFICIENCY_FIELDS(EFFICIENCY_FLAG)
@@ -111,7 +113,7 @@ static const char *const VALUE_FLAGS[] = {"--model", "--bits", "--gpu", "--gpu-g
 #define ONE_MORE(member, kind, flag) +1
 enum { F_MODEL, F_BITS, F_GPU, F_GPU_GIB, F_USABLE, F_GPU_BW, F_GPU_FLOPS, F_LINK, F_LINK_BW, F_STEP_US, F_BASE_US,
        F_PER_SERVER, F_BETWEEN, F_SPLIT, F_WORDS, F_CHAT_TOKENS, F_CACHE_BITS, F_NCCL, F_COUNTS, F_MAX_N, F_GPUS, F_LINK_FROM,
-       F_IN_FLIGHT, F_REPLICAS, F_GPU_HOUR, F_PROMPT_TOKENS, F_ENGINE, F_EFFICIENCY_FROM, F_ASSUME, F_EXPERTS,
+       F_IN_FLIGHT, F_REPLICAS, F_GPU_HOUR, F_PROMPT_TOKENS, F_ENGINE, F_EFFICIENCY_FROM, F_ASSUME, F_EXPERTS, F_EMIT,
        F_EFFICIENCY, /* the first efficiency figure's flag */
        F_COUNT = F_EFFICIENCY GS_EFFICIENCY_FIELDS(ONE_MORE) };
 #undef ONE_MORE
@@ -426,6 +428,7 @@ int cli_report_parse(int argc, char **argv, cli_report_options *o) {
   if (rc != GS_OK) return resolve_failed(&o->setting, v, &err);
   snprintf(o->efficiency_text, sizeof o->efficiency_text, "%s", o->setting.efficiency_from);
   if (sw[S_EXPLAIN] != (v[F_GPUS] != NULL)) return cli_bad("--explain and --gpus N go together: --explain --gpus N");
+  if (v[F_EMIT] && (rc = cli_emit_parse(v[F_EMIT], v[F_COUNTS], o->json || sw[S_EXPLAIN], &o->emit)) != CLI_OK) return rc;
   if (v[F_GPUS]) {
     gs_plan p = o->setting.plan;
     if ((rc = cli_parse_whole("--gpus", v[F_GPUS], GS_MAX_GPUS, &o->explain_gpus)) != CLI_OK) return rc;

@@ -505,6 +505,32 @@ good fit tests/measured/decode-runs.csv
 good validate --runs tests/measured/decode-heldout.csv
 good report --gpu h100-sxm --link nvlink4 --engine median --prompt-tokens 1024 --nccl auto
 
+# --emit: an engine's name, one count, nothing else to print, and a layout it can start.
+bad "--emit;must be vllm, sglang or trtllm;'tgi'" report --counts 8 --emit tgi
+bad "--emit;must be vllm, sglang or trtllm;'VLLM'" report --counts 8 --emit VLLM
+bad "--emit;needs a value" report --counts 8 --emit
+bad "--emit;one layout;--counts N" report --emit vllm
+bad "--emit;one layout;--counts N" report --counts 4,8 --emit sglang
+bad "--emit;--json" report --counts 4 --emit vllm --json
+bad "--emit;--explain" report --counts 4 --explain --gpus 4 --emit vllm
+bad "--emit vllm;1 GPU does not fit" report --model 70b --counts 1 --emit vllm
+bad "--emit sglang;64 attention heads" report --model 70b --counts 3 --emit sglang
+bad "--emit vllm;one chat's cache;--cache-per-chat" report --model 70b --counts 4 --words 8 --emit vllm
+bad "--emit vllm;--bits 4" report --gpu h100-sxm --counts 4 --bits 4 --emit vllm
+bad "--emit trtllm;--cache-bits 16 or 8" report --gpu h100-sxm --counts 4 --cache-bits 12 --emit trtllm
+bad "--emit trtllm;no flag for data-parallel replicas" report --gpu h100-sxm --counts 4 --replicas 2 --emit trtllm
+bad "--emit vllm;no flag for independent replicas of a mixture" report --model mixtral-8x7b --gpu h100-sxm --counts 2 --replicas 2 --emit vllm
+good report --gpu h100-sxm --counts 8 --emit trtllm
+bad "--emit vllm;batches of --words chats" report --gpu h100-sxm --counts 4 --split groups --words 8 --in-flight 4 --emit vllm
+bad "--emit trtllm;4 pipeline stages;--in-flight 4" report --gpu h100-sxm --counts 4 --split groups --words 8 --emit trtllm
+bad "--emit vllm;2 replicas of 8 GPUs;a server of 8" report --gpu h100-sxm --counts 8 --replicas 2 --emit vllm
+bad "--emit;a target chooses;--target-word-ms" plan --model 70b --gpu h100-sxm --gpus-max 8 --emit vllm
+bad "--emit;must be vllm, sglang or trtllm" plan --model 70b --gpu h100-sxm --gpus-max 8 --target-word-ms 30 --emit tgi
+bad "--emit;--json" plan --model 70b --gpu h100-sxm --gpus-max 8 --target-word-ms 30 --emit vllm --json
+bad "--emit trtllm;no layout meets the target" plan --model 70b --gpu h100-sxm --gpus-max 16 --target-word-ms 0.1 --emit trtllm
+good plan --model 70b --gpu h100-sxm --gpus-max 8 --target-word-ms 30 --emit sglang
+good report --model deepseek-v3 --gpu h200 --counts 8 --experts spread --words 64 --emit=sglang
+
 # Good inputs: any value that parses as a number, and --flag=value.
 good report
 good report --link-bw 2.039e12 --words 10
