@@ -105,6 +105,10 @@ typedef struct {
   uint64_t cache_window_bytes; /* the same over the sliding-window layers */
   uint64_t window;       /* tokens a sliding-window layer keeps; 0 when none slides */
   int cache_latent;      /* 1: a compressed latent (MLA) that every slice holds whole */
+  uint64_t read_topk;    /* tokens of each chat whose cache a step reads on the layers that keep every
+                            token (DeepSeek Sparse Attention's index_topk); 0: every token */
+  uint64_t cache_index_bytes; /* of cache_full_bytes, what a token adds that a step reads for every
+                            token even so (DeepSeek Sparse Attention's indexer keys) */
   uint64_t ffn_width;    /* the widest feed-forward intermediate one token passes through */
   char note[160];        /* what the count leaves out or adds, for people; "" when nothing */
 } gs_model;
@@ -127,6 +131,7 @@ typedef struct {
   int compute_capability; /* x10 (80, 89, 90, 100, 120), which NCCL indexes its tables by */
   int nvlinks;            /* NVLink links to the server's NVSwitch fabric */
   double ring_bw;         /* bytes/s one way a ring gets over NVLink: nvlinks x NCCL's per-link rate */
+  double flops_fp4;       /* 4-bit floating-point (NVFP4, MXFP4) operations per second, dense; 0: none */
 } gs_gpu;
 
 /* The kinds of link NCCL's latency tables tell apart (NCCL_HW_NVLINK, _PCI, _NET). */
@@ -298,6 +303,9 @@ uint64_t gs_message_bytes(const gs_model *m);
 uint64_t gs_chat_cache_bytes(const gs_model *m);
 /* One chat's cache at the plan's tokens and bits; the servers the plan's GPUs span. */
 uint64_t gs_plan_cache_bytes(const gs_model *m, const gs_plan *p);
+/* What a step reads of one chat's cache at the plan's tokens and bits: all of it, or under
+ * sparse attention (read_topk) the indexer's keys of every token and the rest of read_topk. */
+uint64_t gs_plan_cache_read_bytes(const gs_model *m, const gs_plan *p);
 uint64_t gs_plan_servers(const gs_plan *p);
 /* The batches of `words` chats the plan keeps in flight: in_flight, or 1. */
 uint64_t gs_plan_batches(const gs_plan *p);
@@ -521,7 +529,7 @@ typedef struct {
   char step_name[GS_FIGURE_CAP];   /* "Time for one word", or "Time for one step" for many words */
   char words_note[GS_NOTE_CAP];    /* "52.8 words a second for the one chat", or "" */
   char cache_note[GS_NOTE_CAP];    /* "The cache is one chat's, 8,192 tokens long." */
-  char waiting_note[GS_NOTE_CAP];  /* "1.64 ms of 18.94 ms on the link, in 160 swaps; 17.30 ms reading", or "" */
+  char waiting_note[GS_NOTE_CAP];  /* "1.64 ms of 18.94 ms waiting, in 160 swaps; 17.30 ms reading", or "" */
   char batches_note[GS_NOTE_CAP];  /* batches in flight: why smaller bunches gain nothing; else "" */
   char axis[4][GS_FIGURE_CAP];     /* the step's quarters, "4.73 ms" to "18.94 ms", or "" */
 } gs_view;
@@ -537,12 +545,12 @@ typedef struct {
 
 int gs_view_make(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, gs_view *out, gs_error *err);
 
-/* One GPU's part of one word's step, in percent of the step: idle, reading, sending (the
+/* One GPU's part of one word's step, in percent of the step: idle, reading, waiting (the
  * swap or its hand-off), idle. They add up to 100. */
 typedef struct {
   double idle_before, read, wait, idle_after;
-  uint64_t repeat;        /* reading then sending repeats this many times (slices: once a layer), else 1 */
-  char text[GS_NOTE_CAP]; /* "GPU 2: reading 17.30 ms, handing on 0.01 ms, idle 51.92 ms (75.0%)" */
+  uint64_t repeat;        /* reading then waiting repeats this many times (slices: once a layer), else 1 */
+  char text[GS_NOTE_CAP]; /* "GPU 2: reading 17.30 ms, waiting 0.01 ms in its hand-off, idle 51.92 ms (75.0%)" */
 } gs_timeline_row;
 
 int gs_timeline_make(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, gs_timeline_row *rows,
@@ -719,6 +727,8 @@ int gs_timeline_of(const gs_priced *p, gs_timeline_row *rows, size_t cap, gs_err
 #define GS_OFFERED_MAX 16
 int gs_offered_chart(const gs_setting *s, const gs_priced *now, gs_chart_row *out, size_t cap, gs_error *err);
 int gs_explain_of(const gs_priced *p, char *buf, size_t cap, gs_error *err);
+/* The same, as a page shows them: a count that does not fit without the time's sums. */
+int gs_explain_shown(const gs_priced *p, char *buf, size_t cap, gs_error *err);
 /* The sums for a page: each space inside a term (an operator and its operands, a number
  * and its unit) made a no-break space, U+00A0, so lines break only between terms. */
 int gs_explain_glue(char *buf, size_t cap, gs_error *err);

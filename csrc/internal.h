@@ -11,14 +11,12 @@
  * module (GS_LESSON_ONLY, csrc/wasm/lesson.c), which takes the lesson's settings by name
  * alone and so leaves all of it out, each use a constant 0 that the compiler drops with the
  * code it guards; 1 in every other build. The page's size is the reason (its budget,
- * docs/ARCHITECTURE.md "Speed and size"). PAST_LESSON is its old name, kept for code
- * written before the rename. */
+ * docs/ARCHITECTURE.md "Speed and size"). */
 #ifdef GS_LESSON_ONLY
 #define BEYOND_WIDGET 0
 #else
 #define BEYOND_WIDGET 1
 #endif
-#define PAST_LESSON BEYOND_WIDGET
 
 /* jsmn (zserge/jsmn, Debian's libjsmn-dev): json.c holds its code, the other files
  * see its token type only. */

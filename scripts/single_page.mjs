@@ -18,15 +18,15 @@ export const fill = (text, marker, value) => {
   return text.split(marker).join(value);
 };
 
-const sha256 = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
-const minify = (code, loader) =>
+export const sha256 = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+export const minify = (code, loader) =>
   transformSync(code, { loader, minify: true, format: loader === 'js' ? 'esm' : undefined, target: 'es2022' }).code.trim();
 
 // Every file the reader imports from web/src/ comes first, then the reader, then the
 // script: one scope, so each file's `export`s become plain declarations and its imports
 // of web/src/ files go (they are inlined before it).
 const LOCAL_IMPORT = /^import \{[^}]*\} from '\.\/([\w.]+\.js)';\n/gm;
-function inlined(name) {
+export function inlined(name) {
   const source = read(name);
   const imported = [...source.matchAll(LOCAL_IMPORT)].map((m) => m[1]);
   return [...imported.map((file) => read(file)), source.replace(LOCAL_IMPORT, '')]

@@ -82,6 +82,8 @@ static int model(const gs_model_entry *e) {
   u64("active_params", m.active_params);
   u64("cache_full_bytes", m.cache_full_bytes);
   u64("cache_window_bytes", m.cache_window_bytes);
+  u64("read_topk", m.read_topk);
+  u64("cache_index_bytes", m.cache_index_bytes);
   u64("window", m.window);
   printf("   .cache_latent = %d,\n", m.cache_latent);
   u64("ffn_width", m.ffn_width);
@@ -105,6 +107,7 @@ static int gpu(const char *key, int mode) {
   printf("   .arch = %d,\n   .per_server = %d,\n   .compute_capability = %d,\n   .nvlinks = %d,\n", g.arch, g.per_server,
          g.compute_capability, g.nvlinks);
   dbl("ring_bw", g.ring_bw);
+  dbl("flops_fp4", g.flops_fp4);
   printf("  },\n");
   hardware_text(&t, mode);
   printf(" },\n");

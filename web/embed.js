@@ -10,13 +10,17 @@
 // - starts the frame on its own data-src fragment (#model=8b above), so two widgets on one
 //   page can open on two views;
 // - with data-gpusplit-mirror, gives that frame the page's own URL fragment too (a link to
-//   the page opens the view it names: #model=405b&gpus=16...), and once the learner changes
-//   the view, writes it back into the page's URL ({type: 'gpusplit:state', fragment}), so the
+//   the page opens the view it names: #model=405b&gpus=16...), at load and whenever it
+//   changes after (a link on the page to another view), and once the learner changes the
+//   view, writes it back into the page's URL ({type: 'gpusplit:state', fragment}), so the
 //   learner's link reproduces it. One frame only mirrors: the first so marked;
 // - with data-gpusplit-theme="dark" or "light", forces that colour scheme;
 // - with data-gpusplit-explorer="explorer.html", shows the widget's link to the explorer at
-//   that path (relative to the widget; copy web/explorer.html there). Without it a framed
-//   widget shows no such link, since it cannot tell whether the page has one;
+//   that path (relative to the widget; copy web/explorer.html there), which opens in a new
+//   tab, so the widget stays in the page. The frame's sandbox must then allow that tab:
+//   allow-popups and allow-popups-to-escape-sandbox (an explorer opened in a tab that kept the
+//   frame's sandbox could not run); without both the link is not shown. Without the
+//   attribute a framed widget shows no such link, since it cannot tell whether the page has one;
 // - sizes the frame to the widget's height ({type: 'gpusplit:height', height}).
 // It hears only its frames' own documents: a message must come from the frame's window and
 // from the origin of its data-src, or "null" for a frame sandboxed without
@@ -42,8 +46,17 @@
     return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : '';
   }
 
-  for (const frame of frames) {
-    const [base, own = ''] = (frame.dataset.src || frame.getAttribute('src') || '').split('#');
+  // A sandboxed frame may open the explorer's tab only with both flags: the tab must leave
+  // the sandbox to run the explorer's script.
+  function popupsAllowed(frame) {
+    const sandbox = frame.getAttribute('sandbox');
+    if (sandbox === null) return true;
+    const flags = sandbox.split(/\s+/);
+    return flags.includes('allow-popups') && flags.includes('allow-popups-to-escape-sandbox');
+  }
+
+  // The frame's address: its own data-src, with the page's fragment over it if it mirrors.
+  function srcOf(frame, base, own) {
     const params = new URLSearchParams(FRAGMENT.test('#' + own) ? own : '');
     if (frame === mirrored && FRAGMENT.test(location.hash)) {
       for (const [key, value] of new URLSearchParams(location.hash.slice(1))) params.set(key, value);
@@ -52,8 +65,14 @@
     const theme = frame.dataset.gpusplitTheme;
     if (theme === 'dark' || theme === 'light') params.set('theme', theme);
     const explorer = frame.dataset.gpusplitExplorer || '';
-    if (EXPLORER.test(explorer)) params.set('explorer', explorer);
+    if (EXPLORER.test(explorer) && popupsAllowed(frame)) params.set('explorer', explorer);
     const fragment = params.toString();
+    return fragment ? `${base}#${fragment}` : base;
+  }
+
+  const bases = new Map();
+  for (const frame of frames) {
+    const [base, own = ''] = (frame.dataset.src || frame.getAttribute('src') || '').split('#');
     if (!base) continue;
     let url;
     try {
@@ -62,8 +81,18 @@
       continue;
     }
     origins.set(frame, originOf(frame, url));
-    frame.src = fragment ? `${base}#${fragment}` : base;
+    bases.set(frame, [base, own]);
+    frame.src = srcOf(frame, base, own);
   }
+
+  // The page's fragment changed after load (a link on the page, or location.hash = ...): the
+  // mirrored frame takes it. Only the fragment of its address changes, so the widget hears a
+  // hashchange and is not loaded again.
+  window.addEventListener('hashchange', () => {
+    if (!mirrored || !bases.has(mirrored) || !FRAGMENT.test(location.hash)) return;
+    const next = srcOf(mirrored, ...bases.get(mirrored));
+    if (mirrored.src !== new URL(next, location.href).href) mirrored.src = next;
+  });
 
   window.addEventListener('message', (event) => {
     const frame = frames.find((f) => f.contentWindow === event.source);

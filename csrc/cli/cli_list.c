@@ -9,8 +9,9 @@ static const char LIST_HELP[] =
     "\n"
     "models: every built-in model, by the name --model takes: its model_type, the weights\n"
     "        counted from its config.json, the bytes they take as stored, its repository.\n"
-    "gpus:   every GPU --gpu takes: memory, read bandwidth, dense 16-bit FLOP/s, the\n"
-    "        generation NCCL's tables use, and its data sheet.\n"
+    "gpus:   every GPU --gpu takes: memory, read bandwidth, dense 16-bit, FP8 and FP4\n"
+    "        FLOP/s (- where the GPU has no such tensor cores), the generation NCCL's\n"
+    "        tables use, and its data sheet.\n"
     "links:  every link --link and --between take: bandwidth, kind, step latency, source.\n";
 
 static int list_models(void) {
@@ -31,20 +32,24 @@ static int list_models(void) {
 
 /* Each GPU or link, a line of figures and its source on the next. */
 static int list_hardware(const char *array) {
-  char keys[1024], *key;
+  char keys[2048], *key;
   gs_error err;
   int gpus = strcmp(array, "gpus") == 0;
   if (gs_builtin_keys(array, keys, sizeof keys, &err) != GS_OK) return cli_bad_error(gpus ? "data/gpus.json" : "data/links.json", &err);
-  if (gpus) printf("%-16s %-22s %8s %12s %14s  %s\n", "name", "GPU", "GiB", "read GB/s", "16-bit TFLOP/s", "NCCL generation");
+  if (gpus)
+    printf("%-20s %-30s %5s %10s %14s %11s %11s  %s\n", "name", "GPU", "GiB", "read GB/s", "16-bit TFLOP/s", "FP8 TFLOP/s",
+           "FP4 TFLOP/s", "NCCL generation");
   else printf("%-16s %-26s %12s %-7s %12s\n", "name", "link", "GB/s", "kind", "us a step");
   for (key = strtok(keys, ", "); key; key = strtok(NULL, ", ")) {
     gs_hardware_text t;
-    char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP], c[GS_FIGURE_CAP];
+    char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP], c[GS_FIGURE_CAP], d[GS_FIGURE_CAP], e[GS_FIGURE_CAP];
     if (gpus) {
       gs_gpu g;
       if (gs_builtin_gpu(key, &g, &t, &err) != GS_OK) return cli_bad_error("data/gpus.json", &err);
-      printf("%-16s %-22s %8s %12s %14s  %s\n", t.key, t.name, gs_plain(a, sizeof a, g.gib), gs_fixed_grouped(b, sizeof b, g.bandwidth / 1e9, 0),
-             gs_plain(c, sizeof c, g.flops / 1e12), gs_arch_name(g.arch));
+      printf("%-20s %-30s %5s %10s %14s %11s %11s  %s\n", t.key, t.name, gs_plain(a, sizeof a, g.gib),
+             gs_fixed_grouped(b, sizeof b, g.bandwidth / 1e9, 0), gs_plain(c, sizeof c, g.flops / 1e12),
+             g.flops_fp8 > 0 ? gs_plain(d, sizeof d, g.flops_fp8 / 1e12) : "-", g.flops_fp4 > 0 ? gs_plain(e, sizeof e, g.flops_fp4 / 1e12) : "-",
+             gs_arch_name(g.arch));
     } else {
       gs_link l;
       if (gs_builtin_link(key, &l, &t, &err) != GS_OK) return cli_bad_error("data/links.json", &err);

@@ -85,6 +85,10 @@ static void memory_sums(writer *w, figures *f, const gs_model *m, const gs_plan 
   line(w, "  total: %s + %s + %s = %s bytes, %s GiB, %s the %s GiB usable", count(f, c->memory.weights), count(f, c->memory.cache),
        count(f, c->memory.working), count(f, c->memory.total), fixed(f, (double)c->memory.total / (double)GS_GIB, 2),
        c->fits ? "within" : "over", fixed(f, (double)c->usable_bytes / (double)GS_GIB, 1));
+  /* by how much a setting that does not fit is over (issue 31) */
+  if (!c->fits)
+    line(w, "It does not fit: %s bytes, %s GiB, more than a GPU can use, so no time is priced.",
+         count(f, c->memory.total - c->usable_bytes), fixed(f, (double)(c->memory.total - c->usable_bytes) / (double)GS_GIB, 2));
 }
 
 /* One all-reduce of size bytes over the plan's ring, as the lesson writes it. */
@@ -279,7 +283,8 @@ static void deploy_sums(writer *w, figures *f, const gs_setting *s, const gs_pri
 }
 #endif
 
-int gs_explain_of(const gs_priced *pr, char *buf, size_t cap, gs_error *err) {
+/* The sums of a priced count; with_time 0 leaves out the time's. */
+static int explain_into(const gs_priced *pr, char *buf, size_t cap, int with_time, gs_error *err) {
   const gs_setting *s = pr->setting;
   writer w;
   figures f;
@@ -299,13 +304,22 @@ int gs_explain_of(const gs_priced *pr, char *buf, size_t cap, gs_error *err) {
 #endif
   {
     memory_sums(&w, &f, &s->model, &pr->plan, &pr->cost);
-    time_sums(&w, &f, &s->model, &s->gpu, &s->link, &pr->plan, &pr->cost);
+    if (with_time) time_sums(&w, &f, &s->model, &s->gpu, &s->link, &pr->plan, &pr->cost);
   }
 #ifndef GS_LESSON_ONLY
   if (pr->cost.fits) deploy_sums(&w, &f, s, pr);
 #endif
   if (w.at + 1 >= cap) return gs_fail(err, GS_ERR_TOO_LONG, "explain", "needs more than %zu bytes", cap);
   return GS_OK;
+}
+
+int gs_explain_of(const gs_priced *pr, char *buf, size_t cap, gs_error *err) { return explain_into(pr, buf, cap, 1, err); }
+
+/* What a page shows: a count that does not fit gets its memory's sums, which say by how
+ * much, and no time: a sum of a word it cannot make would read as one, beside a card that
+ * says "Does not fit" (issue 31). The command line's --explain still prints both. */
+int gs_explain_shown(const gs_priced *pr, char *buf, size_t cap, gs_error *err) {
+  return explain_into(pr, buf, cap, pr->cost.fits, err);
 }
 
 int gs_explain(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, char *buf, size_t cap, gs_error *err) {

@@ -94,8 +94,11 @@ static void open_svg(svg *o, int width, int height) {
 static void open_desc(svg *o) { put(o, "</title>\n<desc id=\"gsf-%s-desc\">", o->name); }
 
 /* Closes the desc; the style (classes prefixed gsf-, since a page that inlines the SVG
- * shares them), and the waiting's hatch. svg:root matches only a figure that is a
- * document of its own (an <img>), which takes the page's text colour otherwise. */
+ * shares them), and the waiting's hatch. Inlined, a figure takes the page's custom
+ * properties (web/src/widget.css's --gs-*), or its text colour. svg:root matches only a
+ * figure that is a document of its own (opened alone, or an <img>): it keeps the widget's
+ * light colours on white whatever the reader's scheme, since an <img> cannot know the
+ * page's background, and white text on a white page vanished (issue 31). */
 static void close_desc(svg *o) {
   put(o, "</desc>\n<style>\n"
          ".gsf-text{fill:var(--gs-fg,currentColor);font:13px var(--gs-font,system-ui,sans-serif)}\n"
@@ -105,8 +108,8 @@ static void close_desc(svg *o) {
          ".gsf-hatch{stroke:var(--gs-wait,currentColor);stroke-width:2}\n"
          ".gsf-rule{stroke:var(--gs-fg,currentColor);stroke-dasharray:4 3}\n"
          ".gsf-axis{stroke:var(--gs-line,currentColor)}\n"
-         "svg:root{color:#1f2328}\n"
-         "@media (prefers-color-scheme:dark){svg:root{color:#e6edf3}}\n"
+         "svg:root{color:#1f2328;background:#ffffff;--gs-fg:#1f2328;--gs-muted:#57606a;--gs-line:#d0d7de;"
+         "--gs-read:#00785a;--gs-wait:#8a5a00}\n"
          "</style>\n<defs><pattern id=\"gsf-%s-hatch\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" "
          "patternTransform=\"rotate(45)\"><line class=\"gsf-hatch\" x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\"/></pattern></defs>\n",
       o->name);

@@ -60,6 +60,18 @@ uint64_t gs_plan_cache_bytes(const gs_model *m, const gs_plan *p) {
 }
 
 
+/* DeepSeek Sparse Attention (families/deepseek_v32.c): each layer's indexer scores every
+ * earlier token by its own key, and attention reads the latent of the read_topk best, so a
+ * step reads every token's indexer key and at most read_topk tokens' latent. Within
+ * gs_plan_cache_bytes, so nothing it sums can overflow. */
+uint64_t gs_plan_cache_read_bytes(const gs_model *m, const gs_plan *p) {
+  uint64_t tokens = gs_plan_tokens(p), bits = plan_cache_bits(p), kept = m->window < tokens ? m->window : tokens, bytes16;
+  if (m->read_topk == 0 || m->read_topk >= tokens) return gs_plan_cache_bytes(m, p);
+  bytes16 = (m->cache_full_bytes - m->cache_index_bytes) * m->read_topk + m->cache_index_bytes * tokens + m->cache_window_bytes * kept;
+  if (bits == 16) return bytes16;
+  return bytes16 / 16 * bits + ((bytes16 % 16) * bits + 15) / 16;
+}
+
 /* x to the power w by squaring: multiplications only, so the native build and the wasm
  * agree bit for bit, where libm's pow need not. */
 static double power(double x, uint64_t w) {

@@ -59,7 +59,7 @@ int gs_cost(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan 
   out->usable_bytes = gs_usable_bytes(g);
   out->fits = out->memory.total <= out->usable_bytes;
   read_bytes = gs_ceil_div(gs_step_read_bytes(m, p->words), n);
-  if (p->read_cache) read_bytes += gs_ceil_div(gs_plan_cache_bytes(m, p) * p->words, gs_cache_parts(m, p));
+  if (p->read_cache) read_bytes += gs_ceil_div(gs_plan_cache_read_bytes(m, p) * p->words, gs_cache_parts(m, p));
   out->read_bytes = read_bytes;
   read = gs_read_seconds(out->read_bytes, g, &p->efficiency);
   /* a decode step computes at the peak: the fitted FLOP/s share is a prefill's (issue 19) */
@@ -70,7 +70,7 @@ int gs_cost(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan 
    * caches whole, and computes and sends for its own chats (csrc/core/experts.c) */
   if (p->experts == GS_EXPERTS_SPREAD) {
     uint64_t chats = gs_spread_chats(p);
-    out->read_bytes = gs_spread_read_bytes(m, n, p->words) + (p->read_cache ? gs_plan_cache_bytes(m, p) * chats : 0);
+    out->read_bytes = gs_spread_read_bytes(m, n, p->words) + (p->read_cache ? gs_plan_cache_read_bytes(m, p) * chats : 0);
     read = gs_read_seconds(out->read_bytes, g, &p->efficiency);
     out->compute = (double)(2 * m->active_params * chats) / g->flops;
     size = gs_message_bytes(m) * chats;

@@ -87,12 +87,12 @@ void gs_view_plan(gs_priced *r) {
                  v->words_all, a);
   if (p->gpus == 1) gs_format(v->waiting_note, sizeof v->waiting_note, "No swaps: one GPU holds every layer; %s reading", v->read);
   else if (p->split == GS_GROUPS)
-    gs_format(v->waiting_note, sizeof v->waiting_note, "%s of %s handing on, %llu hand-off%s; %s reading", v->transfer, v->time,
+    gs_format(v->waiting_note, sizeof v->waiting_note, "%s of %s waiting, in %llu hand-off%s; %s reading", v->transfer, v->time,
               (unsigned long long)(p->gpus - 1), p->gpus == 2 ? "" : "s", v->read);
   else if (p->split == GS_SLICES && c->servers == 1)
-    gs_format(v->waiting_note, sizeof v->waiting_note, "%s of %s on the link, in %s swaps%s; %s reading", v->transfer, v->time,
+    gs_format(v->waiting_note, sizeof v->waiting_note, "%s of %s waiting, in %s swaps%s; %s reading", v->transfer, v->time,
               gs_grouped(k, sizeof k, GS_ALL_REDUCES_PER_LAYER * r->setting->model.layers), p->overlap ? " after overlap" : "", v->read);
-  else gs_format(v->waiting_note, sizeof v->waiting_note, "%s of %s on the links; %s reading", v->transfer, v->time, v->read);
+  else gs_format(v->waiting_note, sizeof v->waiting_note, "%s of %s waiting, on the links; %s reading", v->transfer, v->time, v->read);
   if (batches > 1) {
     /* the lesson's point: a bunch of chats costs a group its whole read, however few */
     double reading = (double)c->read_bytes / r->setting->gpu.bandwidth;
@@ -145,7 +145,7 @@ int gs_timeline_of(const gs_priced *pr, gs_timeline_row *rows, size_t cap, gs_er
   if (pr->plan.split != GS_GROUPS || n == 1) {
     char swaps[GS_FIGURE_CAP + 16], k[GS_FIGURE_CAP];
     int layered = pr->plan.split == GS_SLICES && c->servers == 1 && !pr->plan.overlap && pr->setting;
-    const char *sending = n == 1 ? "" : layered ? "swapping" : "sending";
+    const char *sending = n == 1 ? "" : "waiting";
     uint64_t repeat = layered && n > 1 ? pr->setting->model.layers : 1;
     if (n > 1 && layered)
       gs_format(swaps, sizeof swaps, " in %s swaps", gs_grouped(k, sizeof k, GS_ALL_REDUCES_PER_LAYER * pr->setting->model.layers));
@@ -156,14 +156,14 @@ int gs_timeline_of(const gs_priced *pr, gs_timeline_row *rows, size_t cap, gs_er
   if (batches > 1) {
     double read = batches == n ? c->time.read : (double)batches * (c->time.read / (double)n);
     double wait = batches == n ? c->time.transfer : (double)batches * (c->time.transfer / (double)n);
-    for (i = 0; i < n; i++) timeline_row(&rows[i], i + 1, total, 0, read, wait, "handing on", "", 1, batches == n);
+    for (i = 0; i < n; i++) timeline_row(&rows[i], i + 1, total, 0, read, wait, "waiting", " in hand-offs", 1, batches == n);
     return GS_OK;
   }
   {
     double turn = c->time.read / (double)n, handoff = c->time.transfer / (double)(n - 1), at = 0;
     for (i = 0; i < n; i++) {
       double wait = i + 1 < n ? handoff : 0;
-      timeline_row(&rows[i], i + 1, total, at, turn, wait, i + 1 < n ? "handing on" : "", "", 1, 0);
+      timeline_row(&rows[i], i + 1, total, at, turn, wait, i + 1 < n ? "waiting" : "", " in its hand-off", 1, 0);
       at += turn + wait;
     }
   }

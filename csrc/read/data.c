@@ -69,7 +69,7 @@ int gs_builtin_keys(const char *array, char *buf, size_t cap, gs_error *err) {
  * its config is counted again (the lesson's module has no reader, and refuses). */
 int gs_builtin_model(const char *key, uint64_t bits, gs_model *out, gs_error *err) {
   const gs_model_entry *e = gs_find_model(key);
-  char names[400];
+  char names[640];
   size_t i, at = 0;
   if (e && bits == 0) {
     *out = GS_MODEL_TABLE[e - GS_MODELS];
@@ -104,7 +104,7 @@ static void text_of(const gs_table_text *t, gs_hardware_text *out) {
 
 /* The entry whose key or name is key, in any case (as hardware.c finds them in the JSON). */
 int gs_builtin_gpu(const char *key, gs_gpu *out, gs_hardware_text *text, gs_error *err) {
-  char names[400];
+  char names[640];
   size_t i;
   for (i = 0; i < GS_GPU_TABLE_COUNT; i++)
     if (same_name(GS_GPU_TABLE[i].text.key, key) || (GS_GPU_TABLE[i].text.name[0] && same_name(GS_GPU_TABLE[i].text.name, key))) {
@@ -118,7 +118,7 @@ int gs_builtin_gpu(const char *key, gs_gpu *out, gs_hardware_text *text, gs_erro
 }
 
 int gs_builtin_link(const char *key, gs_link *out, gs_hardware_text *text, gs_error *err) {
-  char names[400];
+  char names[640];
   size_t i;
   for (i = 0; i < GS_LINK_TABLE_COUNT; i++)
     if (same_name(GS_LINK_TABLE[i].text.key, key) ||

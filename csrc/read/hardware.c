@@ -92,7 +92,7 @@ static void list_keys(const gs_json *j, int list, char *buf, size_t cap) {
 static int find_entry(const gs_json *j, const char *array, const char *key, const char *name_field, const char *what,
                       int *entry, gs_error *err) {
   int list, i, k, rc;
-  char keys[400];
+  char keys[640];
   if ((rc = entry_list(j, array, &list, err)) != GS_OK) return rc;
   for (k = 0, i = list + 1; k < j->toks[list].size; k++, i = gs_json_next(j, i))
     if (entry_is(j, i, key, name_field)) {
@@ -141,10 +141,13 @@ static int check_ring(double bw, const char *field, gs_error *err) {
 }
 
 /* An FP8 peak is absent (0) or at least the 16-bit one: every FP8 tensor core NVIDIA and
- * AMD print runs at twice its 16-bit rate or more. */
+ * AMD print runs at twice its 16-bit rate or more. An FP4 peak likewise is absent or at
+ * least the FP8 one (Blackwell and CDNA 4 run FP4 at twice FP8 or more), and needs one. */
 static int check_fp8(const gs_gpu *g, gs_error *err) {
   if (!(g->flops_fp8 == 0 || (g->flops_fp8 >= g->flops && g->flops_fp8 <= 1e19)))
     return gs_fail(err, GS_ERR_RANGE, "flops_fp8", "must be 0 (none) or from the GPU's 16-bit flops to 1e19");
+  if (!(g->flops_fp4 == 0 || (g->flops_fp8 > 0 && g->flops_fp4 >= g->flops_fp8 && g->flops_fp4 <= 1e19)))
+    return gs_fail(err, GS_ERR_RANGE, "flops_fp4", "must be 0 (none) or from the GPU's FP8 flops to 1e19");
   return GS_OK;
 }
 
@@ -168,7 +171,8 @@ int gs_gpu_parse(const char *json, size_t len, const char *key, gs_gpu *out, gs_
       (rc = read_optional_count(&j, at, "compute_capability", 1000, &g.compute_capability, err)) != GS_OK ||
       (rc = read_optional_count(&j, at, "nvlinks", 64, &g.nvlinks, err)) != GS_OK ||
       (rc = read_optional(&j, at, "ring_bw", 0, &g.ring_bw, err)) != GS_OK || (rc = check_ring(g.ring_bw, "ring_bw", err)) != GS_OK ||
-      (rc = read_optional(&j, at, "flops_fp8", 0, &g.flops_fp8, err)) != GS_OK || (rc = check_fp8(&g, err)) != GS_OK)
+      (rc = read_optional(&j, at, "flops_fp8", 0, &g.flops_fp8, err)) != GS_OK ||
+      (rc = read_optional(&j, at, "flops_fp4", 0, &g.flops_fp4, err)) != GS_OK || (rc = check_fp8(&g, err)) != GS_OK)
     return rc;
   if (text && ((rc = read_text(&j, at, "key", 0, text->key, sizeof text->key, err)) != GS_OK ||
                (rc = read_text(&j, at, "name", 0, text->name, sizeof text->name, err)) != GS_OK ||

@@ -69,7 +69,8 @@ static int resolve_gpu(const gs_request *q, gs_setting *out, gs_error *err) {
   if (t & GS_TYPED_GPU_BW) out->gpu.bandwidth = q->gpu.bandwidth;
   if (t & GS_TYPED_FLOPS) out->gpu.flops = q->gpu.flops;
   if (t & GS_TYPED_ARCH) out->gpu.arch = q->gpu.arch;
-  if (t & figures) gs_format(out->gpu_text.name, sizeof out->gpu_text.name, "Custom GPU");
+  /* named "Custom GPU" under the lesson's rules only (gs_resolve): under real ones it is
+   * still the catalogue's GPU, and the assumptions name each figure typed in its place */
   if (!BEYOND_WIDGET) return GS_OK; /* the lesson's GPU, checked when its table was written */
   if (out->gpu.arch < GS_ARCH_NONE || out->gpu.arch > GS_ARCH_BLACKWELL)
     return gs_fail(err, GS_ERR_RANGE, "gpu arch", "must be an enum gs_arch");
@@ -120,11 +121,11 @@ double gs_ring_one_way(const gs_gpu *g, const gs_link *l) {
 
 /* Whether real hardware's rules hold (enum gs_assume), and the switches they turn on. */
 static unsigned real_switches(const gs_request *q, gs_setting *out) {
-  const unsigned figures = GS_TYPED_GIB | GS_TYPED_USABLE | GS_TYPED_GPU_BW | GS_TYPED_FLOPS;
   unsigned on = GS_SW_CACHE_PER_CHAT | GS_SW_READ_CACHE | GS_SW_DIVIDE_HEADS;
   if (!BEYOND_WIDGET) return 0;
-  out->real = q->assume == GS_ASSUME_REAL ||
-              (q->assume == GS_ASSUME_DEFAULT && q->gpu_key && strcmp(out->gpu_text.key, "lesson") != 0 && !(q->gpu_typed & figures));
+  /* a catalogue GPU keeps its rules when some of its figures are typed: each replaces that
+   * figure only (a GPU of its own, every figure typed and no key, has no rules of its own) */
+  out->real = q->assume == GS_ASSUME_REAL || (q->assume == GS_ASSUME_DEFAULT && q->gpu_key && strcmp(out->gpu_text.key, "lesson") != 0);
   if (!out->real) return 0;
   /* NCCL's rules where NCCL runs; AMD's GPUs run RCCL, whose tables are not NCCL's */
   if (out->gpu.arch != GS_ARCH_NONE) on |= GS_SW_NCCL_AUTO;
@@ -135,10 +136,34 @@ static unsigned real_switches(const gs_request *q, gs_setting *out) {
   return on;
 }
 
+/* ", typed: ..." naming each GPU and link figure typed in place of the catalogue's, into buf
+ * ("" when none). */
+static void say_typed(const gs_request *q, const gs_setting *out, char *buf, size_t cap) {
+  char f[GS_FIGURE_CAP], items[160] = "";
+  const gs_gpu *g = &out->gpu;
+  const gs_link *l = &out->link;
+  size_t at = 0;
+  unsigned t = q->gpu_typed, k = q->link_typed;
+  if (t & GS_TYPED_GIB)
+    at += (size_t)gs_format(items + at, sizeof items - at, ", %s GiB", gs_fixed(f, sizeof f, g->gib, g->gib == (double)(uint64_t)g->gib ? 0 : 2));
+  if ((t & GS_TYPED_USABLE) && at < sizeof items)
+    at += (size_t)gs_format(items + at, sizeof items - at, ", %s usable", gs_fixed(f, sizeof f, g->usable, 2));
+  if ((t & GS_TYPED_GPU_BW) && at < sizeof items)
+    at += (size_t)gs_format(items + at, sizeof items - at, ", %s read", gs_bytes_rate(f, sizeof f, g->bandwidth));
+  if ((t & GS_TYPED_FLOPS) && at < sizeof items) at += (size_t)gs_format(items + at, sizeof items - at, ", %s", gs_flops_rate(f, sizeof f, g->flops));
+  if ((k & GS_TYPED_LINK_BW) && at < sizeof items)
+    at += (size_t)gs_format(items + at, sizeof items - at, ", a %s link", gs_bytes_rate(f, sizeof f, l->bandwidth));
+  if ((k & GS_TYPED_STEP_US) && at < sizeof items)
+    at += (size_t)gs_format(items + at, sizeof items - at, ", %s us a link step", gs_fixed(f, sizeof f, l->step_us, 1));
+  if ((k & GS_TYPED_BASE_US) && at < sizeof items)
+    gs_format(items + at, sizeof items - at, ", %s us all-reduce start-up", gs_fixed(f, sizeof f, l->base_us, 1));
+  gs_format(buf, cap, "%s%s", items[0] ? "; typed: " : "", items[0] ? items + 2 : "");
+}
+
 /* The one line that says which rules hold, for the report's header and the JSON. */
 static void say_assumptions(const gs_request *q, gs_setting *out) {
   const gs_plan *p = &out->plan;
-  char servers[96] = "one server";
+  char servers[96] = "one server", typed[200];
   if (p->per_server) gs_format(servers, sizeof servers, "servers of %llu joined by %s", (unsigned long long)p->per_server,
                                out->between_text.name[0] ? out->between_text.name : "the link between servers");
   const char *fp8 = out->fp8_compute ? ", 8-bit weights at the FP8 peak" : "";
@@ -147,10 +172,11 @@ static void say_assumptions(const gs_request *q, gs_setting *out) {
               q->assume == GS_ASSUME_LESSON ? ", as asked" : " (a GPU of the lesson's or typed)", fp8);
     return;
   }
-  gs_format(out->assumptions, sizeof out->assumptions, "real: %s, %s, %s, %s, %s%s%s", p->cache_per_chat ? "a cache for each chat" : "one chat's cache",
+  say_typed(q, out, typed, sizeof typed);
+  gs_format(out->assumptions, sizeof out->assumptions, "real: %s, %s, %s, %s, %s%s%s%s", p->cache_per_chat ? "a cache for each chat" : "one chat's cache",
             p->read_cache ? "read every step" : "not read", out->divide_heads ? "counts dividing the heads" : "every count", servers,
             p->nccl == GS_NCCL_AUTO ? "NCCL's rules at the one-way ring bandwidth" : "the lesson's all-reduce at the one-way ring bandwidth",
-            p->prompt_tokens ? ", the first word timed" : "", fp8);
+            p->prompt_tokens ? ", the first word timed" : "", fp8, typed);
 }
 
 /* The plan past the GPU count, with the lesson's defaults (or real hardware's), checked
@@ -267,6 +293,8 @@ int gs_resolve(const gs_request *q, gs_setting *out, gs_error *err) {
   if ((rc = resolve_gpu(q, out, err)) != GS_OK) return failed(out, "gpu", rc);
   /* under real rules a GPU's own link (the catalogue's "link") is the default, not the lesson's */
   real_switches(q, out);
+  if (!out->real && (q->gpu_typed & (GS_TYPED_GIB | GS_TYPED_USABLE | GS_TYPED_GPU_BW | GS_TYPED_FLOPS)))
+    gs_format(out->gpu_text.name, sizeof out->gpu_text.name, "Custom GPU");
   default_link = out->real && out->gpu_text.link[0] ? out->gpu_text.link : "fast";
   if ((rc = resolve_link(q->link_key, default_link, q->link_typed, &q->link, -1, &out->link, &out->link_text, &latencies_typed,
                          err)) != GS_OK)

@@ -112,12 +112,13 @@ export async function openBrowser(contextOptions = {}) {
   };
 }
 
-const TYPES = { '.html': 'text/html; charset=utf-8', '.css': 'text/css; charset=utf-8', '.js': 'text/javascript; charset=utf-8' };
+const TYPES = { '.html': 'text/html; charset=utf-8', '.css': 'text/css; charset=utf-8', '.js': 'text/javascript; charset=utf-8',
+  '.svg': 'image/svg+xml' };
 const MAX_FILE = 1 << 20;
 const MAX_REQUESTS = 10000;
 
 // A static server on 127.0.0.1 (a free port) for the files under web/ and nothing else:
-// GET and HEAD only, .html, .css and .js files up to 1 MiB, at most 10,000 requests and
+// GET and HEAD only, .html, .css, .js and .svg files up to 1 MiB, at most 10,000 requests and
 // short timeouts. `requests` lists every path asked for, in order.
 export async function startServer() {
   const requests = [];

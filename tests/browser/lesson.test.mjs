@@ -15,7 +15,7 @@ const openSum = async (page, has) => {
   if (!(await page.locator('#sum').evaluate((d) => d.open))) await page.click('#sum summary');
   await page.waitForFunction((want) => document.getElementById('sum-text').textContent.replace(/\u00a0/g, ' ').includes(want), has);
 };
-const timelineSaid = (page, id = 'timeline') => page.locator(`#${id} .gs-sr`).allTextContents();
+const timelineSaid = (page, id = 'timeline') => page.locator(`#${id} li:not([hidden]) .gs-sr`).allTextContents();
 
 const check = browserSuite('the lesson\'s "Check yourself", answered from the widget');
 
@@ -38,7 +38,7 @@ check('1. why 70B cannot run on one GPU, and fits on two', async (ctx) => {
 check('2. four GPUs read in 17.30 ms, a word takes 18.94 ms: the rest is 160 swaps of about 10 us, 1.64 ms', async (ctx) => {
   const { page, seen } = await openPage(ctx, fileUrl('widget.html'));
   assert.is(await text(page, 'time'), '18.94 ms');
-  assert.is(await text(page, 'waiting-note'), '1.64 ms of 18.94 ms on the link, in 160 swaps; 17.30 ms reading');
+  assert.is(await text(page, 'waiting-note'), '1.64 ms of 18.94 ms waiting, in 160 swaps; 17.30 ms reading');
   await openSum(page, '160 x 10.24 us = 1.64 ms');
   assert.match(await sums(page), /160 swaps a word \(2 x 80 layers\)/);
   assert.equal(seen.problems, []);
@@ -99,7 +99,9 @@ check('5. groups: 69.23 ms a word with three GPUs in four idle; kept busy by man
   assert.match(await text(page, 'busy-cache'), /for each of the 4 batches in flight/);
   // every GPU busy: reading 4 x 17.30 = 69.20 ms of the step
   for (const line of await timelineSaid(page, 'busy-timeline')) assert.match(line, /^GPU \d: reading 69\.20 ms, .*idle 0\.00 ms \(0\.0%\)$/);
-  // against slices on the same 4 GPUs and 64 words: 3,307.1 (issue 20)
+  // against slices on the same 4 GPUs and 64 words: 3,307.1 (issue 20), shown beside it (issue 31)
+  assert.is(await text(page, 'slices-words'), '3,307.1');
+  assert.is(await text(page, 'slices-each'), '51.7 words a second for each chat; 3,307.1 for all 64 together');
   await pick(page, 'split', 'slices');
   await page.waitForFunction(() => !document.getElementById('busy').checkVisibility());
   assert.match(await text(page, 'words-note'), /; 3,307\.1 for all 64 together$/);
@@ -110,14 +112,9 @@ check.run();
 
 const timeline = browserSuite('the timeline reads');
 
-// each row's drawn edges, from its two bars' computed clips, and its pattern
-const rows = (page, id = 'timeline') => page.locator(`#${id} li`).evaluateAll((lis) => lis.map((li) => {
-  const track = li.querySelector('.gs-track');
-  const read = getComputedStyle(track.children[0]);
-  return { layered: track.classList.contains('gs-layered'), n: track.style.getPropertyValue('--n'),
-    tile: parseFloat(read.backgroundSize), width: track.getBoundingClientRect().width, image: read.backgroundImage,
-    hidden: [li.children[0], track].every((e) => e.getAttribute('aria-hidden') === 'true') };
-}));
+// whether each row's label and bars are hidden from a screen reader
+const rows = (page, id = 'timeline') => page.locator(`#${id} li:not([hidden])`).evaluateAll((lis) => lis.map((li) => ({
+  hidden: [li.children[0], li.querySelector('.gs-track')].every((e) => e.getAttribute('aria-hidden') === 'true') })));
 
 timeline('a time axis in ms: 0 and each quarter of the step', async (ctx) => {
   const { page, seen } = await openPage(ctx, fileUrl('widget.html'));
@@ -130,26 +127,26 @@ timeline('a time axis in ms: 0 and each quarter of the step', async (ctx) => {
   assert.equal(seen.problems, []);
 });
 
-timeline('slices are drawn layer by layer, read then swap, 80 times; groups as one turn each', async (ctx) => {
+timeline('slices gather each GPU\'s reading, then its waiting, and the caption says so; groups say how groups work', async (ctx) => {
   const { page, seen } = await openPage(ctx, fileUrl('widget.html', '#model=70b&gpus=16&link=fast&split=slices&words=1'));
-  for (const row of await rows(page)) {
-    assert.ok(row.layered && row.n === '80', JSON.stringify(row));
-    assert.match(row.image, /linear-gradient/);
-    assert.ok(Math.abs(row.tile - 100 / 80) < 1e-6, `a layer's tile is ${row.tile}% of the track`);
-  }
+  const caption = () => page.locator('#timeline-caption').innerText();
+  assert.match(await caption(), /twice in every layer; each row gathers its reading, then its waiting/);
+  assert.ok(!/Groups/.test(await caption()));
   await pick(page, 'split', 'groups');
-  await page.waitForFunction(() => !document.querySelector('#timeline .gs-layered'));
+  await page.waitForFunction(() => document.getElementById('how-slices').hidden);
+  assert.match(await caption(), /Groups: each GPU holds a run of layers; it reads them in its turn, waits while it hands the word on, and is idle while the others read/);
+  assert.ok(!/Slices/.test(await caption()));
   assert.is((await rows(page)).length, 16);
   assert.equal(seen.problems, []);
 });
 
 timeline('a setting that does not fit draws no timeline, and says why', async (ctx) => {
   const { page, seen } = await openPage(ctx, fileUrl('widget.html', '#model=405b&gpus=4&link=fast&split=slices&words=1'));
-  assert.is(await page.locator('#timeline li').count(), 0);
+  assert.is(await page.locator('#timeline li:not([hidden])').count(), 0);
   assert.ok(await visible(page, 'timeline-none'));
   assert.ok(!(await visible(page, 'axis')));
   await pick(page, 'gpus', '16');
-  await page.waitForFunction(() => document.querySelectorAll('#timeline li').length === 16);
+  await page.waitForFunction(() => document.querySelectorAll('#timeline li:not([hidden])').length === 16);
   assert.ok(!(await visible(page, 'timeline-none')));
   assert.equal(seen.problems, []);
 });
@@ -159,17 +156,17 @@ timeline('a screen reader hears each GPU in words, not its bars', async (ctx) =>
   // a turn is 69.2042 / 4 = 17.3011 ms of a 69.2259 ms step; a hand-off 7.23 us; GPU 1 idles
   // 69.2259 - 17.3011 - 0.0072 = 51.9176 ms, GPU 4 three turns and three hand-offs, 51.9248 ms
   assert.equal(await timelineSaid(page), [
-    'GPU 1: reading 17.30 ms, handing on 0.01 ms, idle 51.92 ms (75.0%)',
-    'GPU 2: reading 17.30 ms, handing on 0.01 ms, idle 51.92 ms (75.0%)',
-    'GPU 3: reading 17.30 ms, handing on 0.01 ms, idle 51.92 ms (75.0%)',
+    'GPU 1: reading 17.30 ms, waiting 0.01 ms in its hand-off, idle 51.92 ms (75.0%)',
+    'GPU 2: reading 17.30 ms, waiting 0.01 ms in its hand-off, idle 51.92 ms (75.0%)',
+    'GPU 3: reading 17.30 ms, waiting 0.01 ms in its hand-off, idle 51.92 ms (75.0%)',
     'GPU 4: reading 17.30 ms, idle 51.92 ms (75.0%)']);
   assert.ok((await rows(page)).every((r) => r.hidden), 'the bars and labels are hidden from a screen reader');
   const tree = await page.locator('#timeline').ariaSnapshot();
   assert.match(tree, /GPU 2: reading 17\.30 ms/);
   assert.ok(!/listitem: GPU 2\s*$/m.test(tree), tree);
   await pick(page, 'split', 'slices');
-  await page.waitForFunction(() => document.querySelector('#timeline .gs-sr').textContent.includes('swapping'));
-  assert.is((await timelineSaid(page))[1], 'GPU 2: reading 17.30 ms, swapping 1.64 ms in 160 swaps, idle 0.00 ms (0.0%)');
+  await page.waitForFunction(() => document.querySelector('#timeline .gs-sr').textContent.includes('swaps'));
+  assert.is((await timelineSaid(page))[1], 'GPU 2: reading 17.30 ms, waiting 1.64 ms in 160 swaps, idle 0.00 ms (0.0%)');
   assert.equal(seen.problems, []);
 });
 

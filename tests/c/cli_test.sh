@@ -172,8 +172,9 @@ row32 = [row for row in r['rows'] if row['gpus'] == 32][0]
 assert row32['memory']['cache'] == 64 * 2 * 126 * 8 * 128 * 2 * 8192 // 8, row32['memory']
 " "$tmp/real.json"
 "$binary" report --gpu h100-sxm --model 405b --words 64 --assume lesson --json > "$tmp/lesson.json"
-"$binary" report --gpu h100-sxm --gpu-gib 80 --model 405b --words 64 --json > "$tmp/typed.json"
-check "--assume lesson gives the lesson's rules, row for row those of a typed figure" python3 -c "
+# a typed figure no longer switches the rules (issue 30): typed under the lesson's, asked for
+"$binary" report --gpu h100-sxm --gpu-gib 80 --model 405b --words 64 --assume lesson --json > "$tmp/typed.json"
+check "--assume lesson gives the lesson's rules, row for row those with a figure typed at its own value" python3 -c "
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:3])
 assert a['assume'] == 'lesson' and b['assume'] == 'lesson' and not a['cache_per_chat'] and a['per_server'] is None, a
@@ -234,6 +235,40 @@ for what in gpus links; do
   "$binary" list "$what" > "$tmp/list.txt"
   check "list $what gives each entry a source" [ "$(grep -c '^    source: .\{40\}' "$tmp/list.txt")" -ge 11 ]
 done
+
+# Issue 30: the GPUs engineers run are listed with their FP8 and FP4 peaks, and each is
+# priced under real rules, the default for a catalogue GPU.
+"$binary" list gpus > "$tmp/list.txt"
+check "list gpus heads FP8 and FP4 columns" grep -q 'FP8 TFLOP/s FP4 TFLOP/s' "$tmp/list.txt"
+check "list gpus gives GB200's dense peaks: 2500, 5000 and 10000 TFLOP/s" \
+  grep -Eq '^gb200 +GB200 \(NVL72\) +186 +8,000 +2500 +5000 +10000 +blackwell$' "$tmp/list.txt"
+check "list gpus shows no FP4 peak for H100 SXM" grep -Eq '^h100-sxm .* 989\.5 +1979 +- +hopper$' "$tmp/list.txt"
+for gpu in rtx-pro-6000-server gb200 gb300 b300 h800 h20 mi325x mi355x; do
+  check "list gpus lists $gpu with a source" sh -c "grep -A1 '^$gpu ' '$tmp/list.txt' | grep -q '^    source: .\{40\}'"
+  "$binary" report --gpu "$gpu" --model 70b > "$tmp/report.txt" 2>&1
+  check "report --gpu $gpu --model 70b prices it under real rules" \
+    sh -c "grep -q '^Assumptions: real: ' '$tmp/report.txt' && grep -q '^Best GPU count' '$tmp/report.txt'"
+done
+
+# Issue 30: a typed figure replaces that figure only. With H100 SXM's own 3.35e12 typed, the
+# report is the untyped one but for the Assumptions line, which names it; another typed
+# bandwidth keeps real rules and the fitted shares, which apply to it. The lesson's rules,
+# asked for, stay the lesson's.
+args="--model 70b --gpu h100-sxm --counts 8 --words 64"
+"$binary" report --json $args > "$tmp/untyped.json"
+"$binary" report --json $args --gpu-bw 3.35e12 > "$tmp/typed.json"
+"$binary" report --json $args --gpu-bw 2e12 > "$tmp/slower.json"
+"$binary" report --json $args --gpu-bw 3.35e12 --assume lesson > "$tmp/lesson.json"
+check "a typed figure equal to the catalogue's keeps every figure, and the Assumptions line names it" python3 -c "
+import json, sys
+u, t, s, l = (json.load(open(f)) for f in sys.argv[1:5])
+assert t['assume'] == 'real' and t['assumptions'] == u['assumptions'] + '; typed: 3,350 GB/s read', t['assumptions']
+del u['assumptions'], t['assumptions']
+assert u == t
+assert s['assume'] == 'real' and s['efficiency'] == u['efficiency'] and s['gpu']['bandwidth'] == 2e12, s['gpu']
+assert s['rows'][0]['time']['read'] > u['rows'][0]['time']['read']
+assert l['assume'] == 'lesson' and l['assumptions'].startswith(\"the lesson's rules\"), l['assumptions']
+" "$tmp/untyped.json" "$tmp/typed.json" "$tmp/slower.json" "$tmp/lesson.json"
 
 # Issue 9: calibrate on the three real logs, and price with the fitted link.
 for log in tests/nccl-tests/*.txt; do

@@ -288,11 +288,12 @@ static void every_catalogue_entry_has_a_source_and_sane_figures(void **state) {
     gs_gpu g;
     gs_hardware_text t;
     assert_int_equal(gs_builtin_gpu(key, &g, &t, &err), GS_OK);
-    if (strlen(t.source) < 40 || !(g.gib >= 16 && g.gib <= 256) || !(g.bandwidth >= 2e11 && g.bandwidth <= 1e13) ||
+    /* the largest memory, 288 GB, is Blackwell Ultra's and MI355X's */
+    if (strlen(t.source) < 40 || !(g.gib >= 16 && g.gib <= 288) || !(g.bandwidth >= 2e11 && g.bandwidth <= 1e13) ||
         !(g.flops >= 5e13 && g.flops <= 5e15))
       fail_msg("GPU %s: %g GiB, %g B/s, %g FLOP/s, source \"%s\"", key, g.gib, g.bandwidth, g.flops, t.source);
   }
-  assert_true(n >= 14); /* the lesson's and the issue's thirteen */
+  assert_true(n >= 25); /* the lesson's, the issue's thirteen, three more and issue 30's eight */
   assert_int_equal(gs_builtin_keys("links", keys, sizeof keys, &err), GS_OK);
   for (n = 0, key = strtok(keys, ", "); key; key = strtok(NULL, ", "), n++) {
     gs_link l;
@@ -351,7 +352,7 @@ static void the_runs_gpus_and_generations_are_the_catalogues(void **state) {
  * for 8.x, 20.6 for 9.0, 40.1 for 10.0); a PCIe Gen4 x16 link's is 16 x 120 / 80 = 24 GB/s;
  * a 400 Gb/s NIC's 400,000 / 8,000 = 50 GB/s. SXM boards sit 8 to a server. */
 static void ring_figures_follow_nccls_topology_constants(void **state) {
-  static const char *const KEYS[] = {"a100-80gb-sxm", "h100-sxm", "h200", "b200", "gh200"};
+  static const char *const KEYS[] = {"a100-80gb-sxm", "h100-sxm", "h200", "b200", "gh200", "gb200", "gb300", "b300", "h800", "h20"};
   gs_gpu g;
   gs_link l;
   gs_error err;
@@ -377,6 +378,39 @@ static void ring_figures_follow_nccls_topology_constants(void **state) {
   assert_true(l.ring_bw == 0);
 }
 
+/* Issue 30's GPUs: each is a catalogue entry that real rules price (the default for a
+ * catalogue GPU) with its own figures, its usual server and its NVLink ring where it has
+ * one; GB200 and GB300 share one NVLink domain of 72 (NVL72), H800 has 8 links, not 18. */
+static void issue_30s_gpus_are_priced_under_real_rules(void **state) {
+  static const struct {
+    const char *key;
+    int per_server, nvlinks;
+  } GPUS[] = {{"rtx-pro-6000-server", 0, 0}, {"gb200", 72, 18}, {"gb300", 72, 18}, {"b300", 8, 18},
+              {"h800", 8, 8},                 {"h20", 8, 18},  {"mi325x", 8, 0},  {"mi355x", 8, 0}};
+  size_t i;
+  (void)state;
+  for (i = 0; i < sizeof GPUS / sizeof GPUS[0]; i++) {
+    static gs_setting s;
+    gs_request q;
+    gs_priced p;
+    gs_error err;
+    memset(&q, 0, sizeof q);
+    q.model_key = "70b";
+    q.gpu_key = GPUS[i].key;
+    if (gs_resolve(&q, &s, &err) != GS_OK) fail_msg("%s: %s: %s", GPUS[i].key, err.field, err.what);
+    assert_true(s.real);
+    assert_int_equal(s.gpu.per_server, GPUS[i].per_server);
+    assert_int_equal(s.gpu.nvlinks, GPUS[i].nvlinks);
+    assert_int_equal(s.plan.per_server, (uint64_t)GPUS[i].per_server);
+    if (gs_price(&s, 8, &p, &err) != GS_OK) fail_msg("%s at 8: %s: %s", GPUS[i].key, err.field, err.what);
+    assert_true(p.cost.fits && p.cost.time.total > 0 && p.cost.time.total < 1);
+    /* the step reads its share of the 70B's 16-bit weights at no more than the sheet's rate */
+    assert_true(p.cost.time.total >= (double)p.cost.read_bytes / s.gpu.bandwidth);
+    /* FP4 where the sheet prints it, never without FP8, and at least twice the 16-bit peak */
+    assert_true(s.gpu.flops_fp4 == 0 || (s.gpu.flops_fp8 > 0 && s.gpu.flops_fp4 >= 2 * s.gpu.flops_fp8 * 0.99));
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(every_new_path_switched_off_or_on_one_server_is_the_lesson),
@@ -391,6 +425,7 @@ int main(void) {
       cmocka_unit_test(every_catalogue_entry_has_a_source_and_sane_figures),
       cmocka_unit_test(the_runs_gpus_and_generations_are_the_catalogues),
       cmocka_unit_test(ring_figures_follow_nccls_topology_constants),
+      cmocka_unit_test(issue_30s_gpus_are_priced_under_real_rules),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -298,12 +298,12 @@ static void each_gpus_timeline_row_is_said_in_words(void **state) {
   (void)state;
   priced(&s, "70b", 4, GS_GROUPS, 1, 0, &r);
   assert_int_equal(gs_timeline_of(&r, rows, 4, NULL), GS_OK);
-  assert_string_equal(rows[1].text, "GPU 2: reading 17.30 ms, handing on 0.01 ms, idle 51.92 ms (75.0%)");
+  assert_string_equal(rows[1].text, "GPU 2: reading 17.30 ms, waiting 0.01 ms in its hand-off, idle 51.92 ms (75.0%)");
   assert_string_equal(rows[3].text, "GPU 4: reading 17.30 ms, idle 51.92 ms (75.0%)");
   assert_int_equal(rows[0].repeat, 1);
   priced(&s, "70b", 4, GS_SLICES, 1, 0, &r);
   assert_int_equal(gs_timeline_of(&r, rows, 4, NULL), GS_OK);
-  assert_string_equal(rows[0].text, "GPU 1: reading 17.30 ms, swapping 1.64 ms in 160 swaps, idle 0.00 ms (0.0%)");
+  assert_string_equal(rows[0].text, "GPU 1: reading 17.30 ms, waiting 1.64 ms in 160 swaps, idle 0.00 ms (0.0%)");
   assert_int_equal(rows[0].repeat, 80); /* read, then swap, in each of the 80 layers */
   assert_true(rows[0].idle_before == 0 && rows[0].idle_after == 0);
   /* 405B on 4 GPUs does not fit: nothing is drawn */
@@ -348,7 +348,7 @@ static void one_gpu_one_chat_and_the_axis_are_said_right(void **state) {
   assert_string_equal(r.view.cache_note, "The cache is one chat's, 8,192 tokens long.");
   priced(&s, "70b", 4, GS_SLICES, 1, 0, &r);
   assert_string_equal(r.view.words_note, "52.8 words a second for the one chat");
-  assert_string_equal(r.view.waiting_note, "1.64 ms of 18.94 ms on the link, in 160 swaps; 17.30 ms reading");
+  assert_string_equal(r.view.waiting_note, "1.64 ms of 18.94 ms waiting, in 160 swaps; 17.30 ms reading");
   assert_string_equal(r.view.axis[0], "4.73 ms");
   assert_string_equal(r.view.axis[1], "9.47 ms");
   assert_string_equal(r.view.axis[2], "14.20 ms");

@@ -67,11 +67,16 @@ const WASM_MAGIC = Buffer.from([0, 0x61, 0x73, 0x6d]);
 export function inlinedModule(html) {
   return packedParts(html).find((bytes) => bytes.subarray(0, 4).equals(WASM_MAGIC)) ?? null;
 }
-// The widget's markup the page carries packed (scripts/embed_widget.mjs), or '' for none.
-export function packedBody(html) {
-  const body = packedParts(html).find((bytes) => !bytes.subarray(0, 4).equals(WASM_MAGIC));
-  return body ? body.toString('utf8') : '';
+// What the widget's page carries packed besides its module (scripts/embed_widget.mjs): its
+// style, its markup and, after a NUL, its script; '' for none.
+export function packedPage(html) {
+  const page = packedParts(html).find((bytes) => !bytes.subarray(0, 4).equals(WASM_MAGIC));
+  return page ? page.toString('utf8') : '';
 }
+// The widget's markup the page carries packed, without the style before it and the script after it.
+export const packedBody = (html) => packedPage(html).replace(/^<style>[^<]*<\/style>/, '').split('\0')[0];
+// The widget's script the page carries packed.
+export const packedScript = (html) => packedPage(html).split('\0')[1] ?? '';
 // The page as its script makes it: its packed markup put back before #error.
 export const unpackedPage = (html) => html.replace('<p id="error"', `${packedBody(html)}<p id="error"`);
 export const withoutModule = (html) =>

@@ -46,6 +46,11 @@ export async function openLesson(bytes) {
       const busy = read.setting();
       return { setting: busy, timeline: read.timeline(busy.gpus) };
     },
+    // The setting shown last split in slices, which "Groups kept busy" is weighed against.
+    slicesBeside() {
+      check(w.slices_beside());
+      return read.setting();
+    },
     // The sums of the setting shown last.
     explain() {
       check(w.explain());

@@ -18,33 +18,6 @@ export async function instantiate(bytes) {
   return instance.exports;
 }
 
-// The module, unpacked: base 85 to bytes with a plain loop (scripts/single_page.mjs
-// pack85: '#' to '~' less '<' and the backslash; first the zero bytes padding the end),
-// then gzip through the browser's own DecompressionStream, fed through its own writer and
-// read through its own reader: through Blob.stream() and Response it took 12 ms more in
-// the bench (issue 20).
-export async function unpack85(text) {
-  const digit = new Uint8Array(127);
-  for (let c = 35, i = 0; i < 85; c++) if (c !== 60 && c !== 92) digit[c] = i++;
-  const bytes = new Uint8Array((text.length - 1) / 5 * 4);
-  for (let i = 1, o = 0; i < text.length; i += 5, o += 4) {
-    let v = 0;
-    for (let k = 0; k < 5; k++) v = v * 85 + digit[text.charCodeAt(i + k)];
-    bytes.set([v >>> 24, v >>> 16, v >>> 8, v], o);
-  }
-  const inflate = new DecompressionStream('gzip');
-  const writer = inflate.writable.getWriter();
-  writer.write(bytes.subarray(0, bytes.length - digit[text.charCodeAt(0)]));
-  writer.close();
-  const reader = inflate.readable.getReader();
-  const parts = [];
-  let size = 0;
-  for (let part; !(part = await reader.read()).done; size += part.value.length) parts.push(part.value);
-  const out = new Uint8Array(size);
-  parts.reduce((at, part) => (out.set(part, at), at + part.length), 0);
-  return out;
-}
-
 const utf8 = new TextDecoder();
 
 // The first `count` rows of a list, its strings read once for all of them (a key press

@@ -1,19 +1,11 @@
 // The widget: one state object, input handlers that only write it, and one render()
-// that draws everything from the module's answers. No figure is computed here.
+// that draws everything from the module's answers. No figure is computed here. Its page's
+// first script (web/src/widget_start.js) unpacks and runs it, its markup already in place.
 
-const WASM_BASE85 = '__WASM_BASE85__';
-const BODY_BASE85 = '__BODY_BASE85__'; // the page's markup, packed (scripts/embed_widget.mjs)
 const $ = (id) => document.getElementById(id);
-const NO_RUN = 'this browser runs no WebAssembly, which the widget computes with. Any current Chrome, Edge, Firefox or Safari does.';
-if (typeof WebAssembly !== 'object' || typeof DecompressionStream !== 'function') {
-  $('error').hidden = false;
-  $('error').textContent = 'The widget could not start: ' + NO_RUN;
-  throw new Error(NO_RUN);
-}
-// the module unpacks and compiles while the markup does (the bench's load)
-const opening = unpack85(WASM_BASE85).then(openLesson);
-opening.catch(() => {}); // its failure is shown below, once the page has its markup
-$('error').insertAdjacentHTML('beforebegin', new TextDecoder().decode(await unpack85(BODY_BASE85)));
+// the module, unpacked by web/src/widget_start.js, which ran this script
+const opening = self.gpusplitWasm.then(openLesson);
+opening.catch(() => {}); // its failure is shown below
 const form = $('controls');
 const FIELDS = ['model', 'gpus', 'link', 'split', 'words'];
 // the opening view: the buttons the page checks (data/widget.json, scripts/embed_widget.mjs)
@@ -27,6 +19,11 @@ let theme = ''; // 'dark' or 'light' when the fragment forces one (embed.js pass
 // path to an .html file, so it can hold no scheme and leave no origin.
 const EXPLORER = /^(?:[A-Za-z0-9_.-]+\/)*[A-Za-z0-9_-][A-Za-z0-9_.-]{0,80}\.html$/;
 const FRAMED = window.parent !== window;
+// A frame keeps room for its scrollbar whether it shows one or not: else a frame first too
+// short shows one, the widget is laid out narrower and taller, the host grows the frame, the
+// scrollbar goes and the widget is shorter than its frame; Chromium tells a frame below the
+// fold of no such resize, so it stayed too tall until scrolled to (issue 31).
+if (FRAMED) document.documentElement.style.scrollbarGutter = 'stable';
 let explorer = FRAMED ? '' : 'explorer.html';
 // The host's page mirrors the view only once the learner has changed it: a load, or the
 // host's own fragment, is not the learner's doing (issue 20).
@@ -51,6 +48,8 @@ function readFragment() {
     explorer = EXPLORER.test(named) && named.length <= 200 ? named : '';
   }
   $('explore-note').hidden = !explorer;
+  // framed, the explorer opens in a tab of its own, and the widget stays in the page (web/embed.js)
+  if (FRAMED) $('explore').target = '_blank';
 }
 
 // Writes the state back into the fragment, so a link reproduces the view. A sandboxed
@@ -73,9 +72,16 @@ function writeFragment() {
 // Tells an embedding page how tall the widget is, in CSS pixels, maybe fractional
 // (web/embed-demo.html listens, and rounds up). It is the page's own box: scrollHeight
 // is never less than the frame, so a frame sized by it could grow but never shrink back.
+// Sent after every render as well as on a resize: Chromium neither paints a cross-origin
+// frame below the fold nor runs its ResizeObserver, so a frame sized only by the observer
+// kept its first height until scrolled to, then grew under the reader (issue 31). Sent only
+// when it changes.
+let lastHeight = 0;
 function postHeight() {
-  if (window.parent === window) return;
+  if (!FRAMED) return;
   const height = document.documentElement.getBoundingClientRect().height;
+  if (height === lastHeight) return;
+  lastHeight = height;
   window.parent.postMessage({ type: 'gpusplit:height', height }, '*');
 }
 
@@ -134,9 +140,11 @@ function render() {
   put($('cache-note'), t.cache_note);
   showFit(now.fits, shown);
   put($('step-name'), t.step_name);
+  put($('chart-name'), t.step_name);
   put($('time'), t.time);
   put($('words-note'), t.words_note);
   put($('waiting'), now.fits ? t.waiting : '—');
+  prop($('waiting-bar'), '--s', String(now.fits ? t.wait_bar : 0));
   reveal($('waiting-bar'), '0%', `${t.wait_bar}%`);
   put($('waiting-note'), t.waiting_note);
   const rows = shown.chart;
@@ -154,10 +162,11 @@ function render() {
     reveal(track.children[1], `${row.read_bar}%`, `calc(${row.read_bar}% + ${row.wait_bar}%)`);
     put(time, row.time);
   });
-  drawTimeline($('timeline'), now.fits ? shown.timeline : []);
+  // the caption says how this split works (web/src/widget.html)
+  hide($('how-slices'), state.split !== 'slices');
+  hide($('how-groups'), state.split !== 'groups');
+  drawTimeline($('timeline'), now, shown.timeline, $('axis'));
   hide($('timeline-none'), now.fits);
-  hide($('axis'), !now.fits);
-  [...$('axis').children].slice(1).forEach((tick, i) => put(tick, t[`axis_${i + 1}`]));
   put($('idle'), now.fits ? t.idle : '—');
   // groups of many words also show every group kept busy (csrc/wasm/lesson.c, kept_busy)
   hide($('busy'), !shown.busy);
@@ -169,13 +178,18 @@ function render() {
     put($('busy-each'), b.words_note);
     put($('busy-memory'), b.memory);
     put($('busy-cache'), b.cache_note);
-    drawTimeline($('busy-timeline'), busy.setting.fits ? busy.timeline : []);
+    drawTimeline($('busy-timeline'), busy.setting, busy.timeline, $('busy-axis'));
+    // the same GPUs and chats in slices, beside it (csrc/wasm/lesson.c, slices_beside)
+    const sliced = module.slicesBeside();
+    put($('slices-words'), sliced.fits ? sliced.view.words_all : sliced.view.time);
+    put($('slices-each'), sliced.view.words_note);
   }
   // the explorer's names for this view (web/src/explorer.js): the lesson's GPU, n for the count
   if (explorer) $('explore').href = explorer + '#' + new URLSearchParams({ model: state.model, gpu: 'lesson', link: state.link,
     split: state.split, words: state.words, n: state.gpus }).toString();
   if ($('sum').open) showSum(module.explain());
   laterWriteFragment();
+  postHeight();
 }
 
 // The fragment is written after the figures, in a task of its own: history.replaceState
@@ -191,13 +205,17 @@ function laterWriteFragment() {
   });
 }
 
-// One row a GPU: idle, reading, sending, idle, each as wide as its share of the step; the
-// idle spans are the track showing through. A row that repeats (slices: once a layer) is
-// drawn as its pattern: reading, then sending, twice in each of `repeat` layers, in the
-// reading bar's background (web/src/widget.css .gs-layered). A screen reader hears the
-// module's words for the row instead.
-function drawTimeline(list, rows) {
-  while (list.children.length > rows.length) list.lastChild.remove();
+// One row a GPU: idle, reading, waiting, idle, each as wide as its share of the step; the
+// idle spans are the track showing through. Slices read, then swap, twice in every layer:
+// drawn layer by layer, 70B's 160 swaps on 4 GPUs were each a third of a pixel, so each row
+// gathers its reading, then its waiting (the caption says so). The setting's waiting share
+// goes to CSS as --s on each waiting bar, which draws a waiting of 1% or more at least 4 px wide
+// (web/src/widget.css). A screen reader hears the module's words for each row instead. A
+// setting that does not fit draws no rows and no axis; the axis is the step's quarters.
+function drawTimeline(list, setting, timeline, axis) {
+  const rows = setting.fits ? timeline : [];
+  // rows past the count are hidden, not removed: made again they cost a layout each (the bench)
+  [...list.children].forEach((li, i) => hide(li, i >= rows.length));
   while (list.children.length < rows.length) {
     const li = document.createElement('li');
     li.innerHTML = '<span class="gs-count" aria-hidden="true"></span><span class="gs-track" aria-hidden="true"><span class="gs-read"></span><span class="gs-wait"></span></span><span class="gs-sr"></span>';
@@ -207,18 +225,15 @@ function drawTimeline(list, rows) {
   rows.forEach((row, i) => {
     const [, track, said] = list.children[i].children;
     const [read, wait] = track.children;
-    const layered = row.repeat > 1;
-    const sent = `calc(${row.idle_before}% + ${row.read}%)`; // where reading ends and sending starts
-    const end = `calc(${sent} + ${row.wait}%)`;
-    track.classList.toggle('gs-layered', layered);
-    if (layered) {
-      prop(track, '--n', String(row.repeat));
-      prop(track, '--r', `${row.read}%`);
-    }
-    reveal(read, `${row.idle_before}%`, layered ? end : sent);
-    reveal(wait, layered ? end : sent, end);
+    const sent = `calc(${row.idle_before}% + ${row.read}%)`; // where reading ends and waiting starts
+    reveal(read, `${row.idle_before}%`, sent);
+    reveal(wait, sent, `calc(${sent} + ${row.wait}%)`);
+    hide(wait, !row.wait);
+    prop(wait, '--s', String(setting.view.wait_bar)); // the step's waiting share, in percent: on the bar itself, which restyles alone
     put(said, row.text);
   });
+  hide(axis, !setting.fits);
+  [...axis.children].slice(1).forEach((tick, i) => put(tick, setting.view[`axis_${i + 1}`]));
 }
 
 // The sums, each run of glued words (the module joins a term's parts with no-break spaces)

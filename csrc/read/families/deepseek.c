@@ -28,7 +28,7 @@ static const uint64_t V3_SIZES[] = {18432, 512, 128, 64, 128, 1536, 256, 8, 2048
 
 static int count(const gs_config *c, gs_tally *t, gs_model *m, int v3) {
   uint64_t dense_width, expert_width = 0, q_rank = 0, kv_rank, nope, rope, v_dim, first_dense = 0, freq = 1, shared = 0, moe = 0;
-  uint64_t q_width;
+  uint64_t q_width, mtp;
   const uint64_t *d = v3 ? V3_SIZES : V2_SIZES;
   /* a key the class defaults and the config leaves out counts as given; a null as none */
   int rc, attention_bias, topk, routed = gs_config_has(c, "n_routed_experts") || (c->classed && gs_config_absent(c, "n_routed_experts"));
@@ -90,7 +90,9 @@ static int count(const gs_config *c, gs_tally *t, gs_model *m, int v3) {
   if (!gs_mul(gs_tally_mul(t, m->layers, kv_rank + rope), CACHE_VALUE_BYTES, &m->cache_full_bytes))
     return gs_fail(c->err, GS_ERR_OVERFLOW, "kv_lora_rank", "the attention cache's bytes would overflow 64 bits");
   m->cache_latent = 1;
-  if (gs_config_has(c, "num_nextn_predict_layers"))
+  /* Kimi K2 stores none (num_nextn_predict_layers 0) */
+  if ((rc = gs_config_whole(c, "num_nextn_predict_layers", 0, &mtp)) != GS_OK) return rc;
+  if (mtp > 0)
     gs_format(m->note, sizeof m->note, "without the multi-token-prediction layers, which inference does not use");
   return GS_OK;
 }

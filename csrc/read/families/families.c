@@ -29,6 +29,9 @@ const gs_family GS_FAMILIES[] = {
     {"deepseek_v2", gs_count_deepseek_v2, FP8},
     {"deepseek_v3", gs_count_deepseek_v3, FP8},
     {"gpt_oss", gs_count_gpt_oss, MXFP4},
+    {"glm4_moe", gs_count_glm4_moe, FP8},
+    {"kimi_k2", gs_count_kimi_k2, FP8},
+    {"deepseek_v32", gs_count_deepseek_v32, FP8},
 #endif
 };
 const size_t GS_FAMILY_COUNT = sizeof GS_FAMILIES / sizeof GS_FAMILIES[0];

@@ -21,6 +21,9 @@ int gs_count_qwen3_moe(const gs_config *c, gs_tally *t, gs_model *m);
 int gs_count_deepseek_v2(const gs_config *c, gs_tally *t, gs_model *m);
 int gs_count_deepseek_v3(const gs_config *c, gs_tally *t, gs_model *m);
 int gs_count_gpt_oss(const gs_config *c, gs_tally *t, gs_model *m);
+int gs_count_glm4_moe(const gs_config *c, gs_tally *t, gs_model *m);
+int gs_count_kimi_k2(const gs_config *c, gs_tally *t, gs_model *m);
+int gs_count_deepseek_v32(const gs_config *c, gs_tally *t, gs_model *m);
 
 /* Qwen's sliding-window rule, shared by qwen.c and qwen_moe.c. */
 int gs_qwen_cache(const gs_config *c, gs_model *m);
