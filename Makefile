@@ -19,10 +19,12 @@ FAMILIES = $(sort $(wildcard csrc/read/families/*.c))
 LIB = csrc/core/primitives.c csrc/core/checks.c csrc/core/split.c csrc/core/step.c csrc/core/nccl.c csrc/core/prefill.c csrc/core/experts.c csrc/core/plan.c csrc/core/plan_counts.c csrc/core/explain.c csrc/read/measured.c csrc/read/calibrate.c csrc/read/runs.c \
       csrc/read/config.c csrc/read/tally.c csrc/read/json.c csrc/core/utf8.c csrc/read/hardware.c \
       csrc/core/format.c csrc/core/view.c csrc/read/data.c csrc/core/error.c csrc/core/price.c csrc/read/resolve.c $(FAMILIES) \
-      csrc/core/figure.c csrc/read/number.c csrc/core/launch.c
+      csrc/core/figure.c csrc/read/number.c csrc/core/launch.c csrc/read/efficiency.c
 CLI = $(sort $(wildcard csrc/cli/*.c))
-HEADERS = csrc/gpusplit.h csrc/internal.h csrc/core/fields.h csrc/wasm/abi.h csrc/cli/cli.h csrc/cli/fit.h csrc/read/families/families.h
-DATA = data/gpus.json data/links.json data/widget.json
+# The efficiency fit: a layer of the library the command line alone links (csrc/fit/fit.h).
+FIT = $(sort $(wildcard csrc/fit/*.c))
+HEADERS = csrc/gpusplit.h csrc/internal.h csrc/read/efficiency.h csrc/core/fields.h csrc/wasm/abi.h csrc/cli/cli.h csrc/cli/fit_work.h csrc/fit/fit.h csrc/read/families/families.h
+DATA = data/gpus.json data/links.json data/widget.json data/efficiency.json
 CATALOGUE = data/models/catalogue.json $(wildcard data/models/*.json)
 C_TESTS = model config families format view machines measured figure bounds efficiency runs experts launch
 TEST_LIB = tests/c/test_support.c
@@ -89,32 +91,31 @@ build/catalogue_tables.c: scripts/catalogue.mjs $(CATALOGUE)
 	$(Q)node scripts/catalogue.mjs --tables data/models/catalogue.json > $@
 
 # The fitted efficiency (gpusplit fit --json on the shared runs; `make efficiency` writes
-# it): the command line's only, the modules carry none.
-build/efficiency_file.c: scripts/embed_data.sh data/efficiency.json
-	@mkdir -p build
-	$(Q)scripts/embed_data.sh data/efficiency.json > $@
+# it) as a typed table: the command line's and the explorer's module's; the widget's prices
+# at the peaks and carries none.
+build/efficiency_table.c: build/tables
+	$(Q)build/tables --efficiency > $@
 
-# A built-in data/efficiency.json that cannot be read, for a build that shows report's exit
-# status after a failure that is not bad input (tests/c/failure_test.sh).
-build/broken/efficiency_file.c: scripts/embed_data.sh
+# A built-in efficiency table without the pooled figures, for a build that shows report's
+# exit status after a failure that is not bad input (tests/c/failure_test.sh).
+build/broken/efficiency_table.c:
 	@mkdir -p $(@D)
-	$(Q)echo 'not JSON' > build/broken/efficiency.json
-	$(Q)scripts/embed_data.sh build/broken/efficiency.json > $@
+	$(Q)printf '#include "read/efficiency.h"\nconst fit_result GS_EFFICIENCY_TABLE = {.count = 0};\n' > $@
 
 # The command line and the C tests are built natively in build/, and under ASan and UBSan
 # in build/asan/: the same recipe with other flags.
 OPT = $(CFLAGS)
 build/asan/%: OPT = $(SAN)
-PROGRAM = $(LIB) $(CLI) build/tables.c build/catalogue.c
+PROGRAM = $(LIB) $(FIT) $(CLI) build/tables.c build/catalogue.c
 
-build/gpusplit build/asan/gpusplit: $(PROGRAM) build/efficiency_file.c $(HEADERS)
-build/broken/gpusplit: $(PROGRAM) build/broken/efficiency_file.c $(HEADERS)
+build/gpusplit build/asan/gpusplit: $(PROGRAM) build/efficiency_table.c $(HEADERS)
+build/broken/gpusplit: $(PROGRAM) build/broken/efficiency_table.c $(HEADERS)
 build/gpusplit build/asan/gpusplit build/broken/gpusplit:
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(OPT) $(WARN) -Icsrc -o $@ $(filter %.c,$^) -lm
 
 # The tests link data/'s text too (build/data_files.c), to read it with the readers.
-TEST_LINK = $(TEST_LIB) $(LIB) build/tables.c build/data_files.c build/catalogue.c
+TEST_LINK = $(TEST_LIB) $(LIB) build/tables.c build/efficiency_table.c build/data_files.c build/catalogue.c
 TEST_DEPS = tests/c/test_support.h $(TEST_LINK) $(HEADERS)
 TEST_CC = $(CC) $(OPT) $(WARN) -Icsrc -Itests/c
 
@@ -144,9 +145,9 @@ build/wasm-include/jsmn.h: /usr/include/jsmn.h
 	$(Q)cp $< $@
 
 # Only jsmn comes from /usr/include: the module must see Emscripten's libc headers, not glibc's.
-build/gpusplit.wasm: $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c $(HEADERS) build/tables_module.c build/catalogue.c build/wasm-include/jsmn.h
+build/gpusplit.wasm: $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c $(HEADERS) build/tables_module.c build/efficiency_table.c build/catalogue.c build/wasm-include/jsmn.h
 	$(Q)$(EMCC) $(WARN) $(EMFLAGS) -Icsrc -isystem build/wasm-include -o $@ \
-	  $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c build/tables_module.c build/catalogue.c
+	  $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c build/tables_module.c build/efficiency_table.c build/catalogue.c
 
 # The lesson's widget: the cost model without a reader. Its three models, its GPU and two
 # links are derived at build time by the native reader and compiled in as tables
@@ -194,15 +195,15 @@ widget: build/widget.html
 # web/explorer.html, which is committed, and tests/js/explorer.test.mjs keeps the two equal.
 EXPLORER_EXPORTS = $(ABI_EXPORTS) text_in_buffer text_in_capacity key_in_buffer key_in_capacity list_buffer link_name_buffer numbers_buffer \
                    max_gpus list use_model use_config \
-                   use_gpu_key use_gpu use_link_key use_link use_log use_between_key plan price sweep explain \
+                   use_gpu_key use_gpu use_link_key use_link use_log use_between_key use_rules plan price sweep explain \
                    frontier layout frontier_f64 frontier_text
 EXPLORER_EMFLAGS = -Oz --no-entry -sSTANDALONE_WASM -sINITIAL_MEMORY=4194304 -sTOTAL_STACK=262144 -sALLOW_MEMORY_GROWTH=0 \
                    -sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(EXPLORER_EXPORTS:%=_%))
 EXPLORER_WEB = web/src/explorer.html web/src/explorer.css web/src/explorer.js web/src/explorer_module.js web/src/module_memory.js web/src/fields.js scripts/embed_explorer.mjs scripts/single_page.mjs
 
-build/explorer.wasm: $(LIB) csrc/wasm/explorer.c csrc/wasm/abi.c $(HEADERS) build/tables_module.c build/catalogue.c build/wasm-include/jsmn.h
+build/explorer.wasm: $(LIB) csrc/wasm/explorer.c csrc/wasm/abi.c $(HEADERS) build/tables_module.c build/efficiency_table.c build/catalogue.c build/wasm-include/jsmn.h
 	$(Q)$(EMCC) $(WARN) $(EXPLORER_EMFLAGS) -Icsrc -isystem build/wasm-include -o $@ \
-	  $(LIB) csrc/wasm/explorer.c csrc/wasm/abi.c build/tables_module.c build/catalogue.c
+	  $(LIB) csrc/wasm/explorer.c csrc/wasm/abi.c build/tables_module.c build/efficiency_table.c build/catalogue.c
 
 build/explorer.html: build/explorer.wasm $(EXPLORER_WEB)
 	$(Q)node scripts/embed_explorer.mjs build/explorer.wasm build/explorer.html
@@ -294,12 +295,12 @@ test-browser: build/gpusplit build/widget.html build/explorer.html
 # Speed and size, reported, never asserted: input-to-figures and load time in Chromium,
 # a sweep of a million settings in the wasm against the native build, and byte sizes.
 # Paired: the native sweep and the wasm one, both by clang at -O2 (emcc is clang).
-build/bench_native_clang: tests/bench/bench_native.c $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c $(HEADERS) build/tables.c build/catalogue.c
-	$(Q)clang -O2 $(WARN) -Icsrc -o $@ $< $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c build/tables.c build/catalogue.c -lm
+build/bench_native_clang: tests/bench/bench_native.c $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c $(HEADERS) build/tables.c build/efficiency_table.c build/catalogue.c
+	$(Q)clang -O2 $(WARN) -Icsrc -o $@ $< $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c build/tables.c build/efficiency_table.c build/catalogue.c -lm
 
-build/bench.wasm: $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c $(HEADERS) build/tables_module.c build/catalogue.c build/wasm-include/jsmn.h
+build/bench.wasm: $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c $(HEADERS) build/tables_module.c build/efficiency_table.c build/catalogue.c build/wasm-include/jsmn.h
 	$(Q)$(EMCC) $(WARN) $(subst -Oz,-O2,$(EMFLAGS)) -Icsrc -isystem build/wasm-include -o $@ \
-	  $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c build/tables_module.c build/catalogue.c
+	  $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c build/tables_module.c build/efficiency_table.c build/catalogue.c
 
 bench: deps build/bench_native_clang build/bench.wasm build/widget.html
 	$(Q)node tests/bench/run.mjs
@@ -315,16 +316,16 @@ FUZZ_SECONDS ?= 60
 FUZZ_CC = clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Icsrc -Icsrc/cli -Itests/fuzz
 
 # tests/fuzz/fuzz_NAME.c linked with the library; FUZZ_DEFS: its own -D flags.
-build/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_check.h $(LIB) build/tables.c build/catalogue.c $(HEADERS)
+build/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_check.h $(LIB) build/tables.c build/efficiency_table.c build/catalogue.c $(HEADERS)
 	$(Q)$(FUZZ_CC) $(FUZZ_DEFS) -o $@ $(filter %.c,$^) -lm
 
 # The command line's harness calls cli_run itself: it links the commands, without main().
 build/fuzz_cli: FUZZ_DEFS = -DGS_NO_MAIN
-build/fuzz_cli: $(CLI) build/efficiency_file.c
+build/fuzz_cli: $(FIT) $(CLI)
 
 # So does the fit's: fit and validate over a runs text, through cli_run.
 build/fuzz_fit: FUZZ_DEFS = -DGS_NO_MAIN
-build/fuzz_fit: $(CLI) build/efficiency_file.c
+build/fuzz_fit: $(FIT) $(CLI)
 
 fuzz: deps $(FUZZ:%=build/fuzz_%)
 	$(Q)scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ)

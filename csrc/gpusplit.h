@@ -589,8 +589,8 @@ enum gs_typed {
  * cache, every count, one server, the lesson's all-reduce at the sheet's link figure, the
  * peaks. Real hardware's: a cache for each chat read every step, counts that divide the
  * heads, servers of the GPU's usual size, NCCL's rules with the one-way ring bandwidth,
- * the first word of a 1,024-token prompt, and (the command line's data/efficiency.json)
- * the achieved efficiency. Each switch can still be set either way. */
+ * the first word of a 1,024-token prompt, and data/efficiency.json's achieved efficiency
+ * for the GPU's generation. Each switch can still be set either way. */
 enum gs_assume {
   GS_ASSUME_DEFAULT = 0, /* real for a catalogue GPU other than the lesson's with no figure typed; else lesson */
   GS_ASSUME_LESSON = 1,
@@ -629,7 +629,13 @@ typedef struct {
   int no_prompt;           /* 1: time no first word, whatever the assumptions */
   uint64_t in_flight;      /* batches kept in flight under groups (gs_plan); 0: one */
   uint64_t replicas;       /* copies of the layout, each serving its own chats; 0: one */
-  gs_efficiency efficiency;/* what a real engine achieves of the peaks; all 0: the peaks */
+  gs_efficiency efficiency;/* typed achieved-efficiency figures, each in place of the engine's */
+  unsigned efficiency_typed;/* which figures of efficiency are typed: bit i the i-th of GS_EFFICIENCY_FIELDS;
+                               0: every figure of efficiency that is not 0 */
+  const char *engine;      /* the engine whose fitted figures price (data/efficiency.json): "" every
+                              engine's pooled, "median" the median engine, "none" the peaks; NULL: none
+                              named (under real rules every engine's pooled unless a figure is typed) */
+  const struct fit_result_s *efficiencies; /* the fit to price with (csrc/read/efficiency.h); NULL: data/efficiency.json */
   uint64_t prompt_tokens;  /* tokens of each chat's prompt, for the first word's time; 0: none */
   double gpu_hour;         /* what one GPU costs an hour, in the user's currency; 0: no cost */
   uint64_t max_n;          /* the highest count the searches try; 0: 64 */
@@ -651,11 +657,12 @@ typedef struct {
   double gpu_hour;           /* the price of a GPU hour; 0 when none was given */
   int real;                  /* 1: real hardware's rules (enum gs_assume), 0: the lesson's */
   char assumptions[512];     /* the rules that hold, in one line, for every place figures are shown */
+  char efficiency_from[512]; /* which achieved-efficiency figures price, in one line; "" when off */
   char model_name[4096];     /* "70B", or the label of a config given as text (a path, whole) */
   char model_file[4096];     /* "data/models/llama31_70b_config.json", or the label */
   gs_hardware_text gpu_text, link_text, between_text;
   char failed[16];           /* after a failure, the request's part at fault: "model", "gpu",
-                                "link", "plan", "log" or "between" */
+                                "link", "efficiency", "plan", "log" or "between" */
 } gs_setting;
 
 /* A layout served: its replicas, the chats that fit it, and what a word costs. */

@@ -46,6 +46,35 @@ extern const gs_link_entry GS_LINK_TABLE[];
 extern const size_t GS_LINK_TABLE_COUNT;
 extern const gs_model GS_MODEL_TABLE[];
 
+/* The GPU generations the achieved efficiency is fitted by (data/gpus.json's "generation",
+ * not NCCL's arch: Ada is its own): NVIDIA's four, whose all-reduce start-up NVIDIA measured,
+ * then AMD's cdna3. */
+#define GS_GENERATION_COUNT 5
+extern const char *const GS_GENERATIONS[GS_GENERATION_COUNT];
+/* The names measured runs give one GPU (data/gpus.json's "measured_as"), at most these. */
+#define GS_MEASURED_AS_MAX 4
+/* A GPU's place in the fit: its generation ("" when the fit has none) and the runs' names
+ * for it (NULL after the last). build/tables.c and tables_module.c hold one a GPU. */
+typedef struct {
+  const char *key, *generation;
+  const char *measured_as[GS_MEASURED_AS_MAX];
+} gs_gpu_fit_entry;
+extern const gs_gpu_fit_entry GS_GPU_FIT_TABLE[];
+extern const size_t GS_GPU_FIT_TABLE_COUNT;
+/* The same read from data/gpus.json (hardware.c), for scripts/tables.c. */
+typedef struct {
+  char generation[16];
+  char measured_as[GS_MEASURED_AS_MAX][32];
+  size_t measured_count;
+} gs_gpu_fit_text;
+int gs_gpu_fit_parse(const char *json, size_t len, const char *key, gs_gpu_fit_text *out, gs_error *err);
+/* A catalogue GPU's generation; "" when the fit has none (csrc/read/efficiency.c). */
+const char *gs_gpu_generation(const char *gpu_key);
+/* The catalogue key of the GPU measured runs name run_name: of the entries that list the
+ * name, the PCIe card when over_pcie and a board on another link otherwise (a name that
+ * leaves the form open, A100-80GB, is on both); NULL when none lists it. */
+const char *gs_gpu_measured_as(const char *run_name, int over_pcie);
+
 /* Fills err (if not NULL) and returns code. */
 int gs_fail(gs_error *err, int code, const char *field, const char *fmt, ...)
 #if defined(__GNUC__)

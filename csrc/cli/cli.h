@@ -45,38 +45,13 @@ int cli_parse_whole(const char *flag, const char *text, uint64_t max, uint64_t *
 /* The whole of a file, NUL-terminated, in memory the caller frees; at most max_bytes. */
 int cli_read_file(const char *path, size_t max_bytes, const char *what, char **text, size_t *len);
 
-/* runs_setting.c: a measured run as a setting the model prices (model, GPU, one-way ring
- * link, realistic plan), or 0 with why it cannot be. */
-typedef struct {
-  gs_model model;
-  gs_gpu gpu;
-  gs_link link;
-  gs_plan plan;
-  char gpu_key[32], model_key[32];
-  const char *generation; /* "ampere", "ada", "hopper", "blackwell", "cdna3" */
-  const char *engine;     /* as --engine names it */
-} cli_run_setting_t;
-int cli_run_setting(const gs_run *r, cli_run_setting_t *s, char *why, size_t cap);
-/* The engines cli_engine_of names: nine and "other". */
-#define CLI_ENGINE_COUNT 10
-const char *cli_engine_of(const char *software);
-const char *cli_gpu_generation(const char *gpu_key);
-double cli_ring_one_way(const char *gpu_key, const char *link_key, double sheet);
-
-/* fit_runs.c: the fit of `gpusplit fit` (printed as a table, or --json as
- * data/efficiency.json), and validate's decode table. */
+/* fit_output.c: the fit of `gpusplit fit` (csrc/fit/, printed as a table, or --json as
+ * data/efficiency.json); validate_runs.c: validate's decode tables. */
 /* left_out: also each engine's error on runs of a source the fit left out (a refit a source) */
 int cli_fit_file(const char *path, const char *allreduce_dir, int json, int left_out);
 /* fit_from: refit on that runs file instead of data/efficiency.json's figures (NULL: not). */
 int cli_validate_runs(const char *path, const char *fit_from);
 int cli_validate_left_out(const char *path);
-/* Achieved efficiency for report: from data/efficiency.json, or fitted to runs_path when
- * not NULL; engine NULL or "" for every engine pooled, "median" for the median engine; gpu_key picks the
- * generation. picked gets one line saying which figures. */
-int cli_efficiency(const char *runs_path, const char *engine, const char *gpu_key, gs_efficiency *out, char *picked, size_t cap);
-/* The same from data/efficiency.json alone: *found 0 when it has no figures for the GPU;
- * CLI_FAILED, said, when the built-in file cannot be read. */
-int cli_efficiency_quiet(const char *engine, const char *gpu_key, gs_efficiency *out, char *picked, size_t cap, int *found);
 /* A runs file read and parsed into memory the caller frees. */
 int cli_read_runs(const char *path, gs_runs **out);
 

@@ -1,5 +1,5 @@
 /* `gpusplit fit RUNS.csv`: achieved efficiency fitted to measured decode runs
- * (csrc/cli/fit_runs.c does the fit and prints it). */
+ * (csrc/fit/fit_runs.c does the fit, csrc/cli/fit_output.c prints it). */
 #include <string.h>
 
 #include "cli.h"

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fit.h"
+#include "fit_work.h"
 
 static void json_str_field(const char *key, const char *v, int comma) {
   printf("%s\"%s\":", comma ? "," : "", key);
@@ -46,7 +46,7 @@ static void print_fit_json(const gs_runs *runs, const priced_run *p, const fit_r
   for (g = 0, i = 0; g < FIT_GEN_COUNT; g++) {
     if (!fr->ar.rows[g]) continue;
     printf("%s{", i++ ? "," : "");
-    json_str_field("generation", FIT_GENERATIONS[g], 0);
+    json_str_field("generation", GS_GENERATIONS[g], 0);
     json_num_field("allreduce_us", fr->ar.us[g]);
     printf(",\"rows\":%zu", fr->ar.rows[g]);
     json_num_field("mean_square_us2", fr->ar.rms_us[g]);
@@ -121,7 +121,7 @@ static void print_fit_table(const gs_runs *runs, const priced_run *p, const fit_
   cli_put_text(stdout, allreduce_dir);
   printf(", 8 to 64 KiB, 2-8 GPUs):\n");
   for (g = 0; g < FIT_GEN_COUNT; g++)
-    if (fr->ar.rows[g]) printf("  %-10s %s us  (%zu rows)\n", FIT_GENERATIONS[g], gs_fixed(a, sizeof a, fr->ar.us[g], 1), fr->ar.rows[g]);
+    if (fr->ar.rows[g]) printf("  %-10s %s us  (%zu rows)\n", GS_GENERATIONS[g], gs_fixed(a, sizeof a, fr->ar.us[g], 1), fr->ar.rows[g]);
   printf("\nEfficiency (least squares of relative error, each source weighted alike); median engine: %s\n", fr->median_engine);
   printf("%-10s %-10s %5s %9s %9s %9s %6s %10s %10s %6s %10s  %s\n", "engine", "generation", "runs", "bandwidth", "layer us",
          "step us", "flops", "request us", "allreduce", "error", "1st error", "sources");
@@ -131,7 +131,7 @@ static void print_fit_table(const gs_runs *runs, const priced_run *p, const fit_
   for (i = 0; i < runs->count; i++) {
     gs_efficiency eff;
     if (!p[i].ok) continue;
-    if (!cli_fit_pick(fr, p[i].s.engine, p[i].s.generation, &eff)) continue;
+    if (!gs_efficiency_pick(fr, p[i].s.engine, p[i].s.generation, &eff)) continue;
     print_run_line(&p[i], &eff);
   }
   printf("\nSkipped:\n");
@@ -145,62 +145,22 @@ static void print_fit_table(const gs_runs *runs, const priced_run *p, const fit_
     }
 }
 
-/* Reads a runs file into memory the caller frees. */
-int cli_read_runs(const char *path, gs_runs **out) {
-  char *text;
-  size_t len;
-  gs_error err;
-  int rc;
-  gs_runs *runs = malloc(sizeof *runs);
-  if (!runs) return cli_bad("%s: out of memory", path);
-  if ((rc = cli_read_file(path, GS_RUNS_MAX_BYTES, "a runs file", &text, &len)) != CLI_OK) {
-    free(runs);
-    return rc;
-  }
-  rc = gs_runs_parse(text, len, runs, &err);
-  free(text);
-  if (rc != GS_OK) {
-    free(runs);
-    return cli_bad_error(path, &err);
-  }
-  *out = runs;
-  return CLI_OK;
-}
-
-int fit_work_open(const char *path, const char *who, fit_work *w) {
-  int rc;
-  memset(w, 0, sizeof *w);
-  if ((rc = cli_read_runs(path, &w->runs)) != CLI_OK) return rc;
-  w->p = calloc(w->runs->count, sizeof *w->p);
-  w->e = calloc(w->runs->count, sizeof *w->e);
-  w->fr = malloc(sizeof *w->fr);
-  if (w->p && w->e && w->fr) return CLI_OK;
-  fit_work_close(w);
-  return cli_bad("%s: out of memory", who);
-}
-
-void fit_work_close(fit_work *w) {
-  free(w->p);
-  free(w->e);
-  free(w->fr);
-  free(w->runs);
-  memset(w, 0, sizeof *w);
-}
-
 int cli_fit_file(const char *path, const char *allreduce_dir, int json, int left_out) {
   fit_work w;
   size_t i, ok = 0;
   int rc;
   if ((rc = fit_work_open(path, "fit", &w)) != CLI_OK) return rc;
   /* the sources a --leave-source-out fits again without, bounded before any fit */
-  if (left_out && (fit_price_runs(w.runs, w.p), rc = fit_left_out_bound(w.runs, w.p, path)) != CLI_OK) {
+  if (left_out && (fit_price_runs(w.runs, w.p), rc = cli_left_out_bound(w.runs, w.p, path)) != CLI_OK) {
     fit_work_close(&w);
     return rc;
   }
-  if ((rc = cli_fit_runs(w.runs, allreduce_dir, w.p, w.fr)) == CLI_OK) {
+  if ((rc = cli_fit_allreduce(allreduce_dir, &w.fr->ar)) == CLI_OK && (rc = cli_fit_runs(w.runs, w.p, w.fr)) == CLI_OK) {
     /* how far off each engine's figures are on runs of a source the fit left out; a file of
      * one source says nothing of that */
-    if (left_out && fit_left_out_errors(w.runs, w.p, &w.fr->ar, w.e) == CLI_OK) fit_note_left_out(w.runs, w.p, w.e, w.fr);
+    int lo = left_out ? fit_left_out_errors(w.runs, w.p, &w.fr->ar, w.e) : GS_ERR_SHAPE;
+    if (lo == GS_OK) fit_note_left_out(w.runs, w.p, w.e, w.fr);
+    else if (lo != GS_ERR_SHAPE) cli_bad("--leave-source-out: out of memory");
     for (i = 0; i < w.runs->count; i++) ok += (size_t)w.p[i].ok;
     if (json) print_fit_json(w.runs, w.p, w.fr, ok);
     else print_fit_table(w.runs, w.p, w.fr, ok, allreduce_dir);

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "fit_work.h"
 
 static const char REPORT_HELP[] =
     "usage: gpusplit report [FLAGS]\n"
@@ -286,6 +286,12 @@ static int plan_figures(const char **v, gs_request *q) {
 /* A resolver's failure as the flag a person typed: "--gpu-gib: ...", "data/models/x.json: ...". */
 static int resolve_failed(const gs_setting *s, const char **v, const gs_error *err) {
   const char *part = s->failed;
+  /* the built-in table without its pooled figures: this build's failure, not the input's */
+  if (strcmp(part, "efficiency") == 0 && strcmp(err->field, "efficiency") == 0) {
+    cli_bad("data/efficiency.json (built in): %s", err->what);
+    return CLI_FAILED;
+  }
+  if (strcmp(part, "efficiency") == 0) return cli_bad("--%s: %s", err->field, err->what);
   if (strcmp(part, "model") == 0) {
     if (strcmp(err->field, "bits") == 0) return cli_bad("--bits: %s", err->what);
     return cli_bad_error(s->model_file, err);
@@ -330,26 +336,26 @@ static int choose_counts(const char *given, cli_report_options *o) {
   return CLI_OK;
 }
 
-/* Achieved efficiency: an engine's fitted figures (data/efficiency.json, or a fit to
- * --efficiency-from), then each figure typed in place of one; and the prompt. */
-static int load_efficiency(const char **v, gs_request *q, cli_report_options *o) {
+/* Achieved efficiency: the engine named, a fit to --efficiency-from's runs (in *fitted,
+ * which the caller frees), each figure typed in place of one; gs_resolve applies them (and
+ * under real rules, with none of them, every engine's pooled). And the prompt. */
+static int load_efficiency(const char **v, gs_request *q, fit_result **fitted) {
   gs_error err;
   size_t i;
   int rc;
-  if ((v[F_ENGINE] && strcmp(v[F_ENGINE], "none") != 0) || v[F_EFFICIENCY_FROM]) {
-    gs_gpu gpu;
-    gs_hardware_text named;
-    /* the GPU's catalogue key picks its generation's figures */
-    if (gs_builtin_gpu(q->gpu_key, &gpu, &named, &err) != GS_OK) return cli_bad("--gpu: %s", err.what);
-    if ((rc = cli_efficiency(v[F_EFFICIENCY_FROM], v[F_ENGINE], named.key, &q->efficiency, o->efficiency_text,
-                             sizeof o->efficiency_text)) != CLI_OK)
-      return rc;
+  q->engine = v[F_ENGINE];
+  if (v[F_EFFICIENCY_FROM]) {
+    /* a fit to the user's runs keeps data/efficiency.json's all-reduce start-up (NVIDIA's
+     * measured all-reduces) */
+    if (!(*fitted = malloc(sizeof **fitted))) return cli_bad("--efficiency-from: out of memory");
+    if ((rc = fit_read_builtin(*fitted)) != CLI_OK || (rc = fit_runs_file(v[F_EFFICIENCY_FROM], *fitted)) != CLI_OK) return rc;
+    q->efficiencies = *fitted;
   }
   for (i = 0; i < F_COUNT - F_EFFICIENCY; i++) {
     double *target = (double *)(void *)((char *)&q->efficiency + EFFICIENCY_FIGURES[i].offset);
     if (!v[F_EFFICIENCY + i]) continue;
     if ((rc = cli_parse_number(VALUE_FLAGS[F_EFFICIENCY + i], v[F_EFFICIENCY + i], target)) != CLI_OK) return rc;
-    snprintf(o->efficiency_text, sizeof o->efficiency_text, "as given");
+    q->efficiency_typed |= 1u << i;
   }
   if (gs_efficiency_check(&q->efficiency, &err) != GS_OK) {
     for (i = 0; i < F_COUNT - F_EFFICIENCY; i++)
@@ -360,25 +366,6 @@ static int load_efficiency(const char **v, gs_request *q, cli_report_options *o)
   else if (v[F_PROMPT_TOKENS] &&
            (rc = cli_parse_whole("--prompt-tokens", v[F_PROMPT_TOKENS], GS_MAX_CHAT_TOKENS, &q->prompt_tokens)) != CLI_OK)
     return rc;
-  return CLI_OK;
-}
-
-/* Real hardware's rules take every engine's pooled achieved efficiency for the GPU's
- * generation (data/efficiency.json) unless an engine, a runs file or a share was given;
- * a GPU with no fitted figures keeps the peaks, and the header says which. */
-static int real_efficiency(const char **v, gs_request *q, cli_report_options *o, int *again) {
-  size_t i;
-  int found;
-  *again = 0;
-  if (!o->setting.real) return CLI_OK;
-  /* an engine, a runs file or any figure given */
-  for (i = 0; i < F_COUNT; i++)
-    if (v[i] && (i == F_ENGINE || i == F_EFFICIENCY_FROM || i >= F_EFFICIENCY)) return CLI_OK;
-  if (cli_efficiency_quiet("", o->setting.gpu_text.key, &q->efficiency, o->efficiency_text, sizeof o->efficiency_text, &found) !=
-      CLI_OK)
-    return CLI_FAILED;
-  if (!found) snprintf(o->efficiency_text, sizeof o->efficiency_text, "none fitted for %s: the peaks", o->setting.gpu_text.name);
-  *again = 1;
   return CLI_OK;
 }
 
@@ -397,6 +384,7 @@ int cli_report_parse(int argc, char **argv, cli_report_options *o) {
   int sw[S_COUNT] = {0};
   gs_request q;
   char *model_text = NULL, *log_text = NULL;
+  fit_result *fitted = NULL;
   size_t i;
   gs_error err;
   int rc;
@@ -422,30 +410,24 @@ int cli_report_parse(int argc, char **argv, cli_report_options *o) {
   q.link_key = v[F_LINK]; /* NULL: the lesson's fast link, or under real rules the GPU's own */
   q.between_key = v[F_BETWEEN] ? v[F_BETWEEN] : "ib-ndr";
   if ((rc = typed_figures(v, &q)) != CLI_OK || (rc = plan_figures(v, &q)) != CLI_OK ||
-      (rc = load_efficiency(v, &q, o)) != CLI_OK) {
+      (rc = load_efficiency(v, &q, &fitted)) != CLI_OK) {
     free(model_text);
+    free(fitted);
     return rc;
   }
   if (v[F_LINK_FROM] &&
       (rc = cli_read_file(v[F_LINK_FROM], GS_MEASURED_MAX_BYTES, "an all_reduce_perf log", &log_text, &q.log_len)) != CLI_OK) {
     free(model_text);
+    free(fitted);
     return rc;
   }
   q.log_text = log_text;
   rc = gs_resolve(&q, &o->setting, &err);
-  /* real rules' efficiency is the command line's data: resolved again with it */
-  if (rc == GS_OK) {
-    int again;
-    if (real_efficiency(v, &q, o, &again) != CLI_OK) {
-      free(model_text);
-      free(log_text);
-      return CLI_FAILED;
-    }
-    if (again) rc = gs_resolve(&q, &o->setting, &err);
-  }
   free(model_text);
   free(log_text);
+  free(fitted);
   if (rc != GS_OK) return resolve_failed(&o->setting, v, &err);
+  snprintf(o->efficiency_text, sizeof o->efficiency_text, "%s", o->setting.efficiency_from);
   if (sw[S_EXPLAIN] != (v[F_GPUS] != NULL)) return cli_bad("--explain and --gpus N go together: --explain --gpus N");
   if (v[F_EMIT] && (rc = cli_emit_parse(v[F_EMIT], v[F_COUNTS], o->json || sw[S_EXPLAIN], &o->emit)) != CLI_OK) return rc;
   if (v[F_GPUS]) {

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "read/efficiency.h"
 
 #ifndef GS_LESSON_TABLES
 extern const char GS_DATA_gpus_json[];
@@ -40,6 +41,10 @@ const uint64_t GS_COUNTS[] = {0};
 const size_t GS_COUNT_COUNT = 0;
 const uint64_t GS_WORDS[] = {0};
 const size_t GS_WORDS_COUNT = 0;
+/* nor the fit's tables, which it writes from data/gpus.json and data/efficiency.json */
+const gs_gpu_fit_entry GS_GPU_FIT_TABLE[] = {{"", "", {NULL}}};
+const size_t GS_GPU_FIT_TABLE_COUNT = 0;
+const fit_result GS_EFFICIENCY_TABLE = {.count = 0};
 
 int gs_builtin_model(const char *key, uint64_t bits, gs_model *out, gs_error *err) {
   const gs_model_entry *e = gs_find_model(key);

@@ -183,6 +183,34 @@ int gs_gpu_parse(const char *json, size_t len, const char *key, gs_gpu *out, gs_
   return GS_OK;
 }
 
+const char *const GS_GENERATIONS[GS_GENERATION_COUNT] = {"ampere", "ada", "hopper", "blackwell", "cdna3"};
+
+/* A GPU's "generation" (one of GS_GENERATIONS, or absent) and "measured_as" (absent, or an
+ * array of at most GS_MEASURED_AS_MAX names): where the efficiency fit puts it. */
+int gs_gpu_fit_parse(const char *json, size_t len, const char *key, gs_gpu_fit_text *out, gs_error *err) {
+  jsmntok_t toks[GS_JSON_TOKENS];
+  gs_json j;
+  int rc, at, list, k, g;
+  memset(out, 0, sizeof *out);
+  if ((rc = gs_json_parse(json, len, toks, GS_JSON_TOKENS, &j, err)) != GS_OK ||
+      (rc = find_entry(&j, "gpus", key, "name", "gpu", &at, err)) != GS_OK ||
+      (rc = read_text(&j, at, "generation", 1, out->generation, sizeof out->generation, err)) != GS_OK)
+    return rc;
+  for (g = 0; out->generation[0] && g < GS_GENERATION_COUNT && strcmp(GS_GENERATIONS[g], out->generation) != 0; g++) {}
+  if (g == GS_GENERATION_COUNT)
+    return gs_fail(err, GS_ERR_RANGE, "generation", "must be ampere, ada, hopper, blackwell or cdna3 (or left out)");
+  if ((list = gs_json_find(&j, at, "measured_as")) < 0) return GS_OK;
+  if (j.toks[list].type != JSMN_ARRAY || j.toks[list].size > GS_MEASURED_AS_MAX)
+    return gs_fail(err, GS_ERR_TYPE, "measured_as", "must be an array of at most %d names", GS_MEASURED_AS_MAX);
+  for (k = 0, at = list + 1; k < j.toks[list].size; k++, at = gs_json_next(&j, at)) {
+    if (j.toks[at].type != JSMN_STRING || gs_json_string(&j, at, out->measured_as[k], sizeof out->measured_as[k]) == (size_t)-1 ||
+        !out->measured_as[k][0])
+      return gs_fail(err, GS_ERR_TYPE, "measured_as", "must hold names of 1 to %zu bytes", sizeof out->measured_as[k] - 1);
+    out->measured_count++;
+  }
+  return GS_OK;
+}
+
 /* The link whose key (or label) is key, from the "links" array, with the shared
  * "base_us"; a link without "step_us" takes NCCL's ring LL step latency for its kind. */
 int gs_link_parse(const char *json, size_t len, const char *key, gs_link *out, gs_hardware_text *text, gs_error *err) {

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "read/efficiency.h"
 
 /* The lesson's module takes the lesson's settings by name alone (its widget types no figure
  * and asks for no rule past the lesson), so what serves typed figures, real rules, logs and
@@ -199,7 +200,7 @@ static int resolve_plan(const gs_request *q, int own_latencies, gs_setting *out,
   p->read_cache = (switches & GS_SW_READ_CACHE) != 0;
   p->nccl = switches & GS_SW_NCCL_AUTO ? GS_NCCL_AUTO : GS_NCCL_LESSON;
   p->in_flight = q->in_flight;
-  p->efficiency = q->efficiency;
+  /* p->efficiency: gs_resolve's, the engine's figures and the typed ones (zero in the lesson's module) */
   p->prompt_tokens = q->no_prompt ? 0 : q->prompt_tokens;
   p->experts = q->experts; /* gs_plan_check refuses what spread cannot price */
   if (BEYOND_WIDGET && (rc = gs_efficiency_check(&p->efficiency, err)) != GS_OK) return rc;
@@ -298,6 +299,10 @@ int gs_resolve(const gs_request *q, gs_setting *out, gs_error *err) {
   if ((rc = resolve_link(q->link_key, default_link, q->link_typed, &q->link, -1, &out->link, &out->link_text, &latencies_typed,
                          err)) != GS_OK)
     return failed(out, "link", rc);
+  /* an engine's fitted figures, applied once for every front end (csrc/read/efficiency.c) */
+  if (BEYOND_WIDGET &&
+      (rc = gs_efficiency_resolve(q, out, &out->plan.efficiency, out->efficiency_from, sizeof out->efficiency_from, err)) != GS_OK)
+    return failed(out, "efficiency", rc);
   if ((rc = resolve_plan(q, latencies_typed || q->log_text, out, err)) != GS_OK) return failed(out, "plan", rc);
   if (!BEYOND_WIDGET) return GS_OK;
   /* NCCL's own rules price a ring's all-reduce with NCCL's latencies for the link's kind

@@ -27,6 +27,7 @@ int use_link_key(void);
 int use_link(double bandwidth, double step_us, double base_us, uint32_t kind);
 int use_log(uint32_t len);
 int use_between_key(void);
+int use_rules(uint32_t real);
 int plan(uint32_t split, double words, double per_server, double chat_tokens, double cache_bits, uint32_t switches);
 int price(uint32_t n);
 int sweep(void);
@@ -137,8 +138,7 @@ static void clear_from(int reached) {
   if (reached <= 1) {
     memset(&ask, 0, sizeof ask);
     ask.max_n = SWEEP_MAX;
-    /* the lesson's rules, switch by switch as the page sets them: real hardware's need the
-     * command line's fitted efficiency (data/efficiency.json), which the module has not */
+    /* the lesson's rules, switch by switch as the page sets them, unless use_rules(1) */
     ask.assume = GS_ASSUME_LESSON;
   }
   if (reached <= 2) {
@@ -286,6 +286,18 @@ EXPORT int use_between_key(void) {
   return resolve_to(4);
 }
 
+/* The rules plan() resolves by: 0 the lesson's, switch by switch as the page sets them
+ * (the page's own); 1 real hardware's, as `report --assume real` (a cache for each chat
+ * read every step, NCCL's rules, servers of the GPU's usual size, the first word of a
+ * 1,024-token prompt, and data/efficiency.json's fitted efficiency, every engine's pooled
+ * for the GPU's generation, which gs_resolve applies). Kept until called again. */
+static int real_rules;
+EXPORT int use_rules(uint32_t real) {
+  if (real > 1) return refuse(GS_ERR_RANGE, "rules", "must be 0 (the lesson's) or 1 (real hardware's)");
+  real_rules = (int)real;
+  return GS_OK;
+}
+
 /* The plan past the GPU count: split (enum gs_split), chats at once, GPUs a server (0: one
  * server), tokens and bits of a chat's cache (0: the lesson's 8,192 and 16), and switches
  * (enum gs_switch). The priced link's figures and its message size into numbers_buffer(),
@@ -302,6 +314,7 @@ EXPORT int plan(uint32_t split, double words, double per_server, double chat_tok
   if (ask.words == 0) return refuse(GS_ERR_RANGE, "words", "must be a whole number from 1 to 1048576");
   ask.split = (int)split;
   ask.switches = switches;
+  ask.assume = real_rules ? GS_ASSUME_REAL : GS_ASSUME_LESSON;
   if ((rc = resolve_to(5)) != GS_OK) return rc;
   bytes = gs_message_bytes(&setting.model) * setting.plan.words;
   out_numbers[0] = setting.link.bandwidth;

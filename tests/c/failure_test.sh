@@ -1,6 +1,6 @@
 #!/bin/sh
 # A failure that is not bad input exits 1, never 0: report in a build whose built-in
-# data/efficiency.json cannot be read (the Makefile's build/broken/gpusplit) refuses real
+# efficiency table holds no figures (the Makefile's build/broken/gpusplit) refuses real
 # hardware's rules, which need it, with one line and exit 1, and prints no figure; the
 # lesson's rules, which do not read it, still work. (report once mapped every status but
 # bad input to 0, so this run printed nothing and exited 0.)

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "internal.h"
 #include "test_support.h"
 
 static gs_cost_result cost(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p) {
@@ -307,6 +308,45 @@ static void every_catalogue_entry_has_a_source_and_sane_figures(void **state) {
   assert_non_null(strstr(err.what, "names: lesson, a100-40gb-sxm"));
 }
 
+/* The fit's GPUs are the catalogue's (data/gpus.json's generation and measured_as): a name
+ * the measured runs give is found on the entry that lists it, a name that leaves the form
+ * open (A100-80GB, H100-80GB) on the PCIe card only over PCIe, and every entry's generation
+ * is one the fit knows, NVIDIA's Ada apart from NCCL's Ampere (the runs README's L40S). */
+static void the_runs_gpus_and_generations_are_the_catalogues(void **state) {
+  size_t i, k, m;
+  gs_gpu g;
+  (void)state;
+  assert_string_equal(gs_gpu_measured_as("H100-SXM5-80GB", 0), "h100-sxm");
+  assert_string_equal(gs_gpu_measured_as("H100-SXM5-80GB", 1), "h100-sxm"); /* its label says SXM */
+  assert_string_equal(gs_gpu_measured_as("A100-80GB", 0), "a100-80gb-sxm");
+  assert_string_equal(gs_gpu_measured_as("A100-80GB", 1), "a100-80gb-pcie");
+  assert_string_equal(gs_gpu_measured_as("H100-80GB", 1), "h100-pcie");
+  assert_string_equal(gs_gpu_measured_as("GH200 120GB", 0), "gh200");
+  assert_null(gs_gpu_measured_as("h100-sxm", 0)); /* a catalogue key is no run's name */
+  assert_null(gs_gpu_measured_as("TPU v5e", 0));
+  assert_string_equal(gs_gpu_generation("l40s"), "ada");
+  assert_int_equal(gs_builtin_gpu("l40s", &g, NULL, NULL), GS_OK);
+  assert_int_equal(g.arch, GS_ARCH_AMPERE);
+  assert_string_equal(gs_gpu_generation("lesson"), "");
+  assert_string_equal(gs_gpu_generation("no-such-gpu"), "");
+  assert_true(GS_GPU_FIT_TABLE_COUNT >= 14);
+  for (i = 0; i < GS_GPU_FIT_TABLE_COUNT; i++) {
+    const char *gen = GS_GPU_FIT_TABLE[i].generation;
+    for (k = 0; gen[0] && k < GS_GENERATION_COUNT && strcmp(GS_GENERATIONS[k], gen) != 0; k++) {}
+    if (k == GS_GENERATION_COUNT) fail_msg("GPU %s: generation '%s'", GS_GPU_FIT_TABLE[i].key, gen);
+    assert_int_equal(gs_builtin_gpu(GS_GPU_FIT_TABLE[i].key, &g, NULL, NULL), GS_OK);
+    /* each name a run gives finds one entry on its link's side (a name on two entries is
+     * on one PCIe card and one board) */
+    for (k = 0; k < GS_MEASURED_AS_MAX && GS_GPU_FIT_TABLE[i].measured_as[k]; k++) {
+      const char *name = GS_GPU_FIT_TABLE[i].measured_as[k];
+      for (m = 0; m < 2; m++)
+        if (strcmp(gs_gpu_measured_as(name, (int)m), GS_GPU_FIT_TABLE[i].key) == 0) break;
+      if (m == 2) fail_msg("run name '%s' of %s finds %s and %s", name, GS_GPU_FIT_TABLE[i].key, gs_gpu_measured_as(name, 0),
+                           gs_gpu_measured_as(name, 1));
+    }
+  }
+}
+
 /* The catalogue's ring figures are NCCL's arithmetic (topo.h at v2.30.7): a GPU's NVLink ring
  * bandwidth is its links times NCCL's per-link rate for its compute capability (20.0 GB/s
  * for 8.x, 20.6 for 9.0, 40.1 for 10.0); a PCIe Gen4 x16 link's is 16 x 120 / 80 = 24 GB/s;
@@ -383,6 +423,7 @@ int main(void) {
       cmocka_unit_test(nccl_across_servers_and_on_pcie_follows_its_tables),
       cmocka_unit_test(the_explained_sums_are_the_lessons_and_end_at_the_reports_figures),
       cmocka_unit_test(every_catalogue_entry_has_a_source_and_sane_figures),
+      cmocka_unit_test(the_runs_gpus_and_generations_are_the_catalogues),
       cmocka_unit_test(ring_figures_follow_nccls_topology_constants),
       cmocka_unit_test(issue_30s_gpus_are_priced_under_real_rules),
   };

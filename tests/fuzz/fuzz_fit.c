@@ -1,4 +1,4 @@
-/* libFuzzer target: the fit (csrc/cli/fit_runs.c) and what fit and validate print of it,
+/* libFuzzer target: the fit (csrc/fit/fit_runs.c) and what fit and validate print of it,
  * over any runs text the reader accepts (its own harness, fuzz_runs.c, fuzzes the reader).
  * The text is written to a file and run through the command line, in-process with stdout
  * and stderr caught in memory, as `fit --json`, `fit` and `validate --runs` (and

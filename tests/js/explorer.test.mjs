@@ -150,6 +150,31 @@ parity('every catalogue model on three machines: every figure of each count, the
   assert.ok(checked > 3000, `${checked} settings`);
 });
 
+// Real hardware's rules, which gs_resolve gives the fitted efficiency of the GPU's
+// generation (data/efficiency.json): the module prices as `report --assume real`.
+parity('under real rules, the module prices with the fitted efficiency as report --assume real does', async () => {
+  const module = await openExplorer(wasmBytes('build/explorer.wasm'));
+  let checked = 0;
+  for (const [gpu, link] of [['h100-sxm', 'nvlink4'], ['a100-80gb-sxm', 'nvlink3'], ['l40s', 'pcie4']]) {
+    for (const model of ['8b', '70b']) {
+      const cli = JSON.parse(nativeExplain(['--model', model, '--assume', 'real', '--gpu', gpu, '--link', link, '--counts', '1,2,4,8', '--json']));
+      assert.is(cli.efficiency.from.includes('fitted on'), true, `${model} on ${gpu}: ${cli.efficiency.from}`);
+      module.useRules(true);
+      module.useModel(module.models.findIndex((m) => m.key === model), 0);
+      module.useGpuKey(gpu);
+      module.useLinkKey(link);
+      module.useBetweenKey('ib-ndr');
+      module.plan({ split: 'slices', words: 1, perServer: 0, chatTokens: 0, cacheBits: 0 });
+      for (const want of cli.rows) {
+        assert.equal(fieldDifferences(SETTING, want, module.price(want.gpus)), [], `${model} on ${want.gpus} ${gpu}s`);
+        checked++;
+      }
+    }
+  }
+  module.useRules(false);
+  assert.ok(checked >= 18, `${checked} settings`);
+});
+
 parity('a bad config, a bad log and a bad figure each give one line and leave the module working', async () => {
   const module = await openExplorer(wasmBytes('build/explorer.wasm'));
   const line = (f) => {

@@ -89,6 +89,11 @@ export async function openExplorer(bytes) {
       key('between', k);
       check('between', w.use_between_key());
     },
+    // The rules the next plan() takes: false the lesson's (the page's own), true real
+    // hardware's with data/efficiency.json's fitted efficiency (report --assume real).
+    useRules(real) {
+      check('rules', w.use_rules(real ? 1 : 0));
+    },
     // p: split key, words, perServer, chatTokens, cacheBits (numbers) and the switches.
     plan(p) {
       let switches = 0;

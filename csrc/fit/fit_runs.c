@@ -1,5 +1,5 @@
-/* Achieved efficiency fitted to measured decode runs (`gpusplit fit`, csrc/cli/cli_fit.c;
- * the shared types in fit.h).
+/* Achieved efficiency fitted to measured decode runs (the types in fit.h; `gpusplit fit`,
+ * csrc/cli/cli_fit.c, reads the files and prints it).
  *
  * The fit (documented least squares; no libm):
  * 1. All-reduce start-up above NCCL's constants, by GPU generation: over NVIDIA's measured
@@ -23,33 +23,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fit.h"
+#include "fit/fit.h"
 
 /* The all-reduce systems the start-up is fitted on: a table of tests/measured, its NCCL
- * folder (source_dir) and the catalogue GPU and link (the Makefile's VALIDATE list). */
-typedef struct {
-  const char *file, *dir, *gpu, *link, *generation;
-} ar_system;
-
-static const ar_system AR_SYSTEMS[] = {{"a100_sxm_nccl.csv", "nccl/2.27.3", "a100-80gb-sxm", "nvlink3", "ampere"},
-                                       {"h100_sxm_nccl.csv", "nccl/2.27.3", "h100-sxm", "nvlink4", "hopper"},
-                                       {"h200_sxm_nccl.csv", "nccl/2.26.2", "h200", "nvlink4", "hopper"},
-                                       {"b200_sxm_nccl.csv", "nccl/2.27.3", "b200", "nvlink5", "blackwell"},
-                                       {"l40s_nccl.csv", "nccl/2.27.3", "l40s", "pcie4", "ada"}};
+ * folder (source_dir) and the catalogue GPU, whose own link and generation (data/gpus.json)
+ * price it (the Makefile's VALIDATE list). */
+const fit_ar_system FIT_AR_SYSTEMS[FIT_AR_SYSTEM_COUNT] = {{"a100_sxm_nccl.csv", "nccl/2.27.3", "a100-80gb-sxm"},
+                                                           {"h100_sxm_nccl.csv", "nccl/2.27.3", "h100-sxm"},
+                                                           {"h200_sxm_nccl.csv", "nccl/2.26.2", "h200"},
+                                                           {"b200_sxm_nccl.csv", "nccl/2.27.3", "b200"},
+                                                           {"l40s_nccl.csv", "nccl/2.27.3", "l40s"}};
 /* The sizes the start-up is fitted on: where the start-up, not the bandwidth, decides the
  * time (a decode step's messages: hidden x 2 bytes x words, 8 KiB for one word of a 4,096-wide
  * model); larger sizes measure the bandwidth, which the one-way table prices. */
 #define AR_FROM 8192
 #define AR_TO 65536
-const char *const FIT_GENERATIONS[FIT_GEN_COUNT] = {"ampere", "ada", "hopper", "blackwell"};
-
-int fit_gen_index(const char *g) {
-  int i;
-  for (i = 0; i < FIT_GEN_COUNT; i++)
-    if (strcmp(FIT_GENERATIONS[i], g) == 0) return i;
-  return -1;
-}
-
 /* x to the nearest 1 / scale, as the decimal it prints as reads back (k / scale is the
  * double nearest that decimal; k x step would not be). */
 static double round_to(double x, double scale) {
@@ -57,58 +45,60 @@ static double round_to(double x, double scale) {
   return (double)(long long)k / scale;
 }
 
-static int fit_allreduce(const char *dir, ar_fit *out) {
+/* One system's rows of 8 to 64 KiB on 2, 4 and 8 GPUs: each one's measured time less the
+ * priced one, summed (and squared) into its generation's. */
+static int fit_system(const fit_ar_system *sy, const char *text, size_t len, double *sum, double *sq, ar_fit *out,
+                      int *failure, gs_error *err) {
+  static gs_measured m;
+  gs_gpu gpu;
+  gs_link link;
+  gs_hardware_text t;
+  uint64_t gpus;
+  size_t i, tables = 0;
+  int gi;
+  *failure = FIT_AR_GPU;
+  if (gs_builtin_gpu(sy->gpu, &gpu, &t, err) != GS_OK || gs_builtin_link(t.link, &link, NULL, err) != GS_OK) return err->code;
+  if ((gi = fit_gen_index(gs_gpu_generation(sy->gpu))) < 0) return gs_fail(err, GS_ERR_UNKNOWN, "generation", "has no measured all-reduces");
+  link.bandwidth = gs_ring_one_way(&gpu, &link);
+  for (gpus = 2; gpus <= 8; gpus *= 2) {
+    /* a table with no rows at one GPU count is read at the others; one that does not
+     * parse is refused, naming it, rather than fitted on nothing */
+    if (gs_measured_csv_parse(text, len, sy->dir, gpus, &m, err) != GS_OK) {
+      if (err->code == GS_ERR_UNKNOWN) continue;
+      *failure = FIT_AR_TABLE;
+      return err->code;
+    }
+    tables++;
+    for (i = 0; i < m.count; i++) {
+      gs_ring r;
+      int protocol;
+      double d;
+      if (m.rows[i].bytes < AR_FROM || m.rows[i].bytes > AR_TO) continue;
+      memset(&r, 0, sizeof r);
+      r.gpus = gpus;
+      r.servers = 1;
+      r.intra = &link;
+      r.arch = gpu.arch;
+      r.nccl = GS_NCCL_AUTO;
+      d = m.rows[i].time_us - gs_ring_allreduce(m.rows[i].bytes, &r, &protocol) * 1e6;
+      sum[gi] += d;
+      sq[gi] += d * d;
+      out->rows[gi]++;
+    }
+  }
+  *failure = FIT_AR_TABLE;
+  if (!tables) return gs_fail(err, GS_ERR_MISSING, "table", "has no rows from %s on 2, 4 or 8 GPUs", sy->dir);
+  return GS_OK;
+}
+
+int fit_allreduce(const char *const texts[], const size_t lens[], ar_fit *out, size_t *at, int *failure, gs_error *err) {
   double sum[FIT_GEN_COUNT] = {0}, sq[FIT_GEN_COUNT] = {0};
   size_t a;
+  int rc;
   memset(out, 0, sizeof *out);
-  for (a = 0; a < sizeof AR_SYSTEMS / sizeof AR_SYSTEMS[0]; a++) {
-    const ar_system *sy = &AR_SYSTEMS[a];
-    char path[CLI_PATH_CAP], *text;
-    size_t len, i, tables = 0;
-    gs_gpu gpu;
-    gs_link link;
-    gs_error err;
-    uint64_t gpus;
-    int gi = fit_gen_index(sy->generation), rc;
-    /* the folder's path whole, or refused by name: a cut one names another folder */
-    if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, sy->file) >= sizeof path)
-      return cli_bad("--allreduce: the folder's path is %zu bytes, longer than a file's path in it may be (%d bytes): %s", strlen(dir),
-                     CLI_PATH_CAP - 1, dir);
-    if ((rc = cli_read_file(path, GS_MEASURED_MAX_BYTES, "a measured all-reduce table", &text, &len)) != CLI_OK) return rc;
-    if (gs_builtin_gpu(sy->gpu, &gpu, NULL, &err) != GS_OK || gs_builtin_link(sy->link, &link, NULL, &err) != GS_OK) {
-      free(text);
-      return cli_bad("fit: %s: %s", sy->gpu, err.what);
-    }
-    link.bandwidth = cli_ring_one_way(sy->gpu, sy->link, link.bandwidth);
-    for (gpus = 2; gpus <= 8; gpus *= 2) {
-      static gs_measured m;
-      /* a table with no rows at one GPU count is read at the others; one that does not
-       * parse is refused, naming it, rather than fitted on nothing */
-      if (gs_measured_csv_parse(text, len, sy->dir, gpus, &m, &err) != GS_OK) {
-        if (err.code == GS_ERR_UNKNOWN) continue;
-        free(text);
-        return cli_bad("fit: --allreduce: %s: %s", path, err.what);
-      }
-      tables++;
-      for (i = 0; i < m.count; i++) {
-        gs_ring r;
-        int protocol;
-        double d;
-        if (m.rows[i].bytes < AR_FROM || m.rows[i].bytes > AR_TO) continue;
-        memset(&r, 0, sizeof r);
-        r.gpus = gpus;
-        r.servers = 1;
-        r.intra = &link;
-        r.arch = gpu.arch;
-        r.nccl = GS_NCCL_AUTO;
-        d = m.rows[i].time_us - gs_ring_allreduce(m.rows[i].bytes, &r, &protocol) * 1e6;
-        sum[gi] += d;
-        sq[gi] += d * d;
-        out->rows[gi]++;
-      }
-    }
-    free(text);
-    if (!tables) return cli_bad("fit: --allreduce: %s: has no rows from %s on 2, 4 or 8 GPUs", path, sy->dir);
+  for (a = 0; a < FIT_AR_SYSTEM_COUNT; a++) {
+    *at = a;
+    if ((rc = fit_system(&FIT_AR_SYSTEMS[a], texts[a], lens[a], sum, sq, out, failure, err)) != GS_OK) return rc;
   }
   for (a = 0; a < FIT_GEN_COUNT; a++) {
     double mean;
@@ -119,12 +109,7 @@ static int fit_allreduce(const char *dir, ar_fit *out) {
      * fit needs no square root; rms_us holds the mean square (us^2) */
     out->rms_us[a] = sq[a] / (double)out->rows[a] - 2 * out->us[a] * mean + out->us[a] * out->us[a];
   }
-  return CLI_OK;
-}
-
-static double allreduce_for(const fit_result *fr, const char *generation) {
-  int gi = fit_gen_index(generation);
-  return gi >= 0 ? fr->ar.us[gi] : 0;
+  return GS_OK;
 }
 
 /* Runs the fit leaves out (they are priced and shown all the same): a mixture of experts
@@ -157,10 +142,10 @@ static size_t weigh(priced_run *p, size_t n, const char *engine, const char *gen
       }
     p[i].weight = 1.0 / (double)same;
     if (first && at + strlen(p[i].run->source) + 2 + MORE_ROOM < cap)
-      at += (size_t)snprintf(sources + at, cap - at, "%s%s", at ? "," : "", p[i].run->source);
+      at += (size_t)gs_format(sources + at, cap - at, "%s%s", at ? "," : "", p[i].run->source);
     else if (first) more++;
   }
-  if (more) snprintf(sources + at, cap - at, "%s%zu more", at ? " and " : "", more);
+  if (more) gs_format(sources + at, cap - at, "%s%zu more", at ? " and " : "", more);
   return count;
 }
 
@@ -291,7 +276,7 @@ static void solve_fixed_costs(const normal_sums *n, unsigned allowed, double *co
  * generation's (allreduce, or the run's own generation's for an all-generation group). */
 static double run_allreduce(const fit_figure *f, double allreduce, const fit_result *fr, const priced_run *p) {
   if (f->allreduce_fitted) return f->e.allreduce_us;
-  return allreduce >= 0 ? allreduce : allreduce_for(fr, p->s.generation);
+  return allreduce >= 0 ? allreduce : fit_allreduce_for(fr, p->s.generation);
 }
 
 static double clamp_us(double us) { return us < 0 ? 0 : us > 100000 ? 100000 : round_to(us, 10); }
@@ -349,7 +334,7 @@ static void fit_bandwidth(priced_run *p, size_t n, double allreduce, const fit_r
     for (i = 0; i < n && priced; i++) {
       double r, y;
       if (p[i].weight == 0) continue;
-      if (!fitted_a) e.allreduce_us = allreduce >= 0 ? allreduce : allreduce_for(fr, p[i].s.generation);
+      if (!fitted_a) e.allreduce_us = allreduce >= 0 ? allreduce : fit_allreduce_for(fr, p[i].s.generation);
       if ((y = fit_predict(&p[i], &e, 0)) < 0) priced = 0;
       r = y / (p[i].run->itl_ms * 1e-3) - 1;
       sum += p[i].weight * r * r;
@@ -454,7 +439,7 @@ static void fit_flops(priced_run *p, size_t n, double allreduce, const fit_resul
  * the FLOP/s share, and the first word needs the bandwidth share. */
 static void fit_group(priced_run *p, size_t n, const fit_result *fr, fit_figure *f, const gs_efficiency *fallback) {
   static double errs[GS_RUNS_MAX];
-  double allreduce = strcmp(f->generation, "all") == 0 ? -1 : allreduce_for(fr, f->generation);
+  double allreduce = strcmp(f->generation, "all") == 0 ? -1 : fit_allreduce_for(fr, f->generation);
   int round;
   size_t i, m;
   f->runs = weigh(p, n, f->engine, f->generation, f->sources, sizeof f->sources);
@@ -487,7 +472,7 @@ static void fit_group(priced_run *p, size_t n, const fit_result *fr, fit_figure 
 
 /* An engine with no figures of its own (fewer than FIT_MIN_RUNS runs, or a share fitted at
  * the grid's top): it keeps its runs and sources, and how far off every engine's pooled
- * figures (on each run's generation, as cli_fit_pick gives them) are on them; e is the
+ * figures (on each run's generation, as gs_efficiency_pick gives them) are on them; e is the
  * pooled all-generation figures. */
 static void pool_engine(priced_run *p, size_t n, const fit_result *fr, fit_figure *f) {
   static double errs[GS_RUNS_MAX], first[GS_RUNS_MAX];
@@ -500,7 +485,7 @@ static void pool_engine(priced_run *p, size_t n, const fit_result *fr, fit_figur
   f->ttft_runs = 0;
   for (i = 0; i < n; i++) {
     gs_efficiency e;
-    if (p[i].weight == 0 || !cli_fit_pick(fr, ANY_ENGINE, p[i].s.generation, &e)) continue;
+    if (p[i].weight == 0 || !gs_efficiency_pick(fr, ANY_ENGINE, p[i].s.generation, &e)) continue;
     errs[m++] = fit_rel(fit_predict(&p[i], &e, 0), p[i].run->itl_ms * 1e-3);
     if (!has_ttft(&p[i]) || e.flops_share == 0) continue;
     first[k++] = fit_rel(fit_predict(&p[i], &e, 1), p[i].run->ttft_ms * 1e-3);
@@ -523,7 +508,7 @@ size_t fit_price_runs(const gs_runs *runs, priced_run *p) {
   size_t i, ok = 0;
   for (i = 0; i < runs->count; i++) {
     p[i].run = &runs->rows[i];
-    p[i].ok = cli_run_setting(&runs->rows[i], &p[i].s, p[i].why, sizeof p[i].why);
+    p[i].ok = fit_run_setting(&runs->rows[i], &p[i].s, p[i].why, sizeof p[i].why);
     ok += (size_t)p[i].ok;
   }
   return ok;
@@ -544,27 +529,25 @@ static double mean_ratio(const priced_run *p, size_t n, const fit_result *fr, co
   return m ? sum / (double)m : 0;
 }
 
-int cli_fit_runs(const gs_runs *runs, const char *allreduce_dir, priced_run *p, fit_result *fr) {
+int fit_runs(const gs_runs *runs, priced_run *p, fit_result *fr, gs_error *err) {
   size_t i, j, e_count, own;
-  int rc;
   double shares[MAX_GROUPS], speed[MAX_GROUPS];
   const gs_efficiency peaks = {0}; /* the pooled group's fallback: the sheet's peaks, no server */
-  ar_fit ar = fr->ar; /* kept when allreduce_dir is NULL */
+  ar_fit ar = fr->ar; /* kept */
   memset(fr, 0, sizeof *fr);
   fr->ar = ar;
-  if (allreduce_dir && (rc = fit_allreduce(allreduce_dir, &fr->ar)) != CLI_OK) return rc;
-  if (fit_price_runs(runs, p) == 0) return cli_bad("fit: no run has a model and GPU the catalogue knows");
+  if (fit_price_runs(runs, p) == 0) return gs_fail(err, GS_ERR_NONE_FITS, "runs", "no run has a model and GPU the catalogue knows");
   /* every engine's runs pooled (ANY_ENGINE): the figures when no engine is named, and the
    * FLOP/s share of an engine no run of which gives ttft_ms */
-  snprintf(fr->f[0].engine, sizeof fr->f[0].engine, "%s", ANY_ENGINE);
-  snprintf(fr->f[0].generation, sizeof fr->f[0].generation, "all");
+  gs_format(fr->f[0].engine, sizeof fr->f[0].engine, "%s", ANY_ENGINE);
+  gs_format(fr->f[0].generation, sizeof fr->f[0].generation, "all");
   fit_group(p, runs->count, fr, &fr->f[0], &peaks);
   fr->count = 1;
   for (i = 0; i < runs->count && fr->count < MAX_GROUPS; i++) {
     fit_figure *f = &fr->f[fr->count];
     if (!p[i].ok || has_engine(fr, p[i].s.engine)) continue;
-    snprintf(f->engine, sizeof f->engine, "%s", p[i].s.engine);
-    snprintf(f->generation, sizeof f->generation, "all");
+    gs_format(f->engine, sizeof f->engine, "%s", p[i].s.engine);
+    gs_format(f->generation, sizeof f->generation, "all");
     if (weigh(p, runs->count, f->engine, f->generation, f->sources, sizeof f->sources) < FIT_MIN_RUNS) f->pooled = 1;
     else fit_group(p, runs->count, fr, f, &fr->f[0].e);
     /* a share at the grid's top, as below: its runs do not tell the bandwidth from the fixed
@@ -578,13 +561,13 @@ int cli_fit_runs(const gs_runs *runs, const char *allreduce_dir, priced_run *p, 
   for (i = 0; i < e_count; i++) {
     int g;
     if (fr->f[i].pooled) continue;
-    for (g = 0; g < FIT_GEN_COUNT + 1 && fr->count < MAX_GROUPS; g++) {
-      const char *gen = g < FIT_GEN_COUNT ? FIT_GENERATIONS[g] : "cdna3";
+    for (g = 0; g < GS_GENERATION_COUNT && fr->count < MAX_GROUPS; g++) {
+      const char *gen = GS_GENERATIONS[g];
       size_t n = 0;
       for (j = 0; j < runs->count; j++) n += (size_t)fit_in_group(&p[j], fr->f[i].engine, gen);
       if (n < FIT_MIN_RUNS || n == fr->f[i].runs) continue;
-      snprintf(fr->f[fr->count].engine, sizeof fr->f[0].engine, "%s", fr->f[i].engine);
-      snprintf(fr->f[fr->count].generation, sizeof fr->f[0].generation, "%s", gen);
+      gs_format(fr->f[fr->count].engine, sizeof fr->f[0].engine, "%s", fr->f[i].engine);
+      gs_format(fr->f[fr->count].generation, sizeof fr->f[0].generation, "%s", gen);
       fit_group(p, runs->count, fr, &fr->f[fr->count], &fr->f[i].e);
       /* a share at the grid's top, all of the bandwidth, says these runs do not tell the
        * bandwidth from the fixed costs apart: the engine's all-generation figures stand */
@@ -600,45 +583,15 @@ int cli_fit_runs(const gs_runs *runs, const char *allreduce_dir, priced_run *p, 
    * figures price the fitted runs in the middle of the engines' (each engine's mean of
    * predicted over measured time on every run the fit uses, sorted; the lower of two middle
    * ones); every engine pooled when none has */
-  snprintf(fr->median_engine, sizeof fr->median_engine, "%s", ANY_ENGINE);
+  gs_format(fr->median_engine, sizeof fr->median_engine, "%s", ANY_ENGINE);
   for (i = 1, own = 0; i < e_count; i++)
     if (!fr->f[i].pooled) shares[own++] = speed[i] = mean_ratio(p, runs->count, fr, &fr->f[i]);
   fit_median(shares, own);
   for (i = 1; own && i < e_count; i++)
     if (!fr->f[i].pooled && speed[i] == shares[(own - 1) / 2]) {
-      snprintf(fr->median_engine, sizeof fr->median_engine, "%s", fr->f[i].engine);
+      gs_format(fr->median_engine, sizeof fr->median_engine, "%s", fr->f[i].engine);
       break;
     }
-  return CLI_OK;
+  return GS_OK;
 }
 
-const fit_figure *fit_pooled_engine(const fit_result *fr, const char *engine) {
-  size_t i;
-  for (i = 0; i < fr->count; i++)
-    if (fr->f[i].pooled && strcmp(fr->f[i].engine, engine) == 0 && strcmp(fr->f[i].generation, "all") == 0) return &fr->f[i];
-  return NULL;
-}
-
-/* The figures for an engine ("" for every engine pooled, "median" for the median engine)
- * on a GPU generation: the engine's own for that generation, else its all-generation ones
- * with that generation's all-reduce start-up; every engine's pooled for an engine with none
- * of its own (fit_pooled_engine). NULL when the engine has none. */
-const fit_figure *cli_fit_pick(const fit_result *fr, const char *engine, const char *generation, gs_efficiency *out) {
-  const fit_figure *all = NULL;
-  size_t i;
-  if (!engine[0]) engine = ANY_ENGINE;
-  else if (strcmp(engine, "median") == 0) engine = fr->median_engine;
-  if (fit_pooled_engine(fr, engine)) engine = ANY_ENGINE;
-  for (i = 0; i < fr->count; i++) {
-    if (strcmp(fr->f[i].engine, engine) != 0) continue;
-    if (strcmp(fr->f[i].generation, generation) == 0) {
-      *out = fr->f[i].e;
-      return &fr->f[i];
-    }
-    if (strcmp(fr->f[i].generation, "all") == 0) all = &fr->f[i];
-  }
-  if (!all) return NULL;
-  *out = all->e;
-  if (!all->allreduce_fitted) out->allreduce_us = allreduce_for(fr, generation);
-  return all;
-}
