@@ -308,10 +308,10 @@ bench: deps build/bench_native_clang build/bench.wasm build/widget.html
 # Coverage-guided fuzzing with clang's libFuzzer: the config reader with hardware figures
 # at their extremes, the command line, the data readers, and the measured all-reduce
 # readers with the fit, the measured-runs reader, the plan's search over its inputs (budgets
-# to 65,536), and the efficiency fit with what fit and validate print of it (fuzz_fit,
-# bounded to 24 runs an input). `make fuzz` runs each for FUZZ_SECONDS; `make test` runs
-# each briefly (test-fuzz).
-FUZZ = config cli data measured runs plan fit
+# to 65,536), the efficiency fit with what fit and validate print of it (fuzz_fit,
+# bounded to 24 runs an input), and serve's lengths reader (fuzz_lengths). `make fuzz`
+# runs each for FUZZ_SECONDS; `make test` runs each briefly (test-fuzz).
+FUZZ = config cli data measured runs plan fit lengths
 FUZZ_SECONDS ?= 60
 FUZZ_CC = clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Icsrc -Icsrc/cli -Itests/fuzz
 
