@@ -19,14 +19,15 @@ FAMILIES = $(sort $(wildcard csrc/read/families/*.c))
 LIB = csrc/core/primitives.c csrc/core/checks.c csrc/core/split.c csrc/core/step.c csrc/core/nccl.c csrc/core/prefill.c csrc/core/experts.c csrc/core/plan.c csrc/core/plan_counts.c csrc/core/explain.c csrc/read/measured.c csrc/read/calibrate.c csrc/read/runs.c \
       csrc/read/config.c csrc/read/tally.c csrc/read/json.c csrc/core/utf8.c csrc/read/hardware.c \
       csrc/core/format.c csrc/core/view.c csrc/read/data.c csrc/core/error.c csrc/core/price.c csrc/read/resolve.c $(FAMILIES) \
-      csrc/core/figure.c csrc/read/number.c csrc/core/launch.c csrc/read/efficiency.c
+      csrc/core/figure.c csrc/read/number.c csrc/core/launch.c csrc/read/efficiency.c csrc/core/mixed_step.c csrc/serve/engine.c \
+      csrc/serve/load.c csrc/serve/stats.c csrc/serve/scheduler.c csrc/serve/serve.c csrc/read/lengths.c
 CLI = $(sort $(wildcard csrc/cli/*.c))
 # The efficiency fit: a layer of the library the command line alone links (csrc/fit/fit.h).
 FIT = $(sort $(wildcard csrc/fit/*.c))
 HEADERS = csrc/gpusplit.h csrc/internal.h csrc/read/efficiency.h csrc/core/fields.h csrc/wasm/abi.h csrc/cli/cli.h csrc/cli/fit_work.h csrc/fit/fit.h csrc/read/families/families.h
 DATA = data/gpus.json data/links.json data/widget.json data/efficiency.json
 CATALOGUE = data/models/catalogue.json $(wildcard data/models/*.json)
-C_TESTS = model config families format view machines measured figure bounds efficiency runs experts launch
+C_TESTS = model config families format view machines measured figure bounds efficiency runs experts launch serve
 TEST_LIB = tests/c/test_support.c
 
 comma := ,
@@ -308,10 +309,10 @@ bench: deps build/bench_native_clang build/bench.wasm build/widget.html
 # Coverage-guided fuzzing with clang's libFuzzer: the config reader with hardware figures
 # at their extremes, the command line, the data readers, and the measured all-reduce
 # readers with the fit, the measured-runs reader, the plan's search over its inputs (budgets
-# to 65,536), and the efficiency fit with what fit and validate print of it (fuzz_fit,
-# bounded to 24 runs an input). `make fuzz` runs each for FUZZ_SECONDS; `make test` runs
-# each briefly (test-fuzz).
-FUZZ = config cli data measured runs plan fit
+# to 65,536), the efficiency fit with what fit and validate print of it (fuzz_fit,
+# bounded to 24 runs an input), and serve's lengths reader (fuzz_lengths). `make fuzz`
+# runs each for FUZZ_SECONDS; `make test` runs each briefly (test-fuzz).
+FUZZ = config cli data measured runs plan fit lengths
 FUZZ_SECONDS ?= 60
 FUZZ_CC = clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Icsrc -Icsrc/cli -Itests/fuzz
 

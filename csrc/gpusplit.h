@@ -812,6 +812,164 @@ char *gs_layout_flags(const gs_layout *l, char *buf, size_t cap);
 /* A layout priced through gs_price, for its sums (gs_explain_of): s's plan with l's. */
 int gs_layout_price(const gs_setting *s, const gs_layout *l, gs_setting *scratch, gs_priced *out, gs_error *err);
 
+/* ---- A served load (issue 29): the mixed step, the engine's scheduler, the load ----
+ * csrc/core/mixed_step.c prices one engine step that carries decoding chats, each at its
+ * own context, beside prefill chunks; csrc/serve/ simulates an engine's scheduler step by
+ * step under a load and gathers the requests' times. Not yet fitted to or checked against
+ * measured serving runs: the figures say so wherever they are shown. */
+
+/* What one step computes: each sequence scheduled in it adds `tokens` new tokens after
+ * `context` tokens already in its cache (a decode: 1 token; a prefill chunk: many). */
+typedef struct {
+  uint64_t seqs;          /* sequences in the step */
+  uint64_t tokens;        /* new tokens computed, all sequences */
+  uint64_t cache_full;    /* tokens of cache read in the layers that keep every token: the contexts */
+  uint64_t cache_kept;    /* tokens read in the sliding layers: each context capped at the window */
+  uint64_t pairs_full;    /* (token, earlier token) pairs attention scores in every-token layers */
+  uint64_t pairs_kept;    /* the same in the sliding layers, each token's reach capped at the window */
+} gs_step_work;
+
+/* One step priced (all seconds; ops on all GPUs together). */
+typedef struct {
+  uint64_t read_bytes;    /* one GPU: its share of the weights the step's tokens pick and of the caches */
+  double read;            /* seconds one GPU reads them */
+  double gemm_ops;        /* 2 x (active weights less the tables) a token, and the output table once a sequence */
+  double attention_ops;   /* 4 x width a pair a layer (scores and weighted sum) */
+  double compute;         /* seconds one GPU computes its share */
+  double busy;            /* the overlap form: max(read, compute) + overlap_share x min(read, compute) */
+  gs_time time;           /* busy time and transfers as gs_split_time arranges them, fixed costs in */
+  double swap;            /* one all-reduce or hand-off */
+  double seconds;         /* the step: time.read + time.transfer */
+} gs_mixed_cost;
+
+/* Adds one sequence's share of a step: `tokens` new tokens after `context` cached ones. */
+void gs_step_work_add(const gs_model *m, gs_step_work *w, uint64_t context, uint64_t tokens);
+/* The step's time under plan p (its gpus, split, cache bits, efficiency); overlap_share 0
+ * to 1 is how much of the shorter of reading and computing is not hidden by the longer.
+ * Refused: --experts spread (not yet priced per step), a step with no token. */
+int gs_mixed_step(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, double overlap_share,
+                  const gs_step_work *w, gs_mixed_cost *out, gs_error *err);
+
+/* An engine's scheduler (csrc/serve/engine.c holds each engine's defaults and their sources). */
+typedef struct {
+  int kind;                    /* enum gs_engine (csrc/core/launch.c's names) */
+  uint64_t max_seqs;           /* sequences a step may hold; 0: the pool's tokens / 2 (SGLang's rule) */
+  uint64_t max_batched_tokens; /* new tokens a step may compute */
+  uint64_t block_tokens;       /* tokens a cache block holds */
+  double memory_share;         /* share of each GPU's memory the engine takes (vLLM, SGLang: weights and cache
+                                  within it; TensorRT-LLM: the cache's share of what the weights leave) */
+  int share_of_free;           /* 1: memory_share is of the memory left after weights (TensorRT-LLM) */
+  int activations_inside;      /* 1: the working memory is taken out of the share (vLLM profiles it inside) */
+  int mixed;                   /* 1: prefill chunks run beside decodes in one step; 0: a step prefills or decodes */
+  int chunked;                 /* 1: a prompt may be split across steps by the token budget */
+  int reserve_full;            /* 1: a request is admitted only with room for its whole prompt and output, never
+                                  preempted (TensorRT-LLM's GUARANTEED_NO_EVICT); 0: preempted and recomputed */
+  double overlap_share;        /* gs_mixed_step's; 0: the larger of reading and computing (today's rule) */
+} gs_scheduler;
+
+/* The engine's defaults for a GPU (its memory, its catalogue key: vLLM treats A100s apart)
+ * and the GPUs of one instance; name vllm (NULL too), sglang, trtllm or trt-llm (as --engine
+ * names it for the fitted efficiency); GS_ERR_UNKNOWN for another. */
+int gs_engine_defaults(const char *name, const gs_gpu *g, const char *gpu_key, uint64_t gpus, gs_scheduler *out,
+                       gs_error *err);
+
+/* How requests arrive (csrc/serve/load.c). */
+enum gs_load_kind {
+  GS_LOAD_BATCH = 0,  /* all requests at t = 0 */
+  GS_LOAD_CLOSED = 1, /* `concurrency` in flight, a new one as one ends */
+  GS_LOAD_OPEN = 2    /* Poisson arrivals at `rate` a second */
+};
+typedef struct {
+  int kind;
+  uint64_t requests;      /* 1 to GS_SERVE_MAX_REQUESTS */
+  uint64_t concurrency;   /* GS_LOAD_CLOSED */
+  double rate;            /* GS_LOAD_OPEN: requests a second */
+  uint64_t prompt_tokens, output_tokens; /* each request's, when no pairs are given */
+  uint64_t seed;
+  const uint64_t *prompts, *outputs; /* pairs lengths of requests, replayed in order (gs_lengths_parse); NULL: none */
+  size_t pairs;
+} gs_load;
+/* A lengths file's text: "PROMPT,OUTPUT" a line (csrc/read/lengths.c) into prompts and
+ * outputs, room for cap; *count the pairs read. */
+int gs_lengths_parse(const char *text, size_t len, uint64_t *prompts, uint64_t *outputs, size_t cap, size_t *count,
+                     gs_error *err);
+#define GS_SERVE_MAX_REQUESTS 1000000
+/* The most tokens a load may hold, all requests' prompts and outputs: 2^32. */
+#define GS_SERVE_MAX_TOKENS 4294967296u
+
+/* splitmix64 (Steele, Lea, Flood, "Fast splittable pseudorandom number generators",
+ * OOPSLA 2014; the constants of Vigna's splitmix64.c): the next 64 bits of *state. */
+uint64_t gs_splitmix64(uint64_t *state);
+/* The natural logarithm of x > 0 from + - * / only (load.c says how): agrees with libm's
+ * log within a few ulp, the same bits native and in wasm. */
+double gs_log(double x);
+
+/* Percentiles of a figure over requests (or gaps between tokens), seconds. */
+typedef struct {
+  double mean, p50, p90, p99;
+} gs_dist;
+
+/* One request as the simulation tracks it. */
+typedef struct {
+  double arrival, first_token, last_token, finish; /* seconds */
+  uint64_t prompt, output;   /* tokens */
+  uint64_t computed;         /* tokens whose cache is computed */
+  uint64_t generated;        /* output tokens so far */
+  uint64_t blocks;           /* cache blocks held */
+  uint64_t preempted;        /* times preempted */
+  uint64_t step_tokens;      /* tokens scheduled in the step being built; 0: none */
+  int state;                 /* 0 not arrived, 1 waiting, 2 running, 3 done */
+} gs_serve_req;
+
+/* The gaps between tokens, pooled, in bins of 1/256 of a power of two (exact bins: the
+ * bits of the double), each with its count and sum, so percentiles are within 0.4% and
+ * the mean exact. */
+#define GS_ITL_EXP_MIN 983   /* 2^-40 s: a biased exponent; shorter gaps count in the first bin */
+#define GS_ITL_EXP_MAX 1047  /* 2^24 s */
+#define GS_ITL_BINS ((GS_ITL_EXP_MAX - GS_ITL_EXP_MIN + 1) * 256)
+typedef struct {
+  uint64_t count[GS_ITL_BINS];
+  double sum[GS_ITL_BINS];
+  uint64_t total;
+  double total_sum;
+} gs_itl_hist;
+
+/* The caller's memory for a run of n requests (nothing in the library allocates). */
+typedef struct {
+  gs_serve_req *reqs;  /* n */
+  uint32_t *ids;       /* 3 n: a replica's requests, its running list, its waiting ring */
+  double *scratch;     /* n: sorting */
+  gs_itl_hist *itl;
+  size_t cap;          /* n */
+} gs_serve_space;
+
+typedef struct {
+  gs_dist ttft, tpot, itl, e2e;  /* seconds */
+  double output_tokens_per_s, total_tokens_per_s, requests_per_s; /* the whole deployment */
+  double duration;               /* first arrival to last completion, seconds */
+  double mean_in_flight;         /* requests arrived and not done, averaged over the duration */
+  uint64_t gpus;                 /* the whole deployment's */
+  uint64_t steps, preemptions;
+  uint64_t computed_tokens;      /* tokens all steps computed: each prompt's and output's but the last once, and again
+                                    what a preemption made recompute */
+  uint64_t pool_blocks;          /* blocks one instance's pool holds */
+  uint64_t peak_blocks;          /* the most any instance held at once */
+  uint64_t pool_tokens;          /* pool_blocks x block_tokens */
+  uint64_t max_seqs;             /* the engine's cap on sequences as run (its rule applied when it was 0) */
+  int overloaded;                /* open loop: the rate is above sustainable_rate */
+  double sustainable_rate;       /* open loop: requests a second all instances complete saturated; 0 otherwise */
+  gs_mixed_cost typical;         /* the step with the median count of tokens, for --explain */
+  gs_step_work typical_work;
+} gs_serve_result;
+
+/* Simulates the load on `replicas` copies of the setting's layout (plan p with its gpus),
+ * requests shared round-robin, each copy run by engine e; fills out. */
+int gs_serve_run(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, uint64_t replicas,
+                 const gs_scheduler *e, const gs_load *load, gs_serve_space *space, gs_serve_result *out, gs_error *err);
+/* The pool of one instance: blocks of e->block_tokens tokens on each GPU. */
+int gs_serve_pool(const gs_model *m, const gs_gpu *g, const gs_plan *p, const gs_scheduler *e, uint64_t *blocks,
+                  gs_error *err);
+
 /* ---- The lesson's four figures, as small SVGs (csrc/core/figure.c) ---- */
 enum gs_figure_kind {
   GS_FIGURE_WEIGHTS_SPLIT = 0,   /* Figure 1: the large model's weights against one GPU, then split four ways */

@@ -104,6 +104,20 @@ uint64_t gs_held_chats(const gs_plan *p);
 uint64_t gs_working_bytes(const gs_model *m);
 uint64_t gs_plan_tokens(const gs_plan *p);
 uint64_t gs_step_read_bytes(const gs_model *m, uint64_t words);
+/* The cache of `full` tokens in the layers that keep every token and `kept` tokens in the
+ * sliding layers, each number at `bits` bits: the one rule of a cache's bytes, for a plan's
+ * chat (gs_plan_cache_bytes, at its tokens and bits) and for a served step's chats at their
+ * own contexts (mixed_step.c). The model's figures are at 16 bits; bytes16 x bits / 16 is
+ * taken as q x bits + r x bits / 16 so that no product overflows. Always inlined, so the
+ * lesson's module compiles to the bytes it did before the served step shared the rule. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline uint64_t gs_cache_bytes_at(const gs_model *m, uint64_t full, uint64_t kept, uint64_t bits) {
+  uint64_t bytes16 = m->cache_full_bytes * full + m->cache_window_bytes * kept;
+  if (bits == 16) return bytes16;
+  return bytes16 / 16 * bits + ((bytes16 % 16) * bits + 15) / 16;
+}
 /* a / b rounded up (b > 0): every share of bytes rounds up to a whole byte */
 static inline uint64_t gs_ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
 /* An ASCII capital as its small letter; any other byte as it is (names are matched
@@ -138,6 +152,32 @@ uint64_t gs_spread_read_bytes(const gs_model *m, uint64_t n, uint64_t tokens);
  * sends within its server and between servers, when not NULL. */
 double gs_all_to_all(uint64_t size, const gs_ring *r, double *bytes_within, double *bytes_between);
 
+/* serve/load.c: each request's lengths and arrival under the load (reqs has room for
+ * load->requests). serve/stats.c: a figure's distribution over values (sorted in place),
+ * the pooled gaps' distribution, and one gap added. */
+void gs_load_fill(const gs_load *load, gs_serve_req *reqs);
+void gs_dist_of(double *values, size_t n, gs_dist *out);
+void gs_itl_dist(const gs_itl_hist *h, gs_dist *out);
+void gs_itl_add(gs_itl_hist *h, double gap);
+/* serve/scheduler.c: one engine instance run over its requests (mine, in arrival order;
+ * run and wait have room for mine_n each); released: a closed loop's first request not yet
+ * arrived. area gets the requests in the system integrated over time. */
+typedef struct {
+  const gs_model *m;
+  const gs_gpu *g;
+  const gs_link *l;
+  const gs_plan *p;
+  const gs_scheduler *e;
+  const gs_load *load;
+  gs_serve_req *reqs;
+  uint32_t *mine, *run, *wait;
+  size_t mine_n, released;
+  uint64_t pool;
+  gs_serve_result *out;
+  gs_itl_hist *itl;
+  double area;
+} gs_serve_sim_args;
+int gs_serve_instance(gs_serve_sim_args *a, gs_error *err);
 /* a * b and a + b, or 0 when the result would not fit in 64 bits. */
 int gs_mul(uint64_t a, uint64_t b, uint64_t *out);
 int gs_add(uint64_t a, uint64_t b, uint64_t *out);

@@ -81,6 +81,7 @@ int cli_validate(int argc, char **argv);
 int cli_figure(int argc, char **argv);
 int cli_fit(int argc, char **argv);
 int cli_plan(int argc, char **argv);
+int cli_serve(int argc, char **argv);
 /* The whole command line, argv[0] being the program (main.c; the fuzz harness calls it). */
 int cli_run(int argc, char **argv);
 

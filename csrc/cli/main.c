@@ -24,6 +24,7 @@ static const command COMMANDS[] = {
     {"figure", cli_figure, "one of the lesson's four figures as an SVG (make figures)"},
     {"fit", cli_fit, "achieved efficiency fitted to measured decode runs (gpusplit fit RUNS.csv)"},
     {"plan", cli_plan, "every layout within a budget of GPUs: the frontier of speed against throughput"},
+    {"serve", cli_serve, "a load served by one layout, simulated step by step: first token, per token, throughput"},
 };
 enum { COMMAND_COUNT = sizeof COMMANDS / sizeof COMMANDS[0] };
 

@@ -53,10 +53,8 @@ uint64_t gs_chat_cache_bytes(const gs_model *m) {
  * bits (--cache-bits), rounded up to a whole byte; the model's figures are at 16 bits.
  * bytes16 x bits / 16 is taken as q x bits + r x bits / 16 so that no product overflows. */
 uint64_t gs_plan_cache_bytes(const gs_model *m, const gs_plan *p) {
-  uint64_t tokens = gs_plan_tokens(p), bits = plan_cache_bits(p), kept = m->window < tokens ? m->window : tokens;
-  uint64_t bytes16 = m->cache_full_bytes * tokens + m->cache_window_bytes * kept;
-  if (bits == 16) return bytes16;
-  return bytes16 / 16 * bits + ((bytes16 % 16) * bits + 15) / 16;
+  uint64_t tokens = gs_plan_tokens(p), kept = m->window < tokens ? m->window : tokens;
+  return gs_cache_bytes_at(m, tokens, kept, plan_cache_bits(p));
 }
 
 

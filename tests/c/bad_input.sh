@@ -531,6 +531,41 @@ bad "--emit trtllm;no layout meets the target" plan --model 70b --gpu h100-sxm -
 good plan --model 70b --gpu h100-sxm --gpus-max 8 --target-word-ms 30 --emit sglang
 good report --model deepseek-v3 --gpu h200 --counts 8 --experts spread --words 64 --emit=sglang
 
+# a served load (issue 29): its own flags, report's it decides, and what cannot be served
+bad "serve;--counts N is needed" serve --gpu h100-sxm
+bad "serve;--counts N is needed" serve --gpu h100-sxm --counts 4,8
+bad "--rate;above 0" serve --gpu h100-sxm --counts 4 --rate 0
+bad "--rate;finite" serve --gpu h100-sxm --counts 4 --rate nan
+bad "--rate;needs a value" serve --gpu h100-sxm --counts 4 --rate
+bad "--concurrency;--rate;give one" serve --gpu h100-sxm --counts 4 --rate 5 --concurrency 4
+bad "--concurrency;from 1 to" serve --gpu h100-sxm --counts 4 --concurrency 0
+bad "--concurrency;to the requests" serve --gpu h100-sxm --counts 4 --concurrency 2000
+bad "--concurrency;from the replicas (2)" serve --gpu h100-sxm --counts 4 --replicas 2 --concurrency 1
+bad "--requests;from 1 to" serve --gpu h100-sxm --counts 4 --requests 0
+bad "--requests;at most 4294967296" serve --gpu h100-sxm --counts 4 --requests 1000000 --output-tokens 10000
+bad "--output-tokens;from 1 to" serve --gpu h100-sxm --counts 4 --output-tokens 0
+bad "--engine;vllm, sglang or trt-llm;tgi" serve --gpu h100-sxm --counts 4 --engine tgi
+bad "--engine;needs a value" serve --gpu h100-sxm --counts 4 --engine
+bad "--memory-share;from 0.01 to 1" serve --gpu h100-sxm --counts 4 --memory-share 2
+bad "--overlap-share;from 0 to 1" serve --gpu h100-sxm --counts 4 --overlap-share -1
+bad "--max-seqs;from 1 to" serve --gpu h100-sxm --counts 4 --max-seqs 0
+bad "--block-tokens;from 1 to" serve --gpu h100-sxm --counts 4 --block-tokens 0
+bad "serve;--words;decides" serve --gpu h100-sxm --counts 4 --words 8
+bad "serve;--emit;decides" serve --gpu h100-sxm --counts 4 --emit vllm
+bad "--memory-share;no room for the cache" serve --gpu h100-sxm --counts 1 --model 405b
+bad "--max-batched-tokens;9000;without chunks" serve --gpu h100-sxm --counts 4 --engine trt-llm --prompt-tokens 9000
+bad "pool;200000 tokens" serve --model 8b --counts 1 --gpu l4 --prompt-tokens 100000 --output-tokens 100000
+bad "--experts;sliced only" serve --model mixtral-8x7b --gpu h100-sxm --counts 8 --experts spread
+printf '100,10\n3000,x\n' > "$tmp/lengths.csv"
+bad "lengths.csv;lengths: line 2;PROMPT,OUTPUT" serve --model 8b --gpu h100-sxm --counts 1 --lengths "$tmp/lengths.csv"
+bad "--lengths;leave out" serve --model 8b --gpu h100-sxm --counts 1 --lengths "$tmp/lengths.csv" --output-tokens 5
+bad "--lengths;leave out" serve --model 8b --gpu h100-sxm --counts 1 --lengths "$tmp/lengths.csv" --prompt-tokens 5
+bad "missing.csv" serve --model 8b --gpu h100-sxm --counts 1 --lengths "$tmp/missing.csv"
+good serve --model 8b --gpu h100-sxm --counts 1 --requests 50 --output-tokens 8
+printf '# prompt,output\n100,10\n3000,50\n' > "$tmp/lengths-good.csv"
+good serve --model 8b --gpu h100-sxm --counts 1 --requests 20 --lengths "$tmp/lengths-good.csv"
+good serve --help
+
 # Good inputs: any value that parses as a number, and --flag=value.
 good report
 good report --link-bw 2.039e12 --words 10

@@ -65,7 +65,7 @@ check "the same seed gives the same fixture" cmp -s "$tmp/fixture.json" "$tmp/ag
 
 # Every command's --help and -h: its usage on standard output, nothing on stderr, exit 0.
 helped() { [ "$1" -eq 0 ] && [ ! -s "$tmp/help_err" ] && head -n 1 "$tmp/help" | grep -Eq "^usage: gpusplit $2( |$)"; }
-for command in "" help report plan fit validate calibrate list figure fixture numbers; do
+for command in "" help report plan serve fit validate calibrate list figure fixture numbers; do
   for flag in --help -h; do
     # shellcheck disable=SC2086 # the empty command must vanish
     "$binary" $command $flag > "$tmp/help" 2> "$tmp/help_err"
@@ -376,6 +376,33 @@ assert all(x['gpus'] <= 64 or x['gpus'] in p['counts_past'] for x in p['frontier
 assert p['searched'].startswith('Past 64 GPUs a copy, only these 20 counts were searched') and p['searched'] + '.\n' in text
 assert 'every_count_to' not in p64 and 'Past 64' not in json.dumps(p64)
 " "$tmp/plan.json" "$tmp/plan.txt" "$tmp/plan64.json"
+
+# A served load (issue 29): serve --json holds the issue's keys, its percentiles in order,
+# e2e = ttft + tpot x (output - 1) on the means with fixed lengths, the deployment's GPUs,
+# and says its rules and that the serving figures are not yet validated; the table says so too.
+"$binary" serve --model 8b --gpu h100-sxm --counts 2 --replicas 2 --concurrency 8 --requests 200 --output-tokens 32 --json > "$tmp/serve.json"
+check "serve --json holds its keys, percentiles in order, e2e = ttft + tpot x 31, 4 GPUs" python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+for k in ('ttft_ms', 'tpot_ms', 'itl_ms', 'e2e_ms'):
+    assert d[k]['p50'] <= d[k]['p90'] <= d[k]['p99'] and d[k]['mean'] > 0, k
+for k in ('output_tokens_per_s', 'total_tokens_per_s', 'requests_per_s', 'pool_peak_blocks', 'preemptions', 'overloaded', 'sustainable_rate'):
+    assert k in d, k
+assert d['gpus'] == 4 and d['replicas'] == 2 and d['validated'] is False
+assert abs(d['e2e_ms']['mean'] - (d['ttft_ms']['mean'] + 31 * d['tpot_ms']['mean'])) <= 1e-9 * d['e2e_ms']['mean']
+assert d['assumptions'] and 'not yet fitted' in d['serving_assumptions']
+" "$tmp/serve.json"
+"$binary" serve --model 8b --gpu h100-sxm --counts 1 --rate 1e6 --requests 100 --output-tokens 16 --json > "$tmp/over.json"
+check "an open loop far above capacity is overloaded, with the rate it can hold" python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d['overloaded'] is True and 0 < d['sustainable_rate'] < 1e6
+" "$tmp/over.json"
+"$binary" serve --model 8b --gpu h100-sxm --counts 1 --requests 100 > "$tmp/serve.txt"
+check "serve's table says its rules and that it is not yet validated" sh -c "grep -q '^Assumptions: ' '$tmp/serve.txt' && grep -q 'not yet fitted to or validated' '$tmp/serve.txt'"
+"$binary" serve --model 8b --gpu h100-sxm --counts 1 --rate 20 --requests 100 --seed 3 --json > "$tmp/s1.json"
+"$binary" serve --model 8b --gpu h100-sxm --counts 1 --rate 20 --requests 100 --seed 3 --json > "$tmp/s2.json"
+check "serve: the same seed prints the same figures" cmp -s "$tmp/s1.json" "$tmp/s2.json"
 
 echo "cli_test: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

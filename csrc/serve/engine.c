@@ -1,0 +1,100 @@
+/* Each engine's scheduler defaults, from its own source, and which depend on the GPU.
+ *
+ * vLLM (V1 engine, `vllm serve`, the OPENAI_API_SERVER usage context):
+ * - max_num_seqs and max_num_batched_tokens depend on the GPU: 1024 and 8192 on a GPU of
+ *   at least 70 GiB whose name has no "a100" (H100, H200, MI300X, B200), else 256 and 2048
+ *   (EngineArgs._set_default_args, vllm/engine/arg_utils.py @ 99d7eb5d6a512cfcc5a2b104f24ebf2d6cda772b,
+ *   https://github.com/vllm-project/vllm/blob/99d7eb5d6a512cfcc5a2b104f24ebf2d6cda772b/vllm/engine/arg_utils.py;
+ *   "Setting large max_num_batched_tokens for A100 reduces throughput, see PR #17885");
+ * - chunked prefill on for generative models (same function), decodes and prefill chunks
+ *   in one step, the running requests scheduled before the waiting ones (vllm/v1/core/sched/
+ *   scheduler.py), preemption by recompute when the pool runs out;
+ * - gpu_memory_utilization 0.92 of each GPU for weights, activations and cache, blocks of 16
+ *   tokens (CacheConfig, vllm/config/cache.py @ 002f10e0cfa1373a19a0d2756598a34b700d20e5;
+ *   older releases had 0.9).
+ * SGLang (python/sglang/srt/server_args.py, a stored copy of the 2025 code; the snapshot of
+ * sgl-project/sglang read is 469c63e54e7d94591617ef9590c6aa26d54dc1bb):
+ * - chunked_prefill_size depends on the GPU's memory: 2048 under 35 GiB, 8192 under 160 GiB,
+ *   16384 above (B200, MI300X);
+ * - mem_fraction_static (weights and cache pool) = (memory - reserved) / memory, rounded to
+ *   3 places, reserved by memory: under 35 GiB 2.8 + GPUs/10 GiB, under 90 GiB 9.5 + GPUs/2,
+ *   under 160 GiB 12 + GPUs/2, above 32 GiB; activations live in the reserve;
+ * - enable_mixed_chunk False: a step prefills or decodes, never both (the scheduler runs a
+ *   new prefill batch when one forms, else a decode batch); page_size 1; schedule_policy fcfs;
+ * - max_running_requests, when not given, is max_total_num_tokens // 2, the pool's tokens
+ *   halved (python/sglang/srt/managers/scheduler.py, as stored copies of 2025 versions read;
+ *   the request pool's own size, which can cap it lower, is not modelled).
+ * TensorRT-LLM (PyTorch backend, LLM API / trtllm-serve):
+ * - max_batch_size 2048 and max_num_tokens 8192 (BuildConfig's defaults, which the LLM API
+ *   takes; tensorrt_llm/llmapi/llm_args.py, snapshot fcd3f31682808ae56118ae43c1d7864a3a945e6f;
+ *   these two were not re-read in this session);
+ * - KvCacheConfig free_gpu_memory_fraction 0.9 of the memory free after the weights
+ *   (https://nvidia.github.io/TensorRT-LLM/examples/kvcacheconfig.html); tokens_per_block 32;
+ * - capacity scheduler GUARANTEED_NO_EVICT by default: a request starts only when its whole
+ *   prompt and output fit, and is never paused (docs, performance-tuning-guide/
+ *   useful-runtime-flags); in-flight batching runs context and generation requests in one
+ *   step; enable_chunked_prefill off: a prompt runs whole within max_num_tokens. */
+#include <string.h>
+
+#include "internal.h"
+
+/* 1 when the catalogue key names an A100 (vLLM matches "a100" in the device name). */
+static int is_a100(const char *key) {
+  size_t i;
+  for (i = 0; key && key[i] && key[i + 1] && key[i + 2] && key[i + 3]; i++)
+    if (gs_ascii_lower(key[i]) == 'a' && key[i + 1] == '1' && key[i + 2] == '0' && key[i + 3] == '0') return 1;
+  return 0;
+}
+
+static void vllm_defaults(const gs_gpu *g, const char *gpu_key, gs_scheduler *e) {
+  int large = g->gib >= 70 && !is_a100(gpu_key);
+  e->max_seqs = large ? 1024 : 256;
+  e->max_batched_tokens = large ? 8192 : 2048;
+  e->block_tokens = 16;
+  e->memory_share = 0.92;
+  e->activations_inside = 1;
+  e->mixed = 1;
+  e->chunked = 1;
+}
+
+static void sglang_defaults(const gs_gpu *g, uint64_t gpus, gs_scheduler *e) {
+  double mib = g->gib * 1024, reserved, share;
+  double parallel = (double)gpus;
+  if (mib < 35 * 1024) reserved = (2.8 + parallel / 10) * 1024;
+  else if (mib < 90 * 1024) reserved = (9.5 + parallel / 2) * 1024;
+  else if (mib < 160 * 1024) reserved = (12 + parallel / 2) * 1024;
+  else reserved = 32 * 1024;
+  share = (mib - reserved) / mib;
+  /* round(x, 3) (Python's rounds half to even; a tie does not arise from these figures) */
+  share = (double)(uint64_t)(share * 1000 + 0.5) / 1000;
+  e->memory_share = share > 0.05 ? share : 0.05;
+  e->max_batched_tokens = mib < 35 * 1024 ? 2048 : mib < 160 * 1024 ? 8192 : 16384;
+  e->max_seqs = 0; /* the pool's tokens / 2 (gs_serve_run) */
+  e->block_tokens = 1;
+  e->mixed = 0;
+  e->chunked = 1;
+}
+
+static void trtllm_defaults(gs_scheduler *e) {
+  e->max_seqs = 2048;
+  e->max_batched_tokens = 8192;
+  e->block_tokens = 32;
+  e->memory_share = 0.9;
+  e->share_of_free = 1;
+  e->activations_inside = 1;
+  e->mixed = 1;
+  e->chunked = 0;
+  e->reserve_full = 1;
+}
+
+int gs_engine_defaults(const char *name, const gs_gpu *g, const char *gpu_key, uint64_t gpus, gs_scheduler *out,
+                       gs_error *err) {
+  int kind = !name ? GS_ENGINE_VLLM : strcmp(name, "trt-llm") == 0 ? GS_ENGINE_TRTLLM : gs_engine_parse(name);
+  memset(out, 0, sizeof *out);
+  out->kind = kind;
+  if (kind == GS_ENGINE_VLLM) vllm_defaults(g, gpu_key, out);
+  else if (kind == GS_ENGINE_SGLANG) sglang_defaults(g, gpus, out);
+  else if (kind == GS_ENGINE_TRTLLM) trtllm_defaults(out);
+  else return gs_fail(err, GS_ERR_UNKNOWN, "engine", "serve simulates vllm, sglang or trt-llm, not '%s'", name);
+  return GS_OK;
+}

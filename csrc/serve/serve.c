@@ -1,0 +1,172 @@
+/* A served load on a deployment (gs_serve_run): the cache pool each instance gets from
+ * the memory its weights leave, the requests shared round-robin over the replicas (a
+ * router that sends each new request to the next copy), each copy simulated by its
+ * engine's scheduler (scheduler.c), and the requests' times gathered into distributions
+ * (stats.c). Not yet fitted to or checked against measured serving runs. */
+#include <string.h>
+
+#include "internal.h"
+
+/* Each GPU holds its share of the weights (as gs_cost's memory: 1/n of them, split by
+ * slices or by groups) and a pool of cache blocks in what the engine's share leaves:
+ * - vLLM: share x memory - weights - working memory (it profiles activations inside it);
+ * - SGLang: share x memory - weights (activations live outside its static share);
+ * - TensorRT-LLM: share x (memory - weights - working memory).
+ * The working memory is the lesson's estimate (gs_working_bytes). A block holds
+ * block_tokens tokens of every layer's cache, the sliding layers' too (vLLM's hybrid
+ * allocator frees what slides out of the window; not modelled), shared into the same
+ * parts as a chat's cache (gs_cache_parts). */
+int gs_serve_pool(const gs_model *m, const gs_gpu *g, const gs_plan *p, const gs_scheduler *e, uint64_t *blocks,
+                  gs_error *err) {
+  double memory = g->gib * (double)GS_GIB, weights = (double)gs_ceil_div(m->stored_bytes, p->gpus);
+  double working = (double)gs_working_bytes(m), pool;
+  uint64_t bits = p->cache_bits ? p->cache_bits : 16;
+  uint64_t block = gs_ceil_div(gs_cache_bytes_at(m, e->block_tokens, e->block_tokens, bits), gs_cache_parts(m, p));
+  if (e->share_of_free) pool = e->memory_share * (memory - weights - working);
+  else pool = e->memory_share * memory - weights - (e->activations_inside ? working : 0);
+  *blocks = 0;
+  if (block == 0) return gs_fail(err, GS_ERR_UNSUPPORTED, "model", "keeps no attention cache to pool");
+  if (!(pool >= (double)block))
+    return gs_fail(err, GS_ERR_NONE_FITS, "memory_share", "the weights leave no room for the cache on %llu GPUs at this share",
+                   (unsigned long long)p->gpus);
+  *blocks = (uint64_t)(pool / (double)block);
+  return GS_OK;
+}
+
+/* Request i's prompt and output tokens. */
+static uint64_t prompt_of(const gs_load *l, size_t i) { return l->pairs ? l->prompts[i % l->pairs] : l->prompt_tokens; }
+static uint64_t output_of(const gs_load *l, size_t i) { return l->pairs ? l->outputs[i % l->pairs] : l->output_tokens; }
+
+/* The load's longest prompt, longest request and all its tokens. */
+static void load_extent(const gs_load *l, uint64_t *max_prompt, uint64_t *max_request, uint64_t *all) {
+  size_t i, n = l->pairs ? (l->pairs < l->requests ? l->pairs : (size_t)l->requests) : 1;
+  *max_prompt = *max_request = *all = 0;
+  for (i = 0; i < n; i++) {
+    uint64_t p = prompt_of(l, i), o = output_of(l, i);
+    if (p > *max_prompt) *max_prompt = p;
+    if (p + o > *max_request) *max_request = p + o;
+  }
+  if (!l->pairs) *all = l->requests * (l->prompt_tokens + l->output_tokens);
+  for (i = 0; l->pairs && i < l->requests; i++) *all += prompt_of(l, i) + output_of(l, i);
+}
+
+static int check_args(uint64_t replicas, const gs_scheduler *e, const gs_load *load, const gs_serve_space *sp,
+                      gs_error *err) {
+  if (load->requests < 1 || load->requests > GS_SERVE_MAX_REQUESTS || load->requests > sp->cap)
+    return gs_fail(err, GS_ERR_RANGE, "requests", "must be from 1 to %llu", (unsigned long long)GS_SERVE_MAX_REQUESTS);
+  uint64_t max_prompt, max_request, all;
+  if (!load->pairs &&
+      (load->prompt_tokens < 1 || load->output_tokens < 1 || load->prompt_tokens + load->output_tokens > GS_MAX_CHAT_TOKENS))
+    return gs_fail(err, GS_ERR_RANGE, "tokens", "a prompt and an output of at least 1 token, together at most %llu",
+                   (unsigned long long)GS_MAX_CHAT_TOKENS);
+  load_extent(load, &max_prompt, &max_request, &all);
+  /* every step computes at least one token, so this bounds the steps a run takes (4.3e9 at
+   * most, minutes at one request in flight; a benchmark's load is under 1e8) */
+  if (all > GS_SERVE_MAX_TOKENS)
+    return gs_fail(err, GS_ERR_RANGE, "requests", "requests x (prompt + output tokens) must be at most %llu",
+                   (unsigned long long)GS_SERVE_MAX_TOKENS);
+  if (replicas < 1 || replicas > load->requests)
+    return gs_fail(err, GS_ERR_RANGE, "replicas", "must be from 1 to the requests");
+  if (load->kind == GS_LOAD_CLOSED && (load->concurrency < replicas || load->concurrency > load->requests))
+    return gs_fail(err, GS_ERR_RANGE, "concurrency", "must be from the replicas (%llu) to the requests",
+                   (unsigned long long)replicas);
+  if (load->kind == GS_LOAD_OPEN && !(load->rate > 0 && load->rate <= 1e9))
+    return gs_fail(err, GS_ERR_RANGE, "rate", "must be above 0 and at most 1e9 requests a second");
+  if (e->max_batched_tokens < 1 || e->block_tokens < 1 || !(e->memory_share > 0 && e->memory_share <= 1))
+    return gs_fail(err, GS_ERR_RANGE, "engine", "limits must be at least 1 and the memory share above 0 and at most 1");
+  if (!e->chunked && max_prompt > e->max_batched_tokens)
+    return gs_fail(err, GS_ERR_RANGE, "max_batched_tokens", "a prompt of %llu tokens does not fit a step of %llu without chunks",
+                   (unsigned long long)max_prompt, (unsigned long long)e->max_batched_tokens);
+  return GS_OK;
+}
+
+/* Every replica's requests run; the result's step counts, pool and in-flight area. */
+static int run_replicas(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, uint64_t replicas,
+                        const gs_scheduler *e, const gs_load *load, gs_serve_space *sp, uint64_t pool, gs_serve_result *out,
+                        double *area, gs_error *err) {
+  size_t n = (size_t)load->requests, r, i;
+  int rc;
+  *area = 0;
+  gs_load_fill(load, sp->reqs);
+  memset(sp->itl, 0, sizeof *sp->itl);
+  for (r = 0; r < replicas; r++) {
+    gs_serve_sim_args a;
+    size_t mine_n = 0, conc = 0;
+    memset(&a, 0, sizeof a);
+    for (i = r; i < n; i += replicas) sp->ids[mine_n++] = (uint32_t)i;
+    if (load->kind == GS_LOAD_CLOSED) {
+      conc = (size_t)(load->concurrency / replicas + (r < load->concurrency % replicas));
+      for (i = conc; i < mine_n; i++) sp->reqs[sp->ids[i]].arrival = -1;
+    }
+    a.m = m, a.g = g, a.l = l, a.p = p, a.e = e, a.load = load, a.reqs = sp->reqs;
+    a.mine = sp->ids, a.run = sp->ids + n, a.wait = sp->ids + 2 * n, a.mine_n = mine_n, a.released = conc;
+    a.pool = pool, a.out = out, a.itl = sp->itl;
+    if ((rc = gs_serve_instance(&a, err)) != GS_OK) return rc;
+    *area += a.area;
+  }
+  return GS_OK;
+}
+
+/* The requests' figures: each distribution, the deployment's rates. */
+static void summarize(const gs_load *load, gs_serve_space *sp, double area, gs_serve_result *out) {
+  size_t n = (size_t)load->requests, i, k = 0;
+  double end = 0, start = sp->reqs[0].arrival, out_tokens = 0, in_tokens = 0;
+  for (i = 0; i < n; i++) {
+    const gs_serve_req *q = &sp->reqs[i];
+    if (q->finish > end) end = q->finish;
+    if (q->arrival < start) start = q->arrival;
+    out_tokens += (double)q->output;
+    in_tokens += (double)q->prompt;
+  }
+  out->duration = end - start;
+  for (i = 0; i < n; i++) sp->scratch[i] = sp->reqs[i].first_token - sp->reqs[i].arrival;
+  gs_dist_of(sp->scratch, n, &out->ttft);
+  for (i = 0; i < n; i++) sp->scratch[i] = sp->reqs[i].finish - sp->reqs[i].arrival;
+  gs_dist_of(sp->scratch, n, &out->e2e);
+  for (i = 0; i < n; i++)
+    if (sp->reqs[i].output > 1)
+      sp->scratch[k++] = (sp->reqs[i].finish - sp->reqs[i].first_token) / (double)(sp->reqs[i].output - 1);
+  gs_dist_of(sp->scratch, k, &out->tpot);
+  gs_itl_dist(sp->itl, &out->itl);
+  out->output_tokens_per_s = out_tokens / out->duration;
+  out->total_tokens_per_s = (out_tokens + in_tokens) / out->duration;
+  out->requests_per_s = (double)n / out->duration;
+  out->mean_in_flight = area / out->duration;
+}
+
+int gs_serve_run(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, uint64_t replicas,
+                 const gs_scheduler *e, const gs_load *load, gs_serve_space *space, gs_serve_result *out, gs_error *err) {
+  uint64_t pool, max_prompt, max_request, all;
+  gs_scheduler engine;
+  double area, sustainable = 0;
+  int rc;
+  memset(out, 0, sizeof *out);
+  if ((rc = check_args(replicas, e, load, space, err)) != GS_OK || (rc = gs_plan_check(m, p, err)) != GS_OK ||
+      (rc = gs_serve_pool(m, g, p, e, &pool, err)) != GS_OK)
+    return rc;
+  engine = *e;
+  if (engine.max_seqs == 0) engine.max_seqs = pool * e->block_tokens / 2 > 0 ? pool * e->block_tokens / 2 : 1;
+  e = &engine;
+  load_extent(load, &max_prompt, &max_request, &all);
+  if (gs_ceil_div(max_request, e->block_tokens) > pool)
+    return gs_fail(err, GS_ERR_NONE_FITS, "pool", "one request's %llu tokens need more than the %llu blocks of %llu tokens the pool holds",
+                   (unsigned long long)max_request, (unsigned long long)pool, (unsigned long long)e->block_tokens);
+  if (load->kind == GS_LOAD_OPEN) {
+    /* what the deployment completes saturated: the same requests all sent at once */
+    gs_load batch = *load;
+    batch.kind = GS_LOAD_BATCH;
+    if ((rc = run_replicas(m, g, l, p, replicas, e, &batch, space, pool, out, &area, err)) != GS_OK) return rc;
+    summarize(&batch, space, area, out);
+    sustainable = out->requests_per_s;
+    memset(out, 0, sizeof *out);
+  }
+  if ((rc = run_replicas(m, g, l, p, replicas, e, load, space, pool, out, &area, err)) != GS_OK) return rc;
+  summarize(load, space, area, out);
+  out->gpus = p->gpus * replicas;
+  out->pool_blocks = pool;
+  out->pool_tokens = pool * e->block_tokens;
+  out->max_seqs = e->max_seqs;
+  out->sustainable_rate = sustainable;
+  out->overloaded = load->kind == GS_LOAD_OPEN && load->rate > sustainable;
+  return GS_OK;
+}
