@@ -208,6 +208,8 @@ int gs_json_count(const gs_json *j, int index, const char *field, uint64_t *out,
 /* Like gs_json_count, but min may be 0. */
 int gs_json_whole(const gs_json *j, int index, const char *field, uint64_t min, uint64_t *out, gs_error *err);
 int gs_json_number(const gs_json *j, int index, const char *field, double *out, gs_error *err);
+/* Any number in JSON's grammar, through gs_read_number: for files the program writes itself. */
+int gs_json_any_number(const gs_json *j, int index, const char *field, double *out, gs_error *err);
 /* A decimal number (JSON's grammar, NUL-terminated) as the nearest double, when it has at
  * most 15 significant digits and a power of ten within 22 (json.c); 0 otherwise. */
 int gs_exact_decimal(const char *raw, double *out);

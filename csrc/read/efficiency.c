@@ -57,7 +57,7 @@ static int text_of(const gs_json *j, int object, const char *key, char *buf, siz
 static int number_of(const gs_json *j, int object, const char *key, double *out, gs_error *err) {
   int at = gs_json_find(j, object, key);
   if (at < 0) return gs_fail(err, GS_ERR_MISSING, key, "is missing");
-  return gs_json_number(j, at, key, out, err);
+  return gs_json_any_number(j, at, key, out, err); /* fit --json's own numbers */
 }
 
 /* The "allreduce" array: each generation's start-up. */
@@ -99,7 +99,7 @@ static int read_figure(const gs_json *j, int at, fit_figure *f, gs_error *err) {
   if ((rc = gs_json_bool(j, lo, "pooled", &f->pooled, err)) != GS_OK) return rc;
   f->left_out_error = -1;
   if ((lo = gs_json_find(j, at, "left_out_error")) >= 0 && !gs_json_is_null(j, lo) &&
-      (rc = gs_json_number(j, lo, "left_out_error", &f->left_out_error, err)) != GS_OK)
+      (rc = gs_json_any_number(j, lo, "left_out_error", &f->left_out_error, err)) != GS_OK)
     return rc;
   f->runs = (size_t)runs;
   return GS_OK;

@@ -371,6 +371,23 @@ int gs_json_number(const gs_json *j, int index, const char *field, double *out, 
   return GS_OK;
 }
 
+/* Any number JSON's grammar allows, read whole by the one number reader (gs_read_number):
+ * for what the program wrote itself (fit --json's errors, which may be 9.7e-09, past the
+ * exact case that gs_json_number keeps for configs), read back natively; a build for
+ * WebAssembly refuses past the exact case as gs_json_number does. */
+int gs_json_any_number(const gs_json *j, int index, const char *field, double *out, gs_error *err) {
+  char raw[64];
+  int rc = number_token(j, index, field, raw, sizeof raw, err);
+  if (rc != GS_OK) return rc;
+  switch (gs_read_number(raw, out)) {
+  case GS_NUMBER_OK: return GS_OK;
+  case GS_NUMBER_TOO_LARGE: return gs_fail(err, GS_ERR_RANGE, field, "%s is past the largest number a double holds", raw);
+  case GS_NUMBER_TOO_SMALL: return gs_fail(err, GS_ERR_RANGE, field, "%s is below the smallest normal double", raw);
+  case GS_NUMBER_TOO_PRECISE: return gs_fail(err, GS_ERR_RANGE, field, "%s has more than 15 significant digits or a power of ten beyond 22", raw);
+  default: return gs_fail(err, GS_ERR_TYPE, field, "%s is not a number", raw);
+  }
+}
+
 /* A count: a whole number of at least 1, written as digits alone. 4096.0 and 4.096e3
  * are refused rather than rounded, since a fraction may hide past a double's precision;
  * the digits are read exactly, up to 2^53 so that every count is exact in a double. */

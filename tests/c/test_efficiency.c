@@ -7,6 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "internal.h"
 #include "test_support.h"
 
 /* 70B on the lesson's GPU (2.039e12 bytes/s), 4 GPUs, fast link, one word. */
@@ -155,6 +156,26 @@ static void figures_out_of_range_are_refused_by_name(void **state) {
   assert_string_equal(err.field, "prompt_tokens");
 }
 
+/* fit --json prints each error as the double it is (%.17g): a near-perfect fit's error of
+ * 9.71150745362202e-09 lies past the exact case configs are read by, and the efficiency
+ * reader must still take it (fuzz_fit found one it refused). */
+static void the_fits_own_small_errors_read_back(void **state) {
+  static const char text[] = "{\"e\": 9.71150745362202e-09, \"t\": 3.3333333333333335, \"big\": 1e400}";
+  jsmntok_t toks[8];
+  gs_json j;
+  gs_error err;
+  double x = 0;
+  (void)state;
+  assert_int_equal(gs_json_parse(text, sizeof text - 1, toks, 8, &j, &err), GS_OK);
+  assert_int_equal(gs_json_number(&j, gs_json_find(&j, 0, "e"), "e", &x, &err), GS_ERR_RANGE); /* a config's reader: exact case */
+  assert_int_equal(gs_json_any_number(&j, gs_json_find(&j, 0, "e"), "e", &x, &err), GS_OK);
+  assert_true(x == 9.71150745362202e-09);
+  assert_int_equal(gs_json_any_number(&j, gs_json_find(&j, 0, "t"), "t", &x, &err), GS_OK);
+  assert_true(x == 10.0 / 3.0);
+  assert_int_equal(gs_json_any_number(&j, gs_json_find(&j, 0, "big"), "big", &x, &err), GS_ERR_RANGE);
+  assert_string_equal(err.field, "big");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(with_efficiency_off_the_lesson_figures_do_not_move),
@@ -165,6 +186,7 @@ int main(void) {
       cmocka_unit_test(the_first_word_on_2_gpus_waits_for_64_all_reduces_of_the_prompt),
       cmocka_unit_test(each_step_names_what_sets_it),
       cmocka_unit_test(figures_out_of_range_are_refused_by_name),
+      cmocka_unit_test(the_fits_own_small_errors_read_back),
   };
   return cmocka_run_group_tests_name("efficiency", tests, NULL, NULL);
 }

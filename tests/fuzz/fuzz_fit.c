@@ -60,7 +60,7 @@ static void check_member(const gs_json *j, int at, const char *key, double lo, d
   double x;
   if (k < 0) abort();
   if (may_be_null && gs_json_is_null(j, k)) return;
-  if (gs_json_number(j, k, key, &x, NULL) != GS_OK || !(x >= lo) || !(x <= hi)) abort();
+  if (gs_json_any_number(j, k, key, &x, NULL) != GS_OK || !(x >= lo) || !(x <= hi)) abort();
 }
 
 /* fit --json: JSON the library reads, each figure in range. */
@@ -74,7 +74,7 @@ static void check_json(const char *out, size_t len) {
     int flops = gs_json_find(&j, at, "flops_share");
     double f;
     check_member(&j, at, "bandwidth_share", 0.2, 1, 0);
-    if (flops < 0 || gs_json_number(&j, flops, "flops_share", &f, NULL) != GS_OK || !(f == 0 || (f >= 0.05 && f <= 1))) abort();
+    if (flops < 0 || gs_json_any_number(&j, flops, "flops_share", &f, NULL) != GS_OK || !(f == 0 || (f >= 0.05 && f <= 1))) abort();
     check_member(&j, at, "layer_us", 0, 100000, 0);
     check_member(&j, at, "step_us", 0, 100000, 0);
     check_member(&j, at, "allreduce_us", 0, 100000, 0);
