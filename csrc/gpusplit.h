@@ -852,7 +852,7 @@ int gs_mixed_step(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs
 
 /* An engine's scheduler (csrc/serve/engine.c holds each engine's defaults and their sources). */
 typedef struct {
-  int kind;                    /* enum gs_engine (csrc/core/launch.c's names) */
+  int kind;                    /* enum gs_engine (csrc/emit/launch.c's names) */
   uint64_t max_seqs;           /* sequences a step may hold; 0: the pool's tokens / 2 (SGLang's rule) */
   uint64_t max_batched_tokens; /* new tokens a step may compute */
   uint64_t block_tokens;       /* tokens a cache block holds */
@@ -995,7 +995,7 @@ int gs_figure_parse(const char *name);
  * buffer too small is GS_ERR_TOO_LONG, and buf then holds no figure (""). */
 int gs_figure(int kind, const gs_figure_input *in, char *buf, size_t cap, size_t *len, gs_error *err);
 
-/* ---- The engine's command line: a priced layout as a launch command (csrc/core/launch.c) ----
+/* ---- The engine's command line: a priced layout as a launch command (csrc/emit/launch.c) ----
  * `report --emit ENGINE` prints the command that starts vLLM, SGLang or TensorRT-LLM on the
  * layout the figures priced: the parallel sizes, the cache's type, the memory share and the
  * limits the figures assumed. A setting the engine cannot start exactly is refused by name

@@ -1,5 +1,5 @@
 /* report --emit ENGINE: the launch command of the one layout the report prices, as the
- * library writes it (gs_launch, csrc/core/launch.c). This file only reads the flag and prints. */
+ * library writes it (gs_launch, csrc/emit/launch.c). This file only reads the flag and prints. */
 #include <string.h>
 
 #include "cli.h"

@@ -318,50 +318,6 @@ static int number_token(const gs_json *j, int index, const char *field, char *ra
   return GS_OK;
 }
 
-/* A decimal number as the nearest double, by Clinger's exact case ("How to read floating
- * point numbers accurately", PLDI 1990): when the digits make an integer below 2^53 and
- * the power of ten is at most 10^22, both are exact doubles and one IEEE multiplication
- * or division rounds correctly. Every figure in data/ is of that kind. We take only that
- * case, not strtod, because musl's strtod works in 128-bit long double, which in
- * WebAssembly is software arithmetic that would double the module's size; numbers with
- * more than 15 significant digits or a larger exponent are refused with a clear error. */
-int gs_exact_decimal(const char *raw, double *out) {
-  static const double powers[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-                                  1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-  uint64_t digits = 0;
-  long exponent = 0, written = 0;
-  const char *p = raw;
-  int negative = *p == '-', exp_negative;
-  if (negative) p++;
-  for (; (*p >= '0' && *p <= '9') || *p == '.'; p++) {
-    if (*p == '.') {
-      written = 1;
-      continue;
-    }
-    if (digits == 0 && *p == '0') { /* leading zeros carry no digits */
-      if (written) exponent--;
-      continue;
-    }
-    if (digits >= (UINT64_C(1) << 53) / 10) return 0;
-    digits = digits * 10 + (uint64_t)(*p - '0');
-    if (written) exponent--;
-  }
-  if (*p == 'e' || *p == 'E') {
-    long e = 0;
-    p++;
-    exp_negative = *p == '-';
-    if (*p == '+' || *p == '-') p++;
-    for (; *p >= '0' && *p <= '9'; p++)
-      if ((e = e * 10 + (*p - '0')) > 400) return 0;
-    exponent += exp_negative ? -e : e;
-  }
-  if (digits == 0) exponent = 0;
-  if (exponent > 22 || exponent < -22) return 0;
-  *out = exponent >= 0 ? (double)digits * powers[exponent] : (double)digits / powers[-exponent];
-  if (negative) *out = -*out;
-  return 1;
-}
-
 int gs_json_number(const gs_json *j, int index, const char *field, double *out, gs_error *err) {
   char raw[64];
   int rc = number_token(j, index, field, raw, sizeof raw, err);

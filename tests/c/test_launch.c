@@ -1,4 +1,4 @@
-/* The engine's command line (csrc/core/launch.c): gpusplit's layouts in engine terms, the
+/* The engine's command line (csrc/emit/launch.c): gpusplit's layouts in engine terms, the
  * flags each engine's command carries for them, and the settings refused. The expected sizes
  * follow from the layout words by hand (csrc/gpusplit.h: slices = TP n, groups = PP n,
  * slices-groups = TP a server x PP the servers, experts spread = EP n with attention DP n);
