@@ -186,6 +186,7 @@
  * setting's max_n (0: none), the chart's rows, and whether kept_busy() has a setting. */
 #define GS_SHOWN_FIELDS(X)                                 \
   X(COUNT, fewest, "fewest", r->found->fewest)             \
+  X(COUNT, budget, "budget", r->setting->max_n)            \
   X(COUNT, chart_rows, "chart_rows", r->chart_rows)        \
   X(BOOL, busy, "busy", r->busy)
 /* The explorer's sweep() (csrc/wasm/explorer.c): the chart's rows, the fewest and the best

@@ -20,7 +20,7 @@ export const GPU = layout('key:t name:t arch:t gib:f usable:f usable_bytes:u ban
 export const LINK = layout('key:t name:t kind:t bandwidth:f step_us:f base_us:f');
 export const LOG = layout('gpus:c');
 export const PLANNED = layout('message_bytes:c');
-export const SHOWN = layout('fewest:c chart_rows:c busy:b');
+export const SHOWN = layout('fewest:c budget:c chart_rows:c busy:b');
 export const SWEPT = layout('count:c fewest:c best:c');
 export const MACHINE = layout('per_server:c chat_tokens:c cache_bits:c switches:c between.bandwidth:f between.step_us:f between.kind:c link_kind:c arch:c');
 // enum gs_arch (csrc/gpusplit.h): each name at its number.
