@@ -542,7 +542,11 @@ bad "--concurrency;from 1 to" serve --gpu h100-sxm --counts 4 --concurrency 0
 bad "--concurrency;to the requests" serve --gpu h100-sxm --counts 4 --concurrency 2000
 bad "--concurrency;from the replicas (2)" serve --gpu h100-sxm --counts 4 --replicas 2 --concurrency 1
 bad "--requests;from 1 to" serve --gpu h100-sxm --counts 4 --requests 0
-bad "--requests;at most 4294967296" serve --gpu h100-sxm --counts 4 --requests 1000000 --output-tokens 10000
+bad "--requests;at most 4294967296" serve --gpu h100-sxm --counts 4 --requests 200000 --output-tokens 30000
+bad "--requests;from 1 to 250000" serve --gpu h100-sxm --counts 4 --requests 250001
+# issue 28: every command answers in under a second; a load's steps are bounded before it runs
+bad "--requests;prompt's chunks;at most 4194304" serve --gpu h100-sxm --counts 4 --requests 250000 --concurrency 1 --prompt-tokens 1 --output-tokens 16
+bad "--requests;prompt's chunks;at most 4194304" serve --gpu h100-sxm --counts 4 --requests 2000 --prompt-tokens 4000 --output-tokens 1 --max-batched-tokens 1
 bad "--output-tokens;from 1 to" serve --gpu h100-sxm --counts 4 --output-tokens 0
 bad "--engine;vllm, sglang or trt-llm;tgi" serve --gpu h100-sxm --counts 4 --engine tgi
 bad "--engine;needs a value" serve --gpu h100-sxm --counts 4 --engine
@@ -554,7 +558,7 @@ bad "serve;--words;decides" serve --gpu h100-sxm --counts 4 --words 8
 bad "serve;--emit;decides" serve --gpu h100-sxm --counts 4 --emit vllm
 bad "--memory-share;no room for the cache" serve --gpu h100-sxm --counts 1 --model 405b
 bad "--max-batched-tokens;9000;without chunks" serve --gpu h100-sxm --counts 4 --engine trt-llm --prompt-tokens 9000
-bad "pool;200000 tokens" serve --model 8b --counts 1 --gpu l4 --prompt-tokens 100000 --output-tokens 100000
+bad "pool;200000 tokens" serve --model 8b --counts 1 --gpu l4 --requests 1 --prompt-tokens 100000 --output-tokens 100000
 bad "--experts;sliced only" serve --model mixtral-8x7b --gpu h100-sxm --counts 8 --experts spread
 printf '100,10\n3000,x\n' > "$tmp/lengths.csv"
 bad "lengths.csv;lengths: line 2;PROMPT,OUTPUT" serve --model 8b --gpu h100-sxm --counts 1 --lengths "$tmp/lengths.csv"
