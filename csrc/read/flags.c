@@ -73,22 +73,22 @@ int gs_flag_whole(const char *flag, const char *text, uint64_t most, uint64_t *o
 }
 
 /* A real within the flag's range. */
-static int read_real(const gs_flag *f, const char *text, double *out, gs_error *err) {
+static int read_real(const gs_flag *f, const char *label, const char *text, double *out, gs_error *err) {
   char lo[32], hi[32], b[SHOWN_CAP], what[64];
   double x;
-  if (gs_flag_number(f->name, text, &x, err) != GS_OK) return GS_ERR_RANGE;
+  if (gs_flag_number(label, text, &x, err) != GS_OK) return GS_ERR_RANGE;
   if (f->lo < f->hi && (x < f->lo || x > f->hi || (f->lo_open && x == f->lo))) {
     snprintf(lo, sizeof lo, "%.15g", f->lo);
     snprintf(hi, sizeof hi, "%.15g", f->hi);
     snprintf(what, sizeof what, f->lo_open ? "above %s and at most %s" : "from %s to %s", lo, hi);
-    return refuse(err, "%s: must be %s, not '%s'", f->name, what, shown(text, b));
+    return refuse(err, "%s: must be %s, not '%s'", label, what, shown(text, b));
   }
   *out = x;
   return GS_OK;
 }
 
 /* A choice's place from 1 among meta's words, or the words listed as "a, b or c". */
-static int read_choice(const gs_flag *f, const char *text, int *out, gs_error *err) {
+static int read_choice(const gs_flag *f, const char *label, const char *text, int *out, gs_error *err) {
   char words[256], b[SHOWN_CAP];
   const char *w = f->meta;
   size_t at = 0;
@@ -104,11 +104,11 @@ static int read_choice(const gs_flag *f, const char *text, int *out, gs_error *e
     w += n + 1;
     place++;
   }
-  return refuse(err, "%s: must be %s, not '%s'", f->name, words, shown(text, b));
+  return refuse(err, "%s: must be %s, not '%s'", label, words, shown(text, b));
 }
 
-/* The value stored where the flag says. */
-static int store(const gs_flag *f, void *base, const char *value, gs_error *err) {
+/* The value stored where the flag says; label names it in a refusal. */
+static int store(const gs_flag *f, const char *label, void *base, const char *value, gs_error *err) {
   char *at = (char *)base + f->at;
   int rc = GS_OK;
   switch (f->kind) {
@@ -116,9 +116,9 @@ static int store(const gs_flag *f, void *base, const char *value, gs_error *err)
     if (f->bit) *(unsigned *)(void *)at |= f->bit;
     else *(int *)(void *)at = 1;
     return GS_OK;
-  case GS_FLAG_WHOLE: rc = gs_flag_whole(f->name, value, *f->most, (uint64_t *)(void *)at, err); break;
-  case GS_FLAG_REAL: rc = read_real(f, value, (double *)(void *)at, err); break;
-  case GS_FLAG_CHOICE: rc = read_choice(f, value, (int *)(void *)at, err); break;
+  case GS_FLAG_WHOLE: rc = gs_flag_whole(label, value, *f->most, (uint64_t *)(void *)at, err); break;
+  case GS_FLAG_REAL: rc = read_real(f, label, value, (double *)(void *)at, err); break;
+  case GS_FLAG_CHOICE: rc = read_choice(f, label, value, (int *)(void *)at, err); break;
   default: *(const char **)(void *)at = value; break;
   }
   if (rc == GS_OK && f->bit) *(unsigned *)(void *)((char *)base + f->mark) |= f->bit;
@@ -182,9 +182,14 @@ static int read_flag(const gs_flag_set *sets, size_t set_n, int argc, char *cons
   if (!f || is_positional(f)) return refuse(err, "%s: unknown flag '%s' (see gpusplit %s --help)", cmd, shown(arg, b), cmd);
   if (f->kind == GS_FLAG_REFUSED) return refuse(err, "%s: %s is %s; leave it out", cmd, f->name, f->help);
   if (f->kind != GS_FLAG_SWITCH && given_before(argv, *i, f->name)) return refuse(err, "%s: given twice; give it once", f->name, "", "");
-  if (value_of(f, argc, argv, i, &value, err) != GS_OK || store(f, sets[s].base, value, err) != GS_OK) return GS_ERR_RANGE;
+  if (value_of(f, argc, argv, i, &value, err) != GS_OK || store(f, f->name, sets[s].base, value, err) != GS_OK) return GS_ERR_RANGE;
   for (; first <= *i; first++) keep(&sets[s], argv[first]);
   return GS_OK;
+}
+
+/* A positional's value was stored at at: a choice's place, or a text. */
+static int given_at(const char *at, int kind) {
+  return kind == GS_FLAG_CHOICE ? *(const int *)(const void *)at != 0 : *(const char *const *)(const void *)at != NULL;
 }
 
 /* Each flag marked needed that no word gave. */
@@ -195,7 +200,7 @@ static int check_needed(const gs_flag_set *sets, size_t set_n, int argc, char *c
     for (i = 0; i < sets[s].n; i++) {
       const gs_flag *f = &sets[s].flags[i];
       if (!f->needed || f->kind == GS_FLAG_NOTE) continue;
-      if (is_positional(f) ? *(const char **)(void *)((char *)sets[s].base + f->at) != NULL : given_before(argv, argc, f->name)) continue;
+      if (is_positional(f) ? given_at((char *)sets[s].base + f->at, f->kind) : given_before(argv, argc, f->name)) continue;
       snprintf(what, sizeof what, "%s%s%s", f->name, f->meta && is_positional(f) == 0 ? " " : "", is_positional(f) ? "" : f->meta ? f->meta : "");
       return refuse(err, "%s: %s is needed (see gpusplit %s --help)", argv[0], what, argv[0]);
     }
@@ -206,7 +211,7 @@ int gs_flags_read(const gs_flag_set *sets, size_t set_n, int argc, char *const *
   long positional = 0;
   int i;
   size_t s;
-  char b[SHOWN_CAP];
+  char b[SHOWN_CAP], label[96];
   for (i = 1; i < argc; i++)
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) return GS_FLAGS_HELP;
   for (i = 1; i < argc; i++) {
@@ -222,7 +227,8 @@ int gs_flags_read(const gs_flag_set *sets, size_t set_n, int argc, char *const *
       return refuse(err, "%s: unexpected argument '%s' (see gpusplit %s --help)", argv[0], shown(argv[i], b), argv[0]);
     }
     positional++;
-    if (store(f, sets[s].base, argv[i], err) != GS_OK) return GS_ERR_RANGE;
+    snprintf(label, sizeof label, "%.40s %.40s", argv[0], f->name); /* "list WHAT" */
+    if (store(f, label, sets[s].base, argv[i], err) != GS_OK) return GS_ERR_RANGE;
     keep(&sets[s], argv[i]);
   }
   return check_needed(sets, set_n, argc, argv, err);
