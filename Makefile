@@ -22,9 +22,11 @@ LIB = csrc/core/primitives.c csrc/core/checks.c csrc/core/split.c csrc/core/step
       csrc/core/figure.c csrc/read/number.c csrc/emit/launch.c csrc/read/efficiency.c csrc/core/mixed_step.c csrc/serve/engine.c \
       csrc/serve/load.c csrc/serve/stats.c csrc/serve/scheduler.c csrc/serve/serve.c csrc/read/lengths.c
 CLI = $(sort $(wildcard csrc/cli/*.c))
+# The command line's own reader (csrc/read/flags.h): native only, it reads strtod's spellings.
+ARGS = csrc/read/flags.c
 # The efficiency fit: a layer of the library the command line alone links (csrc/fit/fit.h).
 FIT = $(sort $(wildcard csrc/fit/*.c))
-HEADERS = csrc/gpusplit.h csrc/internal.h csrc/read/efficiency.h csrc/core/fields.h csrc/wasm/abi.h csrc/cli/cli.h csrc/cli/fit_work.h csrc/fit/fit.h csrc/read/families/families.h
+HEADERS = csrc/gpusplit.h csrc/internal.h csrc/read/efficiency.h csrc/core/fields.h csrc/wasm/abi.h csrc/cli/cli.h csrc/cli/fit_work.h csrc/fit/fit.h csrc/read/flags.h csrc/read/families/families.h
 DATA = data/gpus.json data/links.json data/widget.json data/efficiency.json
 CATALOGUE = data/models/catalogue.json $(wildcard data/models/*.json)
 C_TESTS = model config families format view machines measured figure bounds efficiency runs experts launch serve
@@ -107,7 +109,7 @@ build/broken/efficiency_table.c:
 # in build/asan/: the same recipe with other flags.
 OPT = $(CFLAGS)
 build/asan/%: OPT = $(SAN)
-PROGRAM = $(LIB) $(FIT) $(CLI) build/tables.c build/catalogue.c
+PROGRAM = $(LIB) $(ARGS) $(FIT) $(CLI) build/tables.c build/catalogue.c
 
 build/gpusplit build/asan/gpusplit: $(PROGRAM) build/efficiency_table.c $(HEADERS)
 build/broken/gpusplit: $(PROGRAM) build/broken/efficiency_table.c $(HEADERS)
@@ -322,11 +324,11 @@ build/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_check.h $(LIB) build/tables.c 
 
 # The command line's harness calls cli_run itself: it links the commands, without main().
 build/fuzz_cli: FUZZ_DEFS = -DGS_NO_MAIN
-build/fuzz_cli: $(FIT) $(CLI)
+build/fuzz_cli: $(ARGS) $(FIT) $(CLI)
 
 # So does the fit's: fit and validate over a runs text, through cli_run.
 build/fuzz_fit: FUZZ_DEFS = -DGS_NO_MAIN
-build/fuzz_fit: $(FIT) $(CLI)
+build/fuzz_fit: $(ARGS) $(FIT) $(CLI)
 
 fuzz: deps $(FUZZ:%=build/fuzz_%)
 	$(Q)scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ)
