@@ -34,6 +34,13 @@ const char *gs_gpu_measured_as(const char *run_name, int over_pcie) {
   return found;
 }
 
+const gs_allreduce_table *gs_allreduce_measured(const char *gpu_key, const char *link_key) {
+  size_t i;
+  for (i = 0; i < GS_ALLREDUCE_TABLE_COUNT; i++)
+    if (strcmp(GS_ALLREDUCE_TABLE[i].gpu, gpu_key) == 0 && strcmp(GS_ALLREDUCE_TABLE[i].link, link_key) == 0) return &GS_ALLREDUCE_TABLE[i];
+  return NULL;
+}
+
 int fit_gen_index(const char *g) {
   int i;
   for (i = 0; i < FIT_GEN_COUNT; i++)
@@ -129,6 +136,14 @@ const fit_figure *fit_pooled_engine(const fit_result *fr, const char *engine) {
   return NULL;
 }
 
+/* Whether some engine's group was fitted on the generation's own runs. */
+static int has_own_figures(const fit_result *fr, const char *generation) {
+  size_t i;
+  for (i = 0; i < fr->count; i++)
+    if (strcmp(fr->f[i].generation, generation) == 0) return 1;
+  return 0;
+}
+
 const fit_figure *gs_efficiency_pick(const fit_result *fr, const char *engine, const char *generation, gs_efficiency *out) {
   const fit_figure *all = NULL;
   size_t i;
@@ -145,7 +160,10 @@ const fit_figure *gs_efficiency_pick(const fit_result *fr, const char *engine, c
   }
   if (!all) return NULL;
   *out = all->e;
-  if (!all->allreduce_fitted) out->allreduce_us = fit_allreduce_for(fr, generation);
+  /* a generation with no figures of its own (no decode runs, or too few to fit) does not
+   * take a start-up fitted to other generations' runs: its own measured all-reduces give
+   * it one (0 where none were measured) */
+  if (!all->allreduce_fitted || !has_own_figures(fr, generation)) out->allreduce_us = fit_allreduce_for(fr, generation);
   return all;
 }
 

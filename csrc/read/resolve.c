@@ -163,7 +163,7 @@ static void say_typed(const gs_request *q, const gs_setting *out, char *buf, siz
 /* The one line that says which rules hold, for the report's header and the JSON. */
 static void say_assumptions(const gs_request *q, gs_setting *out) {
   const gs_plan *p = &out->plan;
-  char servers[96] = "one server", typed[200];
+  char servers[96] = "one server", typed[200], rule[200];
   if (p->per_server) gs_format(servers, sizeof servers, "servers of %llu joined by %s", (unsigned long long)p->per_server,
                                out->between_text.name[0] ? out->between_text.name : "the link between servers");
   const char *fp8 = out->fp8_compute ? ", 8-bit weights at the FP8 peak" : "";
@@ -173,9 +173,14 @@ static void say_assumptions(const gs_request *q, gs_setting *out) {
     return;
   }
   say_typed(q, out, typed, sizeof typed);
+  if (p->measured)
+    gs_format(rule, sizeof rule, "all-reduces as measured on one server (%s, %s: %llu to %llu GPUs, nothing fitted added), "
+              "NCCL's rules beyond at the one-way ring bandwidth",
+              p->measured->file, p->measured->source_dir, (unsigned long long)p->measured->gpus[0],
+              (unsigned long long)p->measured->gpus[p->measured->counts - 1]);
   gs_format(out->assumptions, sizeof out->assumptions, "real: %s, %s, %s, %s, %s%s%s%s", p->cache_per_chat ? "a cache for each chat" : "one chat's cache",
             p->read_cache ? "read every step" : "not read", out->divide_heads ? "counts dividing the heads" : "every count", servers,
-            p->nccl == GS_NCCL_AUTO ? "NCCL's rules at the one-way ring bandwidth" : "the lesson's all-reduce at the one-way ring bandwidth",
+            p->measured ? rule : p->nccl == GS_NCCL_AUTO ? "NCCL's rules at the one-way ring bandwidth" : "the lesson's all-reduce at the one-way ring bandwidth",
             p->prompt_tokens ? ", the first word timed" : "", fp8, typed);
 }
 
@@ -324,6 +329,10 @@ int gs_resolve(const gs_request *q, gs_setting *out, gs_error *err) {
   if (out->real && !(q->link_typed & GS_TYPED_LINK_BW) && !q->log_text) out->link.bandwidth = gs_ring_one_way(&out->gpu, &out->link);
   if (out->real && !(q->between_typed & GS_TYPED_LINK_BW) && out->plan.per_server)
     out->plan.between.bandwidth = gs_ring_one_way(&out->gpu, &out->plan.between);
+  /* a catalogue GPU on its own catalogue link that was measured (data/allreduce.json): its
+   * all-reduces on one server are the measured ones; a typed or fitted link is another link */
+  if (out->real && out->plan.nccl == GS_NCCL_AUTO && !q->link_typed && !q->log_text)
+    out->plan.measured = gs_allreduce_measured(out->gpu_text.key, out->link_text.key);
   say_assumptions(q, out);
   return GS_OK;
 }
