@@ -27,7 +27,7 @@ FIT = $(sort $(wildcard csrc/fit/*.c))
 HEADERS = csrc/gpusplit.h csrc/internal.h csrc/read/efficiency.h csrc/core/fields.h csrc/wasm/abi.h csrc/cli/cli.h csrc/cli/fit_work.h csrc/fit/fit.h csrc/read/families/families.h
 DATA = data/gpus.json data/links.json data/widget.json data/efficiency.json
 CATALOGUE = data/models/catalogue.json $(wildcard data/models/*.json)
-C_TESTS = model config families format view machines measured figure bounds efficiency runs experts launch serve
+C_TESTS = model config families format view machines measured figure bounds efficiency runs experts launch serve allreduce
 TEST_LIB = tests/c/test_support.c
 
 comma := ,
