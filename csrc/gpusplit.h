@@ -671,6 +671,7 @@ typedef struct {
   gs_plan plan;              /* every field but gpus, which each price names */
   int divide_heads;          /* GS_SW_DIVIDE_HEADS */
   int fp8_compute;           /* GS_SW_FP8_COMPUTE: gpu.flops is the GPU's FP8 peak */
+  int fp4_compute;           /* real rules, 4-bit weights on a GPU with an FP4 peak: gpu.flops is that peak */
   uint64_t max_n;
   uint64_t bits;             /* the request's bits */
   uint64_t fitted_gpus;      /* the log's GPU count; 0 when no log was given */

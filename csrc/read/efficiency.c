@@ -136,14 +136,6 @@ const fit_figure *fit_pooled_engine(const fit_result *fr, const char *engine) {
   return NULL;
 }
 
-/* Whether some engine's group was fitted on the generation's own runs. */
-static int has_own_figures(const fit_result *fr, const char *generation) {
-  size_t i;
-  for (i = 0; i < fr->count; i++)
-    if (strcmp(fr->f[i].generation, generation) == 0) return 1;
-  return 0;
-}
-
 const fit_figure *gs_efficiency_pick(const fit_result *fr, const char *engine, const char *generation, gs_efficiency *out) {
   const fit_figure *all = NULL;
   size_t i;
@@ -160,10 +152,7 @@ const fit_figure *gs_efficiency_pick(const fit_result *fr, const char *engine, c
   }
   if (!all) return NULL;
   *out = all->e;
-  /* a generation with no figures of its own (no decode runs, or too few to fit) does not
-   * take a start-up fitted to other generations' runs: its own measured all-reduces give
-   * it one (0 where none were measured) */
-  if (!all->allreduce_fitted || !has_own_figures(fr, generation)) out->allreduce_us = fit_allreduce_for(fr, generation);
+  if (!all->allreduce_fitted) out->allreduce_us = fit_allreduce_for(fr, generation);
   return all;
 }
 

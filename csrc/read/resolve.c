@@ -166,7 +166,7 @@ static void say_assumptions(const gs_request *q, gs_setting *out) {
   char servers[96] = "one server", typed[200], rule[200];
   if (p->per_server) gs_format(servers, sizeof servers, "servers of %llu joined by %s", (unsigned long long)p->per_server,
                                out->between_text.name[0] ? out->between_text.name : "the link between servers");
-  const char *fp8 = out->fp8_compute ? ", 8-bit weights at the FP8 peak" : "";
+  const char *fp8 = out->fp8_compute ? ", 8-bit weights at the FP8 peak" : out->fp4_compute ? ", 4-bit weights at the FP4 peak" : "";
   if (!out->real) {
     gs_format(out->assumptions, sizeof out->assumptions, "the lesson's rules%s%s",
               q->assume == GS_ASSUME_LESSON ? ", as asked" : " (a GPU of the lesson's or typed)", fp8);
@@ -218,6 +218,14 @@ static int resolve_plan(const gs_request *q, int own_latencies, gs_setting *out,
     if (out->gpu.flops_fp8 <= 0) return gs_fail(err, GS_ERR_UNSUPPORTED, "fp8_compute", "%s has no FP8 tensor cores", out->gpu_text.name);
     out->gpu.flops = out->gpu.flops_fp8;
     out->fp8_compute = 1;
+  }
+  /* 4-bit weights on a GPU with an FP4 peak (data/gpus.json's flops_fp4: Blackwell's NVFP4,
+   * CDNA4's MXFP4) are served as FP4 (W4A4), so a prefill multiplies at that peak, as 8-bit
+   * weights at the FP8 one; typed FLOP/s or --no-fp8-compute keep the 16-bit peak */
+  if (BEYOND_WIDGET && out->real && q->bits == 4 && out->gpu.flops_fp4 > 0 && !(q->gpu_typed & GS_TYPED_FLOPS) &&
+      !(q->switches_off & GS_SW_FP8_COMPUTE)) {
+    out->gpu.flops = out->gpu.flops_fp4;
+    out->fp4_compute = 1;
   }
   if (out->real && !q->per_server) p->per_server = (uint64_t)out->gpu.per_server;
   if (out->real && !q->prompt_tokens && !q->no_prompt) p->prompt_tokens = GS_REAL_PROMPT_TOKENS;

@@ -132,11 +132,39 @@ static void between_rows_a_straight_line_beyond_them_nccl(void **state) {
   assert_true(protocol != GS_PROTO_MEASURED);
 }
 
+/* Issue 30, item 6: 4-bit weights on a GPU with an FP4 peak compute at it under real rules;
+ * on one without, at the 16-bit peak. The peaks are the catalogue's own. */
+static void four_bit_weights_use_the_fp4_peak_where_the_gpu_has_one(void **state) {
+  static gs_setting s;
+  gs_request q;
+  gs_gpu g;
+  gs_hardware_text h;
+  gs_error err;
+  (void)state;
+  memset(&q, 0, sizeof q);
+  q.model_key = "70b";
+  q.gpu_key = "b300";
+  q.bits = 4;
+  q.assume = GS_ASSUME_REAL;
+  assert_int_equal(gs_builtin_gpu("b300", &g, &h, &err), GS_OK);
+  assert_true(g.flops_fp4 > g.flops);
+  assert_int_equal(gs_resolve(&q, &s, &err), GS_OK);
+  assert_true(s.gpu.flops == g.flops_fp4);
+  assert_non_null(strstr(s.assumptions, "4-bit weights at the FP4 peak"));
+  q.gpu_key = "h100-sxm";
+  assert_int_equal(gs_builtin_gpu("h100-sxm", &g, &h, &err), GS_OK);
+  assert_true(g.flops_fp4 == 0);
+  assert_int_equal(gs_resolve(&q, &s, &err), GS_OK);
+  assert_true(s.gpu.flops == g.flops);
+  assert_null(strstr(s.assumptions, "FP4"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(h100_tp8_and_b200_tp2_price_one_word_as_measured),
       cmocka_unit_test(a_gpu_with_no_table_keeps_nccls_rules_and_says_so),
       cmocka_unit_test(between_rows_a_straight_line_beyond_them_nccl),
+      cmocka_unit_test(four_bit_weights_use_the_fp4_peak_where_the_gpu_has_one),
   };
   return cmocka_run_group_tests_name("allreduce", tests, NULL, NULL);
 }
