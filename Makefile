@@ -29,7 +29,7 @@ FIT = $(sort $(wildcard csrc/fit/*.c))
 HEADERS = csrc/gpusplit.h csrc/internal.h csrc/read/efficiency.h csrc/core/fields.h csrc/wasm/abi.h csrc/cli/cli.h csrc/cli/fit_work.h csrc/fit/fit.h csrc/read/flags.h csrc/read/families/families.h
 DATA = data/gpus.json data/links.json data/widget.json data/efficiency.json
 CATALOGUE = data/models/catalogue.json $(wildcard data/models/*.json)
-C_TESTS = model config families format view machines measured figure bounds efficiency runs experts launch serve
+C_TESTS = model config families format view machines measured figure bounds efficiency runs experts launch serve allreduce
 TEST_LIB = tests/c/test_support.c
 
 comma := ,
@@ -96,14 +96,14 @@ build/catalogue_tables.c: scripts/catalogue.mjs $(CATALOGUE)
 # The fitted efficiency (gpusplit fit --json on the shared runs; `make efficiency` writes
 # it) as a typed table: the command line's and the explorer's module's; the widget's prices
 # at the peaks and carries none.
-build/efficiency_table.c: build/tables
+build/efficiency_table.c: build/tables data/allreduce.json $(wildcard tests/measured/*_nccl.csv)
 	$(Q)build/tables --efficiency > $@
 
 # A built-in efficiency table without the pooled figures, for a build that shows report's
 # exit status after a failure that is not bad input (tests/c/failure_test.sh).
 build/broken/efficiency_table.c:
 	@mkdir -p $(@D)
-	$(Q)printf '#include "read/efficiency.h"\nconst fit_result GS_EFFICIENCY_TABLE = {.count = 0};\n' > $@
+	$(Q)printf '#include "read/efficiency.h"\nconst fit_result GS_EFFICIENCY_TABLE = {.count = 0};\nconst gs_allreduce_table GS_ALLREDUCE_TABLE[1];\nconst size_t GS_ALLREDUCE_TABLE_COUNT = 0;\n' > $@
 
 # The command line and the C tests are built natively in build/, and under ASan and UBSan
 # in build/asan/: the same recipe with other flags.

@@ -232,6 +232,23 @@ enum { GS_EFF_SHARE, GS_EFF_US };
   X(step_us, GS_EFF_US, "--per-step-us")         \
   X(request_us, GS_EFF_US, "--request-us")
 
+/* An all-reduce measured on one server (nccl-tests' all_reduce_perf, tests/measured), for a
+ * catalogue GPU on its own link: data/allreduce.json names the table, and scripts/tables.c
+ * reads its 16-bit rows of the first sweep into this typed table (build/efficiency_table.c),
+ * so the command line and the explorer's module price from the very same doubles. Times
+ * are us[count][size]; every count was measured at the same sizes. */
+#define GS_AR_COUNTS_MAX 4
+#define GS_AR_SIZES_MAX 24
+typedef struct {
+  const char *gpu, *link;  /* the catalogue's keys: the GPU and its own link */
+  const char *file;        /* where the rows are, for the Assumptions line */
+  const char *source_dir;  /* the NCCL folder of the file the rows came from */
+  size_t counts, sizes;
+  uint64_t gpus[GS_AR_COUNTS_MAX];  /* ascending */
+  uint64_t bytes[GS_AR_SIZES_MAX];  /* ascending */
+  double us[GS_AR_COUNTS_MAX][GS_AR_SIZES_MAX];
+} gs_allreduce_table;
+
 /* What a setting asks: how the model is laid out and served. A field left 0 takes the
  * lesson's value, so a plan of gpus, split and words alone is the lesson's setting. */
 typedef struct {
@@ -251,10 +268,13 @@ typedef struct {
   gs_efficiency efficiency; /* all 0: the peaks (the lesson) */
   uint64_t prompt_tokens; /* tokens of each chat's prompt, for the first word's time; 0: none asked */
   int experts;            /* enum gs_experts; slices: the lesson's */
+  const gs_allreduce_table *measured; /* real rules on a GPU and link with a measured table: its
+                                         all-reduces on one server; NULL: NCCL's rules */
 } gs_plan;
 
 /* NCCL's protocols (NCCL_PROTO_LL, _LL128, _SIMPLE); none when nothing is sent. */
-enum gs_protocol { GS_PROTO_NONE = -1, GS_PROTO_LL = 0, GS_PROTO_LL128 = 1, GS_PROTO_SIMPLE = 2 };
+enum gs_protocol { GS_PROTO_NONE = -1, GS_PROTO_LL = 0, GS_PROTO_LL128 = 1, GS_PROTO_SIMPLE = 2, GS_PROTO_MEASURED = 3 };
+
 
 /* A ring of GPUs for one all-reduce: csrc/core/nccl.c prices it. */
 typedef struct {
@@ -264,6 +284,7 @@ typedef struct {
   int arch;               /* enum gs_arch: NCCL's LL cap on one server depends on it */
   int nccl;               /* enum gs_nccl */
   double extra_us;        /* start-up above the tables' (gs_efficiency.allreduce_us); 0: none */
+  const gs_allreduce_table *measured; /* with nccl auto: the measured times where they reach; NULL: none */
 } gs_ring;
 
 /* Seconds one all-reduce of size bytes takes, and the protocol it uses. */
@@ -650,6 +671,7 @@ typedef struct {
   gs_plan plan;              /* every field but gpus, which each price names */
   int divide_heads;          /* GS_SW_DIVIDE_HEADS */
   int fp8_compute;           /* GS_SW_FP8_COMPUTE: gpu.flops is the GPU's FP8 peak */
+  int fp4_compute;           /* real rules, 4-bit weights on a GPU with an FP4 peak: gpu.flops is that peak */
   uint64_t max_n;
   uint64_t bits;             /* the request's bits */
   uint64_t fitted_gpus;      /* the log's GPU count; 0 when no log was given */

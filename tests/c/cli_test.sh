@@ -147,7 +147,8 @@ assert r['nccl'] == 'auto' and r['overlap'] and r['read_cache'] and r['divide_he
 assert r['chat_tokens'] == 32768 and r['cache_bits'] == 8 and r['words'] == 8 and r['gpu']['key'] == 'h100-sxm'
 assert r['link']['key'] == 'nvlink4' and r['link']['kind'] == 'nvlink' and r['between']['key'] == 'ib-ndr'
 assert all(64 % row['gpus'] == 0 for row in r['rows']) and r['best'] == r['best_dividing_heads']
-assert all(row['protocol'] in ('LL', 'LL128', 'Simple', None) for row in r['rows'])
+assert all(row['protocol'] in ('LL', 'LL128', 'Simple', None) for row in r['rows'] if row['gpus'] == 1 or row['gpus'] > 8)
+assert all(row['protocol'] == 'measured' for row in r['rows'] if 1 < row['gpus'] <= 8), r['rows']
 " "$tmp/switches.json"
 # Issue 19: a catalogue GPU takes real hardware's rules, said in the header and the JSON;
 # --assume lesson gives the lesson's, the same as with a figure typed (which also keeps them).
