@@ -101,7 +101,7 @@ build/efficiency_table.c: build/tables data/allreduce.json $(wildcard tests/meas
 
 # A built-in efficiency table without the pooled figures, for a build that shows report's
 # exit status after a failure that is not bad input (tests/c/failure_test.sh).
-build/broken/efficiency_table.c:
+build/broken/efficiency_table.c: Makefile
 	@mkdir -p $(@D)
 	$(Q)printf '#include "read/efficiency.h"\nconst fit_result GS_EFFICIENCY_TABLE = {.count = 0};\nconst gs_allreduce_table GS_ALLREDUCE_TABLE[1];\nconst size_t GS_ALLREDUCE_TABLE_COUNT = 0;\n' > $@
 
