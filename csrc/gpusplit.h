@@ -829,7 +829,11 @@ typedef struct {
   double x, y;                       /* the dot's centre, percent of the plot inside half a dot of each edge */
   int moved;                         /* 1: moved across from its figure's place, so that no dot covers it */
   char flags[160];                   /* the report flags that price it (gs_layout_flags) */
-  char figures[200];                 /* its figures as a person reads them */
+  char figures[200];                 /* its figures as a person reads them, in one line: */
+  char ms[GS_FIGURE_CAP];            /* ms a word */
+  char chat[GS_FIGURE_CAP];          /* words a second a chat */
+  char gpu[GS_FIGURE_CAP];           /* words a second a GPU */
+  char first[GS_FIGURE_CAP];         /* ms to the first word; "" when no prompt is priced */
   char engine[GS_CHART_LABEL_CAP];   /* "TP 4 \u00d7 PP 2, batch 8, 2 replicas" */
   char lesson[GS_CHART_LABEL_CAP];   /* "slices in a server, groups across 2 servers, 8 chats at once, 2 copies" */
 } gs_chart_point;

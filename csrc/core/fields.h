@@ -118,6 +118,10 @@
   X(BOOL, moved, "moved", r->moved)                                                            \
   X(TEXT, flags, "flags", r->flags)                                                            \
   X(TEXT, figures, "figures", r->figures)                                                      \
+  X(TEXT, view_ms, "view.ms", r->ms)                                                           \
+  X(TEXT, view_chat, "view.chat", r->chat)                                                     \
+  X(TEXT, view_gpu, "view.gpu", r->gpu)                                                        \
+  X(TEXT, view_first, "view.first", r->first)                                                  \
   X(TEXT, engine, "engine", r->engine)                                                         \
   X(TEXT, lesson, "lesson", r->lesson)
 

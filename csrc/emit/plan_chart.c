@@ -158,11 +158,11 @@ static void put_home(gs_plan_chart *c, double lo, double span, double top) {
 
 /* The points spread at the largest dot that keeps them apart (each smaller try from home). */
 static void place(gs_plan_chart *c, size_t frontier_n, double lo, double span, double top) {
-  static gs_chart_point home[GS_PLAN_MAX_POINTS + 1];
+  static double home_x[GS_PLAN_MAX_POINTS + 1], home_y[GS_PLAN_MAX_POINTS + 1];
   size_t i;
   int t;
   put_home(c, lo, span, top);
-  memcpy(home, c->points, c->count * sizeof home[0]);
+  for (i = 0; i < c->count; i++) home_x[i] = c->points[i].x, home_y[i] = c->points[i].y;
   for (t = 0; t < CHART_TRIES; t++) {
     double d = CHART_DOT, dx, dy;
     int k;
@@ -170,11 +170,11 @@ static void place(gs_plan_chart *c, size_t frontier_n, double lo, double span, d
     /* a centre stays half a dot inside each edge: the plot's percent is of what is left */
     dx = d * (1 + CHART_GAP) / (1 - d / 100);
     dy = d * GS_CHART_ASPECT * (1 + CHART_GAP) / (1 - d * GS_CHART_ASPECT / 100);
-    memcpy(c->points, home, c->count * sizeof home[0]);
+    for (i = 0; i < c->count; i++) c->points[i].x = home_x[i], c->points[i].y = home_y[i];
     c->dot = d;
     if (spread(c->points, frontier_n, dx, dy) && (c->count == frontier_n || clear_last(c->points, c->count, dx, dy))) break;
   }
-  for (i = 0; i < c->count; i++) c->points[i].moved = c->points[i].x != home[i].x || c->points[i].y != home[i].y;
+  for (i = 0; i < c->count; i++) c->points[i].moved = c->points[i].x != home_x[i] || c->points[i].y != home_y[i];
 }
 
 /* Appends ", " (after a first part) and part to buf (of cap), keeping it NUL-ended. */
@@ -229,13 +229,16 @@ int gs_layout_words(const gs_setting *s, const gs_layout *l, char *engine, char 
   return GS_OK;
 }
 
-/* A point's figures as a person reads them. */
-static void figures_of(const gs_layout *l, char *buf, size_t cap) {
-  char ms[GS_FIGURE_CAP], chat[GS_FIGURE_CAP], gpu[GS_FIGURE_CAP], first[GS_FIGURE_CAP];
-  gs_format(buf, cap, "%s ms a word, %s words a second a chat, %s a GPU%s%s%s", gs_fixed_grouped(ms, sizeof ms, l->word_s * 1e3, 2),
-            gs_words_rate(chat, sizeof chat, 1 / l->word_s), gs_words_rate(gpu, sizeof gpu, l->per_gpu),
-            l->first_s > 0 ? ", first word in " : "", l->first_s > 0 ? gs_fixed_grouped(first, sizeof first, l->first_s * 1e3, 1) : "",
-            l->first_s > 0 ? " ms" : "");
+/* A point's figures as a person reads them, each and in one line. */
+static void figures_of(gs_chart_point *p) {
+  const gs_layout *l = &p->layout;
+  gs_fixed_grouped(p->ms, sizeof p->ms, l->word_s * 1e3, 2);
+  gs_words_rate(p->chat, sizeof p->chat, 1 / l->word_s);
+  gs_words_rate(p->gpu, sizeof p->gpu, l->per_gpu);
+  if (l->first_s > 0) gs_fixed_grouped(p->first, sizeof p->first, l->first_s * 1e3, 1);
+  else p->first[0] = '\0';
+  gs_format(p->figures, sizeof p->figures, "%s ms a word, %s words a second a chat, %s a GPU%s%s%s", p->ms, p->chat, p->gpu,
+            p->first[0] ? ", first word in " : "", p->first, p->first[0] ? " ms" : "");
 }
 
 int gs_plan_chart_of(const gs_setting *s, const gs_plan_result *r, const gs_layout *extra, gs_plan_chart *out, gs_error *err) {
@@ -253,7 +256,7 @@ int gs_plan_chart_of(const gs_setting *s, const gs_plan_result *r, const gs_layo
     if (l->per_gpu > most) most = l->per_gpu;
     if (1 / l->word_s > fastest) fastest = 1 / l->word_s;
     gs_layout_flags(l, p->flags, sizeof p->flags);
-    figures_of(l, p->figures, sizeof p->figures);
+    figures_of(p);
     if ((rc = gs_layout_words(s, l, p->engine, p->lesson, sizeof p->engine, err)) != GS_OK) return rc;
   }
   if (out->count == 0) return GS_OK;

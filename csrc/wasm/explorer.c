@@ -400,7 +400,8 @@ _Static_assert((0 GS_FRONTIER_FIELDS(GS_COUNT_U64)) == 0 && (0 GS_TICK_FIELDS(GS
 static gs_plan_result plan_found;
 static gs_plan_chart plan_chart;
 static double frontier_numbers[(GS_PLAN_MAX_POINTS + 1) * FRONTIER_F64];
-static char frontier_strings[(GS_PLAN_MAX_POINTS + 1) * (FRONTIER_TEXT * GS_CHART_LABEL_CAP + 160) + 512 + GS_PLAN_SEARCHED_CAP];
+/* a point's strings are at most its struct's (its texts and two names), then why and searched */
+static char frontier_strings[(GS_PLAN_MAX_POINTS + 1) * sizeof(gs_chart_point) + 512 + GS_PLAN_SEARCHED_CAP];
 static double tick_numbers[2 * GS_CHART_TICKS * TICK_F64];
 static char tick_strings[2 * GS_CHART_TICKS * TICK_TEXT * GS_FIGURE_CAP];
 
