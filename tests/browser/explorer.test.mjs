@@ -137,10 +137,14 @@ explorer('a bad config shows report\'s one-line message beside its box, and the 
       assert.is(`gpusplit: ${file}: ${model}`, cli.line, text);
       assert.not.ok(model.includes('\n'));
       assert.ok(await page.evaluate(() => document.getElementById('model-status').classList.contains('ex-bad')));
-      // the catalogue model (70B) is priced meanwhile, and the count still moves
-      await chooseCount(page, 5);
-      await assertShows(page, ['--model', '70b', ...H100], 5, text);
+      // no other model's figures stand beside the refusal, and the list names the pasted config
+      assert.is(await page.textContent('#memory'), '—', text);
+      assert.is(await page.evaluate(() => document.getElementById('model').selectedOptions[0].textContent), 'your config.json');
     }
+    // the config taken away, the catalogue model (70B) is priced, and the count still moves
+    await page.fill('#config', '');
+    await chooseCount(page, 5);
+    await assertShows(page, ['--model', '70b', ...H100], 5, 'after the config');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

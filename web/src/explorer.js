@@ -116,7 +116,14 @@ function useModel() {
     module.useModel(module.models.findIndex((m) => m.key === state.model), bits);
     return false;
   }
-  module.useConfig(state.config, bits);
+  try {
+    module.useConfig(state.config, bits);
+  } catch (error) {
+    // the module names the command line's flag that would price it; this page's box for it
+    const flag = error.step && error.message.match(/--bits (\d+)/);
+    if (flag) error.message += `. Here, that is ${flag[1]} in "Bits a weight".`;
+    throw error;
+  }
   const linkable = new TextEncoder().encode(state.config).length <= LINKABLE_CONFIG_BYTES;
   status('model-status', linkable ? 'Using your config.json.'
     : 'Using your config.json. It is over 2 KB, so the page\'s address cannot carry it: a link to this view shows the catalogue model.');
