@@ -226,8 +226,8 @@ explorer('a pasted nccl-tests log prices the link as report --link-from does; a 
 
 explorer('Tab reaches every visible control, each once, and the arrow keys move the count', async (ctx) => {
   const { page, seen } = await openPage(ctx, fileUrl('explorer.html'));
-  const controls = await page.evaluate(() => [...document.querySelectorAll('input, select, textarea, summary, button')]
-    .filter((e) => e.getClientRects().length > 0).map((e) => e.id || e.textContent));
+  const controls = await page.evaluate(() => [...document.querySelectorAll('input, select, textarea, summary, button, [tabindex="0"]')]
+    .filter((e) => e.getClientRects().length > 0 && !e.closest('details:not([open]) > :not(summary)')).map((e) => e.id || e.textContent));
   const reached = [];
   for (let i = 0; i < controls.length + 5; i++) {
     await page.keyboard.press('Tab');
