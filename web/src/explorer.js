@@ -121,7 +121,7 @@ function useModel() {
   } catch (error) {
     // the module names the command line's flag that would price it; this page's box for it
     const flag = error.step && error.message.match(/--bits (\d+)/);
-    if (flag) error.message += `. Here, that is ${flag[1]} in "Bits a weight".`;
+    if (flag) error.message = `${error.message}. Here, that is ${flag[1]} in "Bits a weight".`;
     throw error;
   }
   const linkable = new TextEncoder().encode(state.config).length <= LINKABLE_CONFIG_BYTES;

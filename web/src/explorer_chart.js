@@ -14,11 +14,12 @@ export const pointName = (p) => `${p.engine} (${p.lesson}): ${p.figures}: ${p.fl
 // The point the arrow key `key` moves to from `at` (-1: none yet) among `count`; null for
 // a key the chart does not take.
 export function pointAfterKey(key, at, count) {
+  const order = Array.from({ length: count }, (_, i) => i);
   if (count === 0) return null;
-  if (key === 'Home') return 0;
-  if (key === 'End') return count - 1;
-  if (key === 'ArrowLeft' || key === 'ArrowUp') return at <= 0 ? 0 : at - 1;
-  if (key === 'ArrowRight' || key === 'ArrowDown') return at < 0 ? 0 : Math.min(count - 1, at + 1);
+  if (key === 'Home') return order[0];
+  if (key === 'End') return order.at(-1);
+  if (key === 'ArrowLeft' || key === 'ArrowUp') return order.findLast((i) => i < at) ?? order[0];
+  if (key === 'ArrowRight' || key === 'ArrowDown') return order.find((i) => i > at) ?? order.at(-1);
   return null;
 }
 
@@ -60,7 +61,7 @@ function rowOf(p, found, pick) {
   tr.append(head);
   const marks = [found.choice !== null && p.index === found.choice.index ? 'the target\'s' : '', pick !== null && p.index === pick.index ? 'chosen' : '']
     .filter((m) => m !== '').join(', ');
-  for (const text of [p.lesson, String(p.gpus * p.replicas), p.view.ms, p.view.chat, p.view.gpu, p.view.first || '—', p.flags, marks]) {
+  for (const text of [p.lesson, String(p.gpus), p.view.ms, p.view.chat, p.view.gpu, p.view.first || '—', p.flags, marks]) {
     const td = document.createElement('td');
     td.textContent = text;
     tr.append(td);
