@@ -90,10 +90,19 @@ int main(void) {
   open_list(&c, "SWEPT");
   GS_SWEPT_FIELDS(FIELD)
   close_list();
+  open_list(&c, "CHARTED");
+  GS_CHARTED_FIELDS(FIELD)
+  close_list();
   open_list(&c, "MACHINE");
   GS_MACHINE_FIELDS(FIELD)
   close_list();
   names("ARCHS", "enum gs_arch", ARCHS, sizeof ARCHS / sizeof ARCHS[0]);
   names("LINK_KINDS", "enum gs_link_kind", LINK_KINDS, sizeof LINK_KINDS / sizeof LINK_KINDS[0]);
+  open_list(&c, "FRONTIER");
+  GS_FRONTIER_FIELDS(FIELD)
+  close_list();
+  open_list(&c, "TICK");
+  GS_TICK_FIELDS(FIELD)
+  close_list();
   return 0;
 }

@@ -196,6 +196,21 @@
   X(COUNT, fewest, "fewest", r->fewest)                 \
   X(COUNT, best, "best", r->best)
 
+/* The explorer's frontier() (csrc/wasm/explorer.c), r being a const gs_abi_charted *: the
+ * frontier's points, the index of the target's choice (-1: none; when the choice is not on
+ * the frontier it follows the points), the layouts tried, whether a target was taken, a
+ * dot's diameter (percent of the plot's width), the axes' ticks across and up, and, when no
+ * layout fits, the fewest GPUs that hold the model (0: none, or some layout fits). */
+#define GS_CHARTED_FIELDS(X)                           \
+  X(COUNT, count, "count", r->found->count)            \
+  X(F64, chosen, "chosen", r->chosen)                  \
+  X(COUNT, tried, "tried", r->found->tried)            \
+  X(BOOL, targeted, "targeted", r->targeted)           \
+  X(F64, dot, "dot", r->chart->dot)                    \
+  X(COUNT, across, "across", r->chart->x_n)            \
+  X(COUNT, up, "up", r->chart->y_n)                    \
+  X(COUNT, fewest, "fewest", r->fewest)
+
 /* ---- What JavaScript hands in by name (a record it writes, which the module reads) ----
  * The full widget module's machine() (csrc/wasm/lesson.c), r being a gs_abi_machine *: the
  * settings past the lesson, each a double. Kinds: enum gs_link_kind and gs_arch. */
@@ -209,6 +224,37 @@
   X(COUNT, between_kind, "between.kind", r->between_kind)             \
   X(COUNT, link_kind, "link_kind", r->link_kind)                      \
   X(COUNT, arch, "arch", r->arch)
+
+/* One point of the plan's frontier chart (gs_plan_chart_of, csrc/emit/plan_chart.c), r being
+ * a gs_chart_point: its layout, its figures, where its dot sits and its words. */
+#define GS_FRONTIER_FIELDS(X)                                                                  \
+  X(COUNT, gpus, "gpus", r->layout.gpus)                                                       \
+  X(NAME, split, "split", gs_split_name(r->layout.split))                                      \
+  X(NAME, experts, "experts", r->layout.experts == GS_EXPERTS_SPREAD ? "spread" : "slices")    \
+  X(COUNT, words, "words", r->layout.words)                                                    \
+  X(COUNT, in_flight, "in_flight", r->layout.in_flight)                                        \
+  X(COUNT, replicas, "replicas", r->layout.replicas)                                           \
+  X(F64, word_s, "word_s", r->layout.word_s)                                                   \
+  X(OPT, first_s, "first_s", r->layout.first_s > 0 ? r->layout.first_s : -1)                  \
+  X(F64, words_per_s, "words_per_s", r->layout.words_per_s)                                    \
+  X(F64, per_gpu, "per_gpu", r->layout.per_gpu)                                                \
+  X(OPT, cost_per_million, "cost_per_million", r->layout.cost_per_million)                     \
+  X(F64, x, "x", r->x)                                                                         \
+  X(F64, y, "y", r->y)                                                                         \
+  X(BOOL, moved, "moved", r->moved)                                                            \
+  X(TEXT, flags, "flags", r->flags)                                                            \
+  X(TEXT, figures, "figures", r->figures)                                                      \
+  X(TEXT, view_ms, "view.ms", r->ms)                                                           \
+  X(TEXT, view_chat, "view.chat", r->chat)                                                     \
+  X(TEXT, view_gpu, "view.gpu", r->gpu)                                                        \
+  X(TEXT, view_first, "view.first", r->first)                                                  \
+  X(TEXT, engine, "engine", r->engine)                                                         \
+  X(TEXT, lesson, "lesson", r->lesson)
+
+/* One numbered tick of the frontier chart's axes, r being a gs_chart_tick. */
+#define GS_TICK_FIELDS(X)        \
+  X(F64, at, "at", r->at)        \
+  X(TEXT, text, "text", r->text)
 
 /* How many fields of each buffer a list has: U64 in the 64-bit buffer, COUNT, BOOL and
  * F64 in the double buffer, TEXT and NAME in the text buffer. */

@@ -60,34 +60,32 @@ void gs_abi_pack_text(gs_abi_packer *p, const char *s) {
 
 int gs_abi_packed(const gs_abi_packer *p, const char *what) { return p->full ? too_long(what) : GS_OK; }
 
-#define PACK GS_ABI_PACK
-
 int gs_abi_put_setting(const gs_priced *r) {
-  gs_abi_packer pk = {out_setting_u64, out_setting_f64, out_setting_text, sizeof out_setting_text, 0, 0, 0, 0};
-  GS_SETTING_FIELDS(PACK)
-  return gs_abi_packed(&pk, "setting");
+  gs_abi_packer packer = {out_setting_u64, out_setting_f64, out_setting_text, sizeof out_setting_text, 0, 0, 0, 0}, *pk = &packer;
+  GS_SETTING_FIELDS(GS_ABI_PACK)
+  return gs_abi_packed(pk, "setting");
 }
 
 int gs_abi_put_chart(const gs_chart_row *rows, size_t n) {
-  gs_abi_packer pk = {NULL, out_chart_f64, out_chart_text, sizeof out_chart_text, 0, 0, 0, 0};
+  gs_abi_packer packer = {NULL, out_chart_f64, out_chart_text, sizeof out_chart_text, 0, 0, 0, 0}, *pk = &packer;
   size_t i;
   if (n > GS_ABI_ROWS) return too_long("chart");
   for (i = 0; i < n; i++) {
     const gs_chart_row *r = &rows[i];
-    GS_CHART_FIELDS(PACK)
+    GS_CHART_FIELDS(GS_ABI_PACK)
   }
-  return gs_abi_packed(&pk, "chart");
+  return gs_abi_packed(pk, "chart");
 }
 
 int gs_abi_put_timeline(const gs_timeline_row *rows, size_t n) {
-  gs_abi_packer pk = {NULL, out_timeline_f64, out_timeline_text, sizeof out_timeline_text, 0, 0, 0, 0};
+  gs_abi_packer packer = {NULL, out_timeline_f64, out_timeline_text, sizeof out_timeline_text, 0, 0, 0, 0}, *pk = &packer;
   size_t i;
   if (n > GS_ABI_ROWS) return too_long("timeline");
   for (i = 0; i < n; i++) {
     const gs_timeline_row *r = &rows[i];
-    GS_TIMELINE_FIELDS(PACK)
+    GS_TIMELINE_FIELDS(GS_ABI_PACK)
   }
-  return gs_abi_packed(&pk, "timeline");
+  return gs_abi_packed(pk, "timeline");
 }
 
 int gs_abi_put_explain(const gs_priced *r) {

@@ -15,9 +15,9 @@
 
 /* The doubles summary_f64() holds: room for the longest of GS_SHOWN_FIELDS, GS_SWEPT_FIELDS
  * and the frontier's. */
-#define GS_ABI_SUMMARY 4
+#define GS_ABI_SUMMARY 8
 
-/* What the calls of GS_SHOWN_FIELDS and GS_SWEPT_FIELDS (csrc/core/fields.h) hand over,
+/* What the calls of GS_SHOWN_FIELDS, GS_SWEPT_FIELDS and GS_CHARTED_FIELDS (csrc/core/fields.h) hand over,
  * and what GS_MACHINE_FIELDS hands in. */
 typedef struct {
   const gs_setting *setting; /* as show() resolved it */
@@ -28,6 +28,13 @@ typedef struct {
 typedef struct {
   uint64_t count, fewest, best;
 } gs_abi_swept;
+typedef struct {
+  const gs_plan_result *found;
+  const gs_plan_chart *chart;
+  double chosen; /* -1: none */
+  int targeted;
+  uint64_t fewest;
+} gs_abi_charted;
 typedef struct {
   double per_server, chat_tokens, cache_bits, switches, between_bandwidth, between_step_us, between_kind, link_kind, arch;
 } gs_abi_machine;
@@ -50,7 +57,9 @@ int gs_abi_packed(const gs_abi_packer *p, const char *what);
 #define GS_ABI_PACK_OPT(p, e) (p)->f64[(p)->nf++] = (e)
 #define GS_ABI_PACK_TEXT(p, e) gs_abi_pack_text(p, (e))
 #define GS_ABI_PACK_NAME(p, e) gs_abi_pack_text(p, (e))
-#define GS_ABI_PACK(kind, id, path, expr) GS_ABI_PACK_##kind(&pk, expr);
+/* GS_ABI_PACK(kind, id, path, expr) writes one figure of a list of csrc/core/fields.h, with
+ * `r` the record and `pk` a pointer to the packer in scope. */
+#define GS_ABI_PACK(kind, id, path, expr) GS_ABI_PACK_##kind(pk, expr);
 
 /* One record of a list of csrc/core/fields.h, its three buffers and their exports
  * (name_u64, name_f64, name_text, which web/src/module_memory.js finds by the list's name),
@@ -66,16 +75,17 @@ int gs_abi_packed(const gs_abi_packer *p, const char *what);
   EXPORT double *name##_f64(void) { return name##_f64_out; }                                           \
   EXPORT char *name##_text(void) { return name##_text_out; }                                           \
   static int put_##name(TYPE r) {                                                                      \
-    gs_abi_packer pk = {name##_u64_out, name##_f64_out, name##_text_out, sizeof name##_text_out, 0, 0, 0, 0};    \
+    gs_abi_packer packer = {name##_u64_out, name##_f64_out, name##_text_out, sizeof name##_text_out, 0, 0, 0, 0}; \
+    gs_abi_packer *pk = &packer;                                                                       \
     LIST(GS_ABI_PACK)                                                                                  \
-    return gs_abi_packed(&pk, #name);                                                                  \
+    return gs_abi_packed(pk, #name);                                                                  \
   }
 
 /* A list of doubles alone (COUNT, BOOL, F64, OPT), packed into summary_f64(): r a pointer to
  * its struct. */
 #define GS_ABI_PUT_SUMMARY(LIST, r)                                                                    \
   do {                                                                                                 \
-    gs_abi_packer pk = {NULL, summary_f64(), NULL, 0, 0, 0, 0, 0};                                     \
+    gs_abi_packer packer = {NULL, summary_f64(), NULL, 0, 0, 0, 0, 0}, *pk = &packer;                  \
     _Static_assert((0 LIST(GS_COUNT_F64)) <= GS_ABI_SUMMARY && (0 LIST(GS_COUNT_U64)) == 0 &&          \
                        (0 LIST(GS_COUNT_TEXT)) == 0, "a summary is at most GS_ABI_SUMMARY doubles");  \
     LIST(GS_ABI_PACK)                                                                                  \

@@ -22,8 +22,11 @@ export const LOG = layout('gpus:c');
 export const PLANNED = layout('message_bytes:c');
 export const SHOWN = layout('fewest:c budget:c chart_rows:c busy:b');
 export const SWEPT = layout('count:c fewest:c best:c');
+export const CHARTED = layout('count:c chosen:f tried:c targeted:b dot:f across:c up:c fewest:c');
 export const MACHINE = layout('per_server:c chat_tokens:c cache_bits:c switches:c between.bandwidth:f between.step_us:f between.kind:c link_kind:c arch:c');
 // enum gs_arch (csrc/gpusplit.h): each name at its number.
 export const ARCHS = ['none', 'volta', 'ampere', 'hopper', 'blackwell'];
 // enum gs_link_kind (csrc/gpusplit.h): each name at its number.
 export const LINK_KINDS = ['nvlink', 'pci', 'net'];
+export const FRONTIER = layout('gpus:c split:n experts:n words:c in_flight:c replicas:c word_s:f first_s:o words_per_s:f per_gpu:f cost_per_million:o x:f y:f moved:b flags:t figures:t view.ms:t view.chat:t view.gpu:t view.first:t engine:t lesson:t');
+export const TICK = layout('at:f text:t');
