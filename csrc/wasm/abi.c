@@ -100,6 +100,3 @@ int gs_abi_glue_explain(void) {
   return rc == GS_OK ? GS_OK : gs_abi_fail(rc, &err);
 }
 
-void gs_abi_summary(size_t i, double x) {
-  if (i < sizeof out_summary / sizeof out_summary[0]) out_summary[i] = x;
-}

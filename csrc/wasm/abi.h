@@ -111,7 +111,5 @@ int gs_abi_put_chart(const gs_chart_row *rows, size_t n);
 int gs_abi_put_timeline(const gs_timeline_row *rows, size_t n);
 int gs_abi_put_explain(const gs_priced *r);
 int gs_abi_glue_explain(void);
-/* The frontier's small numbers, by position (csrc/wasm/explorer.c's frontier()). */
-void gs_abi_summary(size_t i, double x);
 
 #endif
