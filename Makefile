@@ -36,7 +36,7 @@ comma := ,
 space := $(subst ,, )
 # The buffers both modules share (csrc/wasm/abi.c), then each module's own calls.
 ABI_EXPORTS = setting_u64 setting_f64 setting_text chart_f64 chart_text timeline_f64 timeline_text summary_f64 explain_buffer error_buffer
-WASM_EXPORTS = $(ABI_EXPORTS) text_in_buffer text_in_capacity offered_count offered_words use_builtin use_custom machine show explain \
+WASM_EXPORTS = $(ABI_EXPORTS) text_in_buffer text_in_capacity offered_count offered_words use_builtin use_custom machine_in machine show explain \
                kept_busy slices_beside
 # A standalone module: no Emscripten JavaScript, no imports, a fixed 1 MiB memory. Bulk memory
 # (memory.fill, memory.copy: every current browser) for memset and memcpy, which were byte loops:
@@ -159,7 +159,7 @@ build/gpusplit.wasm: $(LIB) csrc/wasm/lesson.c csrc/wasm/abi.c $(HEADERS) build/
 
 LESSON_LIB = csrc/core/primitives.c csrc/core/checks.c csrc/core/split.c csrc/core/step.c csrc/core/nccl.c csrc/core/explain.c csrc/core/format.c csrc/core/view.c \
              csrc/core/error.c csrc/core/price.c csrc/read/resolve.c csrc/core/utf8.c csrc/read/data.c
-LESSON_EXPORTS = $(filter-out text_in_buffer text_in_capacity use_custom machine,$(WASM_EXPORTS))
+LESSON_EXPORTS = $(filter-out text_in_buffer text_in_capacity use_custom machine_in machine,$(WASM_EXPORTS))
 LESSON_EMFLAGS = $(EMFLAGS_BASE) -sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(LESSON_EXPORTS:%=_%))
 build/lesson.wasm: $(LESSON_LIB) csrc/wasm/lesson.c csrc/wasm/abi.c $(HEADERS) build/tables_lesson.c build/catalogue_tables.c build/wasm-include/jsmn.h
 	$(Q)$(EMCC) $(WARN) $(LESSON_EMFLAGS) -DGS_LESSON_ONLY -DGS_LESSON_TABLES -Icsrc -isystem build/wasm-include -o $@ \
@@ -196,7 +196,8 @@ widget: build/widget.html
 # is 4 MiB, not 1, to hold a pasted nccl-tests log of up to GS_MEASURED_MAX_BYTES (1 MiB).
 # scripts/embed_explorer.mjs inlines it into one page; `make explorer` copies that page to
 # web/explorer.html, which is committed, and tests/js/explorer.test.mjs keeps the two equal.
-EXPLORER_EXPORTS = $(ABI_EXPORTS) text_in_buffer text_in_capacity key_in_buffer key_in_capacity list_buffer link_name_buffer numbers_buffer \
+EXPLORER_EXPORTS = $(ABI_EXPORTS) text_in_buffer text_in_capacity key_in_buffer key_in_capacity list_buffer \
+                   $(foreach r,gpu link log planned,$(r)_u64 $(r)_f64 $(r)_text) \
                    max_gpus list use_model use_config \
                    use_gpu_key use_gpu use_link_key use_link use_log use_between_key use_rules plan price sweep explain \
                    frontier layout frontier_f64 frontier_text ticks_f64 ticks_text

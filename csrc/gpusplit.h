@@ -116,6 +116,8 @@ typedef struct {
 /* The GPU generations NCCL's tables tell apart (src/graph/tuning.cc, compCapIndex), or
  * none: a GPU NCCL does not run on (AMD's run RCCL), or one not named. */
 enum gs_arch { GS_ARCH_NONE = 0, GS_ARCH_VOLTA = 1, GS_ARCH_AMPERE = 2, GS_ARCH_HOPPER = 3, GS_ARCH_BLACKWELL = 4 };
+/* Their names, in order: data/gpus.json's "arch", report's JSON and the pages (web/src/fields.js). */
+#define GS_ARCH_NAMES "none", "volta", "ampere", "hopper", "blackwell"
 
 /* One GPU. */
 typedef struct {
@@ -136,6 +138,7 @@ typedef struct {
 
 /* The kinds of link NCCL's latency tables tell apart (NCCL_HW_NVLINK, _PCI, _NET). */
 enum gs_link_kind { GS_LINK_NVLINK = 0, GS_LINK_PCI = 1, GS_LINK_NET = 2 };
+#define GS_LINK_KIND_NAMES "nvlink", "pci", "net"
 
 /* The link between GPUs, with NCCL's ring all-reduce start-up. */
 typedef struct {
@@ -338,12 +341,6 @@ int gs_cost(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan 
 /* prefill.c: seconds to the first word when the plan's words chats each send a prompt of
  * plan.prompt_tokens tokens together (gs_cost fills first_word with it). */
 int gs_first_word(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, double *seconds, gs_error *err);
-/* The count from 1 to max_n with the shortest step for p's split and words. */
-int gs_best_n(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, uint64_t max_n, int divide_heads,
-              uint64_t *best, gs_error *err);
-/* The fewest GPUs, up to max_n (with divide_heads, among those that divide the heads). */
-int gs_fewest_n(const gs_model *m, const gs_gpu *g, const gs_plan *p, uint64_t max_n, int divide_heads, uint64_t *fewest,
-                gs_error *err);
 
 /* config.c: a config.json's text to a derived model; the error names the field. bits is
  * 0 to keep the stored format the config gives, or the bits of every weight. */
@@ -522,10 +519,9 @@ typedef struct {
 
 int gs_runs_parse(const char *text, size_t len, gs_runs *out, gs_error *err);
 
-/* explain.c: the sums of one setting with the numbers put in, lines of text into buf
- * (GS_EXPLAIN_CAP is room enough). */
+/* explain.c: the sums of one priced count with the numbers put in (gs_explain_of, below),
+ * lines of text; GS_EXPLAIN_CAP is room enough. */
 #define GS_EXPLAIN_CAP 4096
-int gs_explain(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, char *buf, size_t cap, gs_error *err);
 
 /* view.c: what a person sees for one setting, the same in the terminal and the widget. */
 typedef struct {
@@ -564,8 +560,6 @@ typedef struct {
   char time[GS_FIGURE_CAP];    /* "18.94 ms", or "Does not fit" */
 } gs_chart_row;
 
-int gs_view_make(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, gs_view *out, gs_error *err);
-
 /* One GPU's part of one word's step, in percent of the step: idle, reading, waiting (the
  * swap or its hand-off), idle. They add up to 100. */
 typedef struct {
@@ -574,12 +568,8 @@ typedef struct {
   char text[GS_NOTE_CAP]; /* "GPU 2: reading 17.30 ms, waiting 0.01 ms in its hand-off, idle 51.92 ms (75.0%)" */
 } gs_timeline_row;
 
-int gs_timeline_make(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, gs_timeline_row *rows,
-                     size_t cap, gs_error *err);
-/* The most rows a chart draws. rows has room for count_n rows; the plan's gpus is ignored. */
+/* The most rows a chart draws (gs_chart_of). */
 #define GS_MAX_CHART 64
-int gs_chart_make(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, const uint64_t *counts,
-                  size_t count_n, gs_chart_row *rows, gs_error *err);
 
 /* ---- The boundary: what a person asks, resolved once, priced once. ----
  * The command line and both modules fill a gs_request, call gs_resolve, then price counts
@@ -734,6 +724,14 @@ int gs_resolve(const gs_request *q, gs_setting *out, gs_error *err);
  * that does not divide the heads under GS_SW_DIVIDE_HEADS, or does not fill whole
  * servers), or another error. */
 int gs_count_allowed(const gs_setting *s, uint64_t n, gs_error *err);
+/* The highest count the searches try when none is asked (`report --max-n`): the budget
+ * the pages name ("no count up to 64 holds it"). */
+#define GS_DEFAULT_MAX_N 64
+/* price.c: a setting of parts already checked (a model, a GPU, a link and a plan), under
+ * the lesson's rules, with GS_DEFAULT_MAX_N and one replica: for callers that hold parts
+ * rather than a request (the lesson's figures, `numbers`, the tests), so that they too
+ * price through gs_price, gs_sweep_run and the views below. */
+void gs_setting_of(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, gs_setting *out);
 /* price.c: one count priced; every count 1..max_n priced once into rows (room for cap; rows
  * NULL: only the searches are kept). */
 int gs_price(const gs_setting *s, uint64_t n, gs_priced *out, gs_error *err);

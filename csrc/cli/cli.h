@@ -114,6 +114,7 @@ void cli_json_double(FILE *f, double x);
  * for JavaScript, whose numbers hold integers exactly only up to 2^53. */
 enum { CLI_JSON_NUMBERS = 0, CLI_JSON_STRINGS = 1 };
 void cli_json_setting(FILE *f, const gs_priced *r, int style);
+void cli_json_report_head(FILE *out, const gs_setting *r, const gs_sweep *f, const char *efficiency_from);
 void cli_json_chart(FILE *f, const gs_chart_row *rows, size_t n);
 void cli_json_timeline(FILE *f, const gs_timeline_row *rows, size_t n);
 /* s as a JSON string, quoted, with quotes, backslashes and control characters escaped. */

@@ -78,25 +78,34 @@ static double total(const lesson *l, int m, uint64_t n, int link, uint64_t words
 static double share(const lesson *l, int m, uint64_t n, int link, uint64_t words) {
   return wt(l, m, n, &l->link[link], GS_SLICES, words).share;
 }
-static uint64_t best(const lesson *l, int m, int link, uint64_t words, int divide_heads) {
-  uint64_t n = 0;
+/* The lesson's searches over every count up to GS_DEFAULT_MAX_N (gs_sweep_run), as
+ * `report` runs them. */
+static gs_sweep sweep_of(const lesson *l, int m, int link, uint64_t words) {
+  static gs_setting s; /* large (its texts): kept off the stack */
   gs_plan p = {0};
+  gs_sweep found;
+  gs_error err;
   p.gpus = 1;
   p.split = GS_SLICES;
   p.words = words;
-  gs_error err;
-  if (gs_best_n(&l->shape[m], &l->gpu, &l->link[link], &p, 64, divide_heads, &n, &err) != GS_OK) failure("the best count", &err);
+  gs_setting_of(&l->shape[m], &l->gpu, &l->link[link], &p, &s);
+  if (gs_sweep_run(&s, NULL, 0, &found, &err) != GS_OK) failure("the sweep", &err);
+  return found;
+}
+static void none_fits(const char *what) {
+  gs_error err = {GS_ERR_NONE_FITS, "gpus", "no count up to the budget fits"};
+  failure(what, &err);
+}
+static uint64_t best(const lesson *l, int m, int link, uint64_t words, int divide_heads) {
+  gs_sweep found = sweep_of(l, m, link, words);
+  uint64_t n = divide_heads ? found.best_dividing_heads : found.best;
+  if (n == 0) none_fits("the best count");
   return n;
 }
 static uint64_t fewest(const lesson *l, int m) {
-  uint64_t n = 0;
-  gs_plan p = {0};
-  p.gpus = 1;
-  p.split = GS_SLICES;
-  p.words = 1;
-  gs_error err;
-  if (gs_fewest_n(&l->shape[m], &l->gpu, &p, 64, 0, &n, &err) != GS_OK) failure("the fewest count", &err);
-  return n;
+  gs_sweep found = sweep_of(l, m, FAST, 1);
+  if (found.fewest == 0) none_fits("the fewest count");
+  return found.fewest;
 }
 /* The best of the counts the page offers, for one user. */
 static uint64_t best_offered(const lesson *l, int m, int link) {

@@ -39,97 +39,10 @@ static void print_count_or_none(FILE *f, uint64_t n, const char *none) {
   else fputs(none, f);
 }
 
-static void json_link(const gs_link *l, const gs_hardware_text *t) {
-  printf("{\"key\":");
-  cli_json_string(stdout, t->key);
-  printf(",\"name\":");
-  cli_json_string(stdout, t->name);
-  printf(",\"kind\":\"%s\",\"bandwidth\":", gs_link_kind_name(l->kind));
-  cli_json_double(stdout, l->bandwidth);
-  printf(",\"step_us\":");
-  cli_json_double(stdout, l->step_us);
-  printf(",\"base_us\":");
-  cli_json_double(stdout, l->base_us);
-  printf("}");
-}
-
-/* The achieved efficiency (all 0: off, the peaks) and the prompt, issue 19. */
-static void print_json_efficiency(const cli_report_options *o) {
-  const gs_efficiency *e = &o->setting.plan.efficiency;
-  const struct {
-    const char *key;
-    double value;
-  } FIGURES[] = {
-#define FIGURE(member, kind, flag) {#member, e->member},
-      GS_EFFICIENCY_FIELDS(FIGURE)
-#undef FIGURE
-  };
-  size_t i;
-  printf(",\"efficiency\":{\"from\":");
-  if (o->efficiency_text[0]) cli_json_string(stdout, o->efficiency_text);
-  else printf("null");
-  for (i = 0; i < sizeof FIGURES / sizeof FIGURES[0]; i++) {
-    printf(",\"%s\":", FIGURES[i].key);
-    cli_json_double(stdout, FIGURES[i].value);
-  }
-  printf("},\"prompt_tokens\":");
-  print_count_or_none(stdout, o->setting.plan.prompt_tokens, "null");
-}
-
 static int print_json(const cli_report_options *o, const sweep *sw) {
-  const gs_setting *st = &o->setting;
-  char price[40];
-  const gs_model *m = &st->model;
-  const gs_plan *s = &st->plan;
   size_t i;
-  printf("{\"assume\":\"%s\",\"assumptions\":", st->real ? "real" : "lesson");
-  cli_json_string(stdout, st->assumptions);
-  printf(",\"model\":{\"name\":");
-  cli_json_string(stdout, st->model_name);
-  printf(",\"type\":");
-  cli_json_string(stdout, m->type);
-  printf(",\"params\":%llu,\"weight_bytes\":%llu,\"stored_bytes\":%llu,\"active_params\":%llu,"
-         "\"cache_bytes_per_token\":%llu,\"layers\":%llu,\"hidden\":%llu,\"heads\":%llu,\"kv_heads\":%llu,"
-         "\"head_dim\":%llu,\"experts\":%llu,\"experts_per_token\":%llu,\"window\":%llu,\"bits\":%llu,\"note\":",
-         (unsigned long long)m->params, (unsigned long long)m->stored_bytes, (unsigned long long)m->stored_bytes,
-         (unsigned long long)m->active_params, (unsigned long long)(m->cache_full_bytes + m->cache_window_bytes),
-         (unsigned long long)m->layers, (unsigned long long)m->hidden, (unsigned long long)m->heads,
-         (unsigned long long)m->kv_heads, (unsigned long long)m->head_dim, (unsigned long long)m->experts,
-         (unsigned long long)m->experts_per_token, (unsigned long long)m->window, (unsigned long long)st->bits);
-  cli_json_string(stdout, m->note);
-  printf("},\"gpu\":{\"key\":");
-  cli_json_string(stdout, st->gpu_text.key);
-  printf(",\"name\":");
-  cli_json_string(stdout, st->gpu_text.name);
-  printf(",\"arch\":\"%s\",\"gib\":", gs_arch_name(st->gpu.arch));
-  cli_json_double(stdout, st->gpu.gib);
-  printf(",\"usable\":");
-  cli_json_double(stdout, st->gpu.usable);
-  printf(",\"usable_bytes\":%llu,\"bandwidth\":", (unsigned long long)gs_usable_bytes(&st->gpu));
-  cli_json_double(stdout, st->gpu.bandwidth);
-  printf(",\"flops\":");
-  cli_json_double(stdout, st->gpu.flops);
-  printf("},\"link\":");
-  json_link(&st->link, &st->link_text);
-  printf(",\"between\":");
-  json_link(&s->between, &st->between_text);
-  printf(",\"per_server\":");
-  print_count_or_none(stdout, s->per_server, "null");
-  printf(",\"expert_layout\":\"%s\"", s->experts == GS_EXPERTS_SPREAD ? "spread" : "slices");
-  printf(",\"split\":\"%s\",\"words\":%llu,\"chat_tokens\":%llu,\"cache_bits\":%llu,\"cache_per_chat\":%s,\"nccl\":\"%s\","
-         "\"overlap\":%s,\"read_cache\":%s,\"divide_heads\":%s,\"in_flight\":%llu,\"replicas\":%llu,\"max_n\":%llu,"
-         "\"gpu_hour\":%s,\"fewest\":",
-         gs_split_name(s->split), (unsigned long long)s->words, (unsigned long long)s->chat_tokens,
-         (unsigned long long)s->cache_bits, s->cache_per_chat ? "true" : "false", s->nccl == GS_NCCL_AUTO ? "auto" : "lesson",
-         s->overlap ? "true" : "false", s->read_cache ? "true" : "false", st->divide_heads ? "true" : "false",
-         (unsigned long long)gs_plan_batches(s), (unsigned long long)st->replicas, (unsigned long long)st->max_n,
-         st->gpu_hour > 0 ? gs_exact(price, sizeof price, st->gpu_hour) : "null");
-  print_count_or_none(stdout, sw->found.fewest, "null");
-  printf(",\"best\":");
-  print_count_or_none(stdout, sw->found.best, "null");
-  printf(",\"best_dividing_heads\":");
-  print_count_or_none(stdout, sw->found.best_dividing_heads, "null");
-  print_json_efficiency(o);
+  printf("{");
+  cli_json_report_head(stdout, &o->setting, &sw->found, o->efficiency_text);
   printf(",\"rows\":[");
   for (i = 0; i < o->count_n; i++) {
     gs_priced r;

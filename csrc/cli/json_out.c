@@ -80,6 +80,21 @@ void cli_json_setting(FILE *f, const gs_priced *r, int style) {
   end(&w);
 }
 
+/* report's members before its rows: the header lists, the achieved efficiency (all 0:
+ * off, the peaks) under the words of where it comes from (efficiency_from, "" for none),
+ * then the prompt. */
+void cli_json_report_head(FILE *out, const gs_setting *r, const gs_sweep *f, const char *efficiency_from) {
+  writer w = {out, CLI_JSON_NUMBERS, 1, ""};
+  const gs_efficiency *e = &r->plan.efficiency;
+  GS_REPORT_HEAD_FIELDS(PUT)
+  put_name(&w, "efficiency.from", efficiency_from);
+#define EFFICIENCY(member, kind, flag) put_f64(&w, "efficiency." #member, e->member);
+  GS_EFFICIENCY_FIELDS(EFFICIENCY)
+#undef EFFICIENCY
+  GS_REPORT_TAIL_FIELDS(PUT)
+  end(&w);
+}
+
 void cli_json_chart(FILE *f, const gs_chart_row *rows, size_t n) {
   size_t i;
   fputc('[', f);

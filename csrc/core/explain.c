@@ -327,19 +327,6 @@ int gs_explain_shown(const gs_priced *pr, char *buf, size_t cap, gs_error *err) 
   return explain_into(pr, buf, cap, pr->cost.fits, err);
 }
 
-int gs_explain(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, char *buf, size_t cap, gs_error *err) {
-  static gs_setting s; /* large (its texts): kept off the modules' stack */
-  gs_priced pr;
-  int rc;
-  s.replicas = 1;
-  s.model = *m;
-  s.gpu = *g;
-  s.link = *l;
-  s.plan = *p;
-  if ((rc = gs_price(&s, p->gpus, &pr, err)) != GS_OK) return rc;
-  return gs_explain_of(&pr, buf, cap, err);
-}
-
 /* Glue: whether the space at i joins two parts of one term, which a page must not break
  * apart: an operator and its operands (x, /, -, and what follows + and =), and a number
  * and its unit ("160 swaps", "73.6 GiB"). A line may still break before + and =, and

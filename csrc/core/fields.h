@@ -1,7 +1,9 @@
-/* Every figure of a priced count that leaves the library, listed once. From these lists
- * come the modules' buffers (csrc/wasm/abi.c), web/src/fields.js, which both pages read by
- * name (written by scripts/fields_js.c), the JSON of `report` and `fixture`
- * (csrc/cli/json_out.c), and the fields the parity test walks (tests/js/parity.test.mjs).
+/* Every figure that leaves the library, listed once: a priced count, a chart row, a
+ * timeline GPU, a GPU, a link, report's header, what a module's call hands over beside its
+ * records, and what a page hands in. From these lists come the modules' buffers
+ * (csrc/wasm/abi.c, abi.h), web/src/fields.js, which both pages read by name (written by
+ * scripts/fields_js.c), the JSON of `report` and `fixture` (csrc/cli/json_out.c), and the
+ * fields the parity tests walk (tests/js/parity.test.mjs, explorer.test.mjs).
  *
  * X(KIND, id, "json.path", expression over `const gs_priced *r`), where KIND is
  *   U64   a byte count or total: exact, a BigInt in JavaScript, digits in the JSON
@@ -98,6 +100,130 @@
   X(F64, idle_after, "idle_after", r->idle_after)          \
   X(COUNT, repeat, "repeat", r->repeat)                    \
   X(TEXT, text, "text", r->text)
+
+/* ---- The machine and the header: report's JSON header and the explorer's records ----
+ * A GPU and a link, under a path prefix P ("gpu." in report's header, "" in a module's
+ * record): G the gs_gpu (L the gs_link) and T its gs_hardware_text. The explorer's module
+ * hands them over after each GPU or link step; report prints them in its header. */
+#define GS_GPU_FIELDS(X, P, G, T)                                  \
+  X(TEXT, key, P "key", (T)->key)                                  \
+  X(TEXT, name, P "name", (T)->name)                               \
+  X(TEXT, arch, P "arch", gs_arch_name((G)->arch))                 \
+  X(F64, gib, P "gib", (G)->gib)                                   \
+  X(F64, usable, P "usable", (G)->usable)                          \
+  X(U64, usable_bytes, P "usable_bytes", gs_usable_bytes(G))       \
+  X(F64, bandwidth, P "bandwidth", (G)->bandwidth)                 \
+  X(F64, flops, P "flops", (G)->flops)
+
+#define GS_LINK_FIELDS(X, P, L, T)                                 \
+  X(TEXT, key, P "key", (T)->key)                                  \
+  X(TEXT, name, P "name", (T)->name)                               \
+  X(TEXT, kind, P "kind", gs_link_kind_name((L)->kind))            \
+  X(F64, bandwidth, P "bandwidth", (L)->bandwidth)                 \
+  X(F64, step_us, P "step_us", (L)->step_us)                       \
+  X(F64, base_us, P "base_us", (L)->base_us)
+
+/* The module's records of a resolved setting, r being a const gs_setting *: its GPU, its
+ * link as priced (after a log, the fitted one), the log's GPU count, and what the plan
+ * step adds (the all-reduce's message for the plan's words). */
+#define GS_GPU_RECORD(X) GS_GPU_FIELDS(X, "", &r->gpu, &r->gpu_text)
+#define GS_LINK_RECORD(X) GS_LINK_FIELDS(X, "", &r->link, &r->link_text)
+#define GS_LOG_FIELDS(X) X(COUNT, gpus, "gpus", r->fitted_gpus)
+#define GS_PLANNED_FIELDS(X) X(COUNT, message_bytes, "message_bytes", gs_message_bytes(&r->model) * r->plan.words)
+
+/* report's JSON before its rows (csrc/cli/json_out.c), r being the const gs_setting * and
+ * f the const gs_sweep * of its counts. Keys are kept as they were printed: weight_bytes
+ * and stored_bytes are both the stored bytes (the first the row's name for them, the
+ * second the config's). After these come the efficiency (GS_EFFICIENCY_FIELDS), then
+ * GS_REPORT_TAIL_FIELDS, then the rows. A count that is 0 for none is an OPT of -1. */
+#define GS_REPORT_HEAD_FIELDS(X)                                                                   \
+  X(TEXT, assume, "assume", r->real ? "real" : "lesson")                                           \
+  X(TEXT, assumptions, "assumptions", r->assumptions)                                              \
+  X(TEXT, model_name, "model.name", r->model_name)                                                 \
+  X(TEXT, model_type, "model.type", r->model.type)                                                 \
+  X(U64, model_params, "model.params", r->model.params)                                            \
+  X(U64, model_weight_bytes, "model.weight_bytes", r->model.stored_bytes)                          \
+  X(U64, model_stored_bytes, "model.stored_bytes", r->model.stored_bytes)                          \
+  X(U64, model_active_params, "model.active_params", r->model.active_params)                       \
+  X(U64, model_cache_bytes, "model.cache_bytes_per_token", r->model.cache_full_bytes + r->model.cache_window_bytes) \
+  X(U64, model_layers, "model.layers", r->model.layers)                                            \
+  X(U64, model_hidden, "model.hidden", r->model.hidden)                                            \
+  X(U64, model_heads, "model.heads", r->model.heads)                                               \
+  X(U64, model_kv_heads, "model.kv_heads", r->model.kv_heads)                                      \
+  X(U64, model_head_dim, "model.head_dim", r->model.head_dim)                                      \
+  X(U64, model_experts, "model.experts", r->model.experts)                                         \
+  X(U64, model_experts_per_token, "model.experts_per_token", r->model.experts_per_token)           \
+  X(U64, model_window, "model.window", r->model.window)                                            \
+  X(U64, model_bits, "model.bits", r->bits)                                                        \
+  X(TEXT, model_note, "model.note", r->model.note)                                                 \
+  GS_GPU_FIELDS(X, "gpu.", &r->gpu, &r->gpu_text)                                                  \
+  GS_LINK_FIELDS(X, "link.", &r->link, &r->link_text)                                              \
+  GS_LINK_FIELDS(X, "between.", &r->plan.between, &r->between_text)                                \
+  X(OPT, per_server, "per_server", r->plan.per_server ? (double)r->plan.per_server : -1)            \
+  X(TEXT, expert_layout, "expert_layout", r->plan.experts == GS_EXPERTS_SPREAD ? "spread" : "slices") \
+  X(TEXT, split, "split", gs_split_name(r->plan.split))                                            \
+  X(COUNT, words, "words", r->plan.words)                                                          \
+  X(COUNT, chat_tokens, "chat_tokens", r->plan.chat_tokens)                                        \
+  X(COUNT, cache_bits, "cache_bits", r->plan.cache_bits)                                           \
+  X(BOOL, cache_per_chat, "cache_per_chat", r->plan.cache_per_chat)                                \
+  X(TEXT, nccl, "nccl", r->plan.nccl == GS_NCCL_AUTO ? "auto" : "lesson")                          \
+  X(BOOL, overlap, "overlap", r->plan.overlap)                                                     \
+  X(BOOL, read_cache, "read_cache", r->plan.read_cache)                                            \
+  X(BOOL, divide_heads, "divide_heads", r->divide_heads)                                           \
+  X(COUNT, in_flight, "in_flight", gs_plan_batches(&r->plan))                                      \
+  X(COUNT, replicas, "replicas", r->replicas)                                                      \
+  X(COUNT, max_n, "max_n", r->max_n)                                                               \
+  X(OPT, gpu_hour, "gpu_hour", r->gpu_hour > 0 ? r->gpu_hour : -1)                                 \
+  X(OPT, fewest, "fewest", f->fewest ? (double)f->fewest : -1)                                     \
+  X(OPT, best, "best", f->best ? (double)f->best : -1)                                             \
+  X(OPT, best_dividing_heads, "best_dividing_heads", f->best_dividing_heads ? (double)f->best_dividing_heads : -1)
+#define GS_REPORT_TAIL_FIELDS(X) \
+  X(OPT, prompt_tokens, "prompt_tokens", r->plan.prompt_tokens ? (double)r->plan.prompt_tokens : -1)
+
+/* ---- What a module's call hands over beside its records (summary_f64()) ----
+ * r being a const gs_abi_shown * or gs_abi_swept * (csrc/wasm/abi.h): all doubles. */
+/* The widget's show() (csrc/wasm/lesson.c): the fewest GPUs that hold the model, up to the
+ * setting's max_n (0: none), the chart's rows, and whether kept_busy() has a setting. */
+#define GS_SHOWN_FIELDS(X)                                 \
+  X(COUNT, fewest, "fewest", r->found->fewest)             \
+  X(COUNT, budget, "budget", r->setting->max_n)            \
+  X(COUNT, chart_rows, "chart_rows", r->chart_rows)        \
+  X(BOOL, busy, "busy", r->busy)
+/* The explorer's sweep() (csrc/wasm/explorer.c): the chart's rows, the fewest and the best
+ * counts (0: none), as report finds them. */
+#define GS_SWEPT_FIELDS(X)                              \
+  X(COUNT, count, "count", r->count)                    \
+  X(COUNT, fewest, "fewest", r->fewest)                 \
+  X(COUNT, best, "best", r->best)
+
+/* The explorer's frontier() (csrc/wasm/explorer.c), r being a const gs_abi_charted *: the
+ * frontier's points, the index of the target's choice (-1: none; when the choice is not on
+ * the frontier it follows the points), the layouts tried, whether a target was taken, a
+ * dot's diameter (percent of the plot's width), the axes' ticks across and up, and, when no
+ * layout fits, the fewest GPUs that hold the model (0: none, or some layout fits). */
+#define GS_CHARTED_FIELDS(X)                           \
+  X(COUNT, count, "count", r->found->count)            \
+  X(F64, chosen, "chosen", r->chosen)                  \
+  X(COUNT, tried, "tried", r->found->tried)            \
+  X(BOOL, targeted, "targeted", r->targeted)           \
+  X(F64, dot, "dot", r->chart->dot)                    \
+  X(COUNT, across, "across", r->chart->x_n)            \
+  X(COUNT, up, "up", r->chart->y_n)                    \
+  X(COUNT, fewest, "fewest", r->fewest)
+
+/* ---- What JavaScript hands in by name (a record it writes, which the module reads) ----
+ * The full widget module's machine() (csrc/wasm/lesson.c), r being a gs_abi_machine *: the
+ * settings past the lesson, each a double. Kinds: enum gs_link_kind and gs_arch. */
+#define GS_MACHINE_FIELDS(X)                                          \
+  X(COUNT, per_server, "per_server", r->per_server)                   \
+  X(COUNT, chat_tokens, "chat_tokens", r->chat_tokens)                \
+  X(COUNT, cache_bits, "cache_bits", r->cache_bits)                   \
+  X(COUNT, switches, "switches", r->switches)                         \
+  X(F64, between_bandwidth, "between.bandwidth", r->between_bandwidth) \
+  X(F64, between_step_us, "between.step_us", r->between_step_us)      \
+  X(COUNT, between_kind, "between.kind", r->between_kind)             \
+  X(COUNT, link_kind, "link_kind", r->link_kind)                      \
+  X(COUNT, arch, "arch", r->arch)
 
 /* One point of the plan's frontier chart (gs_plan_chart_of, csrc/emit/plan_chart.c), r being
  * a gs_chart_point: its layout, its figures, where its dot sits and its words. */

@@ -1,5 +1,5 @@
 /* The lesson's four figures as small SVGs: the lesson's captions, with every figure on them
- * priced by gs_cost, written by gs_view_make and gs_fixed (format.c), and placed by the
+ * priced by gs_cost, written by gs_view_of and gs_fixed (format.c), and placed by the
  * same sums. Colours are currentColor through the widget's custom properties (--gs-fg,
  * --gs-muted, --gs-line, --gs-read, --gs-wait, --gs-font; web/src/widget.css), so a page
  * that inlines a figure colours it as it colours the widget; there is no script. Each has
@@ -144,7 +144,7 @@ static int weights_split(svg *o, const gs_figure_input *in, gs_error *err) {
   double top, line;
   int rc;
   if ((rc = gs_cost(in->large, in->gpu, in->fast, &p, &c, err)) != GS_OK) return rc;
-  if ((rc = gs_view_make(in->large, in->gpu, in->fast, &p, &v, err)) != GS_OK) return rc;
+  gs_view_of(&c, &v);
   top = (double)(whole > usable ? whole : usable);
   line = x0 + span * (double)usable / top;
   open_svg(o, 640, (int)(60 + row * (double)(SPLIT_WAYS + 1) + 30));
@@ -186,7 +186,7 @@ static int time_per_word(svg *o, const gs_figure_input *in, gs_error *err) {
   for (i = 0; i < TIME_COUNT_N; i++) {
     gs_plan p = plan_of(TIME_COUNTS[i], GS_SLICES);
     if ((rc = gs_cost(in->large, in->gpu, in->fast, &p, &c[i], err)) != GS_OK) return rc;
-    if ((rc = gs_view_make(in->large, in->gpu, in->fast, &p, &v[i], err)) != GS_OK) return rc;
+    gs_view_of(&c[i], &v[i]);
     if (!c[i].fits) return gs_fail(err, GS_ERR_RANGE, "figure", "the model does not fit %llu GPUs", (unsigned long long)TIME_COUNTS[i]);
     if (c[i].time.total > top) top = c[i].time.total;
   }
@@ -277,11 +277,14 @@ static int stops_helping(svg *o, const gs_figure_input *in, gs_error *err) {
 }
 
 /* Figure 4: one word from the large model on four GPUs, each GPU a row from the step's
- * start, slices above and groups below, to one time scale (gs_timeline_make's rows). */
+ * start, slices above and groups below, to one time scale (gs_timeline_of's rows: reading and waiting; the repeat and the words
+ * of each row are not drawn). */
 static int slices_vs_groups(svg *o, const gs_figure_input *in, gs_error *err) {
   const double x0 = 70, span = 440, row = 20;
   const int splits[2] = {GS_SLICES, GS_GROUPS};
+  static gs_setting s; /* large (its texts): kept off the modules' stack */
   gs_timeline_row rows[2][8];
+  gs_priced pr;
   gs_cost_result c[2];
   gs_view v[2];
   double top = 0, y = 20;
@@ -291,9 +294,11 @@ static int slices_vs_groups(svg *o, const gs_figure_input *in, gs_error *err) {
   if (SPLIT_WAYS > 8) return gs_fail(err, GS_ERR_RANGE, "figure", "Figure 4 draws at most 8 GPUs");
   for (k = 0; k < 2; k++) {
     gs_plan p = plan_of(SPLIT_WAYS, splits[k]);
-    if ((rc = gs_cost(in->large, in->gpu, in->fast, &p, &c[k], err)) != GS_OK) return rc;
-    if ((rc = gs_view_make(in->large, in->gpu, in->fast, &p, &v[k], err)) != GS_OK) return rc;
-    if ((rc = gs_timeline_make(in->large, in->gpu, in->fast, &p, rows[k], 8, err)) != GS_OK) return rc;
+    gs_setting_of(in->large, in->gpu, in->fast, &p, &s);
+    if ((rc = gs_price(&s, SPLIT_WAYS, &pr, err)) != GS_OK) return rc;
+    if ((rc = gs_timeline_of(&pr, rows[k], 8, err)) != GS_OK) return rc;
+    c[k] = pr.cost;
+    v[k] = pr.view;
     if (!c[k].fits) return gs_fail(err, GS_ERR_RANGE, "figure", "the model does not fit %llu GPUs", (unsigned long long)SPLIT_WAYS);
     if (c[k].time.total > top) top = c[k].time.total;
   }

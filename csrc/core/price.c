@@ -78,6 +78,16 @@ int gs_priced_of(const gs_setting *s, uint64_t n, const gs_cost_result *c, gs_pr
   return deploy(s, out, err);
 }
 
+void gs_setting_of(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, gs_setting *out) {
+  memset(out, 0, sizeof *out);
+  out->model = *m;
+  out->gpu = *g;
+  out->link = *l;
+  out->plan = *p;
+  out->max_n = GS_DEFAULT_MAX_N;
+  out->replicas = 1;
+}
+
 int gs_price(const gs_setting *s, uint64_t n, gs_priced *out, gs_error *err) {
   gs_plan p = s->plan;
   gs_cost_result c;
@@ -152,25 +162,3 @@ int gs_offered_chart(const gs_setting *s, const gs_priced *now, gs_chart_row *ou
   return gs_chart_of(rows, GS_OFFERED_MAX, GS_COUNTS, GS_COUNT_COUNT, out, cap, err);
 }
 
-/* The count from 1 to max_n, among those that fit (and, with divide_heads, divide the
- * attention heads, since slices are cut by head), with the shortest step: the sweep's
- * search, for callers with a model, a GPU, a link and a plan rather than a setting. */
-int gs_best_n(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, uint64_t max_n, int divide_heads,
-              uint64_t *best, gs_error *err) {
-  static gs_setting s; /* large (its texts): kept off the stack */
-  gs_sweep found;
-  uint64_t n;
-  int rc;
-  memset(&s, 0, sizeof s);
-  s.model = *m;
-  s.gpu = *g;
-  s.link = *l;
-  s.plan = *p;
-  s.max_n = max_n;
-  s.replicas = 1;
-  if ((rc = gs_sweep_run(&s, NULL, 0, &found, err)) != GS_OK) return rc;
-  n = divide_heads ? found.best_dividing_heads : found.best;
-  if (n == 0) return gs_fail(err, GS_ERR_NONE_FITS, "gpus", "no count up to %llu fits", (unsigned long long)max_n);
-  *best = n;
-  return GS_OK;
-}

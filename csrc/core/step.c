@@ -1,7 +1,6 @@
 /* The decode step (gs_cost): memory per GPU, the bytes each GPU reads, its compute, the
- * step's time as the split arranges it (split.c), and the first word (prefill.c); and the
- * fewest GPUs that hold a model (gs_fewest_n). It composes the primitives
- * (primitives.c) and calls down only. */
+ * step's time as the split arranges it (split.c), and the first word (prefill.c). It
+ * composes the primitives (primitives.c) and calls down only. */
 #include <string.h>
 
 #include "internal.h"
@@ -96,23 +95,3 @@ int gs_cost(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan 
 }
 
 
-/* The fewest GPUs, up to max_n, that hold the model with room for working memory; with
- * divide_heads, among the counts that divide the attention heads, as gs_best_n. */
-int gs_fewest_n(const gs_model *m, const gs_gpu *g, const gs_plan *p, uint64_t max_n, int divide_heads, uint64_t *fewest,
-                gs_error *err) {
-  gs_plan at = *p;
-  for (at.gpus = 1; at.gpus <= max_n; at.gpus++) {
-    gs_memory mem;
-    int rc;
-    if (divide_heads && m->heads % at.gpus != 0) continue;
-    rc = gs_plan_check(m, &at, err);
-    if (rc == GS_ERR_SHAPE) continue;
-    if (rc != GS_OK) return rc;
-    memory_per_gpu(m, &at, &mem);
-    if (mem.total <= gs_usable_bytes(g)) {
-      *fewest = at.gpus;
-      return GS_OK;
-    }
-  }
-  return gs_fail(err, GS_ERR_NONE_FITS, "gpus", "no count up to %llu fits", (unsigned long long)max_n);
-}

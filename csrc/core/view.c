@@ -50,14 +50,6 @@ void gs_view_of(const gs_cost_result *c, gs_view *out) {
   out->wait_bar = 100 * c->time.share;
 }
 
-int gs_view_make(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, gs_view *out, gs_error *err) {
-  gs_cost_result c;
-  int rc = gs_cost(m, g, l, p, &c, err);
-  if (rc != GS_OK) return rc;
-  gs_view_of(&c, out);
-  return GS_OK;
-}
-
 /* What the widget says of a priced count in words: the name of its step, its words a
  * second, its cache, its waiting, and the quarters of its step for the timeline's axis.
  * Each count of things is written with its singular or plural; one GPU swaps nothing. */
@@ -170,16 +162,6 @@ int gs_timeline_of(const gs_priced *pr, gs_timeline_row *rows, size_t cap, gs_er
   return GS_OK;
 }
 
-int gs_timeline_make(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, gs_timeline_row *rows,
-                     size_t cap, gs_error *err) {
-  gs_priced pr;
-  int rc;
-  memset(&pr, 0, sizeof pr);
-  pr.plan = *p;
-  if ((rc = gs_cost(m, g, l, p, &pr.cost, err)) != GS_OK) return rc;
-  return gs_timeline_of(&pr, rows, cap, err);
-}
-
 /* One row per count; the bars of the rows that fit are scaled to the slowest of them. */
 static void chart_rows(const uint64_t *counts, const gs_cost_result *const *costs, size_t count_n, gs_chart_row *rows) {
   double top = 0;
@@ -210,23 +192,6 @@ int gs_chart_of(const gs_sweep_row *sweep, size_t row_n, const uint64_t *counts,
     costs[i] = &sweep[counts[i] - 1].cost;
   }
   chart_rows(counts, costs, count_n, out);
-  return GS_OK;
-}
-
-int gs_chart_make(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, const uint64_t *counts,
-                  size_t count_n, gs_chart_row *rows, gs_error *err) {
-  gs_cost_result results[GS_MAX_CHART];
-  const gs_cost_result *costs[GS_MAX_CHART];
-  gs_plan at = *p;
-  size_t i;
-  if (count_n > GS_MAX_CHART) return gs_fail(err, GS_ERR_TOO_LONG, "counts", "at most %d counts", GS_MAX_CHART);
-  for (i = 0; i < count_n; i++) {
-    int rc;
-    at.gpus = counts[i];
-    if ((rc = gs_cost(m, g, l, &at, &results[i], err)) != GS_OK) return rc;
-    costs[i] = &results[i];
-  }
-  chart_rows(counts, costs, count_n, rows);
   return GS_OK;
 }
 

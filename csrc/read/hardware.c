@@ -151,8 +151,8 @@ static int check_fp8(const gs_gpu *g, gs_error *err) {
   return GS_OK;
 }
 
-static const char *const ARCHES[] = {"none", "volta", "ampere", "hopper", "blackwell"};
-static const char *const KINDS[] = {"nvlink", "pci", "net"};
+static const char *const ARCHES[] = {GS_ARCH_NAMES};
+static const char *const KINDS[] = {GS_LINK_KIND_NAMES};
 
 int gs_gpu_parse(const char *json, size_t len, const char *key, gs_gpu *out, gs_hardware_text *text, gs_error *err) {
   jsmntok_t toks[GS_JSON_TOKENS];

@@ -20,9 +20,6 @@
  * prices is left out of it: each use of BEYOND_WIDGET (internal.h) below is a constant 0
  * there. */
 
-/* The searches try counts up to this unless the request says (report's --max-n). */
-static const uint64_t DEFAULT_MAX_N = 64;
-
 static int failed(gs_setting *out, const char *part, int rc) {
   gs_format(out->failed, sizeof out->failed, "%s", part);
   return rc;
@@ -229,7 +226,7 @@ static int resolve_plan(const gs_request *q, int own_latencies, gs_setting *out,
   }
   if (out->real && !q->per_server) p->per_server = (uint64_t)out->gpu.per_server;
   if (out->real && !q->prompt_tokens && !q->no_prompt) p->prompt_tokens = GS_REAL_PROMPT_TOKENS;
-  out->max_n = q->max_n ? q->max_n : DEFAULT_MAX_N;
+  out->max_n = q->max_n ? q->max_n : GS_DEFAULT_MAX_N;
   out->replicas = 1;
   if (!BEYOND_WIDGET) {
     one = *p;

@@ -26,7 +26,7 @@ static double out_chart_f64[GS_ABI_ROWS * CHART_F64];
 static char out_chart_text[GS_ABI_ROWS * CHART_TEXT * GS_FIGURE_CAP];
 static double out_timeline_f64[GS_ABI_ROWS * TIMELINE_F64];
 static char out_timeline_text[GS_ABI_ROWS * TIMELINE_TEXT * GS_NOTE_CAP];
-static double out_summary[8];
+static double out_summary[GS_ABI_SUMMARY];
 static char explain_text[GS_EXPLAIN_CAP];
 static char error_text[640];
 
@@ -58,10 +58,12 @@ void gs_abi_pack_text(gs_abi_packer *p, const char *s) {
   p->at = next;
 }
 
+int gs_abi_packed(const gs_abi_packer *p, const char *what) { return p->full ? too_long(what) : GS_OK; }
+
 int gs_abi_put_setting(const gs_priced *r) {
   gs_abi_packer packer = {out_setting_u64, out_setting_f64, out_setting_text, sizeof out_setting_text, 0, 0, 0, 0}, *pk = &packer;
   GS_SETTING_FIELDS(GS_ABI_PACK)
-  return pk->full ? too_long("setting") : GS_OK;
+  return gs_abi_packed(pk, "setting");
 }
 
 int gs_abi_put_chart(const gs_chart_row *rows, size_t n) {
@@ -72,7 +74,7 @@ int gs_abi_put_chart(const gs_chart_row *rows, size_t n) {
     const gs_chart_row *r = &rows[i];
     GS_CHART_FIELDS(GS_ABI_PACK)
   }
-  return pk->full ? too_long("chart") : GS_OK;
+  return gs_abi_packed(pk, "chart");
 }
 
 int gs_abi_put_timeline(const gs_timeline_row *rows, size_t n) {
@@ -83,7 +85,7 @@ int gs_abi_put_timeline(const gs_timeline_row *rows, size_t n) {
     const gs_timeline_row *r = &rows[i];
     GS_TIMELINE_FIELDS(GS_ABI_PACK)
   }
-  return pk->full ? too_long("timeline") : GS_OK;
+  return gs_abi_packed(pk, "timeline");
 }
 
 int gs_abi_put_explain(const gs_priced *r) {
@@ -98,6 +100,3 @@ int gs_abi_glue_explain(void) {
   return rc == GS_OK ? GS_OK : gs_abi_fail(rc, &err);
 }
 
-void gs_abi_summary(size_t i, double x) {
-  if (i < sizeof out_summary / sizeof out_summary[0]) out_summary[i] = x;
-}

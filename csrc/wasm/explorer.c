@@ -2,8 +2,9 @@
  * link, a pasted config.json or nccl-tests log, and the settings of `gpusplit report`.
  * Each use_* step and plan() fill one part of a gs_request, in the order the command line
  * reads them, and resolve it (gs_resolve), so a wrong part is named at its own step and
- * every rule is the command line's. price() and sweep() hand their figures over through
- * the buffers of csrc/wasm/abi.c, which web/src/fields.js names. Every export returns
+ * every rule is the command line's. Each step and price() and sweep() hand their figures
+ * over as records of csrc/core/fields.h's lists (the buffers of csrc/wasm/abi.c and the
+ * GS_ABI_RECORDs below), which web/src/fields.js names. Every export returns
  * GS_OK or a negative gs_status; after a failure error_buffer() holds one line. */
 #include <string.h>
 
@@ -15,8 +16,6 @@ uint32_t text_in_capacity(void);
 char *key_in_buffer(void);
 uint32_t key_in_capacity(void);
 char *list_buffer(void);
-char *link_name_buffer(void);
-double *numbers_buffer(void);
 uint32_t max_gpus(void);
 int list(uint32_t what);
 int use_model(uint32_t index, double bits);
@@ -33,8 +32,8 @@ int price(uint32_t n);
 int sweep(void);
 int explain(uint32_t n);
 
-/* The counts the sweep tries, as `report --max-n` defaults to (csrc/cli/report_options.c). */
-#define SWEEP_MAX 64
+/* The counts the sweep tries, as `report --max-n` defaults to. */
+#define SWEEP_MAX GS_DEFAULT_MAX_N
 
 /* Filled by JavaScript: a config.json or an nccl-tests log (which the reader bounds at
  * GS_MEASURED_MAX_BYTES), and a catalogue key. A config is kept apart (config_kept), since
@@ -51,12 +50,14 @@ static int step; /* 0 nothing, 1 model, 2 GPU, 3 link, 4 between, 5 plan */
 
 /* list(): lines "key\tname\n", one an entry */
 static char list_text[8192];
-/* plan(): the priced link's name */
-static char link_name[64];
-/* use_gpu_key() and use_gpu(): gib, usable, bandwidth, flops, arch. use_link_key() and
- * use_link(): bandwidth, step_us, base_us, kind. use_log(): gpus. plan(): the priced
- * link's bandwidth, step_us, base_us, and the message bytes. */
-static double out_numbers[8];
+
+/* The records each step hands over, r being the resolved setting: use_gpu_key() and
+ * use_gpu() the GPU (gpu_*), use_link_key(), use_link() and plan() the link as priced
+ * (link_*), use_log() the log's GPU count (log_*), plan() the message (planned_*). */
+GS_ABI_RECORD(gpu, GS_GPU_RECORD, const gs_setting *)
+GS_ABI_RECORD(link, GS_LINK_RECORD, const gs_setting *)
+GS_ABI_RECORD(log, GS_LOG_FIELDS, const gs_setting *)
+GS_ABI_RECORD(planned, GS_PLANNED_FIELDS, const gs_setting *)
 
 static int refuse(int rc, const char *field, const char *what) {
   gs_error err;
@@ -68,8 +69,6 @@ EXPORT uint32_t text_in_capacity(void) { return sizeof text_in; }
 EXPORT char *key_in_buffer(void) { return key_in; }
 EXPORT uint32_t key_in_capacity(void) { return sizeof key_in; }
 EXPORT char *list_buffer(void) { return list_text; }
-EXPORT char *link_name_buffer(void) { return link_name; }
-EXPORT double *numbers_buffer(void) { return out_numbers; }
 EXPORT uint32_t max_gpus(void) { return SWEEP_MAX; }
 
 /* A whole number from JavaScript's double: finite, whole, from 0 to max. */
@@ -181,14 +180,6 @@ EXPORT int use_config(uint32_t len, double bits) {
   return resolve_to(1);
 }
 
-static void put_gpu(void) {
-  out_numbers[0] = setting.gpu.gib;
-  out_numbers[1] = setting.gpu.usable;
-  out_numbers[2] = setting.gpu.bandwidth;
-  out_numbers[3] = setting.gpu.flops;
-  out_numbers[4] = setting.gpu.arch;
-}
-
 /* The key JavaScript wrote into key_in, kept in to (NUL-terminated within its capacity). */
 static const char *key_given(char *to, size_t cap) {
   key_in[sizeof key_in - 1] = '\0';
@@ -196,15 +187,14 @@ static const char *key_given(char *to, size_t cap) {
   return to;
 }
 
-/* The catalogue GPU whose key or name is in key_in; its figures into numbers_buffer(). */
+/* The catalogue GPU whose key or name is in key_in; its record into gpu_*(). */
 EXPORT int use_gpu_key(void) {
   int rc;
   clear_from(2);
   if ((rc = need(1, "model")) != GS_OK) return rc;
   ask.gpu_key = key_given(gpu_key, sizeof gpu_key);
   if ((rc = resolve_to(2)) != GS_OK) return rc;
-  put_gpu();
-  return GS_OK;
+  return put_gpu(&setting);
 }
 
 /* A GPU typed figure by figure (arch: enum gs_arch, kept from the GPU it started from). */
@@ -219,26 +209,17 @@ EXPORT int use_gpu(double gib, double usable, double bandwidth, double flops, ui
   ask.gpu.flops = flops;
   ask.gpu.arch = arch > GS_ARCH_BLACKWELL ? -1 : (int)arch;
   if ((rc = resolve_to(2)) != GS_OK) return rc;
-  put_gpu();
-  return GS_OK;
+  return put_gpu(&setting);
 }
 
-static void put_link(const gs_link *l) {
-  out_numbers[0] = l->bandwidth;
-  out_numbers[1] = l->step_us;
-  out_numbers[2] = l->base_us;
-  out_numbers[3] = l->kind;
-}
-
-/* The catalogue link whose key or name is in key_in; its figures into numbers_buffer(). */
+/* The catalogue link whose key or name is in key_in; its record into link_*(). */
 EXPORT int use_link_key(void) {
   int rc;
   clear_from(3);
   if ((rc = need(2, "gpu")) != GS_OK) return rc;
   ask.link_key = key_given(link_key, sizeof link_key);
   if ((rc = resolve_to(3)) != GS_OK) return rc;
-  put_link(&setting.link);
-  return GS_OK;
+  return put_link(&setting);
 }
 
 /* A link typed figure by figure (kind: enum gs_link_kind), over the catalogue link chosen
@@ -255,13 +236,11 @@ EXPORT int use_link(double bandwidth, double step_us, double base_us, uint32_t k
   ask.link.base_us = base_us;
   ask.link.kind = kind > GS_LINK_NET ? -1 : (int)kind;
   if ((rc = resolve_to(3)) != GS_OK) return rc;
-  put_link(&setting.link);
-  return GS_OK;
+  return put_link(&setting);
 }
 
 /* The nccl-tests all_reduce_perf log of len bytes in text_in; plan() prices the link as
- * its fit at the plan's message size (`report --link-from`). Its GPU count into
- * numbers_buffer(). A link chosen from the catalogue gives the kind; typed figures beside
+ * its fit at the plan's message size (`report --link-from`). Its GPU count into log_*(). A link chosen from the catalogue gives the kind; typed figures beside
  * a log are refused, as the command line refuses them. */
 EXPORT int use_log(uint32_t len) {
   int rc;
@@ -274,8 +253,7 @@ EXPORT int use_log(uint32_t len) {
     ask.log_text = NULL;
     return rc;
   }
-  out_numbers[0] = (double)setting.fitted_gpus;
-  return GS_OK;
+  return put_log(&setting);
 }
 
 /* The catalogue link between servers whose key is in key_in (report's --between). */
@@ -300,10 +278,9 @@ EXPORT int use_rules(uint32_t real) {
 
 /* The plan past the GPU count: split (enum gs_split), chats at once, GPUs a server (0: one
  * server), tokens and bits of a chat's cache (0: the lesson's 8,192 and 16), and switches
- * (enum gs_switch). The priced link's figures and its message size into numbers_buffer(),
- * its name into link_name_buffer(). Call after use_between_key(). */
+ * (enum gs_switch). The priced link's record into link_*() and the message into
+ * planned_*(). Call after use_between_key(). */
 EXPORT int plan(uint32_t split, double words, double per_server, double chat_tokens, double cache_bits, uint32_t switches) {
-  uint64_t bytes;
   int rc;
   if ((rc = need(4, "between")) != GS_OK) return rc;
   if ((rc = whole(words, "words", GS_MAX_WORDS, &ask.words)) != GS_OK ||
@@ -315,14 +292,8 @@ EXPORT int plan(uint32_t split, double words, double per_server, double chat_tok
   ask.split = (int)split;
   ask.switches = switches;
   ask.assume = real_rules ? GS_ASSUME_REAL : GS_ASSUME_LESSON;
-  if ((rc = resolve_to(5)) != GS_OK) return rc;
-  bytes = gs_message_bytes(&setting.model) * setting.plan.words;
-  out_numbers[0] = setting.link.bandwidth;
-  out_numbers[1] = setting.link.step_us;
-  out_numbers[2] = setting.link.base_us;
-  out_numbers[3] = (double)bytes;
-  gs_format(link_name, sizeof link_name, "%s", setting.link_text.name);
-  return GS_OK;
+  if ((rc = resolve_to(5)) != GS_OK || (rc = put_link(&setting)) != GS_OK) return rc;
+  return put_planned(&setting);
 }
 
 /* Every figure of n GPUs, as `report` prints its row (csrc/cli/cli_report.c). */
@@ -337,13 +308,15 @@ EXPORT int price(uint32_t n) {
 
 /* Every count from 1 to SWEEP_MAX priced once (gs_sweep_run): the chart over the counts
  * the plan can take (with divide heads, those that divide the heads), and into
- * summary_f64() the chart's rows, the fewest and the best counts (0: none), as `report`
- * finds them. */
+ * summary_f64() the record of GS_SWEPT_FIELDS: the chart's rows, the fewest and the best
+ * counts (0: none), as `report` finds them. */
 EXPORT int sweep(void) {
   static gs_sweep_row rows[SWEEP_MAX];
   static gs_chart_row chart[SWEEP_MAX];
   uint64_t counts[SWEEP_MAX];
   gs_sweep found;
+  gs_abi_swept said;
+  const gs_abi_swept *r = &said;
   size_t count_n = 0, i;
   gs_error err;
   int rc;
@@ -353,9 +326,10 @@ EXPORT int sweep(void) {
     if (rows[i].allowed) counts[count_n++] = rows[i].gpus;
   if ((rc = gs_chart_of(rows, found.count, counts, count_n, chart, SWEEP_MAX, &err)) != GS_OK) return gs_abi_fail(rc, &err);
   if ((rc = gs_abi_put_chart(chart, count_n)) != GS_OK) return rc;
-  gs_abi_summary(0, (double)count_n);
-  gs_abi_summary(1, (double)found.fewest);
-  gs_abi_summary(2, (double)found.best);
+  said.count = count_n;
+  said.fewest = found.fewest;
+  said.best = found.best;
+  GS_ABI_PUT_SUMMARY(GS_SWEPT_FIELDS, r);
   return GS_OK;
 }
 
@@ -376,11 +350,7 @@ EXPORT int explain(uint32_t n) {
  * two strings: the reason when no layout meets the targets or none fits, and which counts
  * were searched past GS_PLAN_EVERY_COUNT ("" when every count up to the budget was). The
  * axes' ticks, across then up, into ticks_f64() and ticks_text() (GS_TICK_FIELDS).
- * summary_f64(): the points; the index of the target's choice (-1: none; when the choice
- * is not on the frontier it follows the points); the layouts tried; 1 when a target was
- * taken (a time of 0 is none); a dot's diameter, percent of the plot's width; the ticks
- * across and up; and, when no layout fits, the fewest GPUs that hold the model (0: none up
- * to GS_MAX_GPUS, or some layout fits). layout(i) prices point i into the setting's buffers
+ * summary_f64(): the record of GS_CHARTED_FIELDS (csrc/core/fields.h). layout(i) prices point i into the setting's buffers
  * and its sums into explain_buffer(). */
 int frontier(double gpus_max, double target_word_ms, double target_first_ms);
 int layout(uint32_t i);
@@ -463,15 +433,11 @@ EXPORT int frontier(double gpus_max, double target_word_ms, double target_first_
   if ((rc = gs_plan_chart_of(&setting, &plan_found, chosen == (int)plan_found.count ? &plan_found.choice : NULL, &plan_chart, &err)) != GS_OK)
     return gs_abi_fail(rc, &err);
   if ((rc = put_chart()) != GS_OK) return rc;
-  gs_abi_summary(0, (double)plan_found.count);
-  gs_abi_summary(1, chosen);
-  gs_abi_summary(2, (double)plan_found.tried);
-  gs_abi_summary(3, a.target_word_s > 0 || a.target_first_s > 0);
-  gs_abi_summary(4, plan_chart.dot);
-  gs_abi_summary(5, (double)plan_chart.x_n);
-  gs_abi_summary(6, (double)plan_chart.y_n);
-  gs_abi_summary(7, plan_found.count == 0 && a.gpus_max < GS_MAX_GPUS
-                        ? (double)gs_plan_fewest_allowed(&setting, a.gpus_max + 1, GS_MAX_GPUS) : 0);
+  {
+    gs_abi_charted charted = {&plan_found, &plan_chart, chosen, a.target_word_s > 0 || a.target_first_s > 0, 0}, *r = &charted;
+    if (plan_found.count == 0 && a.gpus_max < GS_MAX_GPUS) charted.fewest = gs_plan_fewest_allowed(&setting, a.gpus_max + 1, GS_MAX_GPUS);
+    GS_ABI_PUT_SUMMARY(GS_CHARTED_FIELDS, r);
+  }
   return GS_OK;
 }
 

@@ -17,8 +17,8 @@ uint32_t offered_words(uint32_t i);
 int use_builtin(uint32_t model_index, uint32_t link);
 int use_custom(uint32_t len, double gib, double usable, double gpu_bandwidth, double flops, double link_bandwidth,
                double step_us, double base_us);
-int machine(uint32_t per_server, uint32_t chat_tokens, uint32_t cache_bits, uint32_t switches, double between_bandwidth,
-            double between_step_us, uint32_t kinds);
+double *machine_in(void);
+int machine(void);
 int show(uint32_t n, uint32_t split, uint32_t words);
 int explain(void);
 int kept_busy(void);
@@ -95,40 +95,64 @@ EXPORT int use_custom(uint32_t len, double gib, double usable, double gpu_bandwi
 #endif
 
 /* The lesson's module (GS_LESSON_TABLES) offers only the lesson's settings: no machine().
- * The settings past the lesson, until use_builtin or use_custom: GPUs a server (0: one
- * server), tokens and bits of the cache (0: the lesson's), switches (enum gs_switch), the
- * link between servers, and kinds (bits 0-1 the link's kind, 2-3 the between link's, 4-6
- * the GPU's generation: enum gs_link_kind and gs_arch). */
+ * The settings past the lesson, until use_builtin or use_custom, read from machine_in(),
+ * where JavaScript writes them by the names of GS_MACHINE_FIELDS (csrc/core/fields.h): GPUs
+ * a server (0: one server), tokens and bits of the cache (0: the lesson's), switches (enum
+ * gs_switch), the link between servers, and the kinds of the links and the GPU's
+ * generation (enum gs_link_kind and gs_arch). */
 #ifndef GS_LESSON_TABLES
-EXPORT int machine(uint32_t per_server, uint32_t chat_tokens, uint32_t cache_bits, uint32_t switches, double between_bandwidth,
-                   double between_step_us, uint32_t kinds) {
+_Static_assert((0 GS_MACHINE_FIELDS(GS_COUNT_U64)) == 0 && (0 GS_MACHINE_FIELDS(GS_COUNT_TEXT)) == 0,
+               "the machine's settings come in as doubles");
+static double machine_numbers[0 GS_MACHINE_FIELDS(GS_COUNT_F64)];
+EXPORT double *machine_in(void) { return machine_numbers; }
+
+/* Each setting in turn from machine_numbers; a count must be a whole number below 2^32. */
+#define UNPACK(kind, id, path, expr) (expr) = machine_numbers[at++];
+#define WHOLE_COUNT(x) ((x) >= 0 && (x) < 4294967296.0 && (x) == (double)(uint32_t)(x))
+#define CHECK_COUNT(p, e) if (!WHOLE_COUNT(e)) return refuse(GS_ERR_RANGE, p, "must be a whole number from 0 to 4294967295");
+#define CHECK_F64(p, e)
+#define CHECK(kind, id, path, expr) CHECK_##kind(path, expr)
+
+static int machine_read(gs_abi_machine *r) {
+  size_t at = 0;
+  GS_MACHINE_FIELDS(UNPACK)
+  GS_MACHINE_FIELDS(CHECK)
+  return GS_OK;
+}
+
+EXPORT int machine(void) {
+  gs_abi_machine m;
+  int rc;
   if (!asked) return refuse(GS_ERR_UNKNOWN, "model", "none is loaded: call use_builtin or use_custom");
+  if ((rc = machine_read(&m)) != GS_OK) return rc;
   have_shown = 0;
-  ask.per_server = per_server;
-  ask.chat_tokens = chat_tokens;
-  ask.cache_bits = cache_bits;
-  ask.switches = switches;
+  ask.per_server = (uint64_t)m.per_server;
+  ask.chat_tokens = (uint64_t)m.chat_tokens;
+  ask.cache_bits = (uint64_t)m.cache_bits;
+  ask.switches = (unsigned)m.switches;
   ask.between_typed = GS_TYPED_LINK_BW | GS_TYPED_STEP_US | GS_TYPED_KIND;
-  ask.between.bandwidth = between_bandwidth;
-  ask.between.step_us = between_step_us;
-  ask.between.kind = (int)((kinds >> 2) & 3);
+  ask.between.bandwidth = m.between_bandwidth;
+  ask.between.step_us = m.between_step_us;
+  ask.between.kind = m.between_kind > GS_LINK_NET ? -1 : (int)m.between_kind;
   ask.link_typed |= GS_TYPED_KIND;
-  ask.link.kind = (int)(kinds & 3);
+  ask.link.kind = m.link_kind > GS_LINK_NET ? -1 : (int)m.link_kind;
   ask.gpu_typed |= GS_TYPED_ARCH;
-  ask.gpu.arch = (int)((kinds >> 4) & 7);
+  ask.gpu.arch = m.arch > GS_ARCH_BLACKWELL ? -1 : (int)m.arch;
   return GS_OK;
 }
 #endif
 
 /* Every figure of n GPUs with this split and words at once, the chart over the offered
  * counts (each priced once, the chosen one among them; none when the plan cannot take
- * one of them), one word's timeline on each GPU, and into summary_f64() the fewest GPUs,
- * up to 64, that hold the model (0: none) and the chart's rows. */
+ * one of them), one word's timeline on each GPU, and into summary_f64() the record of
+ * GS_SHOWN_FIELDS: the fewest GPUs that hold the model, searched up to the setting's
+ * max_n as `report` searches (gs_sweep_run), the chart's rows, and whether kept_busy() has
+ * a setting. */
 EXPORT int show(uint32_t n, uint32_t split, uint32_t words) {
   gs_chart_row chart[GS_OFFERED_MAX];
   gs_timeline_row timeline[GS_OFFERED_MAX];
-  uint64_t fewest = 0;
-  size_t chart_n = 0;
+  gs_sweep found;
+  gs_abi_shown said = {&setting, &found, 0, 0};
   gs_error err;
   int rc;
   have_shown = 0;
@@ -139,19 +163,20 @@ EXPORT int show(uint32_t n, uint32_t split, uint32_t words) {
     return gs_abi_fail(rc, &err);
   if ((rc = gs_abi_put_setting(&shown)) != GS_OK) return rc;
   rc = gs_offered_chart(&setting, &shown, chart, GS_OFFERED_MAX, &err);
-  if (rc == GS_OK) chart_n = GS_COUNT_COUNT;
+  if (rc == GS_OK) said.chart_rows = GS_COUNT_COUNT;
   else if (rc != GS_ERR_SHAPE) return gs_abi_fail(rc, &err); /* a count this plan cannot take: no chart */
-  if ((rc = gs_abi_put_chart(chart, chart_n)) != GS_OK) return rc;
+  if ((rc = gs_abi_put_chart(chart, (size_t)said.chart_rows)) != GS_OK) return rc;
   if (n <= GS_OFFERED_MAX) {
     if ((rc = gs_timeline_of(&shown, timeline, GS_OFFERED_MAX, &err)) != GS_OK) return gs_abi_fail(rc, &err);
     if ((rc = gs_abi_put_timeline(timeline, n)) != GS_OK) return rc;
   }
-  rc = gs_fewest_n(&setting.model, &setting.gpu, &shown.plan, 64, 0, &fewest, &err);
-  if (rc != GS_OK && rc != GS_ERR_NONE_FITS) return gs_abi_fail(rc, &err);
-  gs_abi_summary(0, (double)fewest);
-  gs_abi_summary(1, (double)chart_n);
+  if ((rc = gs_sweep_run(&setting, NULL, 0, &found, &err)) != GS_OK) return gs_abi_fail(rc, &err);
   /* groups of many words on several GPUs can keep every group busy: kept_busy() shows it */
-  gs_abi_summary(2, shown.plan.split == GS_GROUPS && shown.plan.words > 1 && n > 1 ? 1 : 0);
+  said.busy = shown.plan.split == GS_GROUPS && shown.plan.words > 1 && n > 1;
+  {
+    const gs_abi_shown *r = &said;
+    GS_ABI_PUT_SUMMARY(GS_SHOWN_FIELDS, r);
+  }
   have_shown = 1;
   return GS_OK;
 }

@@ -84,7 +84,7 @@ static void the_explained_bytes_sent_do_not_wrap(void **state) {
   (void)state;
   ts_gpu(&g);
   ts_link("fast", &l);
-  assert_int_equal(gs_explain(&m, &g, &l, &p, text, sizeof text, &err), GS_OK);
+  assert_int_equal(ts_explain(&m, &g, &l, &p, text, sizeof text, &err), GS_OK);
   if (!strstr(text, "576,460,752,303,423,488 = 1,134,907,106,097,364,992 bytes at 600 GB/s")) fail_msg("%s", text);
 }
 

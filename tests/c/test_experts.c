@@ -160,7 +160,7 @@ static void the_sums_show_the_hand_worked_mixtral_figures(void **state) {
   gs_error err;
   (void)state;
   memset(&err, 0, sizeof err);
-  if (gs_explain(&m, &g, &l, &p, buf, sizeof buf, &err) != GS_OK) fail_msg("%s: %s", err.field, err.what);
+  if (ts_explain(&m, &g, &l, &p, buf, sizeof buf, &err) != GS_OK) fail_msg("%s: %s", err.field, err.what);
   assert_non_null(strstr(buf, "8 / 8 = 1 whole expert a GPU"));
   assert_non_null(strstr(buf, "weights: 3,211,272,192 copied + 90,194,313,216 routed / 8 = 14,485,561,344"));
   assert_non_null(strstr(buf, "ceil(16 / 8) = 2 chats"));

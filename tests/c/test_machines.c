@@ -257,24 +257,25 @@ static void the_explained_sums_are_the_lessons_and_end_at_the_reports_figures(vo
   (void)state;
   ts_setting("70b", "fast", &m, &g, &l);
   ts_link("ib-ndr", &ib);
-  assert_int_equal(gs_explain(&m, &g, &l, &p, text, sizeof text, &err), GS_OK);
+  assert_int_equal(ts_explain(&m, &g, &l, &p, text, sizeof text, &err), GS_OK);
   for (i = 0; i < sizeof lesson / sizeof lesson[0]; i++)
     if (!strstr(text, lesson[i])) fail_msg("the sums lack \"%s\":\n%s", lesson[i], text);
   for (s = 0; s < 3; s++) {
-    gs_view v;
+    gs_priced r;
+    const gs_view *v = &r.view;
     char waiting[GS_FIGURE_CAP + 16];
     p = ts_plan(16, splits[s], 64);
     p.per_server = 8;
     p.between = ib;
     p.overlap = s == 2;
     p.nccl = s == 0 ? GS_NCCL_AUTO : GS_NCCL_LESSON;
-    assert_int_equal(gs_explain(&m, &g, &l, &p, text, sizeof text, &err), GS_OK);
-    assert_int_equal(gs_view_make(&m, &g, &l, &p, &v, &err), GS_OK);
-    snprintf(waiting, sizeof waiting, "= %s", v.waiting);
-    if (!strstr(text, v.time) || !strstr(text, waiting) || !strstr(text, v.words_per_s))
-      fail_msg("split %d: the sums do not end at %s, %s, %s:\n%s", splits[s], v.time, v.waiting, v.words_per_s, text);
+    assert_int_equal(ts_explain(&m, &g, &l, &p, text, sizeof text, &err), GS_OK);
+    assert_int_equal(ts_price(&m, &g, &l, &p, &r, &err), GS_OK);
+    snprintf(waiting, sizeof waiting, "= %s", v->waiting);
+    if (!strstr(text, v->time) || !strstr(text, waiting) || !strstr(text, v->words_per_s))
+      fail_msg("split %d: the sums do not end at %s, %s, %s:\n%s", splits[s], v->time, v->waiting, v->words_per_s, text);
   }
-  assert_int_equal(gs_explain(&m, &g, &l, &p, text, 64, &err), GS_ERR_TOO_LONG);
+  assert_int_equal(ts_explain(&m, &g, &l, &p, text, 64, &err), GS_ERR_TOO_LONG);
 }
 
 /* Every catalogue entry has a source and figures in the range of real parts. */

@@ -76,10 +76,9 @@ static void the_fewest_gpus_that_fit_are_1_2_and_11(void **state) {
   ts_gpu(&g);
   for (i = 0; i < 3; i++) {
     gs_model s;
-    uint64_t fewest = 0;
-    ts_model(KEYS[i], &s);
-    assert_int_equal(gs_fewest_n(&s, &g, &ONE_WORD, 64, 0, &fewest, NULL), GS_OK);
-    assert_int_equal(fewest, expected[i]);
+    gs_link l;
+    ts_setting(KEYS[i], "fast", &s, &g, &l);
+    assert_int_equal(ts_sweep(&s, &g, &l, &ONE_WORD, 64, 0).fewest, expected[i]);
   }
 }
 
@@ -88,26 +87,25 @@ static void the_fewest_gpus_that_fit_are_1_2_and_11(void **state) {
 static void among_counts_that_divide_the_heads_the_405b_model_needs_16(void **state) {
   gs_model s;
   gs_gpu g;
-  uint64_t fewest = 0;
+  gs_link l;
   (void)state;
-  ts_gpu(&g);
-  ts_model("405b", &s);
+  ts_setting("405b", "fast", &s, &g, &l);
   assert_int_equal(s.heads, 128);
-  assert_int_equal(gs_fewest_n(&s, &g, &ONE_WORD, 64, 1, &fewest, NULL), GS_OK);
-  assert_int_equal(fewest, 16);
-  assert_int_equal(gs_fewest_n(&s, &g, &ONE_WORD, 15, 1, &fewest, NULL), GS_ERR_NONE_FITS);
+  assert_int_equal(ts_sweep(&s, &g, &l, &ONE_WORD, 64, 1).fewest, 16);
+  assert_int_equal(ts_sweep(&s, &g, &l, &ONE_WORD, 15, 1).fewest, 0); /* none up to 15 */
 }
 
 static void no_count_up_to_ten_fits_the_405b_model(void **state) {
   gs_model s;
   gs_gpu g;
   gs_link l;
-  uint64_t n = 99;
+  gs_sweep found;
   (void)state;
   ts_setting("405b", "fast", &s, &g, &l);
-  assert_int_equal(gs_fewest_n(&s, &g, &ONE_WORD, 10, 0, &n, NULL), GS_ERR_NONE_FITS);
-  assert_int_equal(gs_best_n(&s, &g, &l, &ONE_WORD, 10, 0, &n, NULL), GS_ERR_NONE_FITS);
-  assert_int_equal(n, 99);
+  found = ts_sweep(&s, &g, &l, &ONE_WORD, 10, 0);
+  assert_int_equal(found.fewest, 0);
+  assert_int_equal(found.best, 0);
+  assert_int_equal(found.best_dividing_heads, 0);
 }
 
 static void read_time_on_one_gpu_is_the_weight_bytes_over_the_bandwidth(void **state) {
@@ -283,11 +281,12 @@ static uint64_t best(const char *model, const char *link, uint64_t words, int di
   gs_model s;
   gs_gpu g;
   gs_link l;
-  uint64_t n = 0;
   gs_plan plan = ts_plan(1, GS_SLICES, words);
+  gs_sweep found;
   ts_setting(model, link, &s, &g, &l);
-  assert_int_equal(gs_best_n(&s, &g, &l, &plan, 64, divide_heads, &n, NULL), GS_OK);
-  return n;
+  found = ts_sweep(&s, &g, &l, &plan, 64, 0);
+  assert_true((divide_heads ? found.best_dividing_heads : found.best) != 0);
+  return divide_heads ? found.best_dividing_heads : found.best;
 }
 
 static void the_best_count_up_to_64_depends_on_the_link(void **state) {
@@ -491,7 +490,7 @@ static void chart_rows_scale_so_the_slowest_fitting_rows_bars_sum_to_100(void **
   size_t k, at = 0;
   (void)state;
   ts_setting("70b", "fast", &s, &g, &l);
-  assert_int_equal(gs_chart_make(&s, &g, &l, &ONE_WORD, GS_COUNTS, GS_COUNT_COUNT, rows, NULL), GS_OK);
+  assert_int_equal(ts_chart(&s, &g, &l, &ONE_WORD, GS_COUNTS, GS_COUNT_COUNT, rows), GS_OK);
   for (k = 0; k < GS_COUNT_COUNT; k++) {
     assert_int_equal(rows[k].gpus, GS_COUNTS[k]);
     if (rows[k].fits && ts_time("70b", GS_COUNTS[k], "fast", GS_SLICES, 1).total > slowest) {

@@ -62,18 +62,56 @@ gs_time ts_time(const char *model, uint64_t n, const char *link, int split, uint
   return ts_cost(model, n, link, split, words).time;
 }
 
+int ts_price(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, gs_priced *out, gs_error *err) {
+  static gs_setting s; /* large (its texts): kept off the stack; out points at it */
+  gs_setting_of(m, g, l, p, &s);
+  return gs_price(&s, p->gpus, out, err);
+}
+
+int ts_explain(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, char *buf, size_t cap, gs_error *err) {
+  gs_priced r;
+  int rc = ts_price(m, g, l, p, &r, err);
+  return rc != GS_OK ? rc : gs_explain_of(&r, buf, cap, err);
+}
+
+gs_sweep ts_sweep(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, uint64_t max_n, int divide_heads) {
+  static gs_setting s;
+  gs_sweep found;
+  gs_error err;
+  gs_setting_of(m, g, l, p, &s);
+  s.max_n = max_n;
+  s.divide_heads = divide_heads;
+  if (gs_sweep_run(&s, NULL, 0, &found, &err) != GS_OK) fail_msg("gs_sweep_run: %s: %s", err.field, err.what);
+  return found;
+}
+
+int ts_chart(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, const uint64_t *counts, size_t count_n,
+             gs_chart_row *rows) {
+  static gs_setting s;
+  static gs_sweep_row swept[128];
+  gs_sweep found;
+  gs_error err;
+  size_t i;
+  gs_setting_of(m, g, l, p, &s);
+  s.max_n = 1;
+  for (i = 0; i < count_n; i++)
+    if (counts[i] > s.max_n) s.max_n = counts[i];
+  if (s.max_n > 128) fail_msg("ts_chart: counts up to 128");
+  if (gs_sweep_run(&s, swept, 128, &found, &err) != GS_OK) fail_msg("gs_sweep_run: %s: %s", err.field, err.what);
+  return gs_chart_of(swept, found.count, counts, count_n, rows, count_n, &err);
+}
+
 gs_view ts_view(const char *model, uint64_t n, const char *link, int split, uint64_t words) {
   gs_model s;
   gs_gpu g;
   gs_link l;
-  gs_view v;
+  gs_priced r;
   gs_plan p = ts_plan(n, split, words);
   int rc;
   ts_setting(model, link, &s, &g, &l);
-  memset(&v, 0, sizeof v);
-  rc = gs_view_make(&s, &g, &l, &p, &v, NULL);
-  if (rc != GS_OK) fail_msg("gs_view_make(%s, %llu, %s): status %d", model, (unsigned long long)n, link, rc);
-  return v;
+  rc = ts_price(&s, &g, &l, &p, &r, NULL);
+  if (rc != GS_OK) fail_msg("gs_price(%s, %llu, %s): status %d", model, (unsigned long long)n, link, rc);
+  return r.view;
 }
 
 int ts_parse(const char *json, gs_model *out, gs_error *err) {

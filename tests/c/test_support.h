@@ -28,7 +28,17 @@ gs_cost_result ts_cost(const char *model, uint64_t n, const char *link, int spli
 /* The time of ts_cost, for a built-in model, the built-in GPU and a built-in link; fails the
  * test unless it returns GS_OK. */
 gs_time ts_time(const char *model, uint64_t n, const char *link, int split, uint64_t words);
-/* gs_view_make for the same; fails the test unless it returns GS_OK. */
+/* Parts priced through the library's one way (gs_setting_of, then gs_price): the priced
+ * count (its setting is ts_price's own, until the next call), its sums (gs_explain_of), and
+ * the sweep's searches up to max_n (gs_sweep_run; with divide_heads, the count allowed only
+ * when it divides the heads), failing the test unless the sweep runs. */
+int ts_price(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, gs_priced *out, gs_error *err);
+int ts_explain(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, char *buf, size_t cap, gs_error *err);
+gs_sweep ts_sweep(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, uint64_t max_n, int divide_heads);
+/* The chart over counts (gs_chart_of) of a sweep up to the largest of them (at most 128). */
+int ts_chart(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, const uint64_t *counts, size_t count_n,
+             gs_chart_row *rows);
+/* The view of the same priced (ts_price); fails the test unless it prices. */
 gs_view ts_view(const char *model, uint64_t n, const char *link, int split, uint64_t words);
 /* gs_model_parse on NUL-terminated text (16-bit weights), with err cleared first. */
 int ts_parse(const char *json, gs_model *out, gs_error *err);

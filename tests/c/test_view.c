@@ -115,11 +115,11 @@ static void the_view_refuses_a_split_it_does_not_know(void **state) {
   gs_model s;
   gs_gpu g;
   gs_link l;
-  gs_view v;
+  gs_priced r;
   gs_plan bad_split = ts_plan(2, 7, 1);
   (void)state;
   ts_setting("8b", "fast", &s, &g, &l);
-  assert_int_equal(gs_view_make(&s, &g, &l, &bad_split, &v, NULL), GS_ERR_SPLIT);
+  assert_int_equal(ts_price(&s, &g, &l, &bad_split, &r, NULL), GS_ERR_SPLIT);
 }
 
 static void chart_rows_that_do_not_fit_have_no_bars(void **state) {
@@ -130,7 +130,7 @@ static void chart_rows_that_do_not_fit_have_no_bars(void **state) {
   size_t k;
   (void)state;
   ts_setting("405b", "slow", &s, &g, &l);
-  assert_int_equal(gs_chart_make(&s, &g, &l, &chart_words_64, GS_COUNTS, GS_COUNT_COUNT, rows, NULL), GS_OK);
+  assert_int_equal(ts_chart(&s, &g, &l, &chart_words_64, GS_COUNTS, GS_COUNT_COUNT, rows), GS_OK);
   for (k = 0; k < 4; k++) {
     assert_int_equal(rows[k].fits, 0);
     assert_true(rows[k].read_bar == 0 && rows[k].wait_bar == 0);
@@ -150,7 +150,7 @@ static void chart_rows_show_the_same_time_as_the_view(void **state) {
   size_t k;
   (void)state;
   ts_setting("8b", "slow", &s, &g, &l);
-  assert_int_equal(gs_chart_make(&s, &g, &l, &chart_words_1, GS_COUNTS, GS_COUNT_COUNT, rows, NULL), GS_OK);
+  assert_int_equal(ts_chart(&s, &g, &l, &chart_words_1, GS_COUNTS, GS_COUNT_COUNT, rows), GS_OK);
   for (k = 0; k < GS_COUNT_COUNT; k++) {
     gs_time t = ts_time("8b", GS_COUNTS[k], "slow", GS_SLICES, 1);
     assert_string_equal(rows[k].time, EIGHT_B[k].slow);
@@ -171,8 +171,8 @@ static void a_chart_of_more_rows_than_it_holds_is_refused(void **state) {
   (void)state;
   for (k = 0; k < 65; k++) counts[k] = k + 1;
   ts_setting("8b", "fast", &s, &g, &l);
-  assert_int_equal(gs_chart_make(&s, &g, &l, &chart_words_1, counts, 65, rows, NULL), GS_ERR_TOO_LONG);
-  assert_int_equal(gs_chart_make(&s, &g, &l, &chart_words_1, counts, 64, rows, NULL), GS_OK);
+  assert_int_equal(ts_chart(&s, &g, &l, &chart_words_1, counts, 65, rows), GS_ERR_TOO_LONG);
+  assert_int_equal(ts_chart(&s, &g, &l, &chart_words_1, counts, 64, rows), GS_OK);
 }
 
 /* Issue 11: at the slowest and fastest figures the checks allow, and with the largest
@@ -211,7 +211,9 @@ static void figures_at_the_checks_extremes_are_finite_and_whole(void **state) {
                   g.flops = flops[b];
                   l.bandwidth = link_bw[c];
                   l.step_us = l.base_us = us[d];
-                  assert_int_equal(gs_view_make(&m, &g, &l, &p, &v, &err), GS_OK);
+                  gs_cost_result priced;
+                  assert_int_equal(gs_cost(&m, &g, &l, &p, &priced, &err), GS_OK);
+                  gs_view_of(&priced, &v);
                   assert_true(v.fits);
                   assert_true(ends_with(v.time, " ms") && ends_with(v.read, " ms") && ends_with(v.transfer, " ms"));
                   assert_true(ends_with(v.memory, " GiB") && ends_with(v.waiting, "%"));

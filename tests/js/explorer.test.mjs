@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { openExplorer } from '../../web/src/explorer_module.js';
 import { EVERY_COUNT } from './cli_report.mjs';
 import { builtWith, fieldDifferences, inlinedModule, nativeExplain, path, toolchain, wasmBytes, withoutModule } from './support.mjs';
-import { SETTING } from '../../web/src/fields.js';
+import { GPU, LINK, SETTING } from '../../web/src/fields.js';
 
 const committed = readFileSync(path('web/explorer.html'), 'utf8');
 const fresh = readFileSync(path('build/explorer.html'), 'utf8');
@@ -132,10 +132,13 @@ parity('every catalogue model on three machines: every figure of each count, the
       const cli = JSON.parse(nativeExplain(['--model', entry.key, ...machine.flags, '--counts', EVERY_COUNT, '--json']));
       const rows = new Map(cli.rows.map((row) => [row.gpus, row]));
       module.useModel(index, machine.bits || 0);
-      module.useGpuKey(machine.gpu);
-      module.useLinkKey(machine.link);
+      // the GPU and link records come from the lists report's header is printed from
+      assert.equal(fieldDifferences(GPU, cli.gpu, module.useGpuKey(machine.gpu)), [], `${entry.key}: the GPU`);
+      assert.equal(fieldDifferences(LINK, cli.link, module.useLinkKey(machine.link)), [], `${entry.key}: the link`);
       module.useBetweenKey('ib-ndr');
-      module.plan({ split: 'slices', words: 1, perServer: 0, chatTokens: 0, cacheBits: 0, ...machine.plan });
+      const planned = module.plan({ split: 'slices', words: 1, perServer: 0, chatTokens: 0, cacheBits: 0, ...machine.plan });
+      assert.equal(fieldDifferences(LINK, cli.link, planned.link), [], `${entry.key}: the link as planned`);
+      assert.is(planned.linkName, cli.link.name);
       const swept = module.sweep();
       assert.is(swept.fewest, cli.fewest ?? 0, `${entry.key}: fewest`);
       assert.is(swept.best, cli.best ?? 0, `${entry.key}: best`);
@@ -191,7 +194,7 @@ parity('a bad config, a bad log and a bad figure each give one line and leave th
   assert.match(line(() => module.useConfig('not json', 0)), /^[^\n]+$/);
   module.useModel(0, 0);
   module.useGpuKey('h100-sxm');
-  assert.match(line(() => module.useGpu({ gib: -1, usable: 0.9, bandwidth: 1e12, flops: 1e15, arch: 3 })), /^gpu gib: [^\n]+$/);
+  assert.match(line(() => module.useGpu({ gib: -1, usable: 0.9, bandwidth: 1e12, flops: 1e15, arch: 'hopper' })), /^gpu gib: [^\n]+$/);
   module.useModel(0, 0);
   module.useGpuKey('h100-sxm');
   module.useLinkKey('nvlink4');

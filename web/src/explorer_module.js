@@ -3,8 +3,8 @@
 // numbers and strings between the module and JavaScript and computes nothing. The
 // explorer page inlines this file; the Node and browser tests import it, so all read the
 // module alike.
-import { instantiate, readRecord, readRecords, readStrings } from './module_memory.js';
-import { CHART, FRONTIER, SETTING, SWITCHES, TICK } from './fields.js';
+import { buffersOf, instantiate, readRecord, readRecords, readStrings } from './module_memory.js';
+import { ARCHS, CHART, CHARTED, FRONTIER, GPU, LINK, LINK_KINDS, LOG, PLANNED, SETTING, SWEPT, SWITCHES, TICK } from './fields.js';
 
 export { SWITCHES };
 export const SPLIT_KEYS = ['slices', 'groups', 'slices-groups']; // enum gs_split
@@ -22,7 +22,6 @@ export async function openExplorer(bytes) {
   const w = await instantiate(bytes);
   const encoder = new TextEncoder();
   const strings = (ptr, count) => readStrings(w.memory, ptr, count);
-  const numbers = (count) => [...new Float64Array(w.memory.buffer, w.numbers_buffer(), count)];
   function check(step, status) {
     if (status !== 0) throw new StepError(step, strings(w.error_buffer(), 1)[0]);
   }
@@ -48,9 +47,12 @@ export async function openExplorer(bytes) {
   const chart = { f64: w.chart_f64(), text: w.chart_text() };
   const frontierBuffers = { f64: w.frontier_f64(), text: w.frontier_text() };
   const tickBuffers = { f64: w.ticks_f64(), text: w.ticks_text() };
-  const summary = (count) => [...new Float64Array(w.memory.buffer, w.summary_f64(), count)];
-  const gpuOf = ([gib, usable, bandwidth, flops, arch]) => ({ gib, usable, bandwidth, flops, arch });
-  const linkOf = ([bandwidth, step_us, base_us, kind]) => ({ bandwidth, step_us, base_us, kind });
+  // The record a step handed over, by the name of its list (csrc/core/fields.h).
+  const record = (layout, name) => readRecord(w.memory, layout, buffersOf(w, name));
+  // A GPU's or a link's figures as a step gives them; arch and kind are names (ARCHS,
+  // LINK_KINDS), handed back by their number.
+  const gpuOf = () => record(GPU, 'gpu');
+  const linkOf = () => record(LINK, 'link');
 
   return {
     maxGpus: w.max_gpus(),
@@ -67,25 +69,25 @@ export async function openExplorer(bytes) {
     useGpuKey(k) {
       key('gpu', k);
       check('gpu', w.use_gpu_key());
-      return gpuOf(numbers(5));
+      return gpuOf();
     },
     useGpu(g) {
-      check('gpu', w.use_gpu(g.gib, g.usable, g.bandwidth, g.flops, g.arch >>> 0));
-      return gpuOf(numbers(5));
+      check('gpu', w.use_gpu(g.gib, g.usable, g.bandwidth, g.flops, ARCHS.indexOf(g.arch) >>> 0));
+      return gpuOf();
     },
     useLinkKey(k) {
       key('link', k);
       check('link', w.use_link_key());
-      return linkOf(numbers(4));
+      return linkOf();
     },
     useLink(l) {
-      check('link', w.use_link(l.bandwidth, l.step_us, l.base_us, l.kind >>> 0));
-      return linkOf(numbers(4));
+      check('link', w.use_link(l.bandwidth, l.step_us, l.base_us, LINK_KINDS.indexOf(l.kind) >>> 0));
+      return linkOf();
     },
     useLog(text) {
       const len = put('log', w.text_in_buffer(), w.text_in_capacity(), text);
       check('log', w.use_log(len));
-      return { gpus: numbers(1)[0] };
+      return record(LOG, 'log');
     },
     useBetweenKey(k) {
       key('between', k);
@@ -101,8 +103,8 @@ export async function openExplorer(bytes) {
       let switches = 0;
       for (const [name, bit] of Object.entries(SWITCHES)) if (p[name]) switches |= bit;
       check('plan', w.plan(SPLIT_KEYS.indexOf(p.split) >>> 0, p.words, p.perServer, p.chatTokens, p.cacheBits, switches));
-      const [bandwidth, step_us, base_us, messageBytes] = numbers(4);
-      return { link: { bandwidth, step_us, base_us }, linkName: strings(w.link_name_buffer(), 1)[0], messageBytes };
+      const link = linkOf();
+      return { link, linkName: link.name, messageBytes: record(PLANNED, 'planned').message_bytes };
     },
     // Every figure of n GPUs, by its path in csrc/core/fields.h.
     price(n) {
@@ -111,7 +113,7 @@ export async function openExplorer(bytes) {
     },
     sweep() {
       check('sweep', w.sweep());
-      const [count, fewest, best] = summary(3);
+      const { count, fewest, best } = readRecord(w.memory, SWEPT, { f64: w.summary_f64() });
       const rows = Array.from({ length: count }, (_, i) => readRecord(w.memory, CHART, chart, i));
       return { rows, fewest, best };
     },
@@ -128,13 +130,13 @@ export async function openExplorer(bytes) {
     // ticks, across and up; and, when nothing fits, the fewest GPUs that hold the model (0: none).
     frontier(gpusMax, targetWordMs, targetFirstMs) {
       check('frontier', w.frontier(gpusMax, targetWordMs, targetFirstMs));
-      const [count, chosen, tried, targeted, dot, across, up, fewest] = summary(8);
+      const { count, chosen, tried, targeted, dot, across, up, fewest } = readRecord(w.memory, CHARTED, { f64: w.summary_f64() });
       const shown = chosen >= count ? chosen + 1 : count;
       const points = readRecords(w.memory, FRONTIER, frontierBuffers, shown).map((p, index) => ({ index, ...p }));
       const [why, searched] = strings(w.frontier_text(), shown * FRONTIER.text + 2).slice(shown * FRONTIER.text);
       const ticks = readRecords(w.memory, TICK, tickBuffers, across + up);
       return { points: points.slice(0, count), choice: chosen >= 0 ? points[chosen] : null, why, searched, tried,
-        targeted: targeted === 1, dot, across: ticks.slice(0, across), up: ticks.slice(across), fewest };
+        targeted, dot, across: ticks.slice(0, across), up: ticks.slice(across), fewest };
     },
     // Point i of the last frontier priced again: its figures and its sums.
     layout(i) {

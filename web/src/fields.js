@@ -16,5 +16,17 @@ export const SWITCHES = { cachePerChat: 1, overlap: 2, readCache: 4, ncclAuto: 8
 export const SETTING = layout('gpus:c split:n words:c params:u weight_bytes:u usable_bytes:u read_bytes:u active_params:u memory.weights:u memory.cache:u memory.working:u memory.total:u fits:b time.read:f time.transfer:f time.total:f time.share:f time.words_per_s:f time.total_words_per_s:f time.swap:f time.idle:f time.first_word:o servers:c protocol:n compute:f bound:n view.fits:b view.memory:t view.weights:t view.cache:t view.working:t view.usable:t view.time:t view.read:t view.transfer:t view.waiting:t view.words_per_s:t view.words_all:t view.idle:t view.first_word:t view.mem_bar:f view.limit_bar:f view.wait_bar:f view.step_name:t view.words_note:t view.cache_note:t view.waiting_note:t view.batches_note:t view.axis_1:t view.axis_2:t view.axis_3:t view.axis_4:t deploy.gpus:c deploy.words_per_s:f deploy.chats_fit:o deploy.chats_fit_words_per_s:o deploy.cost_per_million:o deploy.prompt_cost_per_million:o');
 export const CHART = layout('gpus:c fits:b read_bar:f wait_bar:f time:t');
 export const TIMELINE = layout('idle_before:f read:f wait:f idle_after:f repeat:c text:t');
+export const GPU = layout('key:t name:t arch:t gib:f usable:f usable_bytes:u bandwidth:f flops:f');
+export const LINK = layout('key:t name:t kind:t bandwidth:f step_us:f base_us:f');
+export const LOG = layout('gpus:c');
+export const PLANNED = layout('message_bytes:c');
+export const SHOWN = layout('fewest:c budget:c chart_rows:c busy:b');
+export const SWEPT = layout('count:c fewest:c best:c');
+export const CHARTED = layout('count:c chosen:f tried:c targeted:b dot:f across:c up:c fewest:c');
+export const MACHINE = layout('per_server:c chat_tokens:c cache_bits:c switches:c between.bandwidth:f between.step_us:f between.kind:c link_kind:c arch:c');
+// enum gs_arch (csrc/gpusplit.h): each name at its number.
+export const ARCHS = ['none', 'volta', 'ampere', 'hopper', 'blackwell'];
+// enum gs_link_kind (csrc/gpusplit.h): each name at its number.
+export const LINK_KINDS = ['nvlink', 'pci', 'net'];
 export const FRONTIER = layout('gpus:c split:n experts:n words:c in_flight:c replicas:c word_s:f first_s:o words_per_s:f per_gpu:f cost_per_million:o x:f y:f moved:b flags:t figures:t view.ms:t view.chat:t view.gpu:t view.first:t engine:t lesson:t');
 export const TICK = layout('at:f text:t');

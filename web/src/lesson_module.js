@@ -3,7 +3,7 @@
 // read by the names web/src/fields.js gives. The widget inlines this file alone
 // (scripts/embed_widget.mjs); web/src/module.js adds what the tests ask of the module.
 import { instantiate, readRecord, readRecords, readStrings } from './module_memory.js';
-import { CHART, SETTING, TIMELINE } from './fields.js';
+import { CHART, SETTING, SHOWN, TIMELINE } from './fields.js';
 
 export const MODEL_KEYS = ['8b', '70b', '405b']; // the order of GS_MODELS in csrc/read/data.c
 export const LINK_KEYS = ['fast', 'slow']; // GS_LINK_KEYS
@@ -18,16 +18,16 @@ export async function openLesson(bytes) {
   const setting = { u64: w.setting_u64(), f64: w.setting_f64(), text: w.setting_text() };
   const chart = { f64: w.chart_f64(), text: w.chart_text() };
   const timeline = { f64: w.timeline_f64(), text: w.timeline_text() };
-  const summary = (count) => new Float64Array(w.memory.buffer, w.summary_f64(), count);
+  // what show() hands over beside its records (GS_SHOWN_FIELDS), by name
+  const shown = () => readRecord(w.memory, SHOWN, { f64: w.summary_f64() });
   const read = {
     setting: () => readRecord(w.memory, SETTING, setting),
-    chart: () => readRecords(w.memory, CHART, chart, summary(2)[1]),
+    chart: () => readRecords(w.memory, CHART, chart, shown().chart_rows),
     timeline: (gpus) => readRecords(w.memory, TIMELINE, timeline, gpus),
-    fewest: () => summary(1)[0],
-    busy: () => summary(3)[2] === 1,
+    shown,
   };
   // Resolves and prices one setting, with the chart over the offered counts, its timeline
-  // and the fewest count; read.* takes what it needs of it.
+  // and the fewest count up to the budget; read.* takes what it needs of it.
   const price = (gpus, splitKey, words) => check(w.show(gpus, SPLIT_KEYS.indexOf(splitKey) >>> 0, words));
   return {
     w, check, read, price,
@@ -37,7 +37,7 @@ export async function openLesson(bytes) {
     // Everything one key press shows, each setting priced once.
     show(gpus, splitKey, words) {
       price(gpus, splitKey, words);
-      return { setting: read.setting(), chart: read.chart(), timeline: read.timeline(gpus), fewest: read.fewest(), busy: read.busy() };
+      return { setting: read.setting(), chart: read.chart(), timeline: read.timeline(gpus), ...shown() };
     },
     // The setting shown last with every group kept busy (a batch in flight for each group),
     // and its timeline; show() says when it has one (busy).

@@ -3,7 +3,8 @@
 // full module (build/gpusplit.wasm), a pasted config.json, the settings past the lesson and
 // one figure at a time. It moves numbers and strings and computes nothing.
 import { LINK_KEYS, MODEL_KEYS, openLesson, SPLIT_KEYS } from './lesson_module.js';
-import { SWITCHES } from './fields.js';
+import { MACHINE, SWITCHES } from './fields.js';
+import { writeRecord } from './module_memory.js';
 
 export { LINK_KEYS, MODEL_KEYS, SPLIT_KEYS, SWITCHES };
 
@@ -33,8 +34,9 @@ export async function openModule(bytes) {
     machine(m) {
       const switches = (m.cachePerChat ? SWITCHES.cachePerChat : 0) | (m.overlap ? SWITCHES.overlap : 0) |
         (m.readCache ? SWITCHES.readCache : 0) | (m.nccl === 'auto' ? SWITCHES.ncclAuto : 0);
-      check(w.machine(m.perServer, m.chatTokens, m.cacheBits, switches, m.between.bandwidth, m.between.step_us,
-        m.linkKind | (m.betweenKind << 2) | (m.arch << 4)));
+      writeRecord(w.memory, MACHINE, w.machine_in(), { per_server: m.perServer, chat_tokens: m.chatTokens, cache_bits: m.cacheBits,
+        switches, between: { ...m.between, kind: m.betweenKind }, link_kind: m.linkKind, arch: m.arch });
+      check(w.machine());
     },
     // Everything one key press shows, each setting priced once.
     show: lesson.show,
@@ -51,10 +53,10 @@ export async function openModule(bytes) {
       price(gpus, splitKey, words);
       return read.timeline(gpus);
     },
-    // The fewest GPUs (up to 64) that hold the model, or 0 when none does.
+    // The fewest GPUs (up to the setting's max_n, 64) that hold the model, or 0 when none does.
     fewest(splitKey, words) {
       price(counts[0], splitKey, words);
-      return read.fewest();
+      return read.shown().fewest;
     },
     keptBusy: lesson.keptBusy,
     // The sums of the setting shown last, or of this one.

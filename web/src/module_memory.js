@@ -68,3 +68,19 @@ export function readRecord(memory, layout, buffers, row = 0, strings = null) {
   }
   return out;
 }
+
+// The buffers of the record `name` a module hands over (csrc/wasm/abi.h, GS_ABI_RECORD):
+// its exports name_u64, name_f64 and name_text.
+export const buffersOf = (w, name) => ({ u64: w[`${name}_u64`](), f64: w[`${name}_f64`](), text: w[`${name}_text`]() });
+
+// A record JavaScript hands in (csrc/core/fields.h's GS_MACHINE_FIELDS), all doubles: each
+// figure from values by its path ("between.kind" as values.between.kind), in its place.
+export function writeRecord(memory, layout, ptr, values) {
+  const f64 = new Float64Array(memory.buffer, ptr, layout.f64);
+  for (const [path, , at] of layout.fields) {
+    const dot = path.indexOf('.');
+    const value = dot < 0 ? values[path] : values[path.slice(0, dot)]?.[path.slice(dot + 1)];
+    if (typeof value !== 'number') throw new Error(`${path}: a number is needed`);
+    f64[at] = value;
+  }
+}

@@ -258,7 +258,7 @@ function showFit(fits, shown) {
   if (fits) return;
   const fewest = shown.fewest;
   const offered = shown.chart.find((row) => row.fits);
-  $('fewest').textContent = fewest ? `it needs at least ${fewest} GPUs` : 'no count up to 64 holds it';
+  $('fewest').textContent = fewest ? `it needs at least ${fewest} GPUs` : `no count up to ${shown.budget} holds it`;
   hide($('fit-button'), !offered);
   if (offered) {
     $('fit-button').textContent = `Show ${offered.gpus} GPUs`;
