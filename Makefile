@@ -20,7 +20,7 @@ LIB = csrc/core/primitives.c csrc/core/checks.c csrc/core/split.c csrc/core/step
       csrc/read/config.c csrc/read/tally.c csrc/read/json.c csrc/core/utf8.c csrc/read/hardware.c \
       csrc/core/format.c csrc/core/view.c csrc/read/data.c csrc/core/error.c csrc/core/price.c csrc/read/resolve.c $(FAMILIES) \
       csrc/core/figure.c csrc/read/number.c csrc/emit/launch.c csrc/read/efficiency.c csrc/core/mixed_step.c csrc/serve/engine.c \
-      csrc/serve/load.c csrc/serve/stats.c csrc/serve/scheduler.c csrc/serve/serve.c csrc/read/lengths.c
+      csrc/serve/load.c csrc/serve/stats.c csrc/serve/scheduler.c csrc/serve/serve.c csrc/read/lengths.c csrc/serve/plan_served.c
 CLI = $(sort $(wildcard csrc/cli/*.c))
 # The efficiency fit: a layer of the library the command line alone links (csrc/fit/fit.h).
 FIT = $(sort $(wildcard csrc/fit/*.c))
