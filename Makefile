@@ -254,6 +254,7 @@ test-c: $(C_TESTS:%=build/test_%) build/gpusplit build/broken/gpusplit
 	for t in $(C_TESTS); do $(SUITE) "c: $$t" cmocka build/test_$$t || status=1; done; \
 	$(SUITE) "c: cli" plain tests/c/cli_test.sh build/gpusplit || status=1; \
 	$(SUITE) "c: bad input" plain tests/c/bad_input.sh build/gpusplit || status=1; \
+	$(SUITE) "c: plan served" plain tests/c/plan_served_test.sh build/gpusplit || status=1; \
 	$(SUITE) "c: output" plain tests/c/output_test.sh build/gpusplit || status=1; \
 	$(SUITE) "c: fit" plain tests/c/fit_test.sh build/gpusplit || status=1; \
 	$(SUITE) "c: failure" plain tests/c/failure_test.sh build/broken/gpusplit || status=1; \

@@ -34,7 +34,27 @@ static const char PLAN_HELP[] =
     "The model, the machines and the rules take report's flags (gpusplit report --help):\n"
     "--model, --bits, --gpu, --link, --per-server, --between, --assume, --engine, --chat-tokens,\n"
     "--prompt-tokens, --gpu-hour, ... The plan chooses --split, --experts, --words,\n"
-    "--in-flight, --replicas and the count itself, so those are refused here.\n";
+    "--in-flight, --replicas and the count itself, so those are refused here.\n"
+    "\n"
+    "A served load (any flag below): each layout is simulated by serve's scheduler\n"
+    "(gpusplit serve --help), not yet fitted to measured serving runs. Layouts: a copy of\n"
+    "up to 64 GPUs, slices, groups or slices-groups, experts sliced, and with a per-token\n"
+    "target and no --max-seqs the best three again at the engine's cap halved, down to 32.\n"
+    "  --target-ttft-ms T   time to the first token within T ms (--target-first-ms too)\n"
+    "  --target-tpot-ms T   time per output token within T ms (--target-word-ms too)\n"
+    "  --target-stat S      the figure the targets hold: mean, p50, p90 (default) or p99\n"
+    "  --concurrency C | --rate R  the deployment's load (serve's); each layout takes the\n"
+    "                       fewest replicas that hold it within the targets. Without one,\n"
+    "                       each layout's copy gets the highest Poisson rate it holds within\n"
+    "                       them (searched within 1/128 of the rate it completes saturated),\n"
+    "                       per GPU and, with --gpu-hour, requests a dollar buys\n"
+    "  --requests N --output-tokens O --seed S --lengths FILE  serve's, for each run;\n"
+    "                       report's --prompt-tokens (default 1024) and --engine\n"
+    "  --max-seqs N --max-batched-tokens N --memory-share F --block-tokens N\n"
+    "  --overlap-share F    the engine's limits, as serve takes them\n"
+    "Limit, checked first: layouts x requests x (prompt + output tokens) at most 250000000\n"
+    "(under 2 s of CPU for 64 GPUs). A point's serve flags give its figures again: without a\n"
+    "load, one copy at its --rate.\n";
 
 /* Flags the plan chooses itself: given, they would be ignored, so they are refused. */
 static const char *const CHOSEN[] = {"--split", "--experts", "--words", "--in-flight", "--replicas", "--counts",
@@ -516,7 +536,7 @@ static void served_table(const plan_options *o, const cli_report_options *r, con
          "frontier, shortest time per output token first:\n\n", (unsigned long long)p->layouts, (unsigned long long)p->simulated,
          (unsigned long long)p->pruned);
   if (p->count == 0) {
-    printf("No layout fits: %s.\n", p->why);
+    printf("None: %s.\n", p->why);
     return;
   }
   printf("  %4s tpot %4s ttft %11s %10s %11s %5s", stat, stat, "requests/s", "req/s/GPU", "tok/s/GPU", "GPUs");

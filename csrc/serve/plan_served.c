@@ -248,10 +248,11 @@ static int search_rate(search *q, gs_served_point pt) {
   track_quickest(q, &pt);
   if (!meets(a, &held)) return GS_OK;
   for (i = 0; i < q->out->count; i++)
-    if (q->out->points[i].layout.per_gpu >= ceiling_per_gpu && q->out->points[i].layout.word_s <= pt.layout.word_s) {
-      q->out->pruned++;
-      return GS_OK;
-    }
+    if (q->out->points[i].layout.per_gpu >= ceiling_per_gpu && q->out->points[i].layout.word_s <= pt.layout.word_s) break;
+  if (i < q->out->count || (q->out->has_choice && q->out->choice.layout.per_gpu >= ceiling_per_gpu)) {
+    q->out->pruned++; /* dominated at its ceiling, or below the choice's figure: it cannot be chosen */
+    return GS_OK;
+  }
   for (k = 0; k < 7; k++) {
     uint64_t m;
     int scale;
@@ -333,7 +334,7 @@ static int search_caps(search *q) {
   return GS_OK;
 }
 
-static int check_ask(const gs_served_ask *a, gs_error *err) {
+static int check_ask(const gs_served_ask *a, uint64_t layouts, gs_error *err) {
   uint64_t tokens = 0, i;
   const gs_load *l = &a->load;
   if (a->gpus_max < 1 || a->gpus_max > GS_MAX_GPUS)
@@ -345,9 +346,10 @@ static int check_ask(const gs_served_ask *a, gs_error *err) {
   /* each term is at most GS_MAX_CHAT_TOKENS, 10^6 of them: no overflow */
   for (i = 0; i < l->requests; i++)
     tokens += l->pairs ? l->prompts[i % l->pairs] + l->outputs[i % l->pairs] : l->prompt_tokens + l->output_tokens;
-  if (tokens > GS_SERVED_MAX_WORK)
-    return gs_fail(err, GS_ERR_RANGE, "requests", "requests x (prompt + output tokens) must be at most %llu in a plan, not %llu",
-                   (unsigned long long)GS_SERVED_MAX_WORK, (unsigned long long)tokens);
+  if (tokens > GS_SERVED_MAX_WORK / (layouts ? layouts : 1))
+    return gs_fail(err, GS_ERR_RANGE, "requests", "layouts x requests x (prompt + output tokens) must be at most %llu in a plan, "
+                   "not %llu x %llu; give fewer requests or GPUs", (unsigned long long)GS_SERVED_MAX_WORK,
+                   (unsigned long long)layouts, (unsigned long long)tokens);
   return GS_OK;
 }
 
@@ -360,8 +362,10 @@ int gs_plan_served(const gs_setting *s, const gs_served_ask *a, gs_serve_space *
   memset(out, 0, sizeof *out);
   memset(&q, 0, sizeof q);
   q.s = s, q.a = a, q.sp = space, q.out = out, q.err = err;
-  if ((rc = check_ask(a, err)) != GS_OK) return rc;
+  if (a->gpus_max < 1 || a->gpus_max > GS_MAX_GPUS)
+    return gs_fail(err, GS_ERR_RANGE, "gpus_max", "must be from 1 to %llu", (unsigned long long)GS_MAX_GPUS);
   n = layouts(&q, all, sizeof all / sizeof all[0]);
+  if ((rc = check_ask(a, n, err)) != GS_OK) return rc;
   out->layouts = n;
   if (a->has_load) {
     for (i = 0; i < n; i++)
