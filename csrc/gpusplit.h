@@ -1022,7 +1022,7 @@ typedef struct {
 typedef struct {
   uint64_t layouts;        /* layouts the search took */
   uint64_t simulated;      /* simulations run */
-  uint64_t pruned;         /* layouts left without a rate search: their ceiling could not reach the frontier */
+  uint64_t pruned;         /* rate searches skipped (caps' tries too): the choice or a frontier point beat the ceiling */
   size_t count;            /* frontier points, the shortest time per output token first */
   gs_served_point points[GS_PLAN_MAX_POINTS];
   int has_choice;

@@ -532,7 +532,7 @@ static void served_table(const plan_options *o, const cli_report_options *r, con
   if (a->has_load) printf("Load: the deployment's, given; each layout with the fewest replicas that hold it within the targets.\n");
   else printf("Load: none given; each layout's copy at the highest Poisson rate it holds within the targets (without targets, "
               "the rate it completes saturated), as many copies as %llu GPUs hold.\n", (unsigned long long)a->gpus_max);
-  printf("Simulated %llu layouts in %llu runs (%llu left without a rate search: a frontier point beat their ceiling). The "
+  printf("Simulated %llu layouts in %llu runs (%llu rate searches skipped: the choice or a frontier point beat the ceiling). The "
          "frontier, shortest time per output token first:\n\n", (unsigned long long)p->layouts, (unsigned long long)p->simulated,
          (unsigned long long)p->pruned);
   if (p->count == 0) {
