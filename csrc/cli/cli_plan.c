@@ -3,16 +3,17 @@
  * GPU, each named by the report flags that price it again. Targets mark the best layout
  * that meets them, or say why none does. The model, the machine and the rules are read by
  * report's own flags (cli_report_parse), so a point's flags added to them reproduce it. */
-#include <errno.h>
-#include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 
-static const char PLAN_HELP[] =
+static const char PLAN_HEAD[] =
     "usage: gpusplit plan --model M --gpu G [--link L] [--per-server S] [--between B]\n"
     "                     --gpus-max N [--target-word-ms T] [--target-first-ms F] [--json]\n"
+    "                     [--target-ttft-ms T] [--target-tpot-ms T] [--target-stat S]\n"
+    "                     [--concurrency C | --rate R] [serve's load and engine flags]\n"
     "\n"
     "Every layout within N GPUs: slices within servers and across, groups of layers,\n"
     "slices-groups (slices in a server, groups across), a mixture's experts sliced or\n"
@@ -22,229 +23,103 @@ static const char PLAN_HELP[] =
     "heads' divisors, the fewest that hold the model). It prints the frontier: for each\n"
     "time a word some layout reaches, the layout with the most words a second a GPU, with\n"
     "the report flags that give its figures again.\n"
-    "\n"
-    "  --gpus-max N         the budget of GPUs, 1 to 65536\n"
-    "  --target-word-ms T   mark the best layout whose time a word is at most T ms\n"
-    "  --target-first-ms F  ... and whose first word comes within F ms (needs a prompt:\n"
-    "                       real rules' 1,024 tokens, or --prompt-tokens N)\n"
-    "  --json               one JSON object instead of the table\n"
-    "  --emit vllm|sglang|trtllm  instead, the command that starts that engine on the\n"
-    "                       layout the targets choose (gpusplit report --help)\n"
+    "\n";
+static const char PLAN_TAIL[] =
     "\n"
     "The model, the machines and the rules take report's flags (gpusplit report --help):\n"
     "--model, --bits, --gpu, --link, --per-server, --between, --assume, --engine, --chat-tokens,\n"
     "--prompt-tokens, --gpu-hour, ... The plan chooses --split, --experts, --words,\n"
     "--in-flight, --replicas and the count itself, so those are refused here.\n"
     "\n"
-    "A served load (any flag below): each layout is simulated by serve's scheduler\n"
-    "(gpusplit serve --help), not yet fitted to measured serving runs. Layouts: a copy of\n"
-    "up to 64 GPUs, slices, groups or slices-groups, experts sliced, and with a per-token\n"
-    "target and no --max-seqs the best three again at the engine's cap halved, down to 32.\n"
-    "  --target-ttft-ms T   time to the first token within T ms (--target-first-ms too)\n"
-    "  --target-tpot-ms T   time per output token within T ms (--target-word-ms too)\n"
-    "  --target-stat S      the figure the targets hold: mean, p50, p90 (default) or p99\n"
-    "  --concurrency C | --rate R  the deployment's load (serve's); each layout takes the\n"
-    "                       fewest replicas that hold it within the targets. Without one,\n"
-    "                       each layout's copy gets the highest Poisson rate it holds within\n"
-    "                       them (searched within 1/128 of the rate it completes saturated),\n"
-    "                       per GPU and, with --gpu-hour, requests a dollar buys\n"
-    "  --requests N --output-tokens O --seed S --lengths FILE  serve's, for each run;\n"
-    "                       report's --prompt-tokens (default 1024) and --engine\n"
-    "  --max-seqs N --max-batched-tokens N --memory-share F --block-tokens N\n"
-    "  --overlap-share F    the engine's limits, as serve takes them\n"
-    "Limit, checked first: layouts x requests x (prompt + output tokens) at most 250000000\n"
-    "(under 2 s of CPU for 64 GPUs). A point's serve flags give its figures again: without a\n"
-    "load, one copy at its --rate.\n";
-
-/* Flags the plan chooses itself: given, they would be ignored, so they are refused. */
-static const char *const CHOSEN[] = {"--split", "--experts", "--words", "--in-flight", "--replicas", "--counts",
-                                     "--max-n", "--gpus", "--explain"};
-
-/* The served plan's own flags (any of them makes the plan simulate a served load). */
-static const char *const SERVED[] = {"--concurrency", "--rate", "--requests", "--output-tokens", "--seed", "--lengths",
-                                     "--max-seqs", "--max-batched-tokens", "--memory-share", "--block-tokens",
-                                     "--overlap-share", "--target-ttft-ms", "--target-tpot-ms", "--target-stat"};
-enum { S_CONC, S_RATE, S_REQUESTS, S_OUTPUT, S_SEED, S_LENGTHS, S_SEQS, S_BATCHED, S_SHARE, S_BLOCK, S_OVERLAP, S_TTFT, S_TPOT,
-       S_STAT, S_COUNT };
+    "A served plan's limit, checked first: layouts x requests x (prompt + output tokens) at\n"
+    "most 250000000 (under 2 s of CPU for 64 GPUs). A point's serve flags give its figures\n"
+    "again: without a load, one copy at its --rate.\n";
 
 typedef struct {
   gs_plan_ask ask;
-  const char *served[S_COUNT]; /* the served flags' texts; NULL: not given */
-  int serving;                 /* 1: one was given */
-  const char *engine;          /* report's --engine, which the served plan simulates too */
+  cli_load_flags lf;           /* a served plan's load and engine limits (serve's table, load_flags.c) */
+  double ttft_ms, tpot_ms;     /* a served plan's targets; 0: none */
+  int stat;                    /* --target-stat: 1 + enum gs_served_stat; 0: not given (p90) */
+  int serving;                 /* 1: a served plan (any of the flags above given) */
   gs_served_ask sask;
-  uint64_t *pairs;             /* --lengths FILE's prompts then outputs (malloc'd) */
+  char **load_args;            /* the load's flags as given, whole, for a point's serve command */
+  int load_n;
   int json;
   const char *emit; /* --emit ENGINE: the chosen layout's launch command instead; NULL: none */
   char **report_args; /* report's flags as given, whole, for a point's command (argv's own) */
   int report_n;
+  double word_ms, first_ms; /* the targets as given; 0: none */
 } plan_options;
 
-/* A time in ms from a flag, above 0 and at most a day. */
-static int parse_ms(const char *flag, const char *text, double *seconds) {
-  char *end;
-  double x;
-  errno = 0;
-  x = strtod(text, &end);
-  if (text[0] == '\0' || *end != '\0' || errno == ERANGE || !isfinite(x) || !(x > 0) || x > 86400e3)
-    return cli_bad("%s: must be a time in ms above 0 and at most 86400000, not '%s'", flag, text);
-  *seconds = x / 1e3;
-  return CLI_OK;
-}
+#define AT(member) offsetof(plan_options, member)
+#define CHOSEN(flag) GS_REFUSED(flag, "what the plan chooses")
+/* plan's own flags, read before report's, and report's that the plan chooses itself: given,
+ * they would be ignored, so they are refused. */
+static const gs_flag PLAN_FLAGS[] = {
+    {"--gpus-max", GS_FLAG_WHOLE, "N", AT(ask.gpus_max), 0, 0, &GS_MAX_GPUS, 0, 0, 0, 1, "the budget of GPUs, 1 to 65536"},
+    GS_REAL_IN("--target-word-ms", "T", AT(word_ms), 0, 86400e3, 1, "mark the best layout whose time a word is at most T ms"),
+    GS_REAL_IN("--target-first-ms", "F", AT(first_ms), 0, 86400e3, 1, "... and whose first word comes within F ms (needs a prompt:\n"
+                                                                     "real rules' 1,024 tokens, or --prompt-tokens N)"),
+    GS_SWITCH("--json", AT(json), 0, "one JSON object instead of the table"),
+    GS_TEXT("--emit", "vllm|sglang|trtllm", AT(emit), "instead, the command that starts that engine on the\n"
+                                                     "layout the targets choose (gpusplit report --help)"),
+    CHOSEN("--split"), CHOSEN("--experts"), CHOSEN("--words"), CHOSEN("--in-flight"), CHOSEN("--replicas"),
+    CHOSEN("--counts"), CHOSEN("--max-n"), CHOSEN("--gpus"), CHOSEN("--explain"),
+    GS_NOTE("\nA served load (any flag below): each layout is simulated by serve's scheduler\n"
+            "(gpusplit serve --help), not yet fitted to measured serving runs. Layouts: a copy of\n"
+            "up to 64 GPUs, slices, groups or slices-groups, experts sliced, and with a per-token\n"
+            "target and no --max-seqs the best three again at the engine's cap halved, down to 32."),
+    GS_REAL_IN("--target-ttft-ms", "T", AT(ttft_ms), 0, 86400e3, 1, "time to the first token within T ms (--target-first-ms too)"),
+    GS_REAL_IN("--target-tpot-ms", "T", AT(tpot_ms), 0, 86400e3, 1, "time per output token within T ms (--target-word-ms too)"),
+    GS_CHOICE("--target-stat", "mean|p50|p90|p99", AT(stat), "the figure the targets hold (default p90)"),
+    GS_NOTE("The load, serve's: --concurrency or --rate is the deployment's, and each layout takes\n"
+            "the fewest replicas that hold it within the targets. Without one, each layout's copy\n"
+            "gets the highest Poisson rate it holds within them (searched within 1/128 of the rate\n"
+            "it completes saturated), per GPU and, with --gpu-hour, requests a dollar buys."),
+};
 
-static int is_chosen(const char *arg) {
-  size_t i, n = strcspn(arg, "=");
-  for (i = 0; i < sizeof CHOSEN / sizeof CHOSEN[0]; i++)
-    if (strlen(CHOSEN[i]) == n && strncmp(arg, CHOSEN[i], n) == 0) return 1;
-  return 0;
-}
-
-/* A served flag at argv[*i] taken into o (1), not one (0), or no value (CLI_BAD_INPUT). */
-static int served_flag(int argc, char **argv, int *i, plan_options *o) {
-  const char *arg = argv[*i], *eq = strchr(arg, '=');
-  size_t k, n = eq ? (size_t)(eq - arg) : strlen(arg);
-  for (k = 0; k < S_COUNT && !(strlen(SERVED[k]) == n && strncmp(arg, SERVED[k], n) == 0); k++) {
-  }
-  if (k == S_COUNT) return 0;
-  if (eq) o->served[k] = eq + 1;
-  else if (*i + 1 < argc && strncmp(argv[*i + 1], "--", 2) != 0) o->served[k] = argv[++*i];
-  else return cli_bad("%s: needs a value", SERVED[k]);
-  o->serving = 1;
-  return 1;
-}
-
-/* Splits argv into the plan's own flags and report's, which go to rest (rest[0] = "plan"). */
-static int split_args(int argc, char **argv, plan_options *o, char **rest, int *rest_n) {
-  const char *gpus_max = NULL;
-  int i;
-  *rest_n = 0;
-  rest[(*rest_n)++] = argv[0];
-  for (i = 1; i < argc; i++) {
-    const char *arg = argv[i], *value = NULL, *eq = strchr(arg, '=');
-    const char *own[] = {"--gpus-max", "--target-word-ms", "--target-first-ms", "--emit"};
-    size_t k, n = eq ? (size_t)(eq - arg) : strlen(arg);
-    int rc;
-    if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-      fputs(PLAN_HELP, stdout);
-      return CLI_HELPED;
-    }
-    if (strcmp(arg, "--json") == 0) {
-      o->json = 1;
-      continue;
-    }
-    if (is_chosen(arg)) return cli_bad("plan: %.*s is what the plan chooses; leave it out", (int)n, arg);
-    if ((rc = served_flag(argc, argv, &i, o)) == CLI_BAD_INPUT) return rc;
-    if (rc) continue;
-    if (strlen("--engine") == n && strncmp(arg, "--engine", n) == 0)
-      o->engine = eq ? eq + 1 : i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0 ? argv[i + 1] : NULL;
-    for (k = 0; k < 4; k++)
-      if (strlen(own[k]) == n && strncmp(arg, own[k], n) == 0) break;
-    if (k < 4) {
-      if (eq) value = eq + 1;
-      else if (i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0) value = argv[++i];
-      else return cli_bad("%s: needs a value", own[k]);
-      if (k == 0) gpus_max = value;
-      else if (k == 3) o->emit = value;
-      else if ((rc = parse_ms(own[k], value, k == 1 ? &o->ask.target_word_s : &o->ask.target_first_s)) != CLI_OK) return rc;
-      continue;
-    }
-    rest[(*rest_n)++] = argv[i];
-  }
-  /* kept for the points' commands: report's flags as given, whole (a value with a space or
-   * a quote is kept as typed; the command is for a person to read) */
-  o->report_args = rest + 1;
-  o->report_n = *rest_n - 1;
-  if (!gpus_max) return cli_bad("plan: --gpus-max N is needed: the budget of GPUs");
-  return cli_parse_whole("--gpus-max", gpus_max, GS_MAX_GPUS, &o->ask.gpus_max);
-}
-
-/* A served plan's whole-number flags: (index, the most it takes, where it goes). */
-static int served_wholes(plan_options *o) {
-  gs_served_ask *a = &o->sask;
-  uint64_t *to[] = {&a->load.concurrency, &a->load.requests, &a->load.output_tokens, &a->load.seed, &a->limits.max_seqs,
-                    &a->limits.max_batched_tokens, &a->limits.block_tokens};
-  const int at[] = {S_CONC, S_REQUESTS, S_OUTPUT, S_SEED, S_SEQS, S_BATCHED, S_BLOCK};
-  const uint64_t most[] = {GS_SERVE_MAX_REQUESTS, GS_SERVE_MAX_REQUESTS, GS_MAX_CHAT_TOKENS, UINT64_MAX, GS_SERVE_MAX_REQUESTS,
-                           GS_MAX_WORDS, 65536};
-  const unsigned given[] = {0, 0, 0, 0, GS_GIVEN_MAX_SEQS, GS_GIVEN_BATCHED, GS_GIVEN_BLOCK};
-  size_t k;
+/* The plan's flags, the load's (serve's table) and report's, read by one table each;
+ * report's words and the load's kept, whole, for the points' commands (a value with a space
+ * or a quote is kept as typed; the command is for a person to read). */
+static int read_flags(int argc, char **argv, plan_options *o, cli_report_flags *rf, char **kept, char **load_kept) {
+  gs_flag_set sets[3] = {{PLAN_FLAGS, sizeof PLAN_FLAGS / sizeof PLAN_FLAGS[0], o, NULL, NULL},
+                         {CLI_LOAD_FLAGS, CLI_LOAD_FLAG_N, &o->lf, load_kept, &o->load_n},
+                         {CLI_REPORT_FLAGS, CLI_REPORT_FLAG_N, rf, kept, &o->report_n}};
   int rc;
-  for (k = 0; k < sizeof at / sizeof at[0]; k++) {
-    if (!o->served[at[k]]) continue;
-    if ((rc = cli_parse_whole(SERVED[at[k]], o->served[at[k]], most[k], to[k])) != CLI_OK) return rc;
-    a->given |= given[k];
-  }
-  return CLI_OK;
-}
-
-/* A served plan's figures with a fraction: the rate, the two shares, the targets. */
-static int served_numbers(plan_options *o) {
-  gs_served_ask *a = &o->sask;
-  const char **v = o->served;
-  int rc;
-  if (v[S_RATE] && ((rc = cli_parse_number("--rate", v[S_RATE], &a->load.rate)) != CLI_OK || !(a->load.rate > 0 && a->load.rate <= 1e9)))
-    return rc != CLI_OK ? rc : cli_bad("--rate: must be above 0 and at most 1e9 requests a second, not '%s'", v[S_RATE]);
-  if (v[S_SHARE] && ((rc = cli_parse_number("--memory-share", v[S_SHARE], &a->limits.memory_share)) != CLI_OK ||
-                     !(a->limits.memory_share >= 0.01 && a->limits.memory_share <= 1)))
-    return rc != CLI_OK ? rc : cli_bad("--memory-share: must be from 0.01 to 1, not '%s'", v[S_SHARE]);
-  if (v[S_OVERLAP] && ((rc = cli_parse_number("--overlap-share", v[S_OVERLAP], &a->limits.overlap_share)) != CLI_OK ||
-                       !(a->limits.overlap_share >= 0 && a->limits.overlap_share <= 1)))
-    return rc != CLI_OK ? rc : cli_bad("--overlap-share: must be from 0 to 1, not '%s'", v[S_OVERLAP]);
-  a->given |= (v[S_SHARE] ? GS_GIVEN_SHARE : 0) | (v[S_OVERLAP] ? GS_GIVEN_OVERLAP : 0);
-  if ((o->ask.target_word_s > 0 && v[S_TPOT]) || (o->ask.target_first_s > 0 && v[S_TTFT]))
-    return cli_bad("plan: --target-word-ms is --target-tpot-ms and --target-first-ms is --target-ttft-ms in a served plan; give one of each");
-  a->target_tpot_s = o->ask.target_word_s;
-  a->target_ttft_s = o->ask.target_first_s;
-  if (v[S_TPOT] && (rc = parse_ms("--target-tpot-ms", v[S_TPOT], &a->target_tpot_s)) != CLI_OK) return rc;
-  if (v[S_TTFT] && (rc = parse_ms("--target-ttft-ms", v[S_TTFT], &a->target_ttft_s)) != CLI_OK) return rc;
-  return CLI_OK;
-}
-
-/* --lengths FILE: its pairs into the load. */
-static int served_lengths(plan_options *o) {
-  char *text;
-  size_t len, cap = 1, i, count;
-  gs_error err;
-  int rc;
-  if ((rc = cli_read_file(o->served[S_LENGTHS], 64u << 20, "a lengths file", &text, &len)) != CLI_OK) return rc;
-  for (i = 0; i < len; i++) cap += text[i] == '\n';
-  if (cap > GS_SERVE_MAX_REQUESTS) cap = GS_SERVE_MAX_REQUESTS;
-  if (!(o->pairs = malloc(2 * cap * sizeof *o->pairs))) rc = cli_bad("--lengths: out of memory for %zu pairs", cap);
-  else if (gs_lengths_parse(text, len, o->pairs, o->pairs + cap, cap, &count, &err) != GS_OK)
-    rc = cli_bad_error(o->served[S_LENGTHS], &err);
-  free(text);
-  o->sask.load.prompts = o->pairs;
-  o->sask.load.outputs = o->pairs + cap;
-  o->sask.load.pairs = rc == CLI_OK ? count : 0;
+  cli_load_defaults(&o->lf);
+  rc = cli_flags_or_help_shown(sets, 3, 2, argc, argv, PLAN_HEAD, PLAN_TAIL);
+  o->report_args = kept;
+  o->load_args = load_kept;
+  o->ask.target_word_s = o->word_ms / 1e3;
+  o->ask.target_first_s = o->first_ms / 1e3;
+  o->serving = o->lf.given || o->ttft_ms > 0 || o->tpot_ms > 0 || o->stat;
   return rc;
 }
 
-/* The served plan's ask from its flags and report's setting (the prompt: report's
- * --prompt-tokens, or serve's 1,024). */
-static int served_ask(plan_options *o, const cli_report_options *r) {
-  static const char *const STATS[] = {"mean", "p50", "p90", "p99"};
+/* The served plan's ask from its flags and report's (the prompt: report's --prompt-tokens,
+ * or serve's 1,024; the engine: report's --engine). */
+static int served_ask(plan_options *o, const cli_report_flags *rf, const cli_report_options *r) {
   gs_served_ask *a = &o->sask;
-  const char **v = o->served;
-  int rc, k;
-  a->gpus_max = o->ask.gpus_max;
-  a->engine = o->engine;
-  a->stat = GS_STAT_P90;
-  a->load.requests = 1000;
-  a->load.output_tokens = 128;
-  a->load.seed = 1;
-  a->load.prompt_tokens = r->setting.plan.prompt_tokens ? r->setting.plan.prompt_tokens : 1024;
+  int rc;
   if (o->emit) return cli_bad("--emit: not with a served plan yet; plan without the load and target flags, or serve the choice");
-  if (v[S_CONC] && v[S_RATE]) return cli_bad("plan: --concurrency and --rate are two loads; give one");
-  if (v[S_LENGTHS] && v[S_OUTPUT]) return cli_bad("--lengths: gives each request's prompt and output; leave out --output-tokens");
-  for (k = 0; v[S_STAT] && k < 4 && strcmp(v[S_STAT], STATS[k]) != 0; k++) {
-  }
-  if (k == 4) return cli_bad("--target-stat: mean, p50, p90 or p99, not '%s'", v[S_STAT]);
-  if (v[S_STAT]) a->stat = k;
-  if ((rc = served_wholes(o)) != CLI_OK || (rc = served_numbers(o)) != CLI_OK) return rc;
-  a->has_load = v[S_CONC] || v[S_RATE];
-  a->load.kind = v[S_CONC] ? GS_LOAD_CLOSED : v[S_RATE] ? GS_LOAD_OPEN : GS_LOAD_BATCH;
-  if (v[S_CONC] && a->load.concurrency > a->load.requests) return cli_bad("--concurrency: must be at most the requests");
-  if (v[S_LENGTHS]) return served_lengths(o);
+  if ((o->word_ms > 0 && o->tpot_ms > 0) || (o->first_ms > 0 && o->ttft_ms > 0))
+    return cli_bad("plan: --target-word-ms is --target-tpot-ms and --target-first-ms is --target-ttft-ms in a served plan; give one of each");
+  if ((rc = cli_load_check(&o->lf, rf->prompt_tokens != NULL, "plan")) != CLI_OK) return rc;
+  a->gpus_max = o->ask.gpus_max;
+  a->engine = rf->q.engine;
+  a->stat = o->stat ? o->stat - 1 : GS_STAT_P90;
+  a->load = o->lf.load;
+  a->load.prompt_tokens = r->setting.plan.prompt_tokens ? r->setting.plan.prompt_tokens : 1024;
+  a->limits = o->lf.limits;
+  a->given = o->lf.given & CLI_LOAD_LIMITS;
+  a->has_load = (o->lf.given & (CLI_LOAD_CONCURRENCY | CLI_LOAD_RATE)) != 0;
+  a->target_tpot_s = (o->tpot_ms > 0 ? o->tpot_ms : o->word_ms) / 1e3;
+  a->target_ttft_s = (o->ttft_ms > 0 ? o->ttft_ms : o->first_ms) / 1e3;
+  if (a->load.kind == GS_LOAD_CLOSED && a->load.concurrency > a->load.requests) return cli_bad("--concurrency: must be at most the requests");
+  if ((rc = cli_load_lengths(&o->lf)) != CLI_OK) return rc;
+  a->load.prompts = o->lf.load.prompts;
+  a->load.outputs = o->lf.load.outputs;
+  a->load.pairs = o->lf.load.pairs;
   return CLI_OK;
 }
 
@@ -307,6 +182,10 @@ static void json_point(const gs_layout *l, int has_prompt) {
   cli_json_double(stdout, l->per_gpu);
   printf(",\"cost_per_million\":");
   json_ms_or_null(l->cost_per_million, l->cost_per_million >= 0);
+  /* attention: data parallel beside spread experts (today's spread), else as the split
+   * places it; the load held: every replica's chats at once (issue 29 item 6) */
+  printf(",\"attention\":\"%s\",\"load\":{\"kind\":\"static\",\"chats\":%llu}",
+         l->experts == GS_EXPERTS_SPREAD ? "data" : "slices", (unsigned long long)(l->words * l->in_flight * l->replicas));
   printf(",\"flags\":");
   cli_json_string(stdout, gs_layout_flags(l, flags, sizeof flags));
   printf("}");
@@ -412,16 +291,19 @@ static void print_table(const plan_options *o, const cli_report_options *r, cons
   print_notes(o);
 }
 
-/* The load's flags as given, for serve (the cap on sequences is in a point's own flags). */
+/* The load's flags as given, whole, for serve (text: each after a space, following report's
+ * flags); the cap on sequences is left out, as it is in a point's own flags. */
 static void served_load_flags(const plan_options *o, int json) {
-  static const int LOAD[] = {S_CONC, S_RATE, S_REQUESTS, S_OUTPUT, S_SEED, S_LENGTHS, S_BATCHED, S_SHARE, S_BLOCK, S_OVERLAP};
-  size_t k;
-  int said = 0;
-  for (k = 0; k < sizeof LOAD / sizeof LOAD[0]; k++) {
-    if (!o->served[LOAD[k]] || (LOAD[k] == S_RATE && !o->sask.has_load)) continue;
-    printf("%s%s ", said++ || !json ? " " : "", SERVED[LOAD[k]]); /* text: after report's flags */
-    if (json) cli_json_text(stdout, o->served[LOAD[k]]);
-    else cli_put_text(stdout, o->served[LOAD[k]]);
+  int i, said = 0;
+  for (i = 0; i < o->load_n; i++) {
+    const char *w = o->load_args[i];
+    if (strncmp(w, "--max-seqs", 10) == 0 && (w[10] == '\0' || w[10] == '=')) {
+      i += w[10] == '\0'; /* its value, the next word */
+      continue;
+    }
+    printf("%s", said++ || !json ? " " : "");
+    if (json) cli_json_text(stdout, w);
+    else cli_put_text(stdout, w);
   }
 }
 
@@ -567,12 +449,12 @@ static void served_table(const plan_options *o, const cli_report_options *r, con
 }
 
 /* The served plan: its ask, the space for its runs, the search, the output. */
-static int plan_served(plan_options *o, const cli_report_options *r) {
+static int plan_served(plan_options *o, const cli_report_flags *rf, const cli_report_options *r) {
   static gs_served_result result;
   gs_serve_space sp;
   gs_error err;
   size_t n;
-  int rc = served_ask(o, r);
+  int rc = served_ask(o, rf, r);
   if (rc != CLI_OK) return rc;
   n = (size_t)o->sask.load.requests;
   sp.cap = n;
@@ -597,32 +479,34 @@ static int plan_served(plan_options *o, const cli_report_options *r) {
 
 int cli_plan(int argc, char **argv) {
   static cli_report_options report;
+  static cli_report_flags flags;
   static gs_plan_result result;
   plan_options o;
-  char **rest;
-  int rest_n, rc;
+  char **kept;
+  int rc;
   gs_error err;
   memset(&o, 0, sizeof o);
-  rest = malloc(((size_t)argc + 1) * sizeof *rest);
-  if (!rest) return cli_bad("plan: out of memory");
-  rc = split_args(argc, argv, &o, rest, &rest_n);
-  if (rc == CLI_OK) rc = cli_report_parse(rest_n, rest, &report);
+  memset(&flags, 0, sizeof flags);
+  kept = malloc(2 * ((size_t)argc + 1) * sizeof *kept);
+  if (!kept) return cli_bad("plan: out of memory");
+  rc = read_flags(argc, argv, &o, &flags, kept, kept + argc + 1);
+  if (rc == CLI_OK) rc = cli_report_resolve(&flags, &report);
   /* the first word is priced only for a prompt: a target on it would be met by every layout */
   if (rc == CLI_OK && !o.serving && o.ask.target_first_s > 0 && report.setting.plan.prompt_tokens == 0)
     rc = cli_bad("--target-first-ms: these settings price no first word (no prompt); give --prompt-tokens N, "
                  "or real rules' 1,024 without --prompt-tokens none");
   if (rc == CLI_OK && o.serving) {
-    rc = plan_served(&o, &report);
-    free(rest);
-    free(o.pairs);
-    return rc == CLI_HELPED ? CLI_OK : rc;
+    rc = plan_served(&o, &flags, &report);
+    free(kept);
+    free(o.lf.pairs);
+    return rc;
   }
   if (rc == CLI_OK && o.emit) rc = cli_emit_plan_check(o.emit, o.json, o.ask.target_word_s > 0 || o.ask.target_first_s > 0);
   if (rc == CLI_OK && gs_plan_search(&report.setting, &o.ask, &result, &err) != GS_OK) rc = cli_bad_error("plan", &err);
   if (rc == CLI_OK && o.emit) rc = cli_emit_plan(&report.setting, &result, o.emit);
   else if (rc == CLI_OK && o.json) print_json(&o, &report, &result);
   else if (rc == CLI_OK) print_table(&o, &report, &result);
-  free(rest);
+  free(kept);
   if (rc == CLI_HELPED) return CLI_OK;
   return rc;
 }

@@ -2,12 +2,13 @@
  * scheduler (gs_serve_run, csrc/serve/). Parses and prints only: the model, the machine
  * and the rules are read by report's own flags (cli_report_parse), the load and the
  * engine's limits here. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 
-static const char SERVE_HELP[] =
+static const char SERVE_HEAD[] =
     "usage: gpusplit serve --model M --gpu G --counts N [--split S] [--replicas R]\n"
     "                      [--concurrency C | --rate R] [--requests N] [--prompt-tokens P]\n"
     "                      [--output-tokens O] [--seed S] [--engine vllm|sglang|trt-llm]\n"
@@ -19,136 +20,48 @@ static const char SERVE_HELP[] =
     "caps the batch. Prints time to the first token, time per output token, the gaps\n"
     "between tokens and the whole request as mean, p50, p90 and p99, and the tokens a\n"
     "second. The serving figures are not yet fitted to or checked against measured runs.\n"
-    "\n"
-    "The load (default: all --requests sent at once):\n"
-    "  --concurrency C      closed loop: C requests in flight, a new one as one ends\n"
-    "  --rate R             open loop: Poisson arrivals, R requests a second\n"
-    "  --requests N         requests in all, 1 to 1000000 (default 1000)\n"
-    "  --prompt-tokens P    each prompt (default 1024: vllm bench serve's random input)\n"
-    "  --output-tokens O    each output (default 128: its random output)\n"
-    "  --seed S             the arrivals' seed (default 1)\n"
-    "  --lengths FILE       each request's prompt and output from FILE, \"PROMPT,OUTPUT\" a\n"
-    "                       line ('#' comments), replayed in order (instead of the two above)\n"
-    "The engine, one instance per copy of the layout (defaults: the engine's own, some\n"
-    "depending on the GPU; csrc/serve/engine.c names the sources):\n"
-    "  --engine E           vllm (default), sglang or trt-llm; also picks report's fitted\n"
-    "                       efficiency for that engine\n"
-    "  --max-seqs N         sequences a step holds\n"
-    "  --max-batched-tokens N  tokens a step computes (the prefill chunk budget)\n"
-    "  --memory-share F     share of each GPU's memory the engine takes, 0.01 to 1\n"
-    "  --block-tokens N     tokens a cache block holds\n"
-    "  --overlap-share F    busy = max(read, compute) + F x min(read, compute), 0 to 1\n"
-    "                       (default 0: the larger of the two, as report prices a step)\n"
-    "The layout: --counts N (one count), --split, --replicas (requests shared round-robin).\n"
-    "The model, the machines and the rules take report's flags (gpusplit report --help).\n"
-    "  --explain            the sums of the step in which half the requests were done\n"
-    "  --json               one JSON object instead of the table\n";
+    "\n";
 
 typedef struct {
-  gs_load load;
-  const char *engine;  /* NULL: vllm */
-  const char *limits[5]; /* --max-seqs, --max-batched-tokens, --memory-share, --block-tokens, --overlap-share */
+  cli_load_flags lf;     /* the load and the engine's limits (load_flags.c) */
   int json, explain;
-  const char *lengths;   /* --lengths FILE, or NULL */
-  int prompt_given;      /* report's --prompt-tokens was given */
-  uint64_t *pairs;       /* the file's prompts, then its outputs (malloc'd, 2 x cap) */
 } serve_options;
 
-static const char *const OWN[] = {"--concurrency", "--rate", "--requests", "--output-tokens", "--seed", "--lengths", "--max-seqs",
-                                  "--max-batched-tokens", "--memory-share", "--block-tokens", "--overlap-share"};
-enum { O_CONCURRENCY, O_RATE, O_REQUESTS, O_OUTPUT, O_SEED, O_LENGTHS, O_LIMITS, O_COUNT = O_LIMITS + 5 };
-/* report's flags that a served load decides itself */
-static const char *const REFUSED[] = {"--words", "--in-flight", "--gpus", "--max-n", "--cache-per-chat", "--no-cache-per-chat", "--emit"};
+#define AT(member) offsetof(serve_options, member)
+#define DECIDED(flag) GS_REFUSED(flag, "what the served load decides")
+/* serve's heading of the load's flags (CLI_LOAD_FLAGS, shared with plan), then its own,
+ * and report's that a served load decides. */
+static const gs_flag SERVE_LOAD_HEAD[] = {GS_NOTE("The load (default: all --requests sent at once):")};
+static const gs_flag SERVE_FLAGS[] = {
+    GS_NOTE("The layout: --counts N (one count), --split, --replicas (requests shared round-robin).\n"
+            "The model, the machines and the rules take report's flags (gpusplit report --help)."),
+    GS_SWITCH("--explain", AT(explain), 0, "the sums of the step in which half the requests were done"),
+    GS_SWITCH("--json", AT(json), 0, "one JSON object instead of the table"),
+    DECIDED("--words"), DECIDED("--in-flight"), DECIDED("--gpus"), DECIDED("--max-n"), DECIDED("--cache-per-chat"),
+    DECIDED("--no-cache-per-chat"), DECIDED("--emit"),
+};
 
-static int flag_is(const char *arg, const char *flag) {
-  size_t n = strcspn(arg, "=");
-  return strlen(flag) == n && strncmp(arg, flag, n) == 0;
-}
-
-/* The load's figures from the flags' texts. */
-static int parse_load(const char **v, serve_options *o) {
-  gs_load *l = &o->load;
+/* serve's flags and report's, each by its table, then what they say together. */
+static int read_flags(int argc, char **argv, serve_options *o, cli_report_flags *rf) {
+  gs_flag_set sets[4] = {{SERVE_LOAD_HEAD, 1, o, NULL, NULL},
+                         {CLI_LOAD_FLAGS, CLI_LOAD_FLAG_N, &o->lf, NULL, NULL},
+                         {SERVE_FLAGS, sizeof SERVE_FLAGS / sizeof SERVE_FLAGS[0], o, NULL, NULL},
+                         {CLI_REPORT_FLAGS, CLI_REPORT_FLAG_N, rf, NULL, NULL}};
+  const char *engine;
   int rc;
-  l->requests = 1000;
-  l->output_tokens = 128;
-  l->seed = 1;
-  l->kind = GS_LOAD_BATCH;
-  if (v[O_CONCURRENCY] && v[O_RATE]) return cli_bad("serve: --concurrency and --rate are two loads; give one");
-  o->lengths = v[O_LENGTHS];
-  if (o->lengths && (v[O_OUTPUT] || o->prompt_given))
-    return cli_bad("--lengths: gives each request's prompt and output; leave out --prompt-tokens and --output-tokens");
-  if (v[O_REQUESTS] && (rc = cli_parse_whole("--requests", v[O_REQUESTS], GS_SERVE_MAX_REQUESTS, &l->requests)) != CLI_OK) return rc;
-  if (v[O_OUTPUT] && (rc = cli_parse_whole("--output-tokens", v[O_OUTPUT], GS_MAX_CHAT_TOKENS, &l->output_tokens)) != CLI_OK)
-    return rc;
-  if (v[O_SEED] && (rc = cli_parse_whole("--seed", v[O_SEED], UINT64_MAX, &l->seed)) != CLI_OK) return rc;
-  if (v[O_CONCURRENCY]) {
-    l->kind = GS_LOAD_CLOSED;
-    if ((rc = cli_parse_whole("--concurrency", v[O_CONCURRENCY], GS_SERVE_MAX_REQUESTS, &l->concurrency)) != CLI_OK) return rc;
-  }
-  if (v[O_RATE]) {
-    l->kind = GS_LOAD_OPEN;
-    if ((rc = cli_parse_number("--rate", v[O_RATE], &l->rate)) != CLI_OK) return rc;
-    if (!(l->rate > 0 && l->rate <= 1e9)) return cli_bad("--rate: must be above 0 and at most 1e9 requests a second, not '%s'", v[O_RATE]);
-  }
-  return CLI_OK;
-}
-
-/* Splits argv into serve's own flags and report's (rest, rest[0] = "serve"). */
-static int split_args(int argc, char **argv, serve_options *o, char **rest, int *rest_n) {
-  const char *v[O_COUNT] = {0};
-  int i, k;
-  *rest_n = 0;
-  rest[(*rest_n)++] = argv[0];
-  for (i = 1; i < argc; i++) {
-    const char *arg = argv[i], *eq = strchr(arg, '=');
-    if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-      fputs(SERVE_HELP, stdout);
-      return CLI_HELPED;
-    }
-    if (strcmp(arg, "--json") == 0 || strcmp(arg, "--explain") == 0) {
-      *(arg[2] == 'j' ? &o->json : &o->explain) = 1;
-      continue;
-    }
-    for (k = 0; k < (int)(sizeof REFUSED / sizeof REFUSED[0]); k++)
-      if (flag_is(arg, REFUSED[k])) return cli_bad("serve: %s is what the served load decides; leave it out", REFUSED[k]);
-    for (k = 0; k < O_LIMITS + 5 && !flag_is(arg, OWN[k]); k++) {}
-    if (k < O_COUNT) {
-      if (eq) v[k] = eq + 1;
-      else if (i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0) v[k] = argv[++i];
-      else return cli_bad("%s: needs a value", OWN[k]);
-      if (k >= O_LIMITS) o->limits[k - O_LIMITS] = v[k];
-      continue;
-    }
-    if (flag_is(arg, "--prompt-tokens")) o->prompt_given = 1;
-    if (flag_is(arg, "--engine")) {
-      o->engine = eq ? eq + 1 : (i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0 ? argv[i + 1] : NULL);
-      if (!o->engine) return cli_bad("--engine: needs a value");
-      if (strcmp(o->engine, "vllm") != 0 && strcmp(o->engine, "sglang") != 0 && strcmp(o->engine, "trt-llm") != 0)
-        return cli_bad("--engine: serve simulates vllm, sglang or trt-llm, not '%s'", o->engine);
-    }
-    rest[(*rest_n)++] = argv[i];
-  }
-  return parse_load(v, o);
+  cli_load_defaults(&o->lf);
+  if ((rc = cli_flags_or_help_shown(sets, 4, 3, argc, argv, SERVE_HEAD, "")) != CLI_OK) return rc;
+  engine = rf->q.engine;
+  if (engine && strcmp(engine, "vllm") != 0 && strcmp(engine, "sglang") != 0 && strcmp(engine, "trt-llm") != 0)
+    return cli_bad("--engine: serve simulates vllm, sglang or trt-llm, not '%s'", engine);
+  return cli_load_check(&o->lf, rf->prompt_tokens != NULL, "serve");
 }
 
 /* The engine's defaults for this GPU and count, then each limit given. */
-static int engine_limits(const serve_options *o, const gs_setting *s, uint64_t gpus, gs_scheduler *e) {
-  uint64_t *whole[] = {&e->max_seqs, &e->max_batched_tokens, NULL, &e->block_tokens, NULL};
-  const uint64_t maxima[] = {GS_SERVE_MAX_REQUESTS, GS_MAX_WORDS, 0, 65536, 0};
+static int engine_limits(const serve_options *o, const char *engine, const gs_setting *s, uint64_t gpus, gs_scheduler *e) {
   gs_error err;
-  size_t i;
-  int rc;
-  if (gs_engine_defaults(o->engine, &s->gpu, s->gpu_text.key, gpus, e, &err) != GS_OK) return cli_bad("--engine: %s", err.what);
-  for (i = 0; i < 5; i++) {
-    if (!o->limits[i]) continue;
-    if (whole[i] && (rc = cli_parse_whole(OWN[O_LIMITS + i], o->limits[i], maxima[i], whole[i])) != CLI_OK) return rc;
-    if (i == 2 && ((rc = cli_parse_number("--memory-share", o->limits[i], &e->memory_share)) != CLI_OK ||
-                   !(e->memory_share >= 0.01 && e->memory_share <= 1)))
-      return rc != CLI_OK ? rc : cli_bad("--memory-share: must be from 0.01 to 1, not '%s'", o->limits[i]);
-    if (i == 4 && ((rc = cli_parse_number("--overlap-share", o->limits[i], &e->overlap_share)) != CLI_OK ||
-                   !(e->overlap_share >= 0 && e->overlap_share <= 1)))
-      return rc != CLI_OK ? rc : cli_bad("--overlap-share: must be from 0 to 1, not '%s'", o->limits[i]);
-  }
+  if (gs_engine_defaults(engine, &s->gpu, s->gpu_text.key, gpus, e, &err) != GS_OK) return cli_bad("--engine: %s", err.what);
+  gs_engine_given(e, &o->lf.limits, o->lf.given & CLI_LOAD_LIMITS);
   return CLI_OK;
 }
 
@@ -195,15 +108,15 @@ static void print_json(const gs_setting *s, const serve_options *o, const gs_sch
   printf(",\"engine\":\"%s\",\"split\":\"%s\",\"gpus_per_replica\":%llu,\"replicas\":%llu,\"gpus\":%llu", gs_engine_name(e->kind),
          gs_split_name(s->plan.split), (unsigned long long)(r->gpus / s->replicas), (unsigned long long)s->replicas,
          (unsigned long long)r->gpus);
-  printf(",\"load\":{\"kind\":\"%s\",\"requests\":%llu,\"concurrency\":%llu,\"rate\":", load_name(o->load.kind),
-         (unsigned long long)o->load.requests, (unsigned long long)o->load.concurrency);
-  if (o->load.kind == GS_LOAD_OPEN) cli_json_double(stdout, o->load.rate);
+  printf(",\"load\":{\"kind\":\"%s\",\"requests\":%llu,\"concurrency\":%llu,\"rate\":", load_name(o->lf.load.kind),
+         (unsigned long long)o->lf.load.requests, (unsigned long long)o->lf.load.concurrency);
+  if (o->lf.load.kind == GS_LOAD_OPEN) cli_json_double(stdout, o->lf.load.rate);
   else printf("null");
-  if (o->load.pairs) printf(",\"prompt_tokens\":null,\"output_tokens\":null,\"length_pairs\":%zu", o->load.pairs);
+  if (o->lf.load.pairs) printf(",\"prompt_tokens\":null,\"output_tokens\":null,\"length_pairs\":%zu", o->lf.load.pairs);
   else
-    printf(",\"prompt_tokens\":%llu,\"output_tokens\":%llu", (unsigned long long)o->load.prompt_tokens,
-           (unsigned long long)o->load.output_tokens);
-  printf(",\"seed\":%llu}", (unsigned long long)o->load.seed);
+    printf(",\"prompt_tokens\":%llu,\"output_tokens\":%llu", (unsigned long long)o->lf.load.prompt_tokens,
+           (unsigned long long)o->lf.load.output_tokens);
+  printf(",\"seed\":%llu}", (unsigned long long)o->lf.load.seed);
   json_dist("ttft_ms", &r->ttft);
   json_dist("tpot_ms", &r->tpot);
   json_dist("itl_ms", &r->itl);
@@ -224,7 +137,7 @@ static void print_json(const gs_setting *s, const serve_options *o, const gs_sch
   printf(",\"pool_peak_share\":");
   cli_json_double(stdout, (double)r->peak_blocks / (double)r->pool_blocks);
   printf(",\"overloaded\":%s,\"sustainable_rate\":", r->overloaded ? "true" : "false");
-  if (o->load.kind == GS_LOAD_OPEN) cli_json_double(stdout, r->sustainable_rate);
+  if (o->lf.load.kind == GS_LOAD_OPEN) cli_json_double(stdout, r->sustainable_rate);
   else printf("null");
   printf("}\n");
 }
@@ -241,16 +154,16 @@ static void print_table(const gs_setting *s, const serve_options *o, const gs_se
   printf("Serve: %s on %llu x %s (%s), %llu replica%s: %llu GPU%s\n", s->model_name,
          (unsigned long long)(r->gpus / s->replicas), s->gpu_text.name, gs_split_name(s->plan.split),
          (unsigned long long)s->replicas, s->replicas == 1 ? "" : "s", (unsigned long long)r->gpus, r->gpus == 1 ? "" : "s");
-  if (o->load.pairs) {
-    printf("Load: %llu requests with lengths from ", (unsigned long long)o->load.requests);
-    cli_put_text(stdout, o->lengths);
-    printf(" (%zu pairs, replayed in order), ", o->load.pairs);
+  if (o->lf.load.pairs) {
+    printf("Load: %llu requests with lengths from ", (unsigned long long)o->lf.load.requests);
+    cli_put_text(stdout, o->lf.lengths);
+    printf(" (%zu pairs, replayed in order), ", o->lf.load.pairs);
   } else {
-    printf("Load: %llu requests of %llu prompt and %llu output tokens, ", (unsigned long long)o->load.requests,
-           (unsigned long long)o->load.prompt_tokens, (unsigned long long)o->load.output_tokens);
+    printf("Load: %llu requests of %llu prompt and %llu output tokens, ", (unsigned long long)o->lf.load.requests,
+           (unsigned long long)o->lf.load.prompt_tokens, (unsigned long long)o->lf.load.output_tokens);
   }
-  if (o->load.kind == GS_LOAD_CLOSED) printf("%llu in flight (closed loop)", (unsigned long long)o->load.concurrency);
-  else if (o->load.kind == GS_LOAD_OPEN) printf("Poisson at %s a second (seed %llu)", gs_plain(a, sizeof a, o->load.rate), (unsigned long long)o->load.seed);
+  if (o->lf.load.kind == GS_LOAD_CLOSED) printf("%llu in flight (closed loop)", (unsigned long long)o->lf.load.concurrency);
+  else if (o->lf.load.kind == GS_LOAD_OPEN) printf("Poisson at %s a second (seed %llu)", gs_plain(a, sizeof a, o->lf.load.rate), (unsigned long long)o->lf.load.seed);
   else printf("all sent at once");
   printf("\nAssumptions: %s\nServing: %s\n\n", s->assumptions, serving);
   printf("  %-28s %12s %12s %12s %12s\n", "ms", "mean", "p50", "p90", "p99");
@@ -265,7 +178,7 @@ static void print_table(const gs_setting *s, const serve_options *o, const gs_se
          (unsigned long long)r->pool_blocks, (unsigned long long)r->peak_blocks,
          gs_fixed(a, sizeof a, 100.0 * (double)r->peak_blocks / (double)r->pool_blocks, 1), (unsigned long long)r->preemptions,
          (unsigned long long)r->steps);
-  if (o->load.kind == GS_LOAD_OPEN)
+  if (o->lf.load.kind == GS_LOAD_OPEN)
     printf("%s: the deployment completes %s requests a second when every request waits (all sent at once)\n",
            r->overloaded ? "Overloaded" : "Held", gs_fixed_grouped(a, sizeof a, r->sustainable_rate, 3));
 }
@@ -286,27 +199,6 @@ static void print_explain(const gs_serve_result *r) {
          gs_fixed((char[GS_FIGURE_CAP]){0}, GS_FIGURE_CAP, c->seconds * 1e3, 3));
 }
 
-/* --lengths FILE read into o->pairs (prompts, then outputs) and the load. */
-static int read_lengths(serve_options *o) {
-  char *text;
-  size_t len, cap, i, count;
-  gs_error err;
-  int rc;
-  if (!o->lengths) return CLI_OK;
-  if ((rc = cli_read_file(o->lengths, 64u << 20, "a lengths file", &text, &len)) != CLI_OK) return rc;
-  for (cap = 1, i = 0; i < len; i++) cap += text[i] == '\n';
-  if (cap > GS_SERVE_MAX_REQUESTS) cap = GS_SERVE_MAX_REQUESTS;
-  o->pairs = malloc(2 * cap * sizeof *o->pairs);
-  if (!o->pairs) rc = cli_bad("--lengths: out of memory for %zu pairs", cap);
-  else if (gs_lengths_parse(text, len, o->pairs, o->pairs + cap, cap, &count, &err) != GS_OK) rc = cli_bad_error(o->lengths, &err);
-  free(text);
-  if (rc != CLI_OK) return rc;
-  o->load.prompts = o->pairs;
-  o->load.outputs = o->pairs + cap;
-  o->load.pairs = count;
-  return CLI_OK;
-}
-
 /* The layout: one count, a plan the served step can price. */
 static int serve_plan(const cli_report_options *r, gs_plan *p) {
   *p = r->setting.plan;
@@ -320,7 +212,7 @@ static int serve_plan(const cli_report_options *r, gs_plan *p) {
 
 static int simulate(const cli_report_options *r, const serve_options *o, const gs_plan *p, const gs_scheduler *e,
                     gs_serve_result *out) {
-  size_t n = (size_t)o->load.requests;
+  size_t n = (size_t)o->lf.load.requests;
   gs_serve_space sp;
   gs_error err;
   int rc;
@@ -330,7 +222,7 @@ static int simulate(const cli_report_options *r, const serve_options *o, const g
   sp.scratch = malloc(n * sizeof *sp.scratch);
   sp.itl = malloc(sizeof *sp.itl);
   rc = !sp.reqs || !sp.ids || !sp.scratch || !sp.itl ? cli_bad("serve: out of memory for %zu requests", n) : CLI_OK;
-  if (rc == CLI_OK && gs_serve_run(&r->setting.model, &r->setting.gpu, &r->setting.link, p, r->setting.replicas, e, &o->load,
+  if (rc == CLI_OK && gs_serve_run(&r->setting.model, &r->setting.gpu, &r->setting.link, p, r->setting.replicas, e, &o->lf.load,
                                    &sp, out, &err) != GS_OK)
     rc = strcmp(err.field, "requests") == 0 || strcmp(err.field, "concurrency") == 0 || strcmp(err.field, "replicas") == 0
              ? cli_bad("--%s: %s", err.field, err.what)
@@ -346,19 +238,20 @@ static int simulate(const cli_report_options *r, const serve_options *o, const g
 
 int cli_serve(int argc, char **argv) {
   serve_options o;
+  cli_report_flags *f = calloc(1, sizeof *f);
   cli_report_options *r = malloc(sizeof *r);
-  char **rest = malloc(((size_t)argc + 1) * sizeof *rest), serving[1024];
-  int rest_n, rc;
+  char serving[1024];
+  int rc;
   gs_plan p;
   gs_scheduler e;
   gs_serve_result out;
   memset(&o, 0, sizeof o);
-  if (!r || !rest) rc = cli_bad("serve: out of memory");
-  else if ((rc = split_args(argc, argv, &o, rest, &rest_n)) == CLI_OK && (rc = cli_report_parse(rest_n, rest, r)) == CLI_OK &&
-           (rc = serve_plan(r, &p)) == CLI_OK && (rc = engine_limits(&o, &r->setting, p.gpus, &e)) == CLI_OK) {
-    o.load.prompt_tokens = p.prompt_tokens ? p.prompt_tokens : 1024;
+  if (!r || !f) rc = cli_bad("serve: out of memory");
+  else if ((rc = read_flags(argc, argv, &o, f)) == CLI_OK && (rc = cli_report_resolve(f, r)) == CLI_OK &&
+           (rc = serve_plan(r, &p)) == CLI_OK && (rc = engine_limits(&o, f->q.engine, &r->setting, p.gpus, &e)) == CLI_OK) {
+    o.lf.load.prompt_tokens = p.prompt_tokens ? p.prompt_tokens : 1024;
     p.prompt_tokens = 0;
-    if ((rc = read_lengths(&o)) == CLI_OK && (rc = simulate(r, &o, &p, &e, &out)) == CLI_OK) {
+    if ((rc = cli_load_lengths(&o.lf)) == CLI_OK && (rc = simulate(r, &o, &p, &e, &out)) == CLI_OK) {
       serving_line(serving, sizeof serving, &p, &e, &out);
       if (o.json) print_json(&r->setting, &o, &e, &out, serving);
       else print_table(&r->setting, &o, &out, serving);
@@ -367,7 +260,7 @@ int cli_serve(int argc, char **argv) {
   }
   if (rc == CLI_HELPED) rc = CLI_OK;
   free(r);
-  free(rest);
-  free(o.pairs);
+  free(f);
+  free(o.lf.pairs);
   return rc;
 }

@@ -101,7 +101,6 @@ char *gs_served_flags(const gs_served_ask *a, const gs_served_point *pt, char *b
 /* The plan and the engine of a layout: n GPUs, split, the cap on sequences (0: the engine's). */
 static int layout_at(const search *q, uint64_t n, int split, uint64_t max_seqs, gs_plan *p, gs_scheduler *e) {
   const gs_served_ask *a = q->a;
-  const gs_scheduler *g = &a->limits;
   int rc;
   *p = q->s->plan;
   p->gpus = n;
@@ -112,11 +111,7 @@ static int layout_at(const search *q, uint64_t n, int split, uint64_t max_seqs, 
   p->prompt_tokens = 0;
   if (split != GS_SLICES && (split == GS_GROUPS ? n : gs_plan_servers(p)) > q->s->model.layers) return SKIP;
   if ((rc = gs_engine_defaults(a->engine, &q->s->gpu, q->s->gpu_text.key, n, e, q->err)) != GS_OK) return rc;
-  if (a->given & GS_GIVEN_MAX_SEQS) e->max_seqs = g->max_seqs;
-  if (a->given & GS_GIVEN_BATCHED) e->max_batched_tokens = g->max_batched_tokens;
-  if (a->given & GS_GIVEN_SHARE) e->memory_share = g->memory_share;
-  if (a->given & GS_GIVEN_BLOCK) e->block_tokens = g->block_tokens;
-  if (a->given & GS_GIVEN_OVERLAP) e->overlap_share = g->overlap_share;
+  gs_engine_given(e, &a->limits, a->given);
   if (max_seqs) e->max_seqs = max_seqs;
   return GS_OK;
 }

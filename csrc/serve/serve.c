@@ -50,6 +50,20 @@ static void load_extent(const gs_load *l, uint64_t *max_prompt, uint64_t *max_re
   for (i = 0; l->pairs && i < l->requests; i++) *all += prompt_of(l, i) + output_of(l, i);
 }
 
+/* The most steps the load can take: every step carries at least one decode token or one
+ * prompt chunk of each chat it holds, so a request costs at most its output tokens plus
+ * its prompt's chunks; the simulation's work grows with this, not with the prompt tokens. */
+static uint64_t load_steps(const gs_load *l, const gs_scheduler *e) {
+  uint64_t steps = 0;
+  size_t i;
+  for (i = 0; i < l->requests; i++) {
+    uint64_t p = prompt_of(l, i), chunk = e->chunked && e->max_batched_tokens < p ? e->max_batched_tokens : p;
+    steps += output_of(l, i) + (p + chunk - 1) / chunk;
+    if (!l->pairs) return steps * l->requests;
+  }
+  return steps;
+}
+
 static int check_args(uint64_t replicas, const gs_scheduler *e, const gs_load *load, const gs_serve_space *sp,
                       gs_error *err) {
   if (load->requests < 1 || load->requests > GS_SERVE_MAX_REQUESTS || load->requests > sp->cap)
@@ -77,6 +91,11 @@ static int check_args(uint64_t replicas, const gs_scheduler *e, const gs_load *l
   if (!e->chunked && max_prompt > e->max_batched_tokens)
     return gs_fail(err, GS_ERR_RANGE, "max_batched_tokens", "a prompt of %llu tokens does not fit a step of %llu without chunks",
                    (unsigned long long)max_prompt, (unsigned long long)e->max_batched_tokens);
+  if (load_steps(load, e) > GS_SERVE_MAX_STEPS)
+    return gs_fail(err, GS_ERR_RANGE, "requests",
+                   "each request's output tokens plus its prompt's chunks, over all requests, must be at most %llu "
+                   "(a run then answers in under a second)",
+                   (unsigned long long)GS_SERVE_MAX_STEPS);
   return GS_OK;
 }
 

@@ -35,6 +35,33 @@ for k in ('gpus', 'split', 'experts', 'attention', 'replicas', 'flags', 'words_p
 assert c['gpus'] * c['replicas'] <= 4 and c['load']['kind'] == 'poisson'
 " "$tmp/plan.json" "$tmp/serve.json"
 
+check "every frontier point and the choice keep the plan's keys and add attention, replicas and the load held" python3 -c "
+import json, sys
+p = json.load(open(sys.argv[1]))
+assert p['frontier'], 'an empty frontier'
+for c in p['frontier'] + [p['choice']]:
+    for k in ('gpus', 'split', 'experts', 'flags', 'words_per_s_per_gpu', 'attention', 'replicas', 'load'):
+        assert k in c, k
+    assert c['attention'] in ('slices', 'data') and c['replicas'] >= 1
+    # the load held: requests a second for the whole deployment, one copy's times replicas
+    assert abs(c['load']['requests_per_s'] - c['load']['copy_rate'] * c['replicas']) <= 1e-9 * c['load']['requests_per_s']
+" "$tmp/plan.json"
+
+# The plan without a served load keeps its JSON and adds the same keys: the load held is
+# every replica's chats at once, which the words a second and the time a word agree with.
+"$binary" plan --model 8b --gpu h100-sxm --gpus-max 4 --target-word-ms 20 --json > "$tmp/static.json"
+check "a static plan's points add attention and the chats held" python3 -c "
+import json, sys
+p = json.load(open(sys.argv[1]))
+assert p['frontier'] and p['choice']
+for c in p['frontier'] + [p['choice']]:
+    for k in ('gpus', 'split', 'experts', 'flags', 'words_per_s_per_gpu', 'attention', 'replicas', 'load'):
+        assert k in c, k
+    assert c['attention'] == ('data' if c['experts'] == 'spread' else 'slices')
+    assert c['load']['kind'] == 'static'
+    assert abs(c['load']['chats'] / c['time_per_word'] - c['words_per_s']) <= 1e-9 * c['words_per_s'], c
+" "$tmp/static.json"
+
 # With a load: the fewest replicas that hold it; serve with the load and the choice's flags.
 "$binary" plan $base --gpus-max 4 --rate 20 --target-tpot-ms 12 --json > "$tmp/load.json"
 choice=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['choice']['flags'])" "$tmp/load.json")
