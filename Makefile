@@ -20,7 +20,7 @@ LIB = csrc/core/primitives.c csrc/core/checks.c csrc/core/split.c csrc/core/step
       csrc/read/config.c csrc/read/tally.c csrc/read/json.c csrc/core/utf8.c csrc/read/hardware.c \
       csrc/core/format.c csrc/core/view.c csrc/read/data.c csrc/core/error.c csrc/core/price.c csrc/read/resolve.c $(FAMILIES) \
       csrc/core/figure.c csrc/read/number.c csrc/emit/launch.c csrc/emit/plan_chart.c csrc/read/efficiency.c csrc/core/mixed_step.c csrc/serve/engine.c \
-      csrc/serve/load.c csrc/serve/stats.c csrc/serve/scheduler.c csrc/serve/serve.c csrc/read/lengths.c
+      csrc/serve/load.c csrc/serve/stats.c csrc/serve/scheduler.c csrc/serve/serve.c csrc/read/lengths.c csrc/serve/plan_served.c
 CLI = $(sort $(wildcard csrc/cli/*.c))
 # The command line's own reader (csrc/read/flags.h): native only, it reads strtod's spellings.
 ARGS = csrc/read/flags.c
@@ -257,6 +257,7 @@ test-c: $(C_TESTS:%=build/test_%) build/gpusplit build/broken/gpusplit
 	for t in $(C_TESTS); do $(SUITE) "c: $$t" cmocka build/test_$$t || status=1; done; \
 	$(SUITE) "c: cli" plain tests/c/cli_test.sh build/gpusplit || status=1; \
 	$(SUITE) "c: bad input" plain tests/c/bad_input.sh build/gpusplit || status=1; \
+	$(SUITE) "c: plan served" plain tests/c/plan_served_test.sh build/gpusplit || status=1; \
 	$(SUITE) "c: output" plain tests/c/output_test.sh build/gpusplit || status=1; \
 	$(SUITE) "c: fit" plain tests/c/fit_test.sh build/gpusplit || status=1; \
 	$(SUITE) "c: failure" plain tests/c/failure_test.sh build/broken/gpusplit || status=1; \

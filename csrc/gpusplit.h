@@ -939,6 +939,13 @@ typedef struct {
  * names it for the fitted efficiency); GS_ERR_UNKNOWN for another. */
 int gs_engine_defaults(const char *name, const gs_gpu *g, const char *gpu_key, uint64_t gpus, gs_scheduler *out,
                        gs_error *err);
+/* Which of an engine's limits were given (the rest are the engine's own at each count). */
+enum gs_served_given {
+  GS_GIVEN_MAX_SEQS = 1, GS_GIVEN_BATCHED = 2, GS_GIVEN_SHARE = 4, GS_GIVEN_BLOCK = 8, GS_GIVEN_OVERLAP = 16
+};
+/* The limits of `given` (enum gs_served_given bits) copied from limits into e, over its
+ * defaults: serve's one layout and each layout of the served plan take them alike. */
+void gs_engine_given(gs_scheduler *e, const gs_scheduler *limits, unsigned given);
 
 /* How requests arrive (csrc/serve/load.c). */
 enum gs_load_kind {
@@ -1040,6 +1047,71 @@ int gs_serve_run(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_
 /* The pool of one instance: blocks of e->block_tokens tokens on each GPU. */
 int gs_serve_pool(const gs_model *m, const gs_gpu *g, const gs_plan *p, const gs_scheduler *e, uint64_t *blocks,
                   gs_error *err);
+/* The same load without an open loop's saturated pass first (sustainable_rate 0, never
+ * overloaded): for searches that set the rate themselves (csrc/serve/plan_served.c). */
+int gs_serve_run_only(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, uint64_t replicas,
+                      const gs_scheduler *e, const gs_load *load, gs_serve_space *space, gs_serve_result *out, gs_error *err);
+
+/* ---- The plan of a served load (csrc/serve/plan_served.c; `gpusplit plan` with a load,
+ * service targets or engine limits) ----
+ * Each layout (a copy's count up to GS_SERVED_MAX_COUNT, slices, groups or slices-groups,
+ * experts sliced, and where a per-token target makes it matter the engine's cap on
+ * sequences) simulated by gs_serve_run's scheduler. With a load, the fewest replicas within
+ * the budget that hold it within the targets; without one, the highest Poisson rate one
+ * copy holds within them, and replicas = budget / count copies. */
+enum gs_served_stat { GS_STAT_MEAN = 0, GS_STAT_P50 = 1, GS_STAT_P90 = 2, GS_STAT_P99 = 3 };
+/* The largest copy searched, and the most layouts x request-tokens (requests x (prompt +
+ * output)) a search may take, checked before it starts, so that a budget of 64 GPUs with
+ * targets answers within 2 s of CPU time (183 layouts of 70B on H100 at the default 1,000
+ * requests of 1,024 + 128 tokens, 211e6, took 1.4 s; 127 layouts of 8B on L40S at 3,400
+ * requests, 495e6, took 2.5 s). */
+#define GS_SERVED_MAX_COUNT 64
+#define GS_SERVED_MAX_WORK 250000000u
+typedef struct {
+  uint64_t gpus_max;       /* the budget, 1 to GS_MAX_GPUS */
+  int has_load;            /* 1: load is the whole deployment's; 0: search each layout's Poisson rate */
+  gs_load load;            /* its lengths, requests and seed always; kind, rate, concurrency with has_load */
+  const char *engine;      /* vllm (NULL too), sglang, trt-llm */
+  gs_scheduler limits;     /* the limits given (mask `given`) */
+  unsigned given;          /* enum gs_served_given */
+  double target_ttft_s, target_tpot_s; /* 0: none */
+  int stat;                /* enum gs_served_stat: which figure the targets hold */
+} gs_served_ask;
+
+typedef struct {
+  gs_layout layout;        /* gpus (a copy's), split, experts, replicas; word_s and first_s the held
+                              stat of time per output token and to the first token; words_per_s
+                              output tokens a second, all replicas; per_gpu the same a GPU */
+  uint64_t max_seqs;       /* the engine's cap on sequences as run */
+  int max_seqs_given;      /* 1: the cap was set (by the ask or the search), not the engine's default */
+  double rate;             /* requests a second the deployment holds (all replicas) */
+  double copy_rate;        /* without a load: one copy's Poisson rate simulated; 0 with a load */
+  uint64_t rate_m;         /* copy_rate as a decimal, rate_m x 10^-rate_k, the double it reads back as */
+  int rate_k;
+  int saturated;           /* without targets or a load: the rate is the sustainable one (all at once) */
+  gs_dist ttft, tpot;      /* the simulated run's, seconds */
+  uint64_t preemptions;
+} gs_served_point;
+
+typedef struct {
+  uint64_t layouts;        /* layouts the search took */
+  uint64_t simulated;      /* simulations run */
+  uint64_t pruned;         /* rate searches skipped (caps' tries too): the choice or a frontier point beat the ceiling */
+  size_t count;            /* frontier points, the shortest time per output token first */
+  gs_served_point points[GS_PLAN_MAX_POINTS];
+  int has_choice;
+  gs_served_point choice;  /* with targets: the layout that holds the load (or the most rate) per GPU best */
+  char why[512];           /* targets and no choice, or nothing fits: why */
+} gs_served_result;
+
+/* The search; space has room for a.load.requests. GS_ERR_RANGE names a bad ask before any
+ * simulation (the budget, a target, the work bound). */
+int gs_plan_served(const gs_setting *s, const gs_served_ask *a, gs_serve_space *space, gs_served_result *out,
+                   gs_error *err);
+/* The serve flags that give a point's figures again (`--counts N --split S ...`); buf. */
+char *gs_served_flags(const gs_served_ask *a, const gs_served_point *pt, char *buf, size_t cap);
+/* The figure of a distribution a stat names. */
+double gs_served_stat_of(const gs_dist *d, int stat);
 
 /* ---- The lesson's four figures, as small SVGs (csrc/core/figure.c) ---- */
 enum gs_figure_kind {

@@ -22,19 +22,26 @@ int cli_read_flags(const gs_flag_set *sets, size_t set_n, int argc, char **argv)
   return rc == GS_OK ? CLI_OK : cli_bad("%s", err.what);
 }
 
-void cli_help(const char *head, const gs_flag *flags, size_t n, const char *tail) {
+void cli_help(const char *head, const gs_flag_set *sets, size_t shown, const char *tail) {
   char line[2048];
-  size_t i;
+  size_t i, k;
   fputs(head, stdout);
-  for (i = 0; i < n; i++) {
-    if (!flags[i].help || flags[i].kind == GS_FLAG_REFUSED) continue;
-    if (gs_flag_help(&flags[i], line, sizeof line) != (size_t)-1) printf("%s\n", line);
-  }
+  for (k = 0; k < shown; k++)
+    for (i = 0; i < sets[k].n; i++) {
+      const gs_flag *f = &sets[k].flags[i];
+      if (!f->help || f->kind == GS_FLAG_REFUSED) continue;
+      if (gs_flag_help(f, line, sizeof line) != (size_t)-1) printf("%s\n", line);
+    }
   fputs(tail, stdout);
 }
 
-int cli_flags_or_help(const gs_flag_set *sets, size_t set_n, int argc, char **argv, const char *head, const char *tail) {
+int cli_flags_or_help_shown(const gs_flag_set *sets, size_t set_n, size_t shown, int argc, char **argv, const char *head,
+                            const char *tail) {
   int rc = cli_read_flags(sets, set_n, argc, argv);
-  if (rc == CLI_HELPED) cli_help(head, sets[0].flags, sets[0].n, tail);
+  if (rc == CLI_HELPED) cli_help(head, sets, shown, tail);
   return rc;
+}
+
+int cli_flags_or_help(const gs_flag_set *sets, size_t set_n, int argc, char **argv, const char *head, const char *tail) {
+  return cli_flags_or_help_shown(sets, set_n, 1, argc, argv, head, tail);
 }

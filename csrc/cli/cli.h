@@ -42,11 +42,44 @@ int cli_bad_error(const char *source, const gs_error *err);
 int cli_parse_number(const char *flag, const char *text, double *out);
 int cli_parse_whole(const char *flag, const char *text, uint64_t max, uint64_t *out);
 /* argv read against the tables (gs_flags_read): CLI_OK, CLI_HELPED, or CLI_BAD_INPUT after
- * saying why; cli_help prints head, the table's lines and tail on stdout; cli_flags_or_help
- * reads, and on --help prints the first set's table between head and tail. */
+ * saying why; cli_help prints head, the first `shown` sets' lines in order and tail on
+ * stdout; cli_flags_or_help reads, and on --help prints the first set's table between head
+ * and tail (cli_flags_or_help_shown: the first `shown` sets', for a command that shares a
+ * table with another, as plan and serve share the load's). */
 int cli_read_flags(const gs_flag_set *sets, size_t set_n, int argc, char **argv);
-void cli_help(const char *head, const gs_flag *flags, size_t n, const char *tail);
+void cli_help(const char *head, const gs_flag_set *sets, size_t shown, const char *tail);
 int cli_flags_or_help(const gs_flag_set *sets, size_t set_n, int argc, char **argv, const char *head, const char *tail);
+int cli_flags_or_help_shown(const gs_flag_set *sets, size_t set_n, size_t shown, int argc, char **argv, const char *head,
+                            const char *tail);
+
+/* load_flags.c: the served load's and the engine's flags, one table that serve and plan
+ * both read (CLI_LOAD_FLAGS); each flag given sets its bit in `given`. The engine's limits'
+ * bits are the library's (enum gs_served_given), so `given & CLI_LOAD_LIMITS` is a
+ * gs_served_ask's mask as it stands. */
+enum cli_load_given {
+  CLI_LOAD_MAX_SEQS = GS_GIVEN_MAX_SEQS, CLI_LOAD_BATCHED = GS_GIVEN_BATCHED, CLI_LOAD_SHARE = GS_GIVEN_SHARE,
+  CLI_LOAD_BLOCK = GS_GIVEN_BLOCK, CLI_LOAD_OVERLAP = GS_GIVEN_OVERLAP,
+  CLI_LOAD_LIMITS = GS_GIVEN_MAX_SEQS | GS_GIVEN_BATCHED | GS_GIVEN_SHARE | GS_GIVEN_BLOCK | GS_GIVEN_OVERLAP,
+  CLI_LOAD_CONCURRENCY = 32, CLI_LOAD_RATE = 64, CLI_LOAD_REQUESTS = 128, CLI_LOAD_OUTPUT = 256, CLI_LOAD_SEED = 512,
+  CLI_LOAD_LENGTHS = 1024
+};
+typedef struct {
+  gs_load load;          /* requests, output tokens, seed, rate, concurrency and kind (cli_load_check) */
+  gs_scheduler limits;   /* the engine's limits given (their bits of given) */
+  unsigned given;        /* enum cli_load_given */
+  const char *lengths;   /* --lengths FILE, or NULL */
+  uint64_t *pairs;       /* the file's prompts, then its outputs (malloc'd by cli_load_lengths; the caller frees) */
+} cli_load_flags;
+extern const gs_flag CLI_LOAD_FLAGS[];
+extern const size_t CLI_LOAD_FLAG_N;
+/* The defaults before the flags are read: 1,000 requests of 128 output tokens, seed 1, all
+ * sent at once. */
+void cli_load_defaults(cli_load_flags *l);
+/* What the flags say together, for command cmd ("serve"): one load, lengths from a file
+ * or from the flags (prompt_given: report's --prompt-tokens), and the load's kind. */
+int cli_load_check(cli_load_flags *l, int prompt_given, const char *cmd);
+/* --lengths FILE, when given, read into l->pairs and the load. */
+int cli_load_lengths(cli_load_flags *l);
 
 /* The whole of a file, NUL-terminated, in memory the caller frees; at most max_bytes. */
 int cli_read_file(const char *path, size_t max_bytes, const char *what, char **text, size_t *len);

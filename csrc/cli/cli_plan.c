@@ -12,6 +12,8 @@
 static const char PLAN_HEAD[] =
     "usage: gpusplit plan --model M --gpu G [--link L] [--per-server S] [--between B]\n"
     "                     --gpus-max N [--target-word-ms T] [--target-first-ms F] [--json]\n"
+    "                     [--target-ttft-ms T] [--target-tpot-ms T] [--target-stat S]\n"
+    "                     [--concurrency C | --rate R] [serve's load and engine flags]\n"
     "\n"
     "Every layout within N GPUs: slices within servers and across, groups of layers,\n"
     "slices-groups (slices in a server, groups across), a mixture's experts sliced or\n"
@@ -27,10 +29,21 @@ static const char PLAN_TAIL[] =
     "The model, the machines and the rules take report's flags (gpusplit report --help):\n"
     "--model, --bits, --gpu, --link, --per-server, --between, --assume, --engine, --chat-tokens,\n"
     "--prompt-tokens, --gpu-hour, ... The plan chooses --split, --experts, --words,\n"
-    "--in-flight, --replicas and the count itself, so those are refused here.\n";
+    "--in-flight, --replicas and the count itself, so those are refused here.\n"
+    "\n"
+    "A served plan's limit, checked first: layouts x requests x (prompt + output tokens) at\n"
+    "most 250000000 (under 2 s of CPU for 64 GPUs). A point's serve flags give its figures\n"
+    "again: without a load, one copy at its --rate.\n";
 
 typedef struct {
   gs_plan_ask ask;
+  cli_load_flags lf;           /* a served plan's load and engine limits (serve's table, load_flags.c) */
+  double ttft_ms, tpot_ms;     /* a served plan's targets; 0: none */
+  int stat;                    /* --target-stat: 1 + enum gs_served_stat; 0: not given (p90) */
+  int serving;                 /* 1: a served plan (any of the flags above given) */
+  gs_served_ask sask;
+  char **load_args;            /* the load's flags as given, whole, for a point's serve command */
+  int load_n;
   int json;
   const char *emit; /* --emit ENGINE: the chosen layout's launch command instead; NULL: none */
   char **report_args; /* report's flags as given, whole, for a point's command (argv's own) */
@@ -52,19 +65,62 @@ static const gs_flag PLAN_FLAGS[] = {
                                                      "layout the targets choose (gpusplit report --help)"),
     CHOSEN("--split"), CHOSEN("--experts"), CHOSEN("--words"), CHOSEN("--in-flight"), CHOSEN("--replicas"),
     CHOSEN("--counts"), CHOSEN("--max-n"), CHOSEN("--gpus"), CHOSEN("--explain"),
+    GS_NOTE("\nA served load (any flag below): each layout is simulated by serve's scheduler\n"
+            "(gpusplit serve --help), not yet fitted to measured serving runs. Layouts: a copy of\n"
+            "up to 64 GPUs, slices, groups or slices-groups, experts sliced, and with a per-token\n"
+            "target and no --max-seqs the best three again at the engine's cap halved, down to 32."),
+    GS_REAL_IN("--target-ttft-ms", "T", AT(ttft_ms), 0, 86400e3, 1, "time to the first token within T ms (--target-first-ms too)"),
+    GS_REAL_IN("--target-tpot-ms", "T", AT(tpot_ms), 0, 86400e3, 1, "time per output token within T ms (--target-word-ms too)"),
+    GS_CHOICE("--target-stat", "mean|p50|p90|p99", AT(stat), "the figure the targets hold (default p90)"),
+    GS_NOTE("The load, serve's: --concurrency or --rate is the deployment's, and each layout takes\n"
+            "the fewest replicas that hold it within the targets. Without one, each layout's copy\n"
+            "gets the highest Poisson rate it holds within them (searched within 1/128 of the rate\n"
+            "it completes saturated), per GPU and, with --gpu-hour, requests a dollar buys."),
 };
 
-/* The plan's flags and report's, read by one table each; report's words kept, whole, for
- * the points' commands (a value with a space or a quote is kept as typed; the command is
- * for a person to read). */
-static int read_flags(int argc, char **argv, plan_options *o, cli_report_flags *rf, char **kept) {
-  gs_flag_set sets[2] = {{PLAN_FLAGS, sizeof PLAN_FLAGS / sizeof PLAN_FLAGS[0], o, NULL, NULL},
+/* The plan's flags, the load's (serve's table) and report's, read by one table each;
+ * report's words and the load's kept, whole, for the points' commands (a value with a space
+ * or a quote is kept as typed; the command is for a person to read). */
+static int read_flags(int argc, char **argv, plan_options *o, cli_report_flags *rf, char **kept, char **load_kept) {
+  gs_flag_set sets[3] = {{PLAN_FLAGS, sizeof PLAN_FLAGS / sizeof PLAN_FLAGS[0], o, NULL, NULL},
+                         {CLI_LOAD_FLAGS, CLI_LOAD_FLAG_N, &o->lf, load_kept, &o->load_n},
                          {CLI_REPORT_FLAGS, CLI_REPORT_FLAG_N, rf, kept, &o->report_n}};
-  int rc = cli_flags_or_help(sets, 2, argc, argv, PLAN_HEAD, PLAN_TAIL);
+  int rc;
+  cli_load_defaults(&o->lf);
+  rc = cli_flags_or_help_shown(sets, 3, 2, argc, argv, PLAN_HEAD, PLAN_TAIL);
   o->report_args = kept;
+  o->load_args = load_kept;
   o->ask.target_word_s = o->word_ms / 1e3;
   o->ask.target_first_s = o->first_ms / 1e3;
+  o->serving = o->lf.given || o->ttft_ms > 0 || o->tpot_ms > 0 || o->stat;
   return rc;
+}
+
+/* The served plan's ask from its flags and report's (the prompt: report's --prompt-tokens,
+ * or serve's 1,024; the engine: report's --engine). */
+static int served_ask(plan_options *o, const cli_report_flags *rf, const cli_report_options *r) {
+  gs_served_ask *a = &o->sask;
+  int rc;
+  if (o->emit) return cli_bad("--emit: not with a served plan yet; plan without the load and target flags, or serve the choice");
+  if ((o->word_ms > 0 && o->tpot_ms > 0) || (o->first_ms > 0 && o->ttft_ms > 0))
+    return cli_bad("plan: --target-word-ms is --target-tpot-ms and --target-first-ms is --target-ttft-ms in a served plan; give one of each");
+  if ((rc = cli_load_check(&o->lf, rf->prompt_tokens != NULL, "plan")) != CLI_OK) return rc;
+  a->gpus_max = o->ask.gpus_max;
+  a->engine = rf->q.engine;
+  a->stat = o->stat ? o->stat - 1 : GS_STAT_P90;
+  a->load = o->lf.load;
+  a->load.prompt_tokens = r->setting.plan.prompt_tokens ? r->setting.plan.prompt_tokens : 1024;
+  a->limits = o->lf.limits;
+  a->given = o->lf.given & CLI_LOAD_LIMITS;
+  a->has_load = (o->lf.given & (CLI_LOAD_CONCURRENCY | CLI_LOAD_RATE)) != 0;
+  a->target_tpot_s = (o->tpot_ms > 0 ? o->tpot_ms : o->word_ms) / 1e3;
+  a->target_ttft_s = (o->ttft_ms > 0 ? o->ttft_ms : o->first_ms) / 1e3;
+  if (a->load.kind == GS_LOAD_CLOSED && a->load.concurrency > a->load.requests) return cli_bad("--concurrency: must be at most the requests");
+  if ((rc = cli_load_lengths(&o->lf)) != CLI_OK) return rc;
+  a->load.prompts = o->lf.load.prompts;
+  a->load.outputs = o->lf.load.outputs;
+  a->load.pairs = o->lf.load.pairs;
+  return CLI_OK;
 }
 
 /* report's flags as given, one space between them: as a JSON string, or escaped for a
@@ -126,6 +182,10 @@ static void json_point(const gs_layout *l, int has_prompt) {
   cli_json_double(stdout, l->per_gpu);
   printf(",\"cost_per_million\":");
   json_ms_or_null(l->cost_per_million, l->cost_per_million >= 0);
+  /* attention: data parallel beside spread experts (today's spread), else as the split
+   * places it; the load held: every replica's chats at once (issue 29 item 6) */
+  printf(",\"attention\":\"%s\",\"load\":{\"kind\":\"static\",\"chats\":%llu}",
+         l->experts == GS_EXPERTS_SPREAD ? "data" : "slices", (unsigned long long)(l->words * l->in_flight * l->replicas));
   printf(",\"flags\":");
   cli_json_string(stdout, gs_layout_flags(l, flags, sizeof flags));
   printf("}");
@@ -231,6 +291,192 @@ static void print_table(const plan_options *o, const cli_report_options *r, cons
   print_notes(o);
 }
 
+/* The load's flags as given, whole, for serve (text: each after a space, following report's
+ * flags); the cap on sequences is left out, as it is in a point's own flags. */
+static void served_load_flags(const plan_options *o, int json) {
+  int i, said = 0;
+  for (i = 0; i < o->load_n; i++) {
+    const char *w = o->load_args[i];
+    if (strncmp(w, "--max-seqs", 10) == 0 && (w[10] == '\0' || w[10] == '=')) {
+      i += w[10] == '\0'; /* its value, the next word */
+      continue;
+    }
+    printf("%s", said++ || !json ? " " : "");
+    if (json) cli_json_text(stdout, w);
+    else cli_put_text(stdout, w);
+  }
+}
+
+static void json_ms_dist(const char *key, const gs_dist *d) {
+  const double v[] = {d->mean, d->p50, d->p90, d->p99};
+  const char *names[] = {"mean", "p50", "p90", "p99"};
+  size_t k;
+  printf(",\"%s\":{", key);
+  for (k = 0; k < 4; k++) {
+    printf("%s\"%s\":", k ? "," : "", names[k]);
+    cli_json_double(stdout, v[k] * 1e3);
+  }
+  printf("}");
+}
+
+static void json_served_point(const plan_options *o, const gs_served_point *pt, double gpu_hour) {
+  const gs_layout *l = &pt->layout;
+  double gpus = (double)(l->gpus * l->replicas);
+  char flags[200];
+  printf("{\"gpus\":%llu,\"split\":\"%s\",\"experts\":\"slices\",\"attention\":\"slices\",\"replicas\":%llu,"
+         "\"total_gpus\":%llu,\"max_seqs\":%llu,\"time_per_word\":",
+         (unsigned long long)l->gpus, gs_split_name(l->split), (unsigned long long)l->replicas,
+         (unsigned long long)(l->gpus * l->replicas), (unsigned long long)pt->max_seqs);
+  cli_json_double(stdout, l->word_s);
+  printf(",\"first_word\":");
+  cli_json_double(stdout, l->first_s);
+  printf(",\"words_per_s\":");
+  cli_json_double(stdout, l->words_per_s);
+  printf(",\"words_per_s_per_gpu\":");
+  cli_json_double(stdout, l->per_gpu);
+  printf(",\"cost_per_million\":");
+  json_ms_or_null(l->cost_per_million, l->cost_per_million >= 0);
+  printf(",\"load\":{\"kind\":\"%s\",\"requests_per_s\":", o->sask.has_load ? "given" : pt->saturated ? "saturated" : "poisson");
+  cli_json_double(stdout, pt->rate);
+  printf(",\"requests_per_s_per_gpu\":");
+  cli_json_double(stdout, pt->rate / gpus);
+  printf(",\"requests_per_dollar\":");
+  json_ms_or_null(gpu_hour > 0 ? pt->rate * 3600 / (gpus * gpu_hour) : 0, gpu_hour > 0);
+  printf(",\"copy_rate\":");
+  json_ms_or_null(pt->copy_rate, !o->sask.has_load);
+  printf("}");
+  json_ms_dist("ttft_ms", &pt->ttft);
+  json_ms_dist("tpot_ms", &pt->tpot);
+  printf(",\"preemptions\":%llu,\"flags\":", (unsigned long long)pt->preemptions);
+  cli_json_string(stdout, gs_served_flags(&o->sask, pt, flags, sizeof flags));
+  printf("}");
+}
+
+static const char *const STAT_NAMES[] = {"mean", "p50", "p90", "p99"};
+
+static void served_json(const plan_options *o, const cli_report_options *r, const gs_served_result *p) {
+  const gs_served_ask *a = &o->sask;
+  size_t i;
+  printf("{\"assumptions\":");
+  cli_json_string(stdout, r->setting.assumptions);
+  printf(",\"model\":");
+  cli_json_string(stdout, r->setting.model_name);
+  printf(",\"gpu\":");
+  cli_json_string(stdout, r->setting.gpu_text.name);
+  printf(",\"gpus_max\":%llu,\"served\":true,\"validated\":false,\"engine\":\"%s\",\"target_stat\":\"%s\",\"target_word\":",
+         (unsigned long long)a->gpus_max, a->engine ? a->engine : "vllm", STAT_NAMES[a->stat]);
+  json_ms_or_null(a->target_tpot_s, a->target_tpot_s > 0);
+  printf(",\"target_first_word\":");
+  json_ms_or_null(a->target_ttft_s, a->target_ttft_s > 0);
+  printf(",\"tried\":%llu,\"simulated\":%llu,\"pruned\":%llu,\"report_flags\":", (unsigned long long)p->layouts,
+         (unsigned long long)p->simulated, (unsigned long long)p->pruned);
+  json_flags(o);
+  printf(",\"load_flags\":\"");
+  served_load_flags(o, 1);
+  printf("\",\"frontier\":[");
+  for (i = 0; i < p->count; i++) {
+    if (i) printf(",");
+    json_served_point(o, &p->points[i], r->setting.gpu_hour);
+  }
+  printf("],\"choice\":");
+  if (p->has_choice) json_served_point(o, &p->choice, r->setting.gpu_hour);
+  else printf("null");
+  printf(",\"why\":");
+  if (p->why[0]) cli_json_string(stdout, p->why);
+  else printf("null");
+  printf("}\n");
+}
+
+static void served_row(const plan_options *o, const gs_served_point *pt, double gpu_hour, int chosen) {
+  char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP], c[GS_FIGURE_CAP], d[GS_FIGURE_CAP], e[GS_FIGURE_CAP], f[GS_FIGURE_CAP], flags[200];
+  const gs_layout *l = &pt->layout;
+  double gpus = (double)(l->gpus * l->replicas);
+  printf("%s %9s %10s %11s %10s %11s %5llu", chosen ? "*" : " ", gs_fixed_grouped(a, sizeof a, l->word_s * 1e3, 2),
+         gs_fixed_grouped(b, sizeof b, l->first_s * 1e3, 1), gs_fixed_grouped(c, sizeof c, pt->rate, 3),
+         gs_fixed_grouped(d, sizeof d, pt->rate / gpus, 4), gs_fixed_grouped(e, sizeof e, l->per_gpu, 1), (unsigned long long)gpus);
+  if (gpu_hour > 0) printf(" %9s %10s", gs_fixed_grouped(f, sizeof f, l->cost_per_million, 2),
+                           gs_fixed_grouped(a, sizeof a, pt->rate * 3600 / (gpus * gpu_hour), 1));
+  printf("  %s\n", gs_served_flags(&o->sask, pt, flags, sizeof flags));
+}
+
+static void served_table(const plan_options *o, const cli_report_options *r, const gs_served_result *p) {
+  const gs_served_ask *a = &o->sask;
+  const gs_setting *s = &r->setting;
+  const char *stat = STAT_NAMES[a->stat];
+  char x[GS_FIGURE_CAP];
+  size_t i;
+  int shown = 0;
+  printf("Plan: ");
+  cli_put_text(stdout, s->model_name);
+  printf(" on %s, up to %llu GPUs, served by %s's scheduler simulated step by step (not yet fitted to measured serving runs)\n",
+         s->gpu_text.name, (unsigned long long)a->gpus_max, a->engine ? a->engine : "vllm");
+  printf("Assumptions: %s\n", s->assumptions);
+  if (a->has_load) printf("Load: the deployment's, given; each layout with the fewest replicas that hold it within the targets.\n");
+  else printf("Load: none given; each layout's copy at the highest Poisson rate it holds within the targets (without targets, "
+              "the rate it completes saturated), as many copies as %llu GPUs hold.\n", (unsigned long long)a->gpus_max);
+  printf("Simulated %llu layouts in %llu runs (%llu rate searches skipped: the choice or a frontier point beat the ceiling). The "
+         "frontier, shortest time per output token first:\n\n", (unsigned long long)p->layouts, (unsigned long long)p->simulated,
+         (unsigned long long)p->pruned);
+  if (p->count == 0) {
+    printf("None: %s.\n", p->why);
+    return;
+  }
+  printf("  %4s tpot %4s ttft %11s %10s %11s %5s", stat, stat, "requests/s", "req/s/GPU", "tok/s/GPU", "GPUs");
+  if (s->gpu_hour > 0) printf(" %9s %10s", "a million", "req per $");
+  printf("  layout (serve flags)\n");
+  for (i = 0; i < p->count; i++) {
+    int chosen = p->has_choice && memcmp(&p->points[i], &p->choice, sizeof p->choice) == 0;
+    shown |= chosen;
+    served_row(o, &p->points[i], s->gpu_hour, chosen);
+  }
+  if (p->has_choice && !shown) {
+    printf("  and the layout chosen, not on the frontier:\n");
+    served_row(o, &p->choice, s->gpu_hour, 1);
+  }
+  printf("\n");
+  if (a->target_ttft_s > 0 || a->target_tpot_s > 0) {
+    printf("Target (%s):", stat);
+    if (a->target_tpot_s > 0) printf(" time per output token within %s ms", gs_plain(x, sizeof x, a->target_tpot_s * 1e3));
+    if (a->target_ttft_s > 0) printf("%s to the first token within %s ms", a->target_tpot_s > 0 ? ";" : "", gs_plain(x, sizeof x, a->target_ttft_s * 1e3));
+    if (p->has_choice) printf(": the layout marked *, the most output tokens a second a GPU among those that hold it\n");
+    else printf(": none holds it: %s\n", p->why);
+  }
+  if (s->gpu_hour > 0) printf("a million: a million output tokens at %s a GPU hour; req per $: requests a dollar buys.\n", gs_plain(x, sizeof x, s->gpu_hour));
+  printf("A point's figures again: gpusplit serve ");
+  text_flags(o);
+  served_load_flags(o, 0);
+  printf(" <its flags>\n");
+}
+
+/* The served plan: its ask, the space for its runs, the search, the output. */
+static int plan_served(plan_options *o, const cli_report_flags *rf, const cli_report_options *r) {
+  static gs_served_result result;
+  gs_serve_space sp;
+  gs_error err;
+  size_t n;
+  int rc = served_ask(o, rf, r);
+  if (rc != CLI_OK) return rc;
+  n = (size_t)o->sask.load.requests;
+  sp.cap = n;
+  sp.reqs = malloc(n * sizeof *sp.reqs);
+  sp.ids = malloc(3 * n * sizeof *sp.ids);
+  sp.scratch = malloc(n * sizeof *sp.scratch);
+  sp.itl = malloc(sizeof *sp.itl);
+  if (!sp.reqs || !sp.ids || !sp.scratch || !sp.itl) rc = cli_bad("plan: out of memory for %zu requests", n);
+  else if (gs_plan_served(&r->setting, &o->sask, &sp, &result, &err) != GS_OK)
+    rc = strcmp(err.field, "memory_share") == 0 ? cli_bad("--memory-share: %s", err.what)
+         : strcmp(err.field, "max_batched_tokens") == 0 ? cli_bad("--max-batched-tokens: %s", err.what)
+         : strcmp(err.field, "requests") == 0 || strcmp(err.field, "concurrency") == 0 ? cli_bad("--%s: %s", err.field, err.what)
+                                                                                       : cli_bad_error("plan", &err);
+  else if (o->json) served_json(o, r, &result);
+  else served_table(o, r, &result);
+  free(sp.reqs);
+  free(sp.ids);
+  free(sp.scratch);
+  free(sp.itl);
+  return rc;
+}
+
 int cli_plan(int argc, char **argv) {
   static cli_report_options report;
   static cli_report_flags flags;
@@ -241,14 +487,20 @@ int cli_plan(int argc, char **argv) {
   gs_error err;
   memset(&o, 0, sizeof o);
   memset(&flags, 0, sizeof flags);
-  kept = malloc(((size_t)argc + 1) * sizeof *kept);
+  kept = malloc(2 * ((size_t)argc + 1) * sizeof *kept);
   if (!kept) return cli_bad("plan: out of memory");
-  rc = read_flags(argc, argv, &o, &flags, kept);
+  rc = read_flags(argc, argv, &o, &flags, kept, kept + argc + 1);
   if (rc == CLI_OK) rc = cli_report_resolve(&flags, &report);
   /* the first word is priced only for a prompt: a target on it would be met by every layout */
-  if (rc == CLI_OK && o.ask.target_first_s > 0 && report.setting.plan.prompt_tokens == 0)
+  if (rc == CLI_OK && !o.serving && o.ask.target_first_s > 0 && report.setting.plan.prompt_tokens == 0)
     rc = cli_bad("--target-first-ms: these settings price no first word (no prompt); give --prompt-tokens N, "
                  "or real rules' 1,024 without --prompt-tokens none");
+  if (rc == CLI_OK && o.serving) {
+    rc = plan_served(&o, &flags, &report);
+    free(kept);
+    free(o.lf.pairs);
+    return rc;
+  }
   if (rc == CLI_OK && o.emit) rc = cli_emit_plan_check(o.emit, o.json, o.ask.target_word_s > 0 || o.ask.target_first_s > 0);
   if (rc == CLI_OK && gs_plan_search(&report.setting, &o.ask, &result, &err) != GS_OK) rc = cli_bad_error("plan", &err);
   if (rc == CLI_OK && o.emit) rc = cli_emit_plan(&report.setting, &result, o.emit);

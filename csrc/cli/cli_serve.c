@@ -23,44 +23,16 @@ static const char SERVE_HEAD[] =
     "\n";
 
 typedef struct {
-  gs_load load;
-  gs_scheduler limits;   /* the engine's limits given (bits of given) */
-  unsigned given;        /* enum given_bit */
+  cli_load_flags lf;     /* the load and the engine's limits (load_flags.c) */
   int json, explain;
-  const char *lengths;   /* --lengths FILE, or NULL */
-  uint64_t *pairs;       /* the file's prompts, then its outputs (malloc'd, 2 x cap) */
 } serve_options;
 
-enum given_bit { G_CONCURRENCY = 1, G_RATE = 2, G_OUTPUT = 4, G_MAX_SEQS = 8, G_MAX_BATCHED = 16, G_MEMORY = 32, G_BLOCK = 64,
-                 G_OVERLAP = 128 };
-static const uint64_t BLOCK_MOST = 65536, SEED_MOST = UINT64_MAX, REQUESTS_MOST = GS_SERVE_MAX_REQUESTS;
 #define AT(member) offsetof(serve_options, member)
-#define GIVEN(name, meta, member, most, bit, help) {name, GS_FLAG_WHOLE, meta, AT(member), bit, AT(given), most, 0, 0, 0, 0, help}
-#define SHARE(name, meta, member, lo, bit, help) {name, GS_FLAG_REAL, meta, AT(member), bit, AT(given), NULL, lo, 1, 0, 0, help}
 #define DECIDED(flag) GS_REFUSED(flag, "what the served load decides")
-/* serve's own flags, read before report's, and report's that a served load decides. */
+/* serve's heading of the load's flags (CLI_LOAD_FLAGS, shared with plan), then its own,
+ * and report's that a served load decides. */
+static const gs_flag SERVE_LOAD_HEAD[] = {GS_NOTE("The load (default: all --requests sent at once):")};
 static const gs_flag SERVE_FLAGS[] = {
-    GS_NOTE("The load (default: all --requests sent at once):"),
-    GIVEN("--concurrency", "C", load.concurrency, &REQUESTS_MOST, G_CONCURRENCY, "closed loop: C requests in flight, a new one as one ends"),
-    {"--rate", GS_FLAG_REAL, "R", AT(load.rate), G_RATE, AT(given), NULL, 0, 1e9, 1, 0, "open loop: Poisson arrivals, R requests a second"},
-    GS_WHOLE("--requests", "N", AT(load.requests), &REQUESTS_MOST, "requests in all, 1 to 250000 (default 1000); the load at most\n"
-                                                                  "4194304 steps: each request's output plus its prompt's chunks"),
-    GS_NOTE("  --prompt-tokens P  each prompt (default 1024: vllm bench serve's random input)"),
-    GIVEN("--output-tokens", "O", load.output_tokens, &GS_MAX_CHAT_TOKENS, G_OUTPUT, "each output (default 128: its random output)"),
-    GS_WHOLE("--seed", "S", AT(load.seed), &SEED_MOST, "the arrivals' seed (default 1)"),
-    GS_PATH("--lengths", "FILE", AT(lengths), "each request's prompt and output from FILE, \"PROMPT,OUTPUT\" a\n"
-                                             "line ('#' comments), replayed in order (instead of the two above)"),
-    GS_NOTE("The engine, one instance per copy of the layout (defaults: the engine's own, some\n"
-            "depending on the GPU; csrc/serve/engine.c names the sources):\n"
-            "  --engine E         vllm (default), sglang or trt-llm; also picks report's fitted\n"
-            "                     efficiency for that engine"),
-    GIVEN("--max-seqs", "N", limits.max_seqs, &REQUESTS_MOST, G_MAX_SEQS, "sequences a step holds"),
-    GIVEN("--max-batched-tokens", "N", limits.max_batched_tokens, &GS_MAX_WORDS, G_MAX_BATCHED,
-          "tokens a step computes (the prefill chunk budget)"),
-    SHARE("--memory-share", "F", limits.memory_share, 0.01, G_MEMORY, "share of each GPU's memory the engine takes, 0.01 to 1"),
-    GIVEN("--block-tokens", "N", limits.block_tokens, &BLOCK_MOST, G_BLOCK, "tokens a cache block holds"),
-    SHARE("--overlap-share", "F", limits.overlap_share, 0, G_OVERLAP, "busy = max(read, compute) + F x min(read, compute), 0 to 1\n"
-                                                                     "(default 0: the larger of the two, as report prices a step)"),
     GS_NOTE("The layout: --counts N (one count), --split, --replicas (requests shared round-robin).\n"
             "The model, the machines and the rules take report's flags (gpusplit report --help)."),
     GS_SWITCH("--explain", AT(explain), 0, "the sums of the step in which half the requests were done"),
@@ -71,36 +43,25 @@ static const gs_flag SERVE_FLAGS[] = {
 
 /* serve's flags and report's, each by its table, then what they say together. */
 static int read_flags(int argc, char **argv, serve_options *o, cli_report_flags *rf) {
-  gs_flag_set sets[2] = {{SERVE_FLAGS, sizeof SERVE_FLAGS / sizeof SERVE_FLAGS[0], o, NULL, NULL},
+  gs_flag_set sets[4] = {{SERVE_LOAD_HEAD, 1, o, NULL, NULL},
+                         {CLI_LOAD_FLAGS, CLI_LOAD_FLAG_N, &o->lf, NULL, NULL},
+                         {SERVE_FLAGS, sizeof SERVE_FLAGS / sizeof SERVE_FLAGS[0], o, NULL, NULL},
                          {CLI_REPORT_FLAGS, CLI_REPORT_FLAG_N, rf, NULL, NULL}};
-  const char *engine = rf->q.engine;
+  const char *engine;
   int rc;
-  o->load.requests = 1000;
-  o->load.output_tokens = 128;
-  o->load.seed = 1;
-  o->load.kind = GS_LOAD_BATCH;
-  if ((rc = cli_flags_or_help(sets, 2, argc, argv, SERVE_HEAD, "")) != CLI_OK) return rc;
+  cli_load_defaults(&o->lf);
+  if ((rc = cli_flags_or_help_shown(sets, 4, 3, argc, argv, SERVE_HEAD, "")) != CLI_OK) return rc;
   engine = rf->q.engine;
   if (engine && strcmp(engine, "vllm") != 0 && strcmp(engine, "sglang") != 0 && strcmp(engine, "trt-llm") != 0)
     return cli_bad("--engine: serve simulates vllm, sglang or trt-llm, not '%s'", engine);
-  if ((o->given & G_CONCURRENCY) && (o->given & G_RATE)) return cli_bad("serve: --concurrency and --rate are two loads; give one");
-  if (o->lengths && ((o->given & G_OUTPUT) || rf->prompt_tokens))
-    return cli_bad("--lengths: gives each request's prompt and output; leave out --prompt-tokens and --output-tokens");
-  if (o->given & G_CONCURRENCY) o->load.kind = GS_LOAD_CLOSED;
-  if (o->given & G_RATE) o->load.kind = GS_LOAD_OPEN;
-  return CLI_OK;
+  return cli_load_check(&o->lf, rf->prompt_tokens != NULL, "serve");
 }
 
 /* The engine's defaults for this GPU and count, then each limit given. */
 static int engine_limits(const serve_options *o, const char *engine, const gs_setting *s, uint64_t gpus, gs_scheduler *e) {
-  const gs_scheduler *l = &o->limits;
   gs_error err;
   if (gs_engine_defaults(engine, &s->gpu, s->gpu_text.key, gpus, e, &err) != GS_OK) return cli_bad("--engine: %s", err.what);
-  if (o->given & G_MAX_SEQS) e->max_seqs = l->max_seqs;
-  if (o->given & G_MAX_BATCHED) e->max_batched_tokens = l->max_batched_tokens;
-  if (o->given & G_MEMORY) e->memory_share = l->memory_share;
-  if (o->given & G_BLOCK) e->block_tokens = l->block_tokens;
-  if (o->given & G_OVERLAP) e->overlap_share = l->overlap_share;
+  gs_engine_given(e, &o->lf.limits, o->lf.given & CLI_LOAD_LIMITS);
   return CLI_OK;
 }
 
@@ -147,15 +108,15 @@ static void print_json(const gs_setting *s, const serve_options *o, const gs_sch
   printf(",\"engine\":\"%s\",\"split\":\"%s\",\"gpus_per_replica\":%llu,\"replicas\":%llu,\"gpus\":%llu", gs_engine_name(e->kind),
          gs_split_name(s->plan.split), (unsigned long long)(r->gpus / s->replicas), (unsigned long long)s->replicas,
          (unsigned long long)r->gpus);
-  printf(",\"load\":{\"kind\":\"%s\",\"requests\":%llu,\"concurrency\":%llu,\"rate\":", load_name(o->load.kind),
-         (unsigned long long)o->load.requests, (unsigned long long)o->load.concurrency);
-  if (o->load.kind == GS_LOAD_OPEN) cli_json_double(stdout, o->load.rate);
+  printf(",\"load\":{\"kind\":\"%s\",\"requests\":%llu,\"concurrency\":%llu,\"rate\":", load_name(o->lf.load.kind),
+         (unsigned long long)o->lf.load.requests, (unsigned long long)o->lf.load.concurrency);
+  if (o->lf.load.kind == GS_LOAD_OPEN) cli_json_double(stdout, o->lf.load.rate);
   else printf("null");
-  if (o->load.pairs) printf(",\"prompt_tokens\":null,\"output_tokens\":null,\"length_pairs\":%zu", o->load.pairs);
+  if (o->lf.load.pairs) printf(",\"prompt_tokens\":null,\"output_tokens\":null,\"length_pairs\":%zu", o->lf.load.pairs);
   else
-    printf(",\"prompt_tokens\":%llu,\"output_tokens\":%llu", (unsigned long long)o->load.prompt_tokens,
-           (unsigned long long)o->load.output_tokens);
-  printf(",\"seed\":%llu}", (unsigned long long)o->load.seed);
+    printf(",\"prompt_tokens\":%llu,\"output_tokens\":%llu", (unsigned long long)o->lf.load.prompt_tokens,
+           (unsigned long long)o->lf.load.output_tokens);
+  printf(",\"seed\":%llu}", (unsigned long long)o->lf.load.seed);
   json_dist("ttft_ms", &r->ttft);
   json_dist("tpot_ms", &r->tpot);
   json_dist("itl_ms", &r->itl);
@@ -176,7 +137,7 @@ static void print_json(const gs_setting *s, const serve_options *o, const gs_sch
   printf(",\"pool_peak_share\":");
   cli_json_double(stdout, (double)r->peak_blocks / (double)r->pool_blocks);
   printf(",\"overloaded\":%s,\"sustainable_rate\":", r->overloaded ? "true" : "false");
-  if (o->load.kind == GS_LOAD_OPEN) cli_json_double(stdout, r->sustainable_rate);
+  if (o->lf.load.kind == GS_LOAD_OPEN) cli_json_double(stdout, r->sustainable_rate);
   else printf("null");
   printf("}\n");
 }
@@ -193,16 +154,16 @@ static void print_table(const gs_setting *s, const serve_options *o, const gs_se
   printf("Serve: %s on %llu x %s (%s), %llu replica%s: %llu GPU%s\n", s->model_name,
          (unsigned long long)(r->gpus / s->replicas), s->gpu_text.name, gs_split_name(s->plan.split),
          (unsigned long long)s->replicas, s->replicas == 1 ? "" : "s", (unsigned long long)r->gpus, r->gpus == 1 ? "" : "s");
-  if (o->load.pairs) {
-    printf("Load: %llu requests with lengths from ", (unsigned long long)o->load.requests);
-    cli_put_text(stdout, o->lengths);
-    printf(" (%zu pairs, replayed in order), ", o->load.pairs);
+  if (o->lf.load.pairs) {
+    printf("Load: %llu requests with lengths from ", (unsigned long long)o->lf.load.requests);
+    cli_put_text(stdout, o->lf.lengths);
+    printf(" (%zu pairs, replayed in order), ", o->lf.load.pairs);
   } else {
-    printf("Load: %llu requests of %llu prompt and %llu output tokens, ", (unsigned long long)o->load.requests,
-           (unsigned long long)o->load.prompt_tokens, (unsigned long long)o->load.output_tokens);
+    printf("Load: %llu requests of %llu prompt and %llu output tokens, ", (unsigned long long)o->lf.load.requests,
+           (unsigned long long)o->lf.load.prompt_tokens, (unsigned long long)o->lf.load.output_tokens);
   }
-  if (o->load.kind == GS_LOAD_CLOSED) printf("%llu in flight (closed loop)", (unsigned long long)o->load.concurrency);
-  else if (o->load.kind == GS_LOAD_OPEN) printf("Poisson at %s a second (seed %llu)", gs_plain(a, sizeof a, o->load.rate), (unsigned long long)o->load.seed);
+  if (o->lf.load.kind == GS_LOAD_CLOSED) printf("%llu in flight (closed loop)", (unsigned long long)o->lf.load.concurrency);
+  else if (o->lf.load.kind == GS_LOAD_OPEN) printf("Poisson at %s a second (seed %llu)", gs_plain(a, sizeof a, o->lf.load.rate), (unsigned long long)o->lf.load.seed);
   else printf("all sent at once");
   printf("\nAssumptions: %s\nServing: %s\n\n", s->assumptions, serving);
   printf("  %-28s %12s %12s %12s %12s\n", "ms", "mean", "p50", "p90", "p99");
@@ -217,7 +178,7 @@ static void print_table(const gs_setting *s, const serve_options *o, const gs_se
          (unsigned long long)r->pool_blocks, (unsigned long long)r->peak_blocks,
          gs_fixed(a, sizeof a, 100.0 * (double)r->peak_blocks / (double)r->pool_blocks, 1), (unsigned long long)r->preemptions,
          (unsigned long long)r->steps);
-  if (o->load.kind == GS_LOAD_OPEN)
+  if (o->lf.load.kind == GS_LOAD_OPEN)
     printf("%s: the deployment completes %s requests a second when every request waits (all sent at once)\n",
            r->overloaded ? "Overloaded" : "Held", gs_fixed_grouped(a, sizeof a, r->sustainable_rate, 3));
 }
@@ -238,27 +199,6 @@ static void print_explain(const gs_serve_result *r) {
          gs_fixed((char[GS_FIGURE_CAP]){0}, GS_FIGURE_CAP, c->seconds * 1e3, 3));
 }
 
-/* --lengths FILE read into o->pairs (prompts, then outputs) and the load. */
-static int read_lengths(serve_options *o) {
-  char *text;
-  size_t len, cap, i, count;
-  gs_error err;
-  int rc;
-  if (!o->lengths) return CLI_OK;
-  if ((rc = cli_read_file(o->lengths, 64u << 20, "a lengths file", &text, &len)) != CLI_OK) return rc;
-  for (cap = 1, i = 0; i < len; i++) cap += text[i] == '\n';
-  if (cap > GS_SERVE_MAX_REQUESTS) cap = GS_SERVE_MAX_REQUESTS;
-  o->pairs = malloc(2 * cap * sizeof *o->pairs);
-  if (!o->pairs) rc = cli_bad("--lengths: out of memory for %zu pairs", cap);
-  else if (gs_lengths_parse(text, len, o->pairs, o->pairs + cap, cap, &count, &err) != GS_OK) rc = cli_bad_error(o->lengths, &err);
-  free(text);
-  if (rc != CLI_OK) return rc;
-  o->load.prompts = o->pairs;
-  o->load.outputs = o->pairs + cap;
-  o->load.pairs = count;
-  return CLI_OK;
-}
-
 /* The layout: one count, a plan the served step can price. */
 static int serve_plan(const cli_report_options *r, gs_plan *p) {
   *p = r->setting.plan;
@@ -272,7 +212,7 @@ static int serve_plan(const cli_report_options *r, gs_plan *p) {
 
 static int simulate(const cli_report_options *r, const serve_options *o, const gs_plan *p, const gs_scheduler *e,
                     gs_serve_result *out) {
-  size_t n = (size_t)o->load.requests;
+  size_t n = (size_t)o->lf.load.requests;
   gs_serve_space sp;
   gs_error err;
   int rc;
@@ -282,7 +222,7 @@ static int simulate(const cli_report_options *r, const serve_options *o, const g
   sp.scratch = malloc(n * sizeof *sp.scratch);
   sp.itl = malloc(sizeof *sp.itl);
   rc = !sp.reqs || !sp.ids || !sp.scratch || !sp.itl ? cli_bad("serve: out of memory for %zu requests", n) : CLI_OK;
-  if (rc == CLI_OK && gs_serve_run(&r->setting.model, &r->setting.gpu, &r->setting.link, p, r->setting.replicas, e, &o->load,
+  if (rc == CLI_OK && gs_serve_run(&r->setting.model, &r->setting.gpu, &r->setting.link, p, r->setting.replicas, e, &o->lf.load,
                                    &sp, out, &err) != GS_OK)
     rc = strcmp(err.field, "requests") == 0 || strcmp(err.field, "concurrency") == 0 || strcmp(err.field, "replicas") == 0
              ? cli_bad("--%s: %s", err.field, err.what)
@@ -309,9 +249,9 @@ int cli_serve(int argc, char **argv) {
   if (!r || !f) rc = cli_bad("serve: out of memory");
   else if ((rc = read_flags(argc, argv, &o, f)) == CLI_OK && (rc = cli_report_resolve(f, r)) == CLI_OK &&
            (rc = serve_plan(r, &p)) == CLI_OK && (rc = engine_limits(&o, f->q.engine, &r->setting, p.gpus, &e)) == CLI_OK) {
-    o.load.prompt_tokens = p.prompt_tokens ? p.prompt_tokens : 1024;
+    o.lf.load.prompt_tokens = p.prompt_tokens ? p.prompt_tokens : 1024;
     p.prompt_tokens = 0;
-    if ((rc = read_lengths(&o)) == CLI_OK && (rc = simulate(r, &o, &p, &e, &out)) == CLI_OK) {
+    if ((rc = cli_load_lengths(&o.lf)) == CLI_OK && (rc = simulate(r, &o, &p, &e, &out)) == CLI_OK) {
       serving_line(serving, sizeof serving, &p, &e, &out);
       if (o.json) print_json(&r->setting, &o, &e, &out, serving);
       else print_table(&r->setting, &o, &out, serving);
@@ -321,6 +261,6 @@ int cli_serve(int argc, char **argv) {
   if (rc == CLI_HELPED) rc = CLI_OK;
   free(r);
   free(f);
-  free(o.pairs);
+  free(o.lf.pairs);
   return rc;
 }

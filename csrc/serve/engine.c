@@ -98,3 +98,11 @@ int gs_engine_defaults(const char *name, const gs_gpu *g, const char *gpu_key, u
   else return gs_fail(err, GS_ERR_UNKNOWN, "engine", "serve simulates vllm, sglang or trt-llm, not '%s'", name);
   return GS_OK;
 }
+
+void gs_engine_given(gs_scheduler *e, const gs_scheduler *limits, unsigned given) {
+  if (given & GS_GIVEN_MAX_SEQS) e->max_seqs = limits->max_seqs;
+  if (given & GS_GIVEN_BATCHED) e->max_batched_tokens = limits->max_batched_tokens;
+  if (given & GS_GIVEN_SHARE) e->memory_share = limits->memory_share;
+  if (given & GS_GIVEN_BLOCK) e->block_tokens = limits->block_tokens;
+  if (given & GS_GIVEN_OVERLAP) e->overlap_share = limits->overlap_share;
+}

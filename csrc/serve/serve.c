@@ -153,8 +153,11 @@ static void summarize(const gs_load *load, gs_serve_space *sp, double area, gs_s
   out->mean_in_flight = area / out->duration;
 }
 
-int gs_serve_run(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, uint64_t replicas,
-                 const gs_scheduler *e, const gs_load *load, gs_serve_space *space, gs_serve_result *out, gs_error *err) {
+/* saturate: an open loop's sustainable rate from a saturated pass first (gs_serve_run);
+ * 0: the load alone (gs_serve_run_only, the plan's searches, which know the rate). */
+static int serve_run(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, uint64_t replicas,
+                     const gs_scheduler *e, const gs_load *load, gs_serve_space *space, gs_serve_result *out, int saturate,
+                     gs_error *err) {
   uint64_t pool, max_prompt, max_request, all;
   gs_scheduler engine;
   double area, sustainable = 0;
@@ -170,7 +173,7 @@ int gs_serve_run(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_
   if (gs_ceil_div(max_request, e->block_tokens) > pool)
     return gs_fail(err, GS_ERR_NONE_FITS, "pool", "one request's %llu tokens need more than the %llu blocks of %llu tokens the pool holds",
                    (unsigned long long)max_request, (unsigned long long)pool, (unsigned long long)e->block_tokens);
-  if (load->kind == GS_LOAD_OPEN) {
+  if (load->kind == GS_LOAD_OPEN && saturate) {
     /* what the deployment completes saturated: the same requests all sent at once */
     gs_load batch = *load;
     batch.kind = GS_LOAD_BATCH;
@@ -186,6 +189,16 @@ int gs_serve_run(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_
   out->pool_tokens = pool * e->block_tokens;
   out->max_seqs = e->max_seqs;
   out->sustainable_rate = sustainable;
-  out->overloaded = load->kind == GS_LOAD_OPEN && load->rate > sustainable;
+  out->overloaded = load->kind == GS_LOAD_OPEN && saturate && load->rate > sustainable;
   return GS_OK;
+}
+
+int gs_serve_run(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, uint64_t replicas,
+                 const gs_scheduler *e, const gs_load *load, gs_serve_space *space, gs_serve_result *out, gs_error *err) {
+  return serve_run(m, g, l, p, replicas, e, load, space, out, 1, err);
+}
+
+int gs_serve_run_only(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, uint64_t replicas,
+                      const gs_scheduler *e, const gs_load *load, gs_serve_space *space, gs_serve_result *out, gs_error *err) {
+  return serve_run(m, g, l, p, replicas, e, load, space, out, 0, err);
 }

@@ -2,7 +2,8 @@
  * sweep): every built-in model and link, both splits, 1 to 64 GPUs and 1 to 1304 words at
  * once, 1,001,472 settings in all, in this order. It times two things:
  *   export: the setting() of csrc/wasm/lesson.c compiled natively, the very code the wasm runs;
- *   view:   gs_cost and gs_view_of called directly, the core of that code.
+ *   view:   gs_cost and gs_view_of called directly, the core of that code;
+ *   serve:  10,000 requests simulated (bench_serve, below), against its floor.
  * Each is the best of `runs` sweeps. It prints one line of JSON, with the count of
  * settings the model refused (more groups than layers) and a checksum, the bits of the
  * sum of every total time in sweep order, which the wasm side must match exactly.
@@ -106,6 +107,55 @@ static tally sweep_view(void) {
   return t;
 }
 
+/* (e) 10,000 requests simulated (issue 29: under 100 ms natively): Llama-3.1-70B on 2 H100
+ * SXM by NVLink 4 sliced, vLLM's defaults, 1,024 + 128 tokens each, 256 in flight (a
+ * closed loop, as a benchmark client runs). The floor: the run's own steps priced alone,
+ * gs_mixed_step on its typical step as many times as the run took steps, so the ratio is
+ * what the scheduler, the pool and the statistics add to pricing the steps. */
+typedef struct {
+  double run_s, floor_s;
+  uint64_t steps;
+} serve_bench;
+
+static serve_bench bench_serve(int runs) {
+  static gs_serve_req reqs[10000];
+  static uint32_t ids[30000];
+  static double scratch[10000];
+  static gs_itl_hist itl;
+  gs_serve_space sp = {reqs, ids, scratch, &itl, 10000};
+  gs_model m;
+  gs_gpu g;
+  gs_link l;
+  gs_plan p = {0};
+  gs_scheduler e;
+  gs_load load = {0};
+  gs_serve_result r;
+  gs_mixed_cost c;
+  gs_error err;
+  serve_bench b = {0, 0, 0};
+  uint64_t k;
+  int i;
+  if (gs_builtin_model("70b", 0, &m, &err) != GS_OK || gs_builtin_gpu("h100-sxm", &g, NULL, &err) != GS_OK ||
+      gs_builtin_link("nvlink4", &l, NULL, &err) != GS_OK || gs_engine_defaults("vllm", &g, "h100-sxm", 2, &e, &err) != GS_OK)
+    abort();
+  p.gpus = 2, p.split = GS_SLICES, p.words = 1, p.cache_bits = 16;
+  load.kind = GS_LOAD_CLOSED, load.requests = 10000, load.concurrency = 256;
+  load.prompt_tokens = 1024, load.output_tokens = 128, load.seed = 1;
+  for (i = 0; i < runs; i++) {
+    double start = now_s(), took;
+    if (gs_serve_run(&m, &g, &l, &p, 1, &e, &load, &sp, &r, &err) != GS_OK) abort();
+    took = now_s() - start;
+    if (i == 0 || took < b.run_s) b.run_s = took;
+    start = now_s();
+    for (k = 0; k < r.steps; k++)
+      if (gs_mixed_step(&m, &g, &l, &p, e.overlap_share, &r.typical_work, &c, &err) != GS_OK) abort();
+    took = now_s() - start;
+    if (i == 0 || took < b.floor_s) b.floor_s = took;
+  }
+  b.steps = r.steps;
+  return b;
+}
+
 /* The best time of runs sweeps, and the last sweep's tally. */
 static double best(tally (*sweep)(void), int runs, tally *out) {
   double fastest = 0;
@@ -124,6 +174,7 @@ int main(int argc, char **argv) {
   tally e, v;
   uint64_t bits;
   double export_s, view_s;
+  serve_bench sv;
   if (runs < 1) runs = 1;
   export_s = best(sweep_export, runs, &e);
   view_s = best(sweep_view, runs, &v);
@@ -131,8 +182,11 @@ int main(int argc, char **argv) {
     fprintf(stderr, "bench_native: the two sweeps disagree\n");
     return 1;
   }
+  sv = bench_serve(runs);
   memcpy(&bits, &e.sum, sizeof bits);
-  printf("{\"settings\":%llu,\"refused\":%llu,\"checksum\":\"%016llx\",\"export_s\":%.6f,\"view_s\":%.6f}\n",
-         (unsigned long long)e.settings, (unsigned long long)e.refused, (unsigned long long)bits, export_s, view_s);
+  printf("{\"settings\":%llu,\"refused\":%llu,\"checksum\":\"%016llx\",\"export_s\":%.6f,\"view_s\":%.6f,"
+         "\"serve_s\":%.6f,\"serve_floor_s\":%.6f,\"serve_steps\":%llu}\n",
+         (unsigned long long)e.settings, (unsigned long long)e.refused, (unsigned long long)bits, export_s, view_s, sv.run_s,
+         sv.floor_s, (unsigned long long)sv.steps);
   return 0;
 }

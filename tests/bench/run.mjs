@@ -250,6 +250,12 @@ line('module.js reader, one sweep:', `${sweeps.reader.s.toFixed(3)} s (decodes t
 const agree = sweeps.pairs.every((p) => p.native.checksum === p.wasm.checksum && p.native.settings === p.wasm.settings) &&
   sweeps.reader.checksum === first.native.checksum;
 line('sum of every total time, bits:', `native ${first.native.checksum}, wasm ${first.wasm.checksum} (${agree ? 'equal' : 'DIFFERENT'})`);
+const serves = sweeps.pairs.map((p) => p.native);
+const serveMedian = median(serves.map((n) => n.serve_s));
+console.log(`(e) 10,000 requests simulated natively (70B on 2 H100 SXM, vLLM, 1,024 + 128 tokens, 256 in flight), ${RUNS} runs, CPU time (aim: under 100 ms)`);
+line('median run:', `${(serveMedian * 1e3).toFixed(1)} ms (${first.native.serve_steps.toLocaleString('en')} steps)`);
+line('floor, the same steps priced alone:', `${(median(serves.map((n) => n.serve_floor_s)) * 1e3).toFixed(1)} ms`);
+line('ratio of medians:', ratio(serveMedian, median(serves.map((n) => n.serve_floor_s))));
 console.log('(d) sizes, against their budgets');
 for (const [file, budget] of [['web/widget.html', 28 * 1024], ['web/explorer.html', 128 * 1024], ['build/lesson.wasm', 0], ['build/gpusplit.wasm', 0]]) {
   let body;

@@ -606,6 +606,17 @@ bad "--gpus-max: needs a value" plan --model 8b --gpus-max
 bad "plan: --gpus-max N is needed (see gpusplit plan --help)" plan --model 8b
 bad "--rate: must be above 0 and at most 1000000000, not '0'" serve --model 8b --counts 1 --rate=0
 bad "--memory-share: must be from 0.01 to 1, not '2'" serve --model 8b --counts 1 --memory-share=2
+# plan reads serve's table of the load's and the engine's flags: the same words refuse the
+# same way, and its own served flags are rows of its table.
+bad "--rate: must be above 0 and at most 1000000000, not '0'" plan --model 8b --gpus-max 2 --rate=0
+bad "--memory-share: must be from 0.01 to 1, not '2'" plan --model 8b --gpus-max 2 --memory-share=2
+bad "--rate: given twice; give it once" plan --model 8b --gpus-max 2 --rate 1 --rate=2
+bad "--target-stat: must be mean, p50, p90 or p99, not 'p95'" plan --model 8b --gpus-max 2 --target-stat=p95
+bad "--target-tpot-ms: given twice; give it once" plan --model 8b --gpus-max 2 --target-tpot-ms 9 --target-tpot-ms=9
+bad "plan: --concurrency and --rate are two loads; give one" plan --model 8b --gpus-max 2 --rate 1 --concurrency 2
+bad "serve: --concurrency and --rate are two loads; give one" serve --model 8b --counts 1 --rate 1 --concurrency 2
+bad "--lengths: gives each request's prompt and output; leave out --prompt-tokens and --output-tokens" plan --model 8b \
+  --gpus-max 2 --lengths x.csv --output-tokens 9
 
 echo "bad_input: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

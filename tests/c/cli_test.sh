@@ -406,16 +406,19 @@ check "serve: the same seed prints the same figures" cmp -s "$tmp/s1.json" "$tmp
 
 # Every command reads --flag=VALUE as --flag VALUE (one reader, csrc/read/flags.c); and each
 # one's --help prints on standard output, nothing on standard error, and exits 0.
-same_both() { # name, the command with =, the same without; plan's report_flags keep the words as typed
+same_both() { # name, the command with =, the same without; plan's report_flags and load_flags keep the words as typed
   # shellcheck disable=SC2086 # each command is split on purpose
-  "$binary" $2 2>&1 | sed 's/"report_flags":"[^"]*"//' > "$tmp/eq1"
+  "$binary" $2 2>&1 | sed 's/"report_flags":"[^"]*"//; s/"load_flags":"[^"]*"//' > "$tmp/eq1"
   # shellcheck disable=SC2086
-  "$binary" $3 2>&1 | sed 's/"report_flags":"[^"]*"//' > "$tmp/eq2"
+  "$binary" $3 2>&1 | sed 's/"report_flags":"[^"]*"//; s/"load_flags":"[^"]*"//' > "$tmp/eq2"
   check "$1: --flag=VALUE reads as --flag VALUE" cmp -s "$tmp/eq1" "$tmp/eq2"
 }
 same_both report "report --model=8b --gpu=h100-sxm --counts=1,2 --json" "report --model 8b --gpu h100-sxm --counts 1,2 --json"
 same_both plan "plan --model=8b --gpu=h100-sxm --gpus-max=4 --target-word-ms=20 --json" \
   "plan --model 8b --gpu h100-sxm --gpus-max 4 --target-word-ms 20 --json"
+same_both "plan served" "plan --model=8b --gpu=h100-sxm --gpus-max=2 --requests=100 --output-tokens=32 --seed=2 --target-tpot-ms=20 --target-stat=p50 --max-batched-tokens=4096 --json" \
+  "plan --model 8b --gpu h100-sxm --gpus-max 2 --requests 100 --output-tokens 32 --seed 2 --target-tpot-ms 20 --target-stat p50 --max-batched-tokens 4096 --json"
+check "plan served: the --flag=VALUE run is a served plan's JSON" grep -q '"served":true' "$tmp/eq1"
 same_both serve "serve --model=8b --gpu=h100-sxm --counts=1 --requests=20 --concurrency=4 --json" \
   "serve --model 8b --gpu h100-sxm --counts 1 --requests 20 --concurrency 4 --json"
 same_both fit "fit tests/measured/decode-runs.csv --allreduce=tests/measured --json" \

@@ -1,0 +1,75 @@
+/* The served load's flags and the engine's limits: one table (CLI_LOAD_FLAGS) that
+ * `gpusplit serve` reads for its one layout and `gpusplit plan` for every layout it
+ * simulates, so both take the same words, ranges and help (issue 29 items 3, 5 and 6). Each
+ * command prints its own heading before these rows. */
+#include <stddef.h>
+#include <stdlib.h>
+
+#include "cli.h"
+
+static const uint64_t BLOCK_MOST = 65536, SEED_MOST = UINT64_MAX, REQUESTS_MOST = GS_SERVE_MAX_REQUESTS;
+#define AT(member) offsetof(cli_load_flags, member)
+#define GIVEN(name, meta, member, most, bit, help) {name, GS_FLAG_WHOLE, meta, AT(member), bit, AT(given), most, 0, 0, 0, 0, help}
+#define SHARE(name, meta, member, lo, bit, help) {name, GS_FLAG_REAL, meta, AT(member), bit, AT(given), NULL, lo, 1, 0, 0, help}
+const gs_flag CLI_LOAD_FLAGS[] = {
+    GIVEN("--concurrency", "C", load.concurrency, &REQUESTS_MOST, CLI_LOAD_CONCURRENCY,
+          "closed loop: C requests in flight, a new one as one ends"),
+    {"--rate", GS_FLAG_REAL, "R", AT(load.rate), CLI_LOAD_RATE, AT(given), NULL, 0, 1e9, 1, 0, "open loop: Poisson arrivals, R requests a second"},
+    GIVEN("--requests", "N", load.requests, &REQUESTS_MOST, CLI_LOAD_REQUESTS, "requests in all, 1 to 250000 (default 1000); the load at most\n"
+                                                                              "4194304 steps: each request's output plus its prompt's chunks"),
+    GS_NOTE("  --prompt-tokens P  each prompt (default 1024: vllm bench serve's random input)"),
+    GIVEN("--output-tokens", "O", load.output_tokens, &GS_MAX_CHAT_TOKENS, CLI_LOAD_OUTPUT, "each output (default 128: its random output)"),
+    GIVEN("--seed", "S", load.seed, &SEED_MOST, CLI_LOAD_SEED, "the arrivals' seed (default 1)"),
+    {"--lengths", GS_FLAG_PATH, "FILE", AT(lengths), CLI_LOAD_LENGTHS, AT(given), NULL, 0, 0, 0, 0,
+     "each request's prompt and output from FILE, \"PROMPT,OUTPUT\" a\n"
+     "line ('#' comments), replayed in order (instead of the two above)"},
+    GS_NOTE("The engine, one instance per copy of the layout (defaults: the engine's own, some\n"
+            "depending on the GPU; csrc/serve/engine.c names the sources):\n"
+            "  --engine E         vllm (default), sglang or trt-llm; also picks report's fitted\n"
+            "                     efficiency for that engine"),
+    GIVEN("--max-seqs", "N", limits.max_seqs, &REQUESTS_MOST, CLI_LOAD_MAX_SEQS, "sequences a step holds"),
+    GIVEN("--max-batched-tokens", "N", limits.max_batched_tokens, &GS_MAX_WORDS, CLI_LOAD_BATCHED,
+          "tokens a step computes (the prefill chunk budget)"),
+    SHARE("--memory-share", "F", limits.memory_share, 0.01, CLI_LOAD_SHARE, "share of each GPU's memory the engine takes, 0.01 to 1"),
+    GIVEN("--block-tokens", "N", limits.block_tokens, &BLOCK_MOST, CLI_LOAD_BLOCK, "tokens a cache block holds"),
+    SHARE("--overlap-share", "F", limits.overlap_share, 0, CLI_LOAD_OVERLAP, "busy = max(read, compute) + F x min(read, compute), 0 to 1\n"
+                                                                           "(default 0: the larger of the two, as report prices a step)"),
+};
+const size_t CLI_LOAD_FLAG_N = sizeof CLI_LOAD_FLAGS / sizeof CLI_LOAD_FLAGS[0];
+
+void cli_load_defaults(cli_load_flags *l) {
+  l->load.requests = 1000;
+  l->load.output_tokens = 128;
+  l->load.seed = 1;
+  l->load.kind = GS_LOAD_BATCH;
+}
+
+int cli_load_check(cli_load_flags *l, int prompt_given, const char *cmd) {
+  if ((l->given & CLI_LOAD_CONCURRENCY) && (l->given & CLI_LOAD_RATE))
+    return cli_bad("%s: --concurrency and --rate are two loads; give one", cmd);
+  if (l->lengths && ((l->given & CLI_LOAD_OUTPUT) || prompt_given))
+    return cli_bad("--lengths: gives each request's prompt and output; leave out --prompt-tokens and --output-tokens");
+  if (l->given & CLI_LOAD_CONCURRENCY) l->load.kind = GS_LOAD_CLOSED;
+  if (l->given & CLI_LOAD_RATE) l->load.kind = GS_LOAD_OPEN;
+  return CLI_OK;
+}
+
+int cli_load_lengths(cli_load_flags *l) {
+  char *text;
+  size_t len, cap, i, count;
+  gs_error err;
+  int rc;
+  if (!l->lengths) return CLI_OK;
+  if ((rc = cli_read_file(l->lengths, 64u << 20, "a lengths file", &text, &len)) != CLI_OK) return rc;
+  for (cap = 1, i = 0; i < len; i++) cap += text[i] == '\n';
+  if (cap > GS_SERVE_MAX_REQUESTS) cap = GS_SERVE_MAX_REQUESTS;
+  l->pairs = malloc(2 * cap * sizeof *l->pairs);
+  if (!l->pairs) rc = cli_bad("--lengths: out of memory for %zu pairs", cap);
+  else if (gs_lengths_parse(text, len, l->pairs, l->pairs + cap, cap, &count, &err) != GS_OK) rc = cli_bad_error(l->lengths, &err);
+  free(text);
+  if (rc != CLI_OK) return rc;
+  l->load.prompts = l->pairs;
+  l->load.outputs = l->pairs + cap;
+  l->load.pairs = count;
+  return CLI_OK;
+}

@@ -1,0 +1,118 @@
+#!/bin/sh
+# The plan of a served load (issue 29, item 6): a choice whose figures serve gives again and
+# that meets the targets, a target nothing meets with its reason, --target-stat choosing the
+# figure held, and bad input as one line with exit 2.
+# Usage: tests/c/plan_served_test.sh build/gpusplit
+set -u
+binary=$1
+passed=0
+failed=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+check() { # name, then a shell condition
+  name=$1
+  shift
+  if "$@"; then passed=$((passed + 1)); else echo "FAILED: $name"; failed=$((failed + 1)); fi
+}
+base="--model 8b --gpu h100-sxm --requests 200 --output-tokens 64"
+
+# Without a load: each copy's Poisson rate; serve on the choice's flags must meet the targets
+# and give the plan's own figures.
+"$binary" plan $base --gpus-max 4 --target-tpot-ms 12 --target-ttft-ms 400 --json > "$tmp/plan.json"
+check "a served plan exits 0 with JSON" [ $? -eq 0 ]
+choice=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['choice']['flags'])" "$tmp/plan.json")
+"$binary" serve $base $choice --json > "$tmp/serve.json"
+check "serve runs the choice's flags" [ $? -eq 0 ]
+check "serve on the choice meets both targets at p90 and gives the plan's figures" python3 -c "
+import json, sys
+plan, serve = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+c = plan['choice']
+assert serve['tpot_ms']['p90'] <= 12 and serve['ttft_ms']['p90'] <= 400, (serve['tpot_ms'], serve['ttft_ms'])
+assert serve['tpot_ms'] == c['tpot_ms'] and serve['ttft_ms'] == c['ttft_ms']
+assert abs(serve['output_tokens_per_s'] / serve['gpus'] - c['words_per_s_per_gpu']) <= 1e-9 * c['words_per_s_per_gpu']
+for k in ('gpus', 'split', 'experts', 'attention', 'replicas', 'flags', 'words_per_s_per_gpu', 'load'):
+    assert k in c, k
+assert c['gpus'] * c['replicas'] <= 4 and c['load']['kind'] == 'poisson'
+" "$tmp/plan.json" "$tmp/serve.json"
+
+check "every frontier point and the choice keep the plan's keys and add attention, replicas and the load held" python3 -c "
+import json, sys
+p = json.load(open(sys.argv[1]))
+assert p['frontier'], 'an empty frontier'
+for c in p['frontier'] + [p['choice']]:
+    for k in ('gpus', 'split', 'experts', 'flags', 'words_per_s_per_gpu', 'attention', 'replicas', 'load'):
+        assert k in c, k
+    assert c['attention'] in ('slices', 'data') and c['replicas'] >= 1
+    # the load held: requests a second for the whole deployment, one copy's times replicas
+    assert abs(c['load']['requests_per_s'] - c['load']['copy_rate'] * c['replicas']) <= 1e-9 * c['load']['requests_per_s']
+" "$tmp/plan.json"
+
+# The plan without a served load keeps its JSON and adds the same keys: the load held is
+# every replica's chats at once, which the words a second and the time a word agree with.
+"$binary" plan --model 8b --gpu h100-sxm --gpus-max 4 --target-word-ms 20 --json > "$tmp/static.json"
+check "a static plan's points add attention and the chats held" python3 -c "
+import json, sys
+p = json.load(open(sys.argv[1]))
+assert p['frontier'] and p['choice']
+for c in p['frontier'] + [p['choice']]:
+    for k in ('gpus', 'split', 'experts', 'flags', 'words_per_s_per_gpu', 'attention', 'replicas', 'load'):
+        assert k in c, k
+    assert c['attention'] == ('data' if c['experts'] == 'spread' else 'slices')
+    assert c['load']['kind'] == 'static'
+    assert abs(c['load']['chats'] / c['time_per_word'] - c['words_per_s']) <= 1e-9 * c['words_per_s'], c
+" "$tmp/static.json"
+
+# With a load: the fewest replicas that hold it; serve with the load and the choice's flags.
+"$binary" plan $base --gpus-max 4 --rate 20 --target-tpot-ms 12 --json > "$tmp/load.json"
+choice=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['choice']['flags'])" "$tmp/load.json")
+"$binary" serve $base --rate 20 $choice --json > "$tmp/serve2.json"
+check "with a load, serve on the choice holds it within the target" python3 -c "
+import json, sys
+plan, serve = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert serve['tpot_ms']['p90'] <= 12 and serve['tpot_ms'] == plan['choice']['tpot_ms']
+assert serve['gpus'] == plan['choice']['total_gpus']
+" "$tmp/load.json" "$tmp/serve2.json"
+
+# A target nothing meets: no choice, and a reason naming the quickest figures.
+"$binary" plan $base --gpus-max 2 --target-ttft-ms 0.001 --json > "$tmp/none.json"
+check "a target nothing meets exits 0" [ $? -eq 0 ]
+check "a target nothing meets gives no choice and a reason" python3 -c "
+import json, sys
+p = json.load(open(sys.argv[1]))
+assert p['choice'] is None and p['why'] and 'to the first token' in p['why'], p['why']
+" "$tmp/none.json"
+
+# --target-stat: the figure held is the stat's; a p99 target holds no more than a mean one.
+for stat in mean p99; do
+  "$binary" plan $base --gpus-max 1 --target-tpot-ms 12 --target-stat $stat --json > "$tmp/$stat.json"
+done
+check "--target-stat changes which figure is held" python3 -c "
+import json, sys
+m, p = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert m['target_stat'] == 'mean' and p['target_stat'] == 'p99'
+assert abs(m['choice']['time_per_word'] * 1e3 - m['choice']['tpot_ms']['mean']) < 1e-9
+assert abs(p['choice']['time_per_word'] * 1e3 - p['choice']['tpot_ms']['p99']) < 1e-9
+assert p['choice']['tpot_ms']['p99'] <= 12 and m['choice']['tpot_ms']['mean'] <= 12
+assert p['choice']['tpot_ms']['p99'] >= p['choice']['tpot_ms']['mean']
+assert p['choice']['load']['requests_per_s'] <= m['choice']['load']['requests_per_s']
+" "$tmp/mean.json" "$tmp/p99.json"
+
+# Bad input: one line on stderr, exit 2, nothing on stdout.
+bad() { # name, then the arguments
+  name=$1
+  shift
+  "$binary" plan $base --gpus-max 2 "$@" > "$tmp/out" 2> "$tmp/err"
+  rc=$?
+  check "$name exits 2 with one line" [ $rc -eq 2 -a "$(wc -l < "$tmp/err")" -eq 1 -a ! -s "$tmp/out" ]
+}
+bad "--target-stat p95" --target-stat p95
+bad "--target-tpot-ms -1" --target-tpot-ms -1
+bad "--target-ttft-ms with no value" --target-ttft-ms
+bad "--rate and --concurrency" --rate 2 --concurrency 4
+bad "both --target-word-ms and --target-tpot-ms" --target-word-ms 10 --target-tpot-ms 10
+bad "work past the plan's bound" --requests 1000000
+bad "--memory-share 2" --memory-share 2 --target-tpot-ms 10
+bad "--emit with a served plan" --emit vllm --target-tpot-ms 10
+
+echo "plan served: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
