@@ -142,6 +142,9 @@ int cli_run(int argc, char **argv);
 char *gs_exact(char *buf, size_t cap, double x);
 char *gs_plain(char *buf, size_t cap, double x);
 void cli_json_double(FILE *f, double x);
+/* ,"key":{"mean":..,"p50":..,"p90":..,"p99":..}: a distribution of seconds, in ms (serve's
+ * and plan's JSON). */
+void cli_json_dist_ms(FILE *f, const char *key, const gs_dist *d);
 /* json_out.c: the figures csrc/core/fields.h lists, as the members of a JSON object (no
  * braces, no comma before the first): byte counts as numbers, or as strings of digits
  * for JavaScript, whose numbers hold integers exactly only up to 2^53. */

@@ -191,15 +191,20 @@ static void json_point(const gs_layout *l, int has_prompt) {
   printf("}");
 }
 
-static void print_json(const plan_options *o, const cli_report_options *r, const gs_plan_result *p) {
-  int prompt = r->setting.plan.prompt_tokens != 0;
-  size_t i;
+/* The opening of both plans' JSON: the rules, the model and the GPU. */
+static void json_head(const cli_report_options *r) {
   printf("{\"assumptions\":");
   cli_json_string(stdout, r->setting.assumptions);
   printf(",\"model\":");
   cli_json_string(stdout, r->setting.model_name);
   printf(",\"gpu\":");
   cli_json_string(stdout, r->setting.gpu_text.name);
+}
+
+static void print_json(const plan_options *o, const cli_report_options *r, const gs_plan_result *p) {
+  int prompt = r->setting.plan.prompt_tokens != 0;
+  size_t i;
+  json_head(r);
   printf(",\"gpus_max\":%llu,\"target_word\":", (unsigned long long)o->ask.gpus_max);
   json_ms_or_null(o->ask.target_word_s, o->ask.target_word_s > 0);
   printf(",\"target_first_word\":");
@@ -307,18 +312,6 @@ static void served_load_flags(const plan_options *o, int json) {
   }
 }
 
-static void json_ms_dist(const char *key, const gs_dist *d) {
-  const double v[] = {d->mean, d->p50, d->p90, d->p99};
-  const char *names[] = {"mean", "p50", "p90", "p99"};
-  size_t k;
-  printf(",\"%s\":{", key);
-  for (k = 0; k < 4; k++) {
-    printf("%s\"%s\":", k ? "," : "", names[k]);
-    cli_json_double(stdout, v[k] * 1e3);
-  }
-  printf("}");
-}
-
 static void json_served_point(const plan_options *o, const gs_served_point *pt, double gpu_hour) {
   const gs_layout *l = &pt->layout;
   double gpus = (double)(l->gpus * l->replicas);
@@ -345,8 +338,8 @@ static void json_served_point(const plan_options *o, const gs_served_point *pt, 
   printf(",\"copy_rate\":");
   json_ms_or_null(pt->copy_rate, !o->sask.has_load);
   printf("}");
-  json_ms_dist("ttft_ms", &pt->ttft);
-  json_ms_dist("tpot_ms", &pt->tpot);
+  cli_json_dist_ms(stdout, "ttft_ms", &pt->ttft);
+  cli_json_dist_ms(stdout, "tpot_ms", &pt->tpot);
   printf(",\"preemptions\":%llu,\"flags\":", (unsigned long long)pt->preemptions);
   cli_json_string(stdout, gs_served_flags(&o->sask, pt, flags, sizeof flags));
   printf("}");
@@ -357,12 +350,7 @@ static const char *const STAT_NAMES[] = {"mean", "p50", "p90", "p99"};
 static void served_json(const plan_options *o, const cli_report_options *r, const gs_served_result *p) {
   const gs_served_ask *a = &o->sask;
   size_t i;
-  printf("{\"assumptions\":");
-  cli_json_string(stdout, r->setting.assumptions);
-  printf(",\"model\":");
-  cli_json_string(stdout, r->setting.model_name);
-  printf(",\"gpu\":");
-  cli_json_string(stdout, r->setting.gpu_text.name);
+  json_head(r);
   printf(",\"gpus_max\":%llu,\"served\":true,\"validated\":false,\"engine\":\"%s\",\"target_stat\":\"%s\",\"target_word\":",
          (unsigned long long)a->gpus_max, a->engine ? a->engine : "vllm", STAT_NAMES[a->stat]);
   json_ms_or_null(a->target_tpot_s, a->target_tpot_s > 0);

@@ -81,18 +81,6 @@ static void serving_line(char *buf, size_t cap, const gs_plan *p, const gs_sched
            p->split == GS_SLICES ? "" : "; a pipeline's groups work one step at a time (no micro-batches in flight yet)");
 }
 
-static void json_dist(const char *key, const gs_dist *d) {
-  printf(",\"%s\":{\"mean\":", key);
-  cli_json_double(stdout, d->mean * 1e3);
-  printf(",\"p50\":");
-  cli_json_double(stdout, d->p50 * 1e3);
-  printf(",\"p90\":");
-  cli_json_double(stdout, d->p90 * 1e3);
-  printf(",\"p99\":");
-  cli_json_double(stdout, d->p99 * 1e3);
-  printf("}");
-}
-
 static const char *load_name(int kind) { return kind == GS_LOAD_CLOSED ? "closed" : kind == GS_LOAD_OPEN ? "open" : "batch"; }
 
 static void print_json(const gs_setting *s, const serve_options *o, const gs_scheduler *e, const gs_serve_result *r,
@@ -117,10 +105,10 @@ static void print_json(const gs_setting *s, const serve_options *o, const gs_sch
     printf(",\"prompt_tokens\":%llu,\"output_tokens\":%llu", (unsigned long long)o->lf.load.prompt_tokens,
            (unsigned long long)o->lf.load.output_tokens);
   printf(",\"seed\":%llu}", (unsigned long long)o->lf.load.seed);
-  json_dist("ttft_ms", &r->ttft);
-  json_dist("tpot_ms", &r->tpot);
-  json_dist("itl_ms", &r->itl);
-  json_dist("e2e_ms", &r->e2e);
+  cli_json_dist_ms(stdout, "ttft_ms", &r->ttft);
+  cli_json_dist_ms(stdout, "tpot_ms", &r->tpot);
+  cli_json_dist_ms(stdout, "itl_ms", &r->itl);
+  cli_json_dist_ms(stdout, "e2e_ms", &r->e2e);
   printf(",\"output_tokens_per_s\":");
   cli_json_double(stdout, r->output_tokens_per_s);
   printf(",\"total_tokens_per_s\":");

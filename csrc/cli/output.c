@@ -123,3 +123,15 @@ void cli_json_double(FILE *f, double x) {
   char buf[40];
   fputs(gs_exact(buf, sizeof buf, x), f);
 }
+
+void cli_json_dist_ms(FILE *f, const char *key, const gs_dist *d) {
+  const double v[] = {d->mean, d->p50, d->p90, d->p99};
+  static const char *const names[] = {"mean", "p50", "p90", "p99"};
+  size_t k;
+  fprintf(f, ",\"%s\":{", key);
+  for (k = 0; k < 4; k++) {
+    fprintf(f, "%s\"%s\":", k ? "," : "", names[k]);
+    cli_json_double(f, v[k] * 1e3);
+  }
+  fputc('}', f);
+}
