@@ -39,7 +39,7 @@ static void print_count_or_none(FILE *f, uint64_t n, const char *none) {
   else fputs(none, f);
 }
 
-static void json_link(const gs_link *l, const gs_hardware_text *t) {
+static void json_link(const gs_link *l, const gs_hardware_names *t) {
   printf("{\"key\":");
   cli_json_string(stdout, t->key);
   printf(",\"name\":");

@@ -328,9 +328,10 @@ int gs_explain_shown(const gs_priced *pr, char *buf, size_t cap, gs_error *err) 
 }
 
 int gs_explain(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, char *buf, size_t cap, gs_error *err) {
-  static gs_setting s; /* large (its texts): kept off the modules' stack */
+  gs_setting s;
   gs_priced pr;
   int rc;
+  memset(&s, 0, sizeof s);
   s.replicas = 1;
   s.model = *m;
   s.gpu = *g;
@@ -367,7 +368,7 @@ static int glued(const char *buf, size_t i, size_t n) {
 }
 
 int gs_explain_glue(char *buf, size_t cap, gs_error *err) {
-  static char out[GS_EXPLAIN_CAP];
+  char out[GS_EXPLAIN_CAP]; /* on the stack: the library keeps no state */
   size_t i, o = 0, n = 0;
   while (n < cap && buf[n]) n++;
   for (i = 0; i < n; i++) {

@@ -129,7 +129,7 @@ int gs_sweep_run(const gs_setting *s, gs_sweep_row *rows, size_t cap, gs_sweep *
  * is one of them, is not priced again. GS_ERR_SHAPE when the plan cannot take one of them
  * (the widget then draws no chart). out has room for cap rows. */
 int gs_offered_chart(const gs_setting *s, const gs_priced *now, gs_chart_row *out, size_t cap, gs_error *err) {
-  static gs_sweep_row rows[GS_OFFERED_MAX];
+  gs_sweep_row rows[GS_OFFERED_MAX];
   size_t i;
   int rc;
   if (GS_COUNT_COUNT > cap) return gs_fail(err, GS_ERR_TOO_LONG, "counts", "a chart of %zu rows has room for %zu", GS_COUNT_COUNT, cap);
@@ -157,7 +157,7 @@ int gs_offered_chart(const gs_setting *s, const gs_priced *now, gs_chart_row *ou
  * search, for callers with a model, a GPU, a link and a plan rather than a setting. */
 int gs_best_n(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, uint64_t max_n, int divide_heads,
               uint64_t *best, gs_error *err) {
-  static gs_setting s; /* large (its texts): kept off the stack */
+  gs_setting s;
   gs_sweep found;
   uint64_t n;
   int rc;
