@@ -39,9 +39,10 @@ static void num(const char *key, double x, int comma) {
 
 /* The figures of one setting (csrc/core/fields.h); the caller opens and closes its object. */
 static int print_setting(const gs_setting *s, uint64_t gpus, gs_priced *out, gs_error *err) {
+  gs_out o = cli_out(stdout);
   int rc = gs_price(s, gpus, out, err);
   if (rc != GS_OK) return rc;
-  cli_json_setting(stdout, out, CLI_JSON_STRINGS);
+  gs_out_setting(&o, out, GS_OUT_STRINGS);
   return GS_OK;
 }
 
@@ -49,14 +50,15 @@ static int print_setting(const gs_setting *s, uint64_t gpus, gs_priced *out, gs_
 static int print_chart_and_timeline(const gs_setting *s, const gs_priced *now, gs_error *err) {
   gs_chart_row chart[GS_OFFERED_MAX];
   gs_timeline_row timeline[GS_OFFERED_MAX];
+  gs_out o = cli_out(stdout);
   int rc;
   if ((rc = gs_offered_chart(s, now, chart, GS_OFFERED_MAX, err)) != GS_OK ||
       (rc = gs_timeline_of(now, timeline, GS_OFFERED_MAX, err)) != GS_OK)
     return rc;
   printf(",\"chart\":");
-  cli_json_chart(stdout, chart, GS_COUNT_COUNT);
+  gs_out_chart(&o, chart, GS_COUNT_COUNT);
   printf(",\"timeline\":");
-  cli_json_timeline(stdout, timeline, (size_t)now->plan.gpus);
+  gs_out_timeline(&o, timeline, (size_t)now->plan.gpus);
   return GS_OK;
 }
 

@@ -133,10 +133,11 @@ static int print_json(const cli_report_options *o, const sweep *sw) {
   printf(",\"rows\":[");
   for (i = 0; i < o->count_n; i++) {
     gs_priced r;
+    gs_out out = cli_out(stdout);
     int rc = row(o, sw, i, &r);
     if (rc != CLI_OK) return rc;
     printf("%s{", i ? "," : "");
-    cli_json_setting(stdout, &r, CLI_JSON_NUMBERS);
+    gs_out_setting(&out, &r, GS_OUT_NUMBERS);
     printf("}");
   }
   printf("]}\n");
