@@ -290,6 +290,10 @@ typedef struct {
 /* Seconds one all-reduce of size bytes takes, and the protocol it uses. */
 double gs_ring_allreduce(uint64_t size, const gs_ring *r, int *protocol);
 double gs_ring_steps(uint64_t gpus);
+/* The lesson's rule on one server: an all-reduce's start-up over gpus GPUs, base_us + 2(n-1)
+ * step_us (microseconds), and the share of the message each GPU sends, 2(n-1)/n. */
+double gs_ring_startup_us(const gs_link *l, uint64_t gpus);
+double gs_ring_sent_share(uint64_t gpus);
 const char *gs_protocol_name(int protocol);
 
 /* What sets a step's length: reading the memory, computing, or waiting on the link. */
@@ -322,6 +326,10 @@ const char *gs_split_name(int split);
 uint64_t gs_usable_bytes(const gs_gpu *g);
 uint64_t gs_message_bytes(const gs_model *m);
 uint64_t gs_chat_cache_bytes(const gs_model *m);
+/* A token's cache, over every layer (full and windowed); the all-reduces a word makes
+ * under slices (GS_ALL_REDUCES_PER_LAYER a layer): the lesson's "swaps". */
+uint64_t gs_cache_bytes_per_token(const gs_model *m);
+uint64_t gs_swaps_per_word(const gs_model *m);
 /* One chat's cache at the plan's tokens and bits; the servers the plan's GPUs span. */
 uint64_t gs_plan_cache_bytes(const gs_model *m, const gs_plan *p);
 /* What a step reads of one chat's cache at the plan's tokens and bits: all of it, or under
