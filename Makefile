@@ -24,10 +24,10 @@ LIB = csrc/core/primitives.c csrc/core/checks.c csrc/core/split.c csrc/core/step
 CLI = $(sort $(wildcard csrc/cli/*.c))
 # The command line's own reader (csrc/read/flags.h) and the JSON writer (csrc/emit/json.h):
 # native only, they read strtod's spellings and write printf's %.17g, which the modules leave out.
-ARGS = csrc/read/flags.c csrc/emit/json.c
+ARGS = csrc/read/flags.c csrc/emit/json.c csrc/emit/random_setting.c
 # The efficiency fit: a layer of the library the command line alone links (csrc/fit/fit.h).
 FIT = $(sort $(wildcard csrc/fit/*.c))
-HEADERS = csrc/gpusplit.h csrc/internal.h csrc/read/efficiency.h csrc/core/fields.h csrc/wasm/abi.h csrc/cli/cli.h csrc/cli/fit_work.h csrc/fit/fit.h csrc/emit/json.h csrc/read/flags.h csrc/read/families/families.h
+HEADERS = csrc/gpusplit.h csrc/internal.h csrc/read/efficiency.h csrc/core/fields.h csrc/wasm/abi.h csrc/cli/cli.h csrc/cli/fit_work.h csrc/fit/fit.h csrc/emit/json.h csrc/emit/random_setting.h csrc/read/flags.h csrc/read/families/families.h
 DATA = data/gpus.json data/links.json data/widget.json data/efficiency.json
 CATALOGUE = data/models/catalogue.json $(wildcard data/models/*.json)
 C_TESTS = model config families format view machines measured figure bounds efficiency runs experts launch serve allreduce plan_chart
