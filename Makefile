@@ -19,14 +19,15 @@ FAMILIES = $(sort $(wildcard csrc/read/families/*.c))
 LIB = csrc/core/primitives.c csrc/core/checks.c csrc/core/split.c csrc/core/step.c csrc/core/nccl.c csrc/core/prefill.c csrc/core/experts.c csrc/core/plan.c csrc/core/plan_counts.c csrc/core/explain.c csrc/read/measured.c csrc/read/calibrate.c csrc/read/runs.c \
       csrc/read/config.c csrc/read/tally.c csrc/read/json.c csrc/core/utf8.c csrc/read/hardware.c \
       csrc/core/format.c csrc/core/view.c csrc/read/data.c csrc/core/error.c csrc/core/price.c csrc/read/resolve.c $(FAMILIES) \
-      csrc/core/figure.c csrc/read/number.c csrc/emit/launch.c csrc/emit/plan_chart.c csrc/read/efficiency.c csrc/core/mixed_step.c csrc/serve/engine.c \
+      csrc/core/figure.c csrc/core/lesson_figures.c csrc/read/number.c csrc/emit/launch.c csrc/emit/plan_chart.c csrc/read/efficiency.c csrc/core/mixed_step.c csrc/serve/engine.c \
       csrc/serve/load.c csrc/serve/stats.c csrc/serve/scheduler.c csrc/serve/serve.c csrc/read/lengths.c csrc/serve/plan_served.c
 CLI = $(sort $(wildcard csrc/cli/*.c))
-# The command line's own reader (csrc/read/flags.h): native only, it reads strtod's spellings.
-ARGS = csrc/read/flags.c
+# The command line's own reader (csrc/read/flags.h) and the JSON writer (csrc/emit/json.h):
+# native only, they read strtod's spellings and write printf's %.17g, which the modules leave out.
+ARGS = csrc/read/flags.c csrc/emit/json.c csrc/emit/random_setting.c
 # The efficiency fit: a layer of the library the command line alone links (csrc/fit/fit.h).
 FIT = $(sort $(wildcard csrc/fit/*.c))
-HEADERS = csrc/gpusplit.h csrc/internal.h csrc/read/efficiency.h csrc/core/fields.h csrc/wasm/abi.h csrc/cli/cli.h csrc/cli/fit_work.h csrc/fit/fit.h csrc/read/flags.h csrc/read/families/families.h
+HEADERS = csrc/gpusplit.h csrc/internal.h csrc/read/efficiency.h csrc/core/fields.h csrc/wasm/abi.h csrc/cli/cli.h csrc/cli/fit_work.h csrc/fit/fit.h csrc/emit/json.h csrc/emit/random_setting.h csrc/read/flags.h csrc/read/families/families.h
 DATA = data/gpus.json data/links.json data/widget.json data/efficiency.json
 CATALOGUE = data/models/catalogue.json $(wildcard data/models/*.json)
 C_TESTS = model config families format view machines measured figure bounds efficiency runs experts launch serve allreduce plan_chart

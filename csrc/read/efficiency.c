@@ -112,12 +112,11 @@ static int read_figure(const gs_json *j, int at, fit_figure *f, gs_error *err) {
   return GS_OK;
 }
 
-int gs_efficiency_read(const char *text, size_t len, fit_result *fr, gs_error *err) {
-  static jsmntok_t toks[GS_JSON_TOKENS];
+int gs_efficiency_read(const char *text, size_t len, jsmntok_t *toks, unsigned tok_cap, fit_result *fr, gs_error *err) {
   gs_json j;
   int rc, list, at, i;
   memset(fr, 0, sizeof *fr);
-  if ((rc = gs_json_parse(text, len, toks, GS_JSON_TOKENS, &j, err)) != GS_OK) return rc;
+  if ((rc = gs_json_parse(text, len, toks, tok_cap, &j, err)) != GS_OK) return rc;
   if ((rc = text_of(&j, 0, "median_engine", fr->median_engine, sizeof fr->median_engine, err)) != GS_OK) return rc;
   if ((rc = read_allreduce(&j, fr, err)) != GS_OK) return rc;
   if ((list = gs_json_find(&j, 0, "figures")) < 0 || toks[list].type != JSMN_ARRAY)

@@ -69,8 +69,9 @@ const gs_allreduce_table *gs_allreduce_measured(const char *gpu_key, const char 
 int fit_gen_index(const char *generation);
 /* A generation's all-reduce start-up in fr; 0 when fr has none for it. */
 double fit_allreduce_for(const fit_result *fr, const char *generation);
-/* data/efficiency.json's text into fr. */
-int gs_efficiency_read(const char *text, size_t len, fit_result *fr, gs_error *err);
+/* data/efficiency.json's text into fr, parsed into the caller's toks (room for tok_cap
+ * tokens; GS_JSON_TOKENS holds the file's). */
+int gs_efficiency_read(const char *text, size_t len, jsmntok_t *toks, unsigned tok_cap, fit_result *fr, gs_error *err);
 /* The figures for an engine ("" for every engine pooled, "median" for the median engine)
  * on a GPU generation ("all": none): the engine's own for that generation, else its
  * all-generation ones with that generation's all-reduce start-up; every engine's pooled for

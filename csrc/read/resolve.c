@@ -33,9 +33,7 @@ static int resolve_model(const gs_request *q, gs_setting *out, gs_error *err) {
     /* the lesson's module carries no config reader: it offers its three models */
     return gs_fail(err, GS_ERR_UNSUPPORTED, "model", "this module reads no config.json");
 #else
-    const char *label = q->model_label ? q->model_label : "config.json";
-    gs_format(out->model_name, sizeof out->model_name, "%s", label);
-    gs_format(out->model_file, sizeof out->model_file, "%s", label);
+    out->model_name = q->model_label ? q->model_label : "config.json";
     if (memchr(q->model_text, '\0', q->model_len))
       return gs_fail(err, GS_ERR_JSON, "", "is not valid JSON: it holds a NUL byte");
     return gs_model_parse(q->model_text, q->model_len, q->bits, &out->model, err);
@@ -43,23 +41,33 @@ static int resolve_model(const gs_request *q, gs_setting *out, gs_error *err) {
   }
   e = gs_find_model(q->model_key ? q->model_key : "70b");
   if (!e) return gs_fail(err, GS_ERR_UNKNOWN, "model", "no built-in model is named '%s'", q->model_key);
-  gs_format(out->model_name, sizeof out->model_name, "%s", e->name);
-  gs_format(out->model_file, sizeof out->model_file, "data/models/%s", e->file);
+  out->model_name = e->name;
+  out->model_entry = e;
   if ((rc = gs_builtin_model(e->key, q->bits, &out->model, err)) != GS_OK) return rc;
   return GS_OK;
 }
 
 /* A GPU by key (the lesson's when none), each typed figure in place of the catalogue's;
  * with no key and every figure typed, a GPU of its own (no generation unless typed). */
+/* A catalogue entry's names, without its source. */
+static void names_of(const gs_hardware_text *t, gs_hardware_names *out) {
+  gs_format(out->key, sizeof out->key, "%s", t->key);
+  gs_format(out->name, sizeof out->name, "%s", t->name);
+  gs_format(out->link, sizeof out->link, "%s", t->link);
+}
+
 static int resolve_gpu(const gs_request *q, gs_setting *out, gs_error *err) {
   const unsigned figures = GS_TYPED_GIB | GS_TYPED_USABLE | GS_TYPED_GPU_BW | GS_TYPED_FLOPS;
   unsigned t = BEYOND_WIDGET ? q->gpu_typed : 0;
+  gs_hardware_text text;
   int rc;
   if (!q->gpu_key && (t & figures) == figures) {
     memset(&out->gpu, 0, sizeof out->gpu);
     memset(&out->gpu_text, 0, sizeof out->gpu_text);
-  } else if ((rc = gs_builtin_gpu(q->gpu_key ? q->gpu_key : "lesson", &out->gpu, &out->gpu_text, err)) != GS_OK) {
+  } else if ((rc = gs_builtin_gpu(q->gpu_key ? q->gpu_key : "lesson", &out->gpu, &text, err)) != GS_OK) {
     return rc;
+  } else {
+    names_of(&text, &out->gpu_text);
   }
   if (t & GS_TYPED_GIB) out->gpu.gib = q->gpu.gib;
   if (t & GS_TYPED_USABLE) out->gpu.usable = q->gpu.usable;
@@ -82,18 +90,21 @@ static int resolve_gpu(const gs_request *q, gs_setting *out, gs_error *err) {
  * NULL) says whether a typed latency differs from the one it replaces: 1 the step's, 2 the
  * base's, 0 neither. */
 static int resolve_link(const char *key, const char *def, unsigned t, const gs_link *typed, double base_us, gs_link *out,
-                        gs_hardware_text *text, int *latencies_typed, gs_error *err) {
+                        gs_hardware_names *names, int *latencies_typed, gs_error *err) {
   /* a link of its own has its bandwidth and latencies typed (the start-up may be given as
    * base_us); otherwise typed figures replace some of the default link's */
   const unsigned figures = GS_TYPED_LINK_BW | GS_TYPED_STEP_US | GS_TYPED_KIND | (base_us >= 0 ? 0 : GS_TYPED_BASE_US);
   int custom = !key && (t & figures) == figures, rc;
-  if (!BEYOND_WIDGET) return gs_builtin_link(key ? key : def, out, text, err);
+  gs_hardware_text text;
   if (custom) {
     memset(out, 0, sizeof *out);
-    memset(text, 0, sizeof *text);
-  } else if ((rc = gs_builtin_link(key ? key : def, out, text, err)) != GS_OK) {
+    memset(names, 0, sizeof *names);
+  } else if ((rc = gs_builtin_link(key ? key : def, out, &text, err)) != GS_OK) {
     return rc;
+  } else {
+    names_of(&text, names);
   }
+  if (!BEYOND_WIDGET) return GS_OK;
   /* only a catalogue link's latencies can be said to be replaced; a link typed whole has
    * none of its own to compare (NCCL's rules price it with NCCL's latencies for its kind) */
   if (latencies_typed && !custom)
@@ -106,7 +117,7 @@ static int resolve_link(const char *key, const char *def, unsigned t, const gs_l
   if (t & GS_TYPED_BASE_US) out->base_us = typed->base_us + 0.0;
   if (t & GS_TYPED_KIND) out->kind = typed->kind;
   if (base_us >= 0) out->base_us = base_us;
-  if (t & (GS_TYPED_LINK_BW | GS_TYPED_STEP_US | GS_TYPED_BASE_US)) gs_format(text->name, sizeof text->name, "Custom link");
+  if (t & (GS_TYPED_LINK_BW | GS_TYPED_STEP_US | GS_TYPED_BASE_US)) gs_format(names->name, sizeof names->name, "Custom link");
   return gs_link_check(out, err);
 }
 
@@ -261,7 +272,7 @@ static int resolve_plan(const gs_request *q, int own_latencies, gs_setting *out,
 /* The link fitted to the request's log, at this plan's message size, of the chosen
  * link's kind (gpusplit calibrate; report --link-from). */
 static int resolve_log(const gs_request *q, gs_setting *out, gs_error *err) {
-  static gs_measured measured; /* 4 KiB: kept off the modules' stack */
+  gs_measured measured; /* 4 KiB, on the stack: the library keeps no state */
   gs_fit fit;
   gs_link fitted;
   uint64_t bytes;
