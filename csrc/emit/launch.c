@@ -20,19 +20,6 @@
 
 #include "internal.h"
 
-static const char *const ENGINE_NAMES[GS_ENGINE_COUNT] = {"vllm", "sglang", "trtllm"};
-
-const char *gs_engine_name(int engine) {
-  return engine >= 0 && engine < GS_ENGINE_COUNT ? ENGINE_NAMES[engine] : NULL;
-}
-
-int gs_engine_parse(const char *name) {
-  int i;
-  for (i = 0; i < GS_ENGINE_COUNT; i++)
-    if (name && strcmp(name, ENGINE_NAMES[i]) == 0) return i;
-  return -1;
-}
-
 int gs_launch_sizes_of(const gs_setting *s, uint64_t n, gs_launch_sizes *out, gs_error *err) {
   gs_plan p = s->plan;
   int rc = gs_count_allowed(s, n, err);
