@@ -8,6 +8,7 @@ import { CHART, SETTING, SWITCHES } from './fields.js';
 
 export { SWITCHES };
 export const SPLIT_KEYS = ['slices', 'groups', 'slices-groups']; // enum gs_split
+const RULES = ['lesson', 'real', 'gpu']; // use_rules' 0, 1, 2 (csrc/wasm/explorer.c)
 
 // A failure of one step: the module's one line, and the step it came from ('model',
 // 'gpu', 'link', 'log', 'between', 'plan', 'price', 'sweep', 'explain').
@@ -55,6 +56,7 @@ export async function openExplorer(bytes) {
     models: list(0),
     gpus: list(1),
     links: list(2),
+    engines: list(3).map((e) => e.key),
     useModel(index, bits) {
       check('model', w.use_model(index >>> 0, bits));
     },
@@ -89,18 +91,30 @@ export async function openExplorer(bytes) {
       key('between', k);
       check('between', w.use_between_key());
     },
-    // The rules the next plan() takes: false the lesson's (the page's own), true real
-    // hardware's with data/efficiency.json's fitted efficiency (report --assume real).
-    useRules(real) {
-      check('rules', w.use_rules(real ? 1 : 0));
+    // The rules the next plan() takes: 'lesson' (switch by switch as the page sets them),
+    // 'real' (report --assume real: real hardware's, with data/efficiency.json's fitted
+    // efficiency), or 'gpu' (report with neither: real for a catalogue GPU, the lesson's for
+    // the lesson's GPU).
+    useRules(rules) {
+      check('rules', w.use_rules(RULES.indexOf(rules) >>> 0));
     },
-    // p: split key, words, perServer, chatTokens, cacheBits (numbers) and the switches.
+    // The engine whose fitted figures price under real rules (report --engine): one of
+    // engines, 'median', 'none' (the peaks), or '' for every engine's runs pooled.
+    useEngine(k) {
+      key('engine', k);
+      check('engine', w.use_engine());
+    },
+    // p: split key, words, perServer, chatTokens, cacheBits (numbers) and the switches. Gives
+    // the priced link, whether real rules hold, the switches that hold (by SWITCHES' names),
+    // the rules as report's Assumptions line says them, and which efficiency prices ('': none).
     plan(p) {
       let switches = 0;
       for (const [name, bit] of Object.entries(SWITCHES)) if (p[name]) switches |= bit;
       check('plan', w.plan(SPLIT_KEYS.indexOf(p.split) >>> 0, p.words, p.perServer, p.chatTokens, p.cacheBits, switches));
-      const [bandwidth, step_us, base_us, messageBytes] = numbers(4);
-      return { link: { bandwidth, step_us, base_us }, linkName: strings(w.link_name_buffer(), 1)[0], messageBytes };
+      const [bandwidth, step_us, base_us, messageBytes, real, held] = numbers(6);
+      const [assumptions, efficiency] = strings(w.rules_text(), 2);
+      return { link: { bandwidth, step_us, base_us }, linkName: strings(w.link_name_buffer(), 1)[0], messageBytes, real: real === 1,
+        held: Object.fromEntries(Object.entries(SWITCHES).map(([name, bit]) => [name, (held & bit) !== 0])), assumptions, efficiency };
     },
     // Every figure of n GPUs, by its path in csrc/core/fields.h.
     price(n) {

@@ -1,0 +1,62 @@
+// The explorer's rules (issue 30): the switch between real hardware's rules and the
+// lesson's, the engine whose fitted efficiency prices under real rules, and the line above
+// the figures that says which rules hold, in the module's words (the same line `gpusplit
+// report` prints as its Assumptions). Inlined just before web/src/explorer.js, in one scope
+// with it. It places what the module answers and decides no rule: which rules a GPU takes
+// is gs_resolve's (csrc/read/resolve.c).
+
+// The settings this part keeps in the page's address, with their defaults: '' takes the
+// GPU's own rules (real for a catalogue GPU, the lesson's for the lesson's GPU), as
+// `report` does with no --assume, and so does an address written before the switch; ''
+// engine: every engine's runs pooled.
+const RULES_DEFAULTS = { rules: '', engine: '' };
+const RULES_ASKED = { '': 'gpu', real: 'real', lesson: 'lesson' };
+// The lesson's switches that real rules set themselves (cpc: a cache for each chat, and
+// so on): shown ticked and fixed while the rules hold them, and the person's own ticks
+// kept for the lesson's rules.
+const RULE_SWITCHES = { cpc: 'cachePerChat', rcache: 'readCache', heads: 'divideHeads', auto: 'ncclAuto' };
+
+// A value of the address that the switch does not offer is the default.
+const rulesValue = (value) => (Object.hasOwn(RULES_ASKED, value) ? value : RULES_DEFAULTS.rules);
+
+function fillEngines(select, engines) {
+  select.replaceChildren(new Option('Every engine\'s runs pooled (the default)', ''), ...engines.map((e) => new Option(e, e)),
+    new Option('The median engine', 'median'), new Option('None: the GPU\'s peaks', 'none'));
+}
+
+// Before plan(): the rules and the engine asked.
+function askRules(module, state) {
+  module.useRules(RULES_ASKED[state.rules]);
+  module.useEngine(state.engine);
+}
+
+// The lesson's switches as the person ticked them (after a refusal, or before a plan).
+function ownSwitches(state, form) {
+  for (const field of Object.keys(RULE_SWITCHES)) {
+    form.elements[field].disabled = false;
+    form.elements[field].checked = state[field] === '1';
+  }
+}
+
+// After plan(): the rules that hold into the switch, the switches they set, the engine's
+// line and the assumptions above the figures.
+function showRules(planned, state, form) {
+  form.elements.rules.value = planned.real ? 'real' : 'lesson';
+  for (const [field, name] of Object.entries(RULE_SWITCHES)) {
+    const byRules = planned.real && planned.held[name];
+    form.elements[field].disabled = byRules;
+    form.elements[field].checked = byRules || state[field] === '1';
+  }
+  form.elements.engine.disabled = !planned.real;
+  $('engine-status').textContent = planned.real
+    ? `Achieved efficiency: ${planned.efficiency === '' ? 'none, the GPU\'s peaks' : planned.efficiency}.`
+    : 'The lesson\'s rules price at the GPU\'s peaks: no engine\'s efficiency.';
+  $('assumptions').textContent = `Assumptions: ${planned.assumptions}`;
+}
+
+// When nothing can be priced: no rules are said to hold.
+function clearRules(state, form) {
+  ownSwitches(state, form);
+  $('assumptions').textContent = '';
+  $('engine-status').textContent = '';
+}
