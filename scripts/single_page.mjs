@@ -53,8 +53,7 @@ export function pack85(bytes) {
 }
 
 // The page `html` (a file in web/src/, its markers already filled but __CSP__, __STYLE__
-// and __SCRIPT__) with `reader` and `script` (files in web/src/; script may be a list, read
-// in its order into one scope), `style`, and the module
+// and __SCRIPT__) with `reader` and `script` (files in web/src/), `style`, and the module
 // at wasmPath in place of wasmMarker, in base 64 or (base85) in base 85.
 // With `body` ({ marker, path }), the file at path (the page's markup) is packed as the
 // module is, in base 85, in place of that marker.
@@ -64,7 +63,7 @@ export function singlePage({ html, reader, script, style, wasmPath, wasmMarker, 
   const zopfli = (path) => execFileSync('zopfli', ['--gzip', '-c', path], { maxBuffer: 1 << 24 });
   const gzip = zopfli(wasmPath);
   const packed = base85 ? pack85(gzip) : gzip.toString('base64');
-  let code = fill(minify(inlined(reader) + '\n' + [].concat(script).map(read).join('\n'), 'js'), wasmMarker, packed);
+  let code = fill(minify(inlined(reader) + '\n' + inlined(script), 'js'), wasmMarker, packed);
   if (body) code = fill(code, body.marker, pack85(zopfli(body.path)));
   const css = minify(read(style), 'css');
   const csp = [

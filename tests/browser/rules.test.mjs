@@ -97,7 +97,8 @@ function expected(flags, n, counts, rules) {
     usable: `of ${v.usable} a GPU can use${row.fits ? '' : ': it does not fit'}`, time: v.time,
     timeParts: row.fits ? `reading ${v.read}, waiting ${v.transfer}` : '',
     speed: row.fits ? `${v.words_per_s} words a second for each chat, ${v.words_all} for all of them` : '',
-    waiting: row.fits ? v.waiting : '—', machine: row.fits && row.protocol ? `${servers}; NCCL's ${row.protocol} protocol` : servers,
+    // NCCL's protocol, as report's table names it: only while NCCL's rules price (--nccl auto)
+    waiting: row.fits ? v.waiting : '—', machine: row.fits && row.protocol && cli.nccl === 'auto' ? `${servers}; NCCL's ${row.protocol} protocol` : servers,
     fewest: String(cli.fewest ?? 'none'), best: String(cli.best ?? 'none'),
     table: counts.map((g) => [String(g), rows.get(g).fits ? 'yes' : 'no', rows.get(g).view.time]),
     explain: sums(flags, n),

@@ -13,8 +13,9 @@ import { SETTING } from '../../web/src/fields.js';
 const committed = readFileSync(path('web/explorer.html'), 'utf8');
 const fresh = readFileSync(path('build/explorer.html'), 'utf8');
 const page = committed.slice(0, committed.indexOf('<script'));
-// the page's own script: its rules' part (inlined first, one scope) and the rest
-const source = ['web/src/explorer_rules.js', 'web/src/explorer.js'].map((f) => readFileSync(path(f), 'utf8')).join('\n');
+// the page's script and the chart's and the rules' parts, which it imports
+const source = ['web/src/explorer.js', 'web/src/explorer_chart.js', 'web/src/explorer_rules.js']
+  .map((f) => readFileSync(path(f), 'utf8')).join('\n');
 
 const build = suite('the committed explorer is a fresh build');
 const made = builtWith('explorer.html');
@@ -90,7 +91,8 @@ alone.run();
 const dom = suite('the explorer\'s page and script agree');
 
 dom('every element the script looks up exists in the page', () => {
-  const lookups = new Set([...source.matchAll(/\$\('([\w-]+)'\)/g)].map((m) => m[1]));
+  // explorer.js's $, and the lookups its imported parts name their own
+  const lookups = new Set([...source.matchAll(/(?:\$|chartEl|rulesEl)\('([\w-]+)'\)/g)].map((m) => m[1]));
   assert.ok(lookups.size > 10);
   const missing = [...lookups].filter((id) => !page.includes(`id="${id}"`));
   assert.equal(missing, []);

@@ -1,31 +1,33 @@
 // The explorer's rules (issue 30): the switch between real hardware's rules and the
 // lesson's, the engine whose fitted efficiency prices under real rules, and the line above
 // the figures that says which rules hold, in the module's words (the same line `gpusplit
-// report` prints as its Assumptions). Inlined just before web/src/explorer.js, in one scope
-// with it. It places what the module answers and decides no rule: which rules a GPU takes
-// is gs_resolve's (csrc/read/resolve.c).
+// report` prints as its Assumptions). web/src/explorer.js imports it, and the page inlines
+// both into one scope (scripts/single_page.mjs). It places what the module answers and
+// decides no rule: which rules a GPU takes is gs_resolve's (csrc/read/resolve.c).
 
 // The settings this part keeps in the page's address, with their defaults: '' takes the
 // GPU's own rules (real for a catalogue GPU, the lesson's for the lesson's GPU), as
 // `report` does with no --assume, and so does an address written before the switch; ''
 // engine: every engine's runs pooled.
-const RULES_DEFAULTS = { rules: '', engine: '' };
+export const RULES_DEFAULTS = { rules: '', engine: '' };
 const RULES_ASKED = { '': 'gpu', real: 'real', lesson: 'lesson' };
 // The lesson's switches that real rules set themselves (cpc: a cache for each chat, and
 // so on): shown ticked and fixed while the rules hold them, and the person's own ticks
 // kept for the lesson's rules.
 const RULE_SWITCHES = { cpc: 'cachePerChat', rcache: 'readCache', heads: 'divideHeads', auto: 'ncclAuto' };
+// its own name for the lookup: the page's one scope holds explorer.js's `$` too
+const rulesEl = (id) => document.getElementById(id);
 
 // A value of the address that the switch does not offer is the default.
-const rulesValue = (value) => (Object.hasOwn(RULES_ASKED, value) ? value : RULES_DEFAULTS.rules);
+export const rulesValue = (value) => (Object.hasOwn(RULES_ASKED, value) ? value : RULES_DEFAULTS.rules);
 
-function fillEngines(select, engines) {
+export function fillEngines(select, engines) {
   select.replaceChildren(new Option('Every engine\'s runs pooled (the default)', ''), ...engines.map((e) => new Option(e, e)),
     new Option('The median engine', 'median'), new Option('None: the GPU\'s peaks', 'none'));
 }
 
 // Before plan(): the rules and the engine asked.
-function askRules(module, state) {
+export function askRules(module, state) {
   module.useRules(RULES_ASKED[state.rules]);
   module.useEngine(state.engine);
 }
@@ -40,7 +42,7 @@ function ownSwitches(state, form) {
 
 // After plan(): the rules that hold into the switch, the switches they set, the engine's
 // line and the assumptions above the figures.
-function showRules(planned, state, form) {
+export function showRules(planned, state, form) {
   form.elements.rules.value = planned.real ? 'real' : 'lesson';
   for (const [field, name] of Object.entries(RULE_SWITCHES)) {
     const byRules = planned.real && planned.held[name];
@@ -48,15 +50,15 @@ function showRules(planned, state, form) {
     form.elements[field].checked = byRules || state[field] === '1';
   }
   form.elements.engine.disabled = !planned.real;
-  $('engine-status').textContent = planned.real
+  rulesEl('engine-status').textContent = planned.real
     ? `Achieved efficiency: ${planned.efficiency === '' ? 'none, the GPU\'s peaks' : planned.efficiency}.`
     : 'The lesson\'s rules price at the GPU\'s peaks: no engine\'s efficiency.';
-  $('assumptions').textContent = `Assumptions: ${planned.assumptions}`;
+  rulesEl('assumptions').textContent = `Assumptions: ${planned.assumptions}`;
 }
 
 // When nothing can be priced: no rules are said to hold.
-function clearRules(state, form) {
+export function clearRules(state, form) {
   ownSwitches(state, form);
-  $('assumptions').textContent = '';
-  $('engine-status').textContent = '';
+  rulesEl('assumptions').textContent = '';
+  rulesEl('engine-status').textContent = '';
 }
