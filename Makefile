@@ -198,13 +198,13 @@ widget: build/widget.html
 # scripts/embed_explorer.mjs inlines it into one page; `make explorer` copies that page to
 # web/explorer.html, which is committed, and tests/js/explorer.test.mjs keeps the two equal.
 EXPLORER_EXPORTS = $(ABI_EXPORTS) text_in_buffer text_in_capacity key_in_buffer key_in_capacity list_buffer \
-                   $(foreach r,gpu link log planned,$(r)_u64 $(r)_f64 $(r)_text) \
+                   $(foreach r,gpu link log planned rules,$(r)_u64 $(r)_f64 $(r)_text) \
                    max_gpus list use_model use_config \
-                   use_gpu_key use_gpu use_link_key use_link use_log use_between_key use_rules plan price sweep explain \
+                   use_gpu_key use_gpu use_link_key use_link use_log use_between_key use_rules use_engine plan price sweep explain \
                    frontier layout frontier_f64 frontier_text ticks_f64 ticks_text
 EXPLORER_EMFLAGS = -Oz --no-entry -sSTANDALONE_WASM -sINITIAL_MEMORY=4194304 -sTOTAL_STACK=262144 -sALLOW_MEMORY_GROWTH=0 \
                    -sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(EXPLORER_EXPORTS:%=_%))
-EXPLORER_WEB = web/src/explorer.html web/src/explorer.css web/src/explorer.js web/src/explorer_chart.js web/src/explorer_module.js web/src/module_memory.js web/src/fields.js scripts/embed_explorer.mjs scripts/single_page.mjs
+EXPLORER_WEB = web/src/explorer.html web/src/explorer.css web/src/explorer.js web/src/explorer_rules.js web/src/explorer_chart.js web/src/explorer_module.js web/src/module_memory.js web/src/fields.js scripts/embed_explorer.mjs scripts/single_page.mjs
 
 build/explorer.wasm: $(LIB) csrc/wasm/explorer.c csrc/wasm/abi.c $(HEADERS) build/tables_module.c build/efficiency_table.c build/catalogue.c build/wasm-include/jsmn.h
 	$(Q)$(EMCC) $(WARN) $(EXPLORER_EMFLAGS) -Icsrc -isystem build/wasm-include -o $@ \

@@ -11,7 +11,9 @@ import { execFileSync } from 'node:child_process';
 import { browserSuite, fileUrl, openPage, ROOT } from './harness.mjs';
 
 const GPUSPLIT = join(ROOT, 'build', 'gpusplit');
-// the page's setting, as report's flags (the explorer's lesson rules, csrc/wasm/explorer.c)
+// the page's setting, as report's flags: the explorer opens on real rules for a catalogue
+// GPU (tests/browser/rules.test.mjs), so the tests held to these ask for the lesson's
+// (#rules=lesson), whose 70B frontier within 16 GPUs is the crowded one
 const LESSON_70B = ['--model', '70b', '--gpu', 'h100-sxm', '--link', 'nvlink4', '--assume', 'lesson'];
 const planOf = (flags, budget) => JSON.parse(execFileSync(GPUSPLIT, ['plan', ...flags, '--gpus-max', String(budget), '--json'], { encoding: 'utf8' }));
 const reportRow = (flags) => JSON.parse(execFileSync(GPUSPLIT, ['report', ...flags, '--json'], { encoding: 'utf8' })).rows[0];
@@ -25,7 +27,7 @@ const reach = (page) => page.evaluate(() => [...document.querySelectorAll('#fron
 const chart = browserSuite('the explorer\'s plan chart');
 
 chart('every point of a crowded frontier is the topmost element at its centre, and a click there chooses it', async (ctx) => {
-  const { page, seen } = await openPage(ctx, fileUrl('explorer.html', '#budget=16'));
+  const { page, seen } = await openPage(ctx, fileUrl('explorer.html', '#budget=16&rules=lesson'));
   const native = planOf(LESSON_70B, 16);
   assert.ok(native.frontier.length >= 40, `a crowded frontier: ${native.frontier.length} points`);
   await page.locator('#plot').scrollIntoViewIfNeeded(); // elementFromPoint sees the viewport only
@@ -72,7 +74,7 @@ chart('the chart is one Tab stop, and the arrow keys, Home and End reach every p
 });
 
 chart('a point chosen sets the cards and the sum to report\'s for its flags; the table lists the same points in engine terms', async (ctx) => {
-  const { page, seen } = await openPage(ctx, fileUrl('explorer.html', '#per=8&budget=16'));
+  const { page, seen } = await openPage(ctx, fileUrl('explorer.html', '#per=8&budget=16&rules=lesson'));
   const rules = [...LESSON_70B, '--per-server', '8', '--between', 'ib-ndr'];
   const native = planOf(rules, 16);
   const before = await page.textContent('#time');
@@ -104,7 +106,7 @@ chart('a point chosen sets the cards and the sum to report\'s for its flags; the
 });
 
 chart('a budget that holds no layout names the fewest GPUs that would, and its button searches them', async (ctx) => {
-  const { page, seen } = await openPage(ctx, fileUrl('explorer.html', '#model=405b&budget=8'));
+  const { page, seen } = await openPage(ctx, fileUrl('explorer.html', '#model=405b&budget=8&rules=lesson'));
   const native = planOf(['--model', '405b', '--gpu', 'h100-sxm', '--link', 'nvlink4', '--assume', 'lesson'], 8);
   assert.is(native.frontier.length, 0);
   const fewest = Number(native.why.match(/the fewest that hold it are (\d+)/)[1]);
@@ -166,7 +168,9 @@ const a11y = browserSuite('the plan chart, as axe-core sees it', { contextOption
 
 for (const colorScheme of ['light', 'dark']) {
   a11y(`in the ${colorScheme} scheme axe finds no violation with the chart focused, a point chosen, the table open, and a budget too small`, async (ctx) => {
-    for (const fragment of ['#budget=16&per=8', '#model=405b&budget=8']) {
+    // real rules (the default: the rules' switch, the engine's select), the lesson's (the
+    // select disabled, the switches the person's own), and a budget too small
+    for (const fragment of ['#budget=16&per=8', '#budget=16&per=8&rules=lesson', '#model=405b&budget=8']) {
       const { page, seen } = await openPage(ctx, fileUrl('explorer.html', fragment));
       await page.emulateMedia({ colorScheme });
       if (await page.locator('#frontier .ex-point').count()) {
