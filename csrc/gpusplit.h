@@ -69,7 +69,7 @@ enum gs_store {
   GS_STORE_16 = 0,      /* every weight at 16 bits, the config's default */
   GS_STORE_BITS = 1,    /* every weight at `bits` bits (--bits) */
   GS_STORE_MXFP4 = 2,   /* routed experts' matrices in MXFP4: 4 bits plus an 8-bit scale per 32 values */
-  GS_STORE_FP8_BLOCK = 3/* linear weights at 8 bits plus a 32-bit scale per block_rows x block_cols block */
+  GS_STORE_FP8_BLOCK = 3/* linear weights at 8 bits plus a scale of scale_bits per block_rows x block_cols block */
 };
 
 typedef struct {
@@ -77,6 +77,7 @@ typedef struct {
   uint64_t bits;       /* GS_STORE_BITS: bits of every weight, 1 to 32 */
   uint64_t block_rows; /* GS_STORE_FP8_BLOCK: weight_block_size */
   uint64_t block_cols;
+  uint64_t scale_bits; /* GS_STORE_FP8_BLOCK: bits of one block's scale (weight_scale_inv) */
 } gs_storage;
 
 /* A model derived once from its config.json: every total the cost needs. Weights are
