@@ -679,6 +679,8 @@ typedef struct {
   uint64_t replicas;         /* copies of the layout (1 or more) */
   double gpu_hour;           /* the price of a GPU hour; 0 when none was given */
   int real;                  /* 1: real hardware's rules (enum gs_assume), 0: the lesson's */
+  int allreduce_unfitted;    /* fitted figures apply, but the GPU's generation has no decode runs of
+                                its own: no all-reduce start-up fitted to other GPUs' runs is added */
   char assumptions[512];     /* the rules that hold, in one line, for every place figures are shown */
   char efficiency_from[512]; /* which achieved-efficiency figures price, in one line; "" when off */
   char model_name[4096];     /* "70B", or the label of a config given as text (a path, whole) */

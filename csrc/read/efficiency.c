@@ -136,6 +136,14 @@ const fit_figure *fit_pooled_engine(const fit_result *fr, const char *engine) {
   return NULL;
 }
 
+/* Whether the fit holds decode runs on a generation: a figure it made on it. */
+static int own_runs(const fit_result *fr, const char *generation) {
+  size_t i;
+  for (i = 0; i < fr->count; i++)
+    if (strcmp(fr->f[i].generation, generation) == 0) return 1;
+  return 0;
+}
+
 const fit_figure *gs_efficiency_pick(const fit_result *fr, const char *engine, const char *generation, gs_efficiency *out) {
   const fit_figure *all = NULL;
   size_t i;
@@ -152,8 +160,22 @@ const fit_figure *gs_efficiency_pick(const fit_result *fr, const char *engine, c
   }
   if (!all) return NULL;
   *out = all->e;
-  if (!all->allreduce_fitted) out->allreduce_us = fit_allreduce_for(fr, generation);
+  /* a generation with no decode runs of its own does not take an all-reduce start-up fitted
+   * to other generations' runs: NCCL's constants price it, or its measured table where one
+   * reaches (csrc/core/nccl.c), with nothing added (issue 30) */
+  if (strcmp(generation, "all") != 0 && !own_runs(fr, generation)) out->allreduce_us = 0;
+  else if (!all->allreduce_fitted) out->allreduce_us = fit_allreduce_for(fr, generation);
   return all;
+}
+
+int gs_efficiency_own_startup(const fit_result *fr, const char *gpu_key) {
+  gs_gpu g;
+  gs_hardware_text t;
+  const char *generation = gs_gpu_generation(gpu_key);
+  if (generation[0]) return own_runs(fr, generation);
+  /* the lesson's GPU and typed ones are priced as every GPU pooled; a catalogue GPU the fit
+   * gives no generation has no runs of its own */
+  return strcmp(gpu_key, "lesson") == 0 || gs_builtin_gpu(gpu_key, &g, &t, NULL) != GS_OK;
 }
 
 /* Why an engine has no figures of its own, before the figures it is priced with; "" when it
@@ -178,6 +200,7 @@ const fit_figure *gs_efficiency_for_gpu(const fit_result *fr, const char *engine
   char off[96] = "; not tested on a source the fit left out";
   if (!generation[0]) generation = "all";
   if (!(f = gs_efficiency_pick(fr, engine, generation, out))) return NULL;
+  if (!gs_efficiency_own_startup(fr, gpu_key)) out->allreduce_us = 0;
   /* how far off the engine's figures are on sources the fit left out (gpusplit fit) */
   for (i = 0; i < fr->count; i++)
     if (strcmp(fr->f[i].engine, f->engine) == 0 && strcmp(fr->f[i].generation, "all") == 0) left_out = fr->f[i].left_out_error;
@@ -205,6 +228,17 @@ static void engine_names(const fit_result *fr, char *names, size_t cap) {
       at += (size_t)gs_format(names + at, cap - at, "%s%s", at ? ", " : "", fr->f[i].engine);
 }
 
+/* The bit of allreduce_us among the typed figures: its place in GS_EFFICIENCY_FIELDS. */
+static unsigned allreduce_typed_bit(void) {
+  unsigned bit = 1, found = 0;
+#define FIND(member, kind, flag) \
+  if (strcmp(#member, "allreduce_us") == 0) found = bit; \
+  bit <<= 1;
+  GS_EFFICIENCY_FIELDS(FIND)
+#undef FIND
+  return found;
+}
+
 /* Which figures of q->efficiency are typed: efficiency_typed, or when it is 0, those on. */
 static unsigned typed_figures(const gs_request *q) {
   unsigned bits = 0, bit = 1;
@@ -215,7 +249,7 @@ static unsigned typed_figures(const gs_request *q) {
   return bits;
 }
 
-int gs_efficiency_resolve(const gs_request *q, const gs_setting *s, gs_efficiency *out, char *said, size_t cap, gs_error *err) {
+int gs_efficiency_resolve(const gs_request *q, gs_setting *s, gs_efficiency *out, char *said, size_t cap, gs_error *err) {
   const fit_result *fr = q->efficiencies ? q->efficiencies : &GS_EFFICIENCY_TABLE;
   unsigned typed = typed_figures(q), bit = 1;
   int named = q->efficiencies || (q->engine && strcmp(q->engine, "none") != 0);
@@ -232,10 +266,13 @@ int gs_efficiency_resolve(const gs_request *q, const gs_setting *s, gs_efficienc
   }
   if (!named && s->real && !q->engine && !typed && !gs_efficiency_for_gpu(fr, "", s->gpu_text.key, out, said, cap))
     gs_format(said, cap, "none fitted for %s: the peaks", s->gpu_text.name);
+  /* fitted figures apply and the start-up is not one fitted on other GPUs' runs */
+  s->allreduce_unfitted = said[0] && !gs_efficiency_own_startup(fr, s->gpu_text.key);
 #define TYPED(member, kind, flag) \
   if (typed & bit) out->member = q->efficiency.member, gs_format(said, cap, "as given"); \
   bit <<= 1;
   GS_EFFICIENCY_FIELDS(TYPED)
 #undef TYPED
+  if (typed & allreduce_typed_bit()) s->allreduce_unfitted = 0;
   return GS_OK;
 }

@@ -88,6 +88,10 @@ const fit_figure *gs_efficiency_for_gpu(const fit_result *fr, const char *engine
  * engine's pooled when nothing is named or typed; then each typed figure in place of one.
  * said gets which ("" when off). Fails naming "engine" for an engine with no figures, and
  * "efficiency" for a built-in table without the pooled figures (a broken build). */
-int gs_efficiency_resolve(const gs_request *q, const gs_setting *s, gs_efficiency *out, char *said, size_t cap, gs_error *err);
+int gs_efficiency_resolve(const gs_request *q, gs_setting *s, gs_efficiency *out, char *said, size_t cap, gs_error *err);
+/* 0 when a catalogue GPU's generation has no decode runs in fr (or the GPU has no
+ * generation): its all-reduce start-up is then NCCL's constants or its measured table, not
+ * one fitted to other GPUs' runs; 1 otherwise (the lesson's GPU and typed ones included). */
+int gs_efficiency_own_startup(const fit_result *fr, const char *gpu_key);
 
 #endif
