@@ -679,9 +679,11 @@ typedef struct {
   uint64_t replicas;         /* copies of the layout (1 or more) */
   double gpu_hour;           /* the price of a GPU hour; 0 when none was given */
   int real;                  /* 1: real hardware's rules (enum gs_assume), 0: the lesson's */
-  int allreduce_unfitted;    /* fitted figures apply, but the GPU's generation has no decode runs of
-                                its own: no all-reduce start-up fitted to other GPUs' runs is added */
-  char assumptions[512];     /* the rules that hold, in one line, for every place figures are shown */
+  int allreduce_unfitted;    /* fitted figures apply, but none of the fit's decode runs on the GPU's
+                                generation takes an all-reduce: no start-up fitted to other GPUs'
+                                runs is added */
+  char assumptions[768];     /* the rules that hold, in one line, for every place figures are shown
+                                (room for every clause at its longest with every figure typed) */
   char efficiency_from[512]; /* which achieved-efficiency figures price, in one line; "" when off */
   char model_name[4096];     /* "70B", or the label of a config given as text (a path, whole) */
   char model_file[4096];     /* "data/models/llama31_70b_config.json", or the label */

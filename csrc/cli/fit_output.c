@@ -52,7 +52,9 @@ static void print_fit_json(const gs_runs *runs, const priced_run *p, const fit_r
     json_num_field("mean_square_us2", fr->ar.rms_us[g]);
     printf("}");
   }
-  printf("],\"figures\":[");
+  printf("],\"startup_runs\":{");
+  for (g = 0; g < GS_GENERATION_COUNT; g++) printf("%s\"%s\":%zu", g ? "," : "", GS_GENERATIONS[g], fr->startup_runs[g]);
+  printf("},\"figures\":[");
   for (g = 0; g < fr->count; g++) {
     const fit_figure *x = &fr->f[g];
     size_t k, n = 0;

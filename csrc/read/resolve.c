@@ -163,7 +163,7 @@ static void say_typed(const gs_request *q, const gs_setting *out, char *buf, siz
 /* The one line that says which rules hold, for the report's header and the JSON. */
 static void say_assumptions(const gs_request *q, gs_setting *out) {
   const gs_plan *p = &out->plan;
-  char servers[96] = "one server", typed[200], rule[200], unfitted[120] = "";
+  char servers[96] = "one server", typed[200], rule[200], unfitted[160] = "";
   if (p->per_server) gs_format(servers, sizeof servers, "servers of %llu joined by %s", (unsigned long long)p->per_server,
                                out->between_text.name[0] ? out->between_text.name : "the link between servers");
   const char *fp8 = out->fp8_compute ? ", 8-bit weights at the FP8 peak" : out->fp4_compute ? ", 4-bit weights at the FP4 peak" : "";
@@ -174,7 +174,7 @@ static void say_assumptions(const gs_request *q, gs_setting *out) {
   }
   say_typed(q, out, typed, sizeof typed);
   if (BEYOND_WIDGET && out->allreduce_unfitted)
-    gs_format(unfitted, sizeof unfitted, ", no all-reduce start-up fitted to other GPUs' runs (%s has no decode runs of its own)",
+    gs_format(unfitted, sizeof unfitted, ", no all-reduce start-up fitted to other GPUs' runs (none of the fit's decode runs on %s takes an all-reduce)",
               gs_gpu_generation(out->gpu_text.key)[0] ? gs_gpu_generation(out->gpu_text.key) : out->gpu_text.name);
   if (p->measured)
     gs_format(rule, sizeof rule, "all-reduces as measured on one server (%s, %s: %llu to %llu GPUs, nothing fitted added), "

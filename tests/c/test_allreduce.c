@@ -159,12 +159,13 @@ static void four_bit_weights_use_the_fp4_peak_where_the_gpu_has_one(void **state
   assert_null(strstr(s.assumptions, "FP4"));
 }
 
-/* A generation with no decode runs of its own does not inherit a start-up fitted on
- * another's (issue 30, item 5): B200's generation, blackwell, has no figure in
- * data/efficiency.json, so it takes every engine's pooled figures but no all-reduce start-up
+/* A generation none of whose fitted decode runs takes an all-reduce does not inherit a
+ * start-up fitted on another's (issue 30, item 5): the shared runs hold one B200 run (m261,
+ * on one GPU), so blackwell has runs but none that tells a start-up, and no figure in
+ * data/efficiency.json; it takes every engine's pooled figures but no all-reduce start-up
  * (the pooled one is not 0, so inheriting it would show), and says so; an A100's generation,
- * ampere, has runs of its own and keeps its own start-up. Across two servers of 8, where no
- * table reaches, B200's all-reduce is NCCL's rules alone. */
+ * ampere, has runs on several GPUs and keeps its own start-up. Across two servers of 8, where
+ * no table reaches, B200's all-reduce is NCCL's rules alone. */
 static void a_generation_without_runs_takes_no_start_up_fitted_on_another(void **state) {
   static gs_setting s;
   gs_efficiency pooled, ampere, blackwell;
@@ -179,17 +180,19 @@ static void a_generation_without_runs_takes_no_start_up_fitted_on_another(void *
   assert_non_null(gs_efficiency_pick(&GS_EFFICIENCY_TABLE, "", "blackwell", &blackwell));
   assert_true(blackwell.allreduce_us == 0);
   assert_true(blackwell.bandwidth_share == pooled.bandwidth_share && blackwell.step_us == pooled.step_us);
+  assert_true(GS_EFFICIENCY_TABLE.startup_runs[gs_generation_index("blackwell")] == 0);
+  assert_true(GS_EFFICIENCY_TABLE.startup_runs[gs_generation_index("ampere")] > 0);
   assert_int_equal(gs_efficiency_own_startup(&GS_EFFICIENCY_TABLE, "b200"), 0);
   assert_int_equal(gs_efficiency_own_startup(&GS_EFFICIENCY_TABLE, "a100-80gb-sxm"), 1);
   priced_us("b200", 16, 0, &s, &protocol);
   assert_true(s.plan.efficiency.allreduce_us == 0);
   assert_int_equal(s.allreduce_unfitted, 1);
-  assert_non_null(strstr(s.assumptions, "no all-reduce start-up fitted to other GPUs' runs (blackwell has no decode runs of its own)"));
+  assert_non_null(strstr(s.assumptions, "no all-reduce start-up fitted to other GPUs' runs (none of the fit's decode runs on blackwell takes an all-reduce)"));
   assert_int_not_equal(protocol, GS_PROTO_MEASURED);
   priced_us("a100-80gb-sxm", 16, 0, &s, &protocol);
   assert_true(s.plan.efficiency.allreduce_us == ampere.allreduce_us);
   assert_int_equal(s.allreduce_unfitted, 0);
-  assert_null(strstr(s.assumptions, "no decode runs"));
+  assert_null(strstr(s.assumptions, "no all-reduce start-up fitted"));
   /* a typed start-up is the typed one, and nothing is said of the fit's */
   memset(&q, 0, sizeof q);
   q.model_key = "70b";
@@ -198,7 +201,7 @@ static void a_generation_without_runs_takes_no_start_up_fitted_on_another(void *
   q.efficiency.allreduce_us = 5;
   assert_int_equal(gs_resolve(&q, &s, &err), GS_OK);
   assert_true(s.plan.efficiency.allreduce_us == 5);
-  assert_null(strstr(s.assumptions, "no decode runs"));
+  assert_null(strstr(s.assumptions, "no all-reduce start-up fitted"));
 }
 
 int main(void) {
