@@ -69,7 +69,7 @@ enum gs_store {
   GS_STORE_16 = 0,      /* every weight at 16 bits, the config's default */
   GS_STORE_BITS = 1,    /* every weight at `bits` bits (--bits) */
   GS_STORE_MXFP4 = 2,   /* routed experts' matrices in MXFP4: 4 bits plus an 8-bit scale per 32 values */
-  GS_STORE_FP8_BLOCK = 3/* linear weights at 8 bits plus a 32-bit scale per block_rows x block_cols block */
+  GS_STORE_FP8_BLOCK = 3/* linear weights at 8 bits plus a scale of scale_bits per block_rows x block_cols block */
 };
 
 typedef struct {
@@ -77,6 +77,7 @@ typedef struct {
   uint64_t bits;       /* GS_STORE_BITS: bits of every weight, 1 to 32 */
   uint64_t block_rows; /* GS_STORE_FP8_BLOCK: weight_block_size */
   uint64_t block_cols;
+  uint64_t scale_bits; /* GS_STORE_FP8_BLOCK: bits of one block's scale (weight_scale_inv) */
 } gs_storage;
 
 /* A model derived once from its config.json: every total the cost needs. Weights are
@@ -691,7 +692,11 @@ typedef struct {
   uint64_t replicas;         /* copies of the layout (1 or more) */
   double gpu_hour;           /* the price of a GPU hour; 0 when none was given */
   int real;                  /* 1: real hardware's rules (enum gs_assume), 0: the lesson's */
-  char assumptions[512];     /* the rules that hold, in one line, for every place figures are shown */
+  int allreduce_unfitted;    /* fitted figures apply, but none of the fit's decode runs on the GPU's
+                                generation takes an all-reduce: no start-up fitted to other GPUs'
+                                runs is added */
+  char assumptions[768];     /* the rules that hold, in one line, for every place figures are shown
+                                (room for every clause at its longest with every figure typed) */
   char efficiency_from[512]; /* which achieved-efficiency figures price, in one line; "" when off */
   /* "70B", or the request's model_label for a config given as text ("config.json" when it
    * has none): pointed at, not copied, as jsmn's tokens point into their text, so the

@@ -298,6 +298,7 @@ typedef struct {
   const char *type;                                               /* model_type */
   int (*count)(const gs_config *c, gs_tally *t, gs_model *m);     /* 0 or a gs_status */
   unsigned formats; /* the stored formats (1 << enum gs_store) its checkpoints use beyond 16 bits */
+  unsigned fp8_scale_bits; /* with GS_STORE_FP8_BLOCK: the bits its checkpoints give a block's scale */
 } gs_family;
 
 extern const gs_family GS_FAMILIES[];

@@ -186,7 +186,9 @@ static int efficiency(void) {
   for (g = 0; g < FIT_GEN_COUNT; g++) printf("%s%a", g ? ", " : "", fr.ar.us[g]);
   printf("}, .rows = {");
   for (g = 0; g < FIT_GEN_COUNT; g++) printf("%s%zu", g ? ", " : "", fr.ar.rows[g]);
-  printf("}},\n};\n");
+  printf("}},\n .startup_runs = {");
+  for (g = 0; g < GS_GENERATION_COUNT; g++) printf("%s%zu", g ? ", " : "", fr.startup_runs[g]);
+  printf("},\n};\n");
   return 0;
 }
 

@@ -32,7 +32,9 @@ void fit_json(const gs_out *o, const gs_runs *runs, const priced_run *p, const f
     json_num_field(o, "mean_square_us2", fr->ar.rms_us[g]);
     gs_out_text(o, "}");
   }
-  gs_out_text(o, "],\"figures\":[");
+  gs_out_text(o, "],\"startup_runs\":{");
+  for (g = 0; g < GS_GENERATION_COUNT; g++) gs_out_format(o, "%s\"%s\":%zu", g ? "," : "", GS_GENERATIONS[g], fr->startup_runs[g]);
+  gs_out_text(o, "},\"figures\":[");
   for (g = 0; g < fr->count; g++) {
     const fit_figure *x = &fr->f[g];
     size_t k, n = 0;

@@ -514,6 +514,22 @@ size_t fit_price_runs(const gs_runs *runs, priced_run *p) {
   return ok;
 }
 
+/* The fitted runs on each generation whose time takes an all-reduce (it grows with the
+ * start-up, as fit_bandwidth tells the runs that inform one): a generation with none has
+ * nothing of its own to tell a start-up by (gs_efficiency_pick). */
+static void count_startup_runs(const priced_run *p, size_t n, fit_result *fr) {
+  size_t i;
+  for (i = 0; i < n; i++) {
+    gs_efficiency z = {0};
+    double base;
+    int g;
+    if (!p[i].ok || fit_excluded(&p[i]) || (g = gs_generation_index(p[i].s.generation)) < 0) continue;
+    base = fit_predict(&p[i], &z, 0);
+    z.allreduce_us = 10;
+    if (base >= 0 && fit_predict(&p[i], &z, 0) > base) fr->startup_runs[g]++;
+  }
+}
+
 /* The mean of predicted over measured time per word with an engine's all-generation
  * figures, over every run the fit uses, whatever its engine. */
 static double mean_ratio(const priced_run *p, size_t n, const fit_result *fr, const fit_figure *f) {
@@ -537,6 +553,7 @@ int fit_runs(const gs_runs *runs, priced_run *p, fit_result *fr, gs_error *err) 
   memset(fr, 0, sizeof *fr);
   fr->ar = ar;
   if (fit_price_runs(runs, p) == 0) return gs_fail(err, GS_ERR_NONE_FITS, "runs", "no run has a model and GPU the catalogue knows");
+  count_startup_runs(p, runs->count, fr);
   /* every engine's runs pooled (ANY_ENGINE): the figures when no engine is named, and the
    * FLOP/s share of an engine no run of which gives ttft_ms */
   gs_format(fr->f[0].engine, sizeof fr->f[0].engine, "%s", ANY_ENGINE);

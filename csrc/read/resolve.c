@@ -171,7 +171,7 @@ static void say_typed(const gs_request *q, const gs_setting *out, char *buf, siz
 /* The one line that says which rules hold, for the report's header and the JSON. */
 static void say_assumptions(const gs_request *q, gs_setting *out) {
   const gs_plan *p = &out->plan;
-  char servers[96] = "one server", typed[200], rule[200];
+  char servers[96] = "one server", typed[200], rule[200], unfitted[160] = "";
   if (p->per_server) gs_format(servers, sizeof servers, "servers of %llu joined by %s", (unsigned long long)p->per_server,
                                out->between_text.name[0] ? out->between_text.name : "the link between servers");
   const char *fp8 = out->fp8_compute ? ", 8-bit weights at the FP8 peak" : out->fp4_compute ? ", 4-bit weights at the FP4 peak" : "";
@@ -181,15 +181,18 @@ static void say_assumptions(const gs_request *q, gs_setting *out) {
     return;
   }
   say_typed(q, out, typed, sizeof typed);
+  if (BEYOND_WIDGET && out->allreduce_unfitted)
+    gs_format(unfitted, sizeof unfitted, ", no all-reduce start-up fitted to other GPUs' runs (none of the fit's decode runs on %s takes an all-reduce)",
+              gs_gpu_generation(out->gpu_text.key)[0] ? gs_gpu_generation(out->gpu_text.key) : out->gpu_text.name);
   if (p->measured)
     gs_format(rule, sizeof rule, "all-reduces as measured on one server (%s, %s: %llu to %llu GPUs, nothing fitted added), "
               "NCCL's rules beyond at the one-way ring bandwidth",
               p->measured->file, p->measured->source_dir, (unsigned long long)p->measured->gpus[0],
               (unsigned long long)p->measured->gpus[p->measured->counts - 1]);
-  gs_format(out->assumptions, sizeof out->assumptions, "real: %s, %s, %s, %s, %s%s%s%s", p->cache_per_chat ? "a cache for each chat" : "one chat's cache",
+  gs_format(out->assumptions, sizeof out->assumptions, "real: %s, %s, %s, %s, %s%s%s%s%s", p->cache_per_chat ? "a cache for each chat" : "one chat's cache",
             p->read_cache ? "read every step" : "not read", out->divide_heads ? "counts dividing the heads" : "every count", servers,
             p->measured ? rule : p->nccl == GS_NCCL_AUTO ? "NCCL's rules at the one-way ring bandwidth" : "the lesson's all-reduce at the one-way ring bandwidth",
-            p->prompt_tokens ? ", the first word timed" : "", fp8, typed);
+            unfitted, p->prompt_tokens ? ", the first word timed" : "", fp8, typed);
 }
 
 /* The plan past the GPU count, with the lesson's defaults (or real hardware's), checked

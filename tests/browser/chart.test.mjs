@@ -133,16 +133,17 @@ chart('the widget\'s link from its 405B view opens the explorer on a budget that
   assert.equal(explorer.seen.problems, []);
 });
 
-// Qwen3-8B-FP8's config.json (Qwen/Qwen3-8B-FP8 on the Hub): block-quantized FP8.
-const QWEN3_FP8 = JSON.stringify({
-  architectures: ['Qwen3ForCausalLM'], model_type: 'qwen3', hidden_size: 4096, intermediate_size: 12288, num_attention_heads: 32,
-  num_hidden_layers: 36, num_key_value_heads: 8, head_dim: 128, vocab_size: 151936, tie_word_embeddings: false, torch_dtype: 'bfloat16',
+// Llama 3.1 8B's shape with block-quantized FP8, which the reader does not count for Llama
+// (Qwen3's and DeepSeek's FP8 it counts, scales and all).
+const LLAMA_FP8 = JSON.stringify({
+  architectures: ['LlamaForCausalLM'], model_type: 'llama', hidden_size: 4096, intermediate_size: 14336, num_attention_heads: 32,
+  num_hidden_layers: 32, num_key_value_heads: 8, vocab_size: 128256, tie_word_embeddings: false, torch_dtype: 'bfloat16',
   quantization_config: { activation_scheme: 'dynamic', fmt: 'e4m3', quant_method: 'fp8', weight_block_size: [128, 128] },
 });
 
 chart('a pasted FP8 config the reader cannot count names the bits that price it, clears the 70B\'s figures, and the list says "your config.json"', async (ctx) => {
   const { page, seen } = await openPage(ctx, fileUrl('explorer.html'));
-  await page.fill('#config', QWEN3_FP8);
+  await page.fill('#config', LLAMA_FP8);
   const said = await page.textContent('#model-status');
   assert.ok(said.includes('--bits 8') && said.includes('leaving out') && said.endsWith('Here, that is 8 in "Bits a weight".'), said);
   assert.is(await page.textContent('#memory'), '—');
