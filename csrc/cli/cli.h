@@ -101,7 +101,7 @@ typedef struct {
   gs_request q;
   const char *counts, *link_from, *prompt_tokens, *efficiency_from, *emit;
   uint64_t gpus;  /* --gpus N of --explain; 0: not given */
-  int split, nccl, experts, assume; /* each choice's place from 1; 0: not given */
+  int split, nccl, experts, assume, link_kind; /* each choice's place from 1; 0: not given */
   int json, explain;
   unsigned given; /* 1: --gpu-hour */
 } cli_report_flags;

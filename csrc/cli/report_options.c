@@ -50,6 +50,9 @@ const gs_flag CLI_REPORT_FLAGS[] = {
     LINK_FIGURE("--link-bw", "B", bandwidth, GS_TYPED_LINK_BW, "link bytes per second"),
     LINK_FIGURE("--step-us", "U", step_us, GS_TYPED_STEP_US, "latency of one ring step, microseconds"),
     LINK_FIGURE("--base-us", "U", base_us, GS_TYPED_BASE_US, "latency once per all-reduce, microseconds (default 6.6)"),
+    GS_TYPED_CHOICE("--link-kind", "nvlink|pci|net", AT(link_kind), GS_TYPED_KIND, AT(q.link_typed),
+                    "what the link is, for real rules: NVLink, PCIe or a network (NCCL's\n"
+                    "rules and the ring's bandwidth one way go by it)"),
     GS_WHOLE("--per-server", "G", AT(q.per_server), &GS_MAX_GPUS, "GPUs one server holds (default: every GPU in one server)"),
     GS_TEXT("--between", "NAME", AT(q.between_key), "the link between servers (default ib-ndr)"),
     GS_PATH("--link-from", "LOG", AT(link_from), "the link fitted to an nccl-tests all_reduce_perf log (gpusplit\n"
@@ -199,6 +202,7 @@ static const char *flag_of(const char *field) {
  * experts and the rules; and the price. */
 static int choices(const cli_report_flags *f, gs_request *q) {
   if (f->split) q->split = f->split - 1; /* slices, groups, slices-groups: enum gs_split's order */
+  if (f->link_kind) q->link.kind = f->link_kind - 1; /* nvlink, pci, net: enum gs_link_kind's order */
   if (f->nccl == 2) q->switches |= GS_SW_NCCL_AUTO;
   if (f->nccl == 1) q->switches_off |= GS_SW_NCCL_AUTO;
   if (f->experts == 2) q->experts = GS_EXPERTS_SPREAD;

@@ -35,7 +35,8 @@ typedef struct {
   const char *meta;       /* the value's name in the help ("N"); a choice's words */
   size_t at;              /* where the value goes: an offset in the set's struct */
   unsigned bit;           /* SWITCH: the bit set at `at` (0: an int set to 1); WHOLE, REAL,
-                             TEXT: the bit set in the unsigned at `mark` when given (0: none) */
+                             TEXT, CHOICE: the bit set in the unsigned at `mark` when given
+                             (0: none) */
   size_t mark;
   const uint64_t *most;   /* WHOLE: the largest accepted */
   double lo, hi;          /* REAL: its range when lo < hi */
@@ -66,6 +67,7 @@ enum { GS_FLAGS_HELP = 1 };
 #define GS_PATH(name, meta, at, help) {name, GS_FLAG_PATH, meta, at, 0, 0, NULL, 0, 0, 0, 0, help}
 #define GS_NEEDED_PATH(name, at, help) {name, GS_FLAG_PATH, NULL, at, 0, 0, NULL, 0, 0, 0, 1, help}
 #define GS_CHOICE(name, words, at, help) {name, GS_FLAG_CHOICE, words, at, 0, 0, NULL, 0, 0, 0, 0, help}
+#define GS_TYPED_CHOICE(name, words, at, bit, mark, help) {name, GS_FLAG_CHOICE, words, at, bit, mark, NULL, 0, 0, 0, 0, help}
 #define GS_REFUSED(name, why) {name, GS_FLAG_REFUSED, NULL, 0, 0, 0, NULL, 0, 0, 0, 0, why}
 #define GS_NOTE(text) {"", GS_FLAG_NOTE, NULL, 0, 0, 0, NULL, 0, 0, 0, 0, text}
 

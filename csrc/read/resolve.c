@@ -117,7 +117,8 @@ static int resolve_link(const char *key, const char *def, unsigned t, const gs_l
   if (t & GS_TYPED_BASE_US) out->base_us = typed->base_us + 0.0;
   if (t & GS_TYPED_KIND) out->kind = typed->kind;
   if (base_us >= 0) out->base_us = base_us;
-  if (t & (GS_TYPED_LINK_BW | GS_TYPED_STEP_US | GS_TYPED_BASE_US)) gs_format(names->name, sizeof names->name, "Custom link");
+  if (t & (GS_TYPED_LINK_BW | GS_TYPED_STEP_US | GS_TYPED_BASE_US | GS_TYPED_KIND))
+    gs_format(names->name, sizeof names->name, "Custom link");
   return gs_link_check(out, err);
 }
 
@@ -164,7 +165,9 @@ static void say_typed(const gs_request *q, const gs_setting *out, char *buf, siz
   if ((k & GS_TYPED_STEP_US) && at < sizeof items)
     at += (size_t)gs_format(items + at, sizeof items - at, ", %s us a link step", gs_fixed(f, sizeof f, l->step_us, 1));
   if ((k & GS_TYPED_BASE_US) && at < sizeof items)
-    gs_format(items + at, sizeof items - at, ", %s us all-reduce start-up", gs_fixed(f, sizeof f, l->base_us, 1));
+    at += (size_t)gs_format(items + at, sizeof items - at, ", %s us all-reduce start-up", gs_fixed(f, sizeof f, l->base_us, 1));
+  if ((k & GS_TYPED_KIND) && at < sizeof items)
+    gs_format(items + at, sizeof items - at, ", a link of %s's kind", l->kind == GS_LINK_NVLINK ? "NVLink" : l->kind == GS_LINK_PCI ? "PCIe" : "a network");
   gs_format(buf, cap, "%s%s", items[0] ? "; typed: " : "", items[0] ? items + 2 : "");
 }
 

@@ -271,6 +271,13 @@ bad "--step-us;too large" report --step-us 1e7
 bad "--gpu-flops;too large;1e19" report --gpu-flops 1e308
 bad "--gpu-flops;too small" report --gpu-flops 1
 bad "--link-bw;too small" report --link-bw 1e-300
+bad "--link-kind;nvlink, pci or net" report --link-kind usb
+# A typed kind renames the link and takes that kind's ring rule: a PCIe-kind link runs its ring
+# at half the link's two-way 900 GB/s; an NVLink-kind one at the H100's ring figure, 370.8 GB/s.
+shows '"name":"Custom link","kind":"pci","bandwidth":450000000000' '' \
+  report --gpu h100-sxm --link nvlink4 --link-kind pci --json
+shows '"name":"Custom link","kind":"nvlink","bandwidth":370800000000;a link of NVLink'"'"'s kind' '' \
+  report --gpu h100-sxm --link nvlink4 --link-kind nvlink --json
 bad "--usable;too small" report --usable 1e-310
 bad "--usable;too small" report --usable 0.001
 bad "--gpu-gib;too small" report --gpu-gib 1e-300
