@@ -12,13 +12,15 @@ static const char SERVE_HELP[] =
     "                      [--concurrency C | --rate R] [--requests N] [--prompt-tokens P]\n"
     "                      [--output-tokens O] [--seed S] [--engine vllm|sglang|trt-llm]\n"
     "                      [--max-seqs N] [--max-batched-tokens N] [--memory-share F]\n"
-    "                      [--block-tokens N] [--overlap-share F] [--explain] [--json]\n"
+    "                      [--block-tokens N] [--overlap-share F] [--seq-us U]\n"
+    "                      [--step-flops-share F] [--explain] [--json]\n"
     "\n"
     "A load served by one layout, simulated step by step: requests arrive, their prompts\n"
     "are prefilled in chunks beside other chats' decoding, the cache pool fills, the engine\n"
     "caps the batch. Prints time to the first token, time per output token, the gaps\n"
     "between tokens and the whole request as mean, p50, p90 and p99, and the tokens a\n"
-    "second. The serving figures are not yet fitted to or checked against measured runs.\n"
+    "second. The engine's step figures are fitted to measured serving runs (data/serving.json;\n"
+    "the output's Fitted line names the runs and the error on runs the fit never saw).\n"
     "\n"
     "The load (default: all --requests sent at once):\n"
     "  --concurrency C      closed loop: C requests in flight, a new one as one ends\n"
@@ -38,8 +40,11 @@ static const char SERVE_HELP[] =
     "  --max-batched-tokens N  tokens a step computes (the prefill chunk budget)\n"
     "  --memory-share F     share of each GPU's memory the engine takes, 0.01 to 1\n"
     "  --block-tokens N     tokens a cache block holds\n"
+    "The engine's step, each default the engine's fitted figure (data/serving.json):\n"
     "  --overlap-share F    busy = max(read, compute) + F x min(read, compute), 0 to 1\n"
-    "                       (default 0: the larger of the two, as report prices a step)\n"
+    "  --seq-us U           the engine's host time a step for each sequence it holds, us\n"
+    "  --step-flops-share F share of the GPU's peak FLOP/s a step computes at, 0.01 to 1\n"
+    "                       (4-bit weights on a GPU with FP4 tensor cores: the FP4 peak)\n"
     "The layout: --counts N (one count), --split, --replicas (requests shared round-robin).\n"
     "The model, the machines and the rules take report's flags (gpusplit report --help).\n"
     "  --explain            the sums of the step in which half the requests were done\n"
@@ -48,7 +53,8 @@ static const char SERVE_HELP[] =
 typedef struct {
   gs_load load;
   const char *engine;  /* NULL: vllm */
-  const char *limits[5]; /* --max-seqs, --max-batched-tokens, --memory-share, --block-tokens, --overlap-share */
+  const char *limits[7]; /* --max-seqs, --max-batched-tokens, --memory-share, --block-tokens, --overlap-share, --seq-us,
+                            --step-flops-share */
   int json, explain;
   const char *lengths;   /* --lengths FILE, or NULL */
   int prompt_given;      /* report's --prompt-tokens was given */
@@ -56,8 +62,8 @@ typedef struct {
 } serve_options;
 
 static const char *const OWN[] = {"--concurrency", "--rate", "--requests", "--output-tokens", "--seed", "--lengths", "--max-seqs",
-                                  "--max-batched-tokens", "--memory-share", "--block-tokens", "--overlap-share"};
-enum { O_CONCURRENCY, O_RATE, O_REQUESTS, O_OUTPUT, O_SEED, O_LENGTHS, O_LIMITS, O_COUNT = O_LIMITS + 5 };
+                                  "--max-batched-tokens", "--memory-share", "--block-tokens", "--overlap-share", "--seq-us", "--step-flops-share"};
+enum { O_CONCURRENCY, O_RATE, O_REQUESTS, O_OUTPUT, O_SEED, O_LENGTHS, O_LIMITS, O_COUNT = O_LIMITS + 7 };
 /* report's flags that a served load decides itself */
 static const char *const REFUSED[] = {"--words", "--in-flight", "--gpus", "--max-n", "--cache-per-chat", "--no-cache-per-chat", "--emit"};
 
@@ -112,7 +118,7 @@ static int split_args(int argc, char **argv, serve_options *o, char **rest, int 
     }
     for (k = 0; k < (int)(sizeof REFUSED / sizeof REFUSED[0]); k++)
       if (flag_is(arg, REFUSED[k])) return cli_bad("serve: %s is what the served load decides; leave it out", REFUSED[k]);
-    for (k = 0; k < O_LIMITS + 5 && !flag_is(arg, OWN[k]); k++) {}
+    for (k = 0; k < O_COUNT && !flag_is(arg, OWN[k]); k++) {}
     if (k < O_COUNT) {
       if (eq) v[k] = eq + 1;
       else if (i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0) v[k] = argv[++i];
@@ -134,13 +140,14 @@ static int split_args(int argc, char **argv, serve_options *o, char **rest, int 
 
 /* The engine's defaults for this GPU and count, then each limit given. */
 static int engine_limits(const serve_options *o, const gs_setting *s, uint64_t gpus, gs_scheduler *e) {
-  uint64_t *whole[] = {&e->max_seqs, &e->max_batched_tokens, NULL, &e->block_tokens, NULL};
-  const uint64_t maxima[] = {GS_SERVE_MAX_REQUESTS, GS_MAX_WORDS, 0, 65536, 0};
+  uint64_t *whole[] = {&e->max_seqs, &e->max_batched_tokens, NULL, &e->block_tokens, NULL, NULL, NULL};
+  const uint64_t maxima[] = {GS_SERVE_MAX_REQUESTS, GS_MAX_WORDS, 0, 65536, 0, 0, 0};
   gs_error err;
   size_t i;
   int rc;
   if (gs_engine_defaults(o->engine, &s->gpu, s->gpu_text.key, gpus, e, &err) != GS_OK) return cli_bad("--engine: %s", err.what);
-  for (i = 0; i < 5; i++) {
+  gs_engine_peak(s, e);
+  for (i = 0; i < 7; i++) {
     if (!o->limits[i]) continue;
     if (whole[i] && (rc = cli_parse_whole(OWN[O_LIMITS + i], o->limits[i], maxima[i], whole[i])) != CLI_OK) return rc;
     if (i == 2 && ((rc = cli_parse_number("--memory-share", o->limits[i], &e->memory_share)) != CLI_OK ||
@@ -149,6 +156,12 @@ static int engine_limits(const serve_options *o, const gs_setting *s, uint64_t g
     if (i == 4 && ((rc = cli_parse_number("--overlap-share", o->limits[i], &e->overlap_share)) != CLI_OK ||
                    !(e->overlap_share >= 0 && e->overlap_share <= 1)))
       return rc != CLI_OK ? rc : cli_bad("--overlap-share: must be from 0 to 1, not '%s'", o->limits[i]);
+    if (i == 5 && ((rc = cli_parse_number("--seq-us", o->limits[i], &e->seq_us)) != CLI_OK ||
+                   !(e->seq_us >= 0 && e->seq_us <= 1e6)))
+      return rc != CLI_OK ? rc : cli_bad("--seq-us: must be from 0 to 1e6, not '%s'", o->limits[i]);
+    if (i == 6 && ((rc = cli_parse_number("--step-flops-share", o->limits[i], &e->flops_share)) != CLI_OK ||
+                   !(e->flops_share >= 0.01 && e->flops_share <= 1)))
+      return rc != CLI_OK ? rc : cli_bad("--step-flops-share: must be from 0.01 to 1, not '%s'", o->limits[i]);
   }
   return CLI_OK;
 }
@@ -159,13 +172,15 @@ static void serving_line(char *buf, size_t cap, const gs_plan *p, const gs_sched
   snprintf(share, sizeof share, "%s", gs_plain((char[32]){0}, 32, e->overlap_share));
   snprintf(buf, cap,
            "%s's scheduler simulated step by step (max %llu sequences and %llu tokens a step, %s, %s; a pool of %llu "
-           "blocks of %llu tokens at %s of memory); a step's busy time max(read, compute) + %s x min%s; requests shared "
-           "round-robin over the replicas; not yet fitted to or validated against measured serving runs",
+           "blocks of %llu tokens at %s of memory); a step's busy time max(read, compute) + %s x min, computing at %s of "
+           "the peak, plus %s us a sequence%s; requests shared round-robin over the replicas",
            gs_engine_name(e->kind), (unsigned long long)r->max_seqs, (unsigned long long)e->max_batched_tokens,
            e->mixed ? "prefill chunks beside decodes" : "a step prefills or decodes",
            e->reserve_full ? "a request's whole cache reserved, never preempted" : "preemption by recompute",
            (unsigned long long)r->pool_blocks, (unsigned long long)e->block_tokens,
            gs_plain((char[32]){0}, 32, e->memory_share), share,
+           e->flops_share > 0 ? gs_plain((char[32]){0}, 32, e->flops_share) : "report's share",
+           gs_plain((char[32]){0}, 32, e->seq_us),
            p->split == GS_SLICES ? "" : "; a pipeline's groups work one step at a time (no micro-batches in flight yet)");
 }
 
@@ -189,7 +204,9 @@ static void print_json(const gs_setting *s, const serve_options *o, const gs_sch
   cli_json_string(stdout, s->assumptions);
   printf(",\"serving_assumptions\":");
   cli_json_string(stdout, serving);
-  printf(",\"validated\":false,\"model\":");
+  printf(",\"serving_fit\":");
+  cli_json_string(stdout, GS_SERVING_TABLE.summary);
+  printf(",\"validated\":%s,\"model\":", GS_SERVING_TABLE.count ? "true" : "false");
   cli_json_string(stdout, s->model_name);
   printf(",\"gpu\":");
   cli_json_string(stdout, s->gpu_text.name);
@@ -253,7 +270,7 @@ static void print_table(const gs_setting *s, const serve_options *o, const gs_se
   if (o->load.kind == GS_LOAD_CLOSED) printf("%llu in flight (closed loop)", (unsigned long long)o->load.concurrency);
   else if (o->load.kind == GS_LOAD_OPEN) printf("Poisson at %s a second (seed %llu)", gs_plain(a, sizeof a, o->load.rate), (unsigned long long)o->load.seed);
   else printf("all sent at once");
-  printf("\nAssumptions: %s\nServing: %s\n\n", s->assumptions, serving);
+  printf("\nAssumptions: %s\nServing: %s\nFitted: %s\n\n", s->assumptions, serving, GS_SERVING_TABLE.summary);
   printf("  %-28s %12s %12s %12s %12s\n", "ms", "mean", "p50", "p90", "p99");
   print_dist_row("time to first token", &r->ttft);
   print_dist_row("time per output token", &r->tpot);
