@@ -19,16 +19,18 @@ FAMILIES = $(sort $(wildcard csrc/read/families/*.c))
 LIB = csrc/core/primitives.c csrc/core/checks.c csrc/core/split.c csrc/core/step.c csrc/core/nccl.c csrc/core/prefill.c csrc/core/experts.c csrc/core/plan.c csrc/core/plan_counts.c csrc/core/explain.c csrc/read/measured.c csrc/read/calibrate.c csrc/read/runs.c \
       csrc/read/config.c csrc/read/tally.c csrc/read/json.c csrc/core/utf8.c csrc/read/hardware.c \
       csrc/core/format.c csrc/core/view.c csrc/read/data.c csrc/core/error.c csrc/core/price.c csrc/read/resolve.c $(FAMILIES) \
-      csrc/core/figure.c csrc/read/number.c csrc/emit/launch.c csrc/read/efficiency.c csrc/core/mixed_step.c csrc/serve/engine.c \
+      csrc/core/figure.c csrc/read/number.c csrc/emit/launch.c csrc/emit/plan_chart.c csrc/read/efficiency.c csrc/core/mixed_step.c csrc/serve/engine.c \
       csrc/serve/load.c csrc/serve/stats.c csrc/serve/scheduler.c csrc/serve/serve.c csrc/read/lengths.c \
       csrc/read/serving.c
 CLI = $(sort $(wildcard csrc/cli/*.c))
+# The command line's own reader (csrc/read/flags.h): native only, it reads strtod's spellings.
+ARGS = csrc/read/flags.c
 # The efficiency fit: a layer of the library the command line alone links (csrc/fit/fit.h).
 FIT = $(sort $(wildcard csrc/fit/*.c))
-HEADERS = csrc/gpusplit.h csrc/internal.h csrc/read/efficiency.h csrc/core/fields.h csrc/wasm/abi.h csrc/cli/cli.h csrc/cli/fit_work.h csrc/fit/fit.h csrc/read/families/families.h
+HEADERS = csrc/gpusplit.h csrc/internal.h csrc/read/efficiency.h csrc/core/fields.h csrc/wasm/abi.h csrc/cli/cli.h csrc/cli/fit_work.h csrc/fit/fit.h csrc/read/flags.h csrc/read/families/families.h
 DATA = data/gpus.json data/links.json data/widget.json data/efficiency.json data/serving.json
 CATALOGUE = data/models/catalogue.json $(wildcard data/models/*.json)
-C_TESTS = model config families format view machines measured figure bounds efficiency runs experts launch serve
+C_TESTS = model config families format view machines measured figure bounds efficiency runs experts launch serve allreduce plan_chart
 TEST_LIB = tests/c/test_support.c
 
 comma := ,
@@ -95,20 +97,20 @@ build/catalogue_tables.c: scripts/catalogue.mjs $(CATALOGUE)
 # The fitted efficiency (gpusplit fit --json on the shared runs; `make efficiency` writes
 # it) as a typed table: the command line's and the explorer's module's; the widget's prices
 # at the peaks and carries none.
-build/efficiency_table.c: build/tables
+build/efficiency_table.c: build/tables data/allreduce.json $(wildcard tests/measured/*_nccl.csv)
 	$(Q)build/tables --efficiency > $@
 
 # A built-in efficiency table without the pooled figures, for a build that shows report's
 # exit status after a failure that is not bad input (tests/c/failure_test.sh).
-build/broken/efficiency_table.c:
+build/broken/efficiency_table.c: Makefile
 	@mkdir -p $(@D)
-	$(Q)printf '#include "read/efficiency.h"\nconst fit_result GS_EFFICIENCY_TABLE = {.count = 0};\nconst gs_serving_table GS_SERVING_TABLE = {.count = 0};\n' > $@
+	$(Q)printf '#include "read/efficiency.h"\nconst fit_result GS_EFFICIENCY_TABLE = {.count = 0};\nconst gs_allreduce_table GS_ALLREDUCE_TABLE[1];\nconst size_t GS_ALLREDUCE_TABLE_COUNT = 0;\nconst gs_serving_table GS_SERVING_TABLE = {.count = 0};\n' > $@
 
 # The command line and the C tests are built natively in build/, and under ASan and UBSan
 # in build/asan/: the same recipe with other flags.
 OPT = $(CFLAGS)
 build/asan/%: OPT = $(SAN)
-PROGRAM = $(LIB) $(FIT) $(CLI) build/tables.c build/catalogue.c
+PROGRAM = $(LIB) $(ARGS) $(FIT) $(CLI) build/tables.c build/catalogue.c
 
 build/gpusplit build/asan/gpusplit: $(PROGRAM) build/efficiency_table.c $(HEADERS)
 build/broken/gpusplit: $(PROGRAM) build/broken/efficiency_table.c $(HEADERS)
@@ -198,10 +200,10 @@ widget: build/widget.html
 EXPLORER_EXPORTS = $(ABI_EXPORTS) text_in_buffer text_in_capacity key_in_buffer key_in_capacity list_buffer link_name_buffer numbers_buffer \
                    max_gpus list use_model use_config \
                    use_gpu_key use_gpu use_link_key use_link use_log use_between_key use_rules plan price sweep explain \
-                   frontier layout frontier_f64 frontier_text
+                   frontier layout frontier_f64 frontier_text ticks_f64 ticks_text
 EXPLORER_EMFLAGS = -Oz --no-entry -sSTANDALONE_WASM -sINITIAL_MEMORY=4194304 -sTOTAL_STACK=262144 -sALLOW_MEMORY_GROWTH=0 \
                    -sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(EXPLORER_EXPORTS:%=_%))
-EXPLORER_WEB = web/src/explorer.html web/src/explorer.css web/src/explorer.js web/src/explorer_module.js web/src/module_memory.js web/src/fields.js scripts/embed_explorer.mjs scripts/single_page.mjs
+EXPLORER_WEB = web/src/explorer.html web/src/explorer.css web/src/explorer.js web/src/explorer_chart.js web/src/explorer_module.js web/src/module_memory.js web/src/fields.js scripts/embed_explorer.mjs scripts/single_page.mjs
 
 build/explorer.wasm: $(LIB) csrc/wasm/explorer.c csrc/wasm/abi.c $(HEADERS) build/tables_module.c build/efficiency_table.c build/catalogue.c build/wasm-include/jsmn.h
 	$(Q)$(EMCC) $(WARN) $(EXPLORER_EMFLAGS) -Icsrc -isystem build/wasm-include -o $@ \
@@ -323,11 +325,11 @@ build/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_check.h $(LIB) build/tables.c 
 
 # The command line's harness calls cli_run itself: it links the commands, without main().
 build/fuzz_cli: FUZZ_DEFS = -DGS_NO_MAIN
-build/fuzz_cli: $(FIT) $(CLI)
+build/fuzz_cli: $(ARGS) $(FIT) $(CLI)
 
 # So does the fit's: fit and validate over a runs text, through cli_run.
 build/fuzz_fit: FUZZ_DEFS = -DGS_NO_MAIN
-build/fuzz_fit: $(FIT) $(CLI)
+build/fuzz_fit: $(ARGS) $(FIT) $(CLI)
 
 fuzz: deps $(FUZZ:%=build/fuzz_%)
 	$(Q)scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ)

@@ -232,6 +232,23 @@ enum { GS_EFF_SHARE, GS_EFF_US };
   X(step_us, GS_EFF_US, "--per-step-us")         \
   X(request_us, GS_EFF_US, "--request-us")
 
+/* An all-reduce measured on one server (nccl-tests' all_reduce_perf, tests/measured), for a
+ * catalogue GPU on its own link: data/allreduce.json names the table, and scripts/tables.c
+ * reads its 16-bit rows of the first sweep into this typed table (build/efficiency_table.c),
+ * so the command line and the explorer's module price from the very same doubles. Times
+ * are us[count][size]; every count was measured at the same sizes. */
+#define GS_AR_COUNTS_MAX 4
+#define GS_AR_SIZES_MAX 24
+typedef struct {
+  const char *gpu, *link;  /* the catalogue's keys: the GPU and its own link */
+  const char *file;        /* where the rows are, for the Assumptions line */
+  const char *source_dir;  /* the NCCL folder of the file the rows came from */
+  size_t counts, sizes;
+  uint64_t gpus[GS_AR_COUNTS_MAX];  /* ascending */
+  uint64_t bytes[GS_AR_SIZES_MAX];  /* ascending */
+  double us[GS_AR_COUNTS_MAX][GS_AR_SIZES_MAX];
+} gs_allreduce_table;
+
 /* What a setting asks: how the model is laid out and served. A field left 0 takes the
  * lesson's value, so a plan of gpus, split and words alone is the lesson's setting. */
 typedef struct {
@@ -251,10 +268,13 @@ typedef struct {
   gs_efficiency efficiency; /* all 0: the peaks (the lesson) */
   uint64_t prompt_tokens; /* tokens of each chat's prompt, for the first word's time; 0: none asked */
   int experts;            /* enum gs_experts; slices: the lesson's */
+  const gs_allreduce_table *measured; /* real rules on a GPU and link with a measured table: its
+                                         all-reduces on one server; NULL: NCCL's rules */
 } gs_plan;
 
 /* NCCL's protocols (NCCL_PROTO_LL, _LL128, _SIMPLE); none when nothing is sent. */
-enum gs_protocol { GS_PROTO_NONE = -1, GS_PROTO_LL = 0, GS_PROTO_LL128 = 1, GS_PROTO_SIMPLE = 2 };
+enum gs_protocol { GS_PROTO_NONE = -1, GS_PROTO_LL = 0, GS_PROTO_LL128 = 1, GS_PROTO_SIMPLE = 2, GS_PROTO_MEASURED = 3 };
+
 
 /* A ring of GPUs for one all-reduce: csrc/core/nccl.c prices it. */
 typedef struct {
@@ -264,6 +284,7 @@ typedef struct {
   int arch;               /* enum gs_arch: NCCL's LL cap on one server depends on it */
   int nccl;               /* enum gs_nccl */
   double extra_us;        /* start-up above the tables' (gs_efficiency.allreduce_us); 0: none */
+  const gs_allreduce_table *measured; /* with nccl auto: the measured times where they reach; NULL: none */
 } gs_ring;
 
 /* Seconds one all-reduce of size bytes takes, and the protocol it uses. */
@@ -650,6 +671,7 @@ typedef struct {
   gs_plan plan;              /* every field but gpus, which each price names */
   int divide_heads;          /* GS_SW_DIVIDE_HEADS */
   int fp8_compute;           /* GS_SW_FP8_COMPUTE: gpu.flops is the GPU's FP8 peak */
+  int fp4_compute;           /* real rules, 4-bit weights on a GPU with an FP4 peak: gpu.flops is that peak */
   uint64_t max_n;
   uint64_t bits;             /* the request's bits */
   uint64_t fitted_gpus;      /* the log's GPU count; 0 when no log was given */
@@ -811,6 +833,53 @@ char *gs_plan_searched(const gs_plan_result *r, char *buf, size_t cap);
 char *gs_layout_flags(const gs_layout *l, char *buf, size_t cap);
 /* A layout priced through gs_price, for its sums (gs_explain_of): s's plan with l's. */
 int gs_layout_price(const gs_setting *s, const gs_layout *l, gs_setting *scratch, gs_priced *out, gs_error *err);
+/* s with l's plan in scratch, as gs_layout_price prices it (split, experts, chats, batches
+ * in flight, replicas). */
+void gs_layout_setting(const gs_setting *s, const gs_layout *l, gs_setting *scratch);
+
+/* ---- The plan's frontier as a chart (csrc/emit/plan_chart.c; the explorer's) ----
+ * The plot is GS_CHART_ASPECT times as wide as it is tall. Across: words a second a GPU, on
+ * a scale of tens (1, 2, 5, 10, ...); up: words a second for each chat, from 0. Each point's
+ * dot is placed where no other dot covers any of it (a point too near the one before it is
+ * moved across, and the chart says so); its layout is named in an engine's terms and in the
+ * lesson's words. */
+#define GS_CHART_ASPECT 2
+#define GS_CHART_TICKS 16
+#define GS_CHART_LABEL_CAP 160
+typedef struct {
+  gs_layout layout;
+  double x, y;                       /* the dot's centre, percent of the plot inside half a dot of each edge */
+  int moved;                         /* 1: moved across from its figure's place, so that no dot covers it */
+  char flags[160];                   /* the report flags that price it (gs_layout_flags) */
+  char figures[200];                 /* its figures as a person reads them, in one line: */
+  char ms[GS_FIGURE_CAP];            /* ms a word */
+  char chat[GS_FIGURE_CAP];          /* words a second a chat */
+  char gpu[GS_FIGURE_CAP];           /* words a second a GPU */
+  char first[GS_FIGURE_CAP];         /* ms to the first word; "" when no prompt is priced */
+  char engine[GS_CHART_LABEL_CAP];   /* "TP 4 \u00d7 PP 2, batch 8, 2 replicas" */
+  char lesson[GS_CHART_LABEL_CAP];   /* "slices in a server, groups across 2 servers, 8 chats at once, 2 copies" */
+} gs_chart_point;
+
+typedef struct {
+  double at;                         /* percent along the axis, as a point's x or y */
+  char text[GS_FIGURE_CAP];          /* the number, as a person reads it */
+} gs_chart_tick;
+
+typedef struct {
+  size_t count;                      /* points: the frontier's, then the choice when it is not one of them */
+  gs_chart_point points[GS_PLAN_MAX_POINTS + 1];
+  double dot;                        /* a dot's diameter, percent of the plot's width */
+  size_t x_n, y_n;
+  gs_chart_tick x_ticks[GS_CHART_TICKS], y_ticks[GS_CHART_TICKS];
+} gs_plan_chart;
+
+/* The chart of a search's frontier over s (the setting it searched), with `extra` (the
+ * choice, or NULL) after the points. */
+int gs_plan_chart_of(const gs_setting *s, const gs_plan_result *r, const gs_layout *extra, gs_plan_chart *out, gs_error *err);
+/* A layout in an engine's terms ("TP 4 \u00d7 PP 2, 2 replicas") and in the lesson's words. */
+int gs_layout_words(const gs_setting *s, const gs_layout *l, char *engine, char *lesson, size_t cap, gs_error *err);
+/* log10(x) for x > 0 by the four operations alone (no libm: native and wasm agree). */
+double gs_log10(double x);
 
 /* ---- A served load (issue 29): the mixed step, the engine's scheduler, the load ----
  * csrc/core/mixed_step.c prices one engine step that carries decoding chats, each at its

@@ -58,5 +58,11 @@ int main(void) {
   open_list(&c, "TIMELINE");
   GS_TIMELINE_FIELDS(FIELD)
   close_list();
+  open_list(&c, "FRONTIER");
+  GS_FRONTIER_FIELDS(FIELD)
+  close_list();
+  open_list(&c, "TICK");
+  GS_TICK_FIELDS(FIELD)
+  close_list();
   return 0;
 }

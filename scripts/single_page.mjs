@@ -63,7 +63,7 @@ export function singlePage({ html, reader, script, style, wasmPath, wasmMarker, 
   const zopfli = (path) => execFileSync('zopfli', ['--gzip', '-c', path], { maxBuffer: 1 << 24 });
   const gzip = zopfli(wasmPath);
   const packed = base85 ? pack85(gzip) : gzip.toString('base64');
-  let code = fill(minify(inlined(reader) + '\n' + read(script), 'js'), wasmMarker, packed);
+  let code = fill(minify(inlined(reader) + '\n' + inlined(script), 'js'), wasmMarker, packed);
   if (body) code = fill(code, body.marker, pack85(zopfli(body.path)));
   const css = minify(read(style), 'css');
   const csp = [

@@ -5,8 +5,10 @@
  *                          (the command line and the tests)
  *   build/tables --module  the same without sources, which no page shows (the modules)
  *   build/tables --lesson  the lesson's GPU, its two links and its three models (the widget)
- *   build/tables --efficiency  data/efficiency.json's fitted figures (the command line and
- *                          the explorer's module; the widget's prices at the peaks)
+ *   build/tables --efficiency  data/efficiency.json's fitted figures and the measured
+ *                          all-reduces data/allreduce.json names (the command line and the
+ *                          explorer's module; the widget's prices at the peaks and the
+ *                          lesson's all-reduce)
  * Every variant also holds what the lesson's widget offers (data/widget.json, offered()).
  * To add a figure to the tables: its line in gpu(), link() or model() below.
  * Usage: build/tables --full > build/tables.c */
@@ -207,6 +209,99 @@ static int efficiency(void) {
   return serving();
 }
 
+/* A file's whole text, NUL-terminated, into buf; its length, or (size_t)-1 when it cannot. */
+static size_t file_text(const char *path, char *buf, size_t cap) {
+  FILE *f = fopen(path, "rb");
+  size_t n;
+  if (!f) return (size_t)-1;
+  n = fread(buf, 1, cap - 1, f);
+  if (ferror(f) || !feof(f)) n = (size_t)-1;
+  fclose(f);
+  if (n != (size_t)-1) buf[n] = '\0';
+  return n;
+}
+
+/* One entry of data/allreduce.json's "tables" into t: its texts, and every GPU count its
+ * source_dir measured (read by the library's own reader, gs_measured_csv_parse), each at
+ * the same sizes. The GPU and link must be the catalogue's, the link the GPU's own. */
+static int allreduce_entry(const gs_json *j, int at, char texts[4][128], gs_allreduce_table *t) {
+  static const char *const KEYS[4] = {"gpu", "link", "file", "source_dir"};
+  static char csv[GS_MEASURED_MAX_BYTES];
+  static gs_measured m;
+  gs_gpu g;
+  gs_hardware_text h;
+  gs_error err;
+  size_t len, k;
+  uint64_t n;
+  int f;
+  memset(t, 0, sizeof *t);
+  for (f = 0; f < 4; f++) {
+    int v = gs_json_find(j, at, KEYS[f]);
+    if (v < 0 || j->toks[v].type != JSMN_STRING || gs_json_string(j, v, texts[f], 128) == (size_t)-1)
+      return fprintf(stderr, "tables: data/allreduce.json: each table needs \"%s\", a string\n", KEYS[f]), 1;
+  }
+  if (gs_builtin_gpu(texts[0], &g, &h, &err) != GS_OK || strcmp(h.link, texts[1]) != 0)
+    return fprintf(stderr, "tables: data/allreduce.json: %s is not a catalogue GPU whose own link is %s\n", texts[0], texts[1]), 1;
+  if ((len = file_text(texts[2], csv, sizeof csv)) == (size_t)-1)
+    return fprintf(stderr, "tables: data/allreduce.json: cannot read %s (run from the repository's top)\n", texts[2]), 1;
+  for (n = 2; n <= GS_MAX_GPUS && t->counts < GS_AR_COUNTS_MAX; n++) {
+    if (gs_measured_csv_parse(csv, len, texts[3], n, &m, &err) != GS_OK) {
+      if (err.code == GS_ERR_UNKNOWN) continue; /* no rows at this count */
+      return fprintf(stderr, "tables: %s: %s %s\n", texts[2], err.field, err.what), 1;
+    }
+    if (m.count < 2 || m.count > GS_AR_SIZES_MAX || (t->counts && m.count != t->sizes))
+      return fprintf(stderr, "tables: %s: %llu GPUs: 2 to %d sizes, the same at every count\n", texts[2], (unsigned long long)n, GS_AR_SIZES_MAX), 1;
+    for (k = 0; k < m.count; k++) {
+      if ((t->counts && t->bytes[k] != m.rows[k].bytes) || (k && m.rows[k].bytes <= m.rows[k - 1].bytes))
+        return fprintf(stderr, "tables: %s: the sizes differ between counts or do not rise\n", texts[2]), 1;
+      t->bytes[k] = m.rows[k].bytes;
+      t->us[t->counts][k] = m.rows[k].time_us;
+    }
+    t->sizes = m.count;
+    t->gpus[t->counts++] = n;
+  }
+  if (!t->counts) return fprintf(stderr, "tables: %s: no 16-bit rows from %s\n", texts[2], texts[3]), 1;
+  return 0;
+}
+
+/* data/allreduce.json's tables as GS_ALLREDUCE_TABLE (internal.h's gs_allreduce_table). */
+static int allreduce(void) {
+  static char json[1 << 16];
+  static jsmntok_t toks[GS_JSON_TOKENS];
+  gs_json j;
+  gs_error err;
+  size_t len, i, c, k;
+  int list, at, n = 0;
+  if ((len = file_text("data/allreduce.json", json, sizeof json)) == (size_t)-1 ||
+      gs_json_parse(json, len, toks, GS_JSON_TOKENS, &j, &err) != GS_OK || (list = gs_json_find(&j, 0, "tables")) < 0 ||
+      toks[list].type != JSMN_ARRAY)
+    return fprintf(stderr, "tables: data/allreduce.json: cannot be read, or has no \"tables\" array\n"), 1;
+  printf("\nconst gs_allreduce_table GS_ALLREDUCE_TABLE[] = {\n");
+  for (i = 0, at = list + 1; i < (size_t)toks[list].size; i++, at = gs_json_next(&j, at), n++) {
+    char texts[4][128];
+    gs_allreduce_table t;
+    if (allreduce_entry(&j, at, texts, &t)) return 1;
+    printf("  {\n");
+    text("gpu", texts[0]);
+    text("link", texts[1]);
+    text("file", texts[2]);
+    text("source_dir", texts[3]);
+    printf("   .counts = %zu,\n   .sizes = %zu,\n   .gpus = {", t.counts, t.sizes);
+    for (c = 0; c < t.counts; c++) printf("%sUINT64_C(%llu)", c ? ", " : "", (unsigned long long)t.gpus[c]);
+    printf("},\n   .bytes = {");
+    for (k = 0; k < t.sizes; k++) printf("%sUINT64_C(%llu)", k ? ", " : "", (unsigned long long)t.bytes[k]);
+    printf("},\n   .us = {");
+    for (c = 0; c < t.counts; c++) {
+      printf("%s{", c ? ", " : "");
+      for (k = 0; k < t.sizes; k++) printf("%s%a", k ? ", " : "", t.us[c][k]);
+      printf("}");
+    }
+    printf("},\n  },\n");
+  }
+  printf("};\nconst size_t GS_ALLREDUCE_TABLE_COUNT = %d;\n", n);
+  return 0;
+}
+
 /* Each key of a catalogue ("a, b, c", as gs_builtin_keys writes them) through one. */
 static int each(const char *array, int mode, int (*one)(const char *, int)) {
   char keys[4096], key[64];
@@ -300,7 +395,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: build/tables --full|--module|--lesson|--efficiency > TABLES.c\n");
     return 2;
   }
-  if (mode == EFFICIENCY) return efficiency();
+  if (mode == EFFICIENCY) return efficiency() || allreduce();
   printf("/* Generated by scripts/tables.c from data/: do not edit. */\n#include \"internal.h\"\n\n");
   if (offered()) return 1;
   printf("const gs_gpu_entry GS_GPU_TABLE[] = {\n");

@@ -1,51 +1,40 @@
-/* Flags' values read whole: a figure by the library's number reader (gs_read_number), a
- * count as digits. Each prints why not, as one line, and returns CLI_BAD_INPUT. */
-#include <ctype.h>
-#include <errno.h>
-#include <math.h>
+/* The commands' side of the one flag reader (csrc/read/flags.h): its refusal printed as one
+ * line (exit 2), and a command's help printed from its table on standard output. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
-#include "internal.h"
 
-/* A flag's value as a finite double, the whole text read: a number as JSON writes one
- * through the library's reader, the one a runs file's cells go through; and, as the
- * docs/CLI.md promises ("any way strtod reads them"), strtod's other spellings (+5, .5, 5.,
- * 0x1p4) by strtod itself, whole. A value a double cannot hold is named for what it is:
- * too small (1e-310) or too large (1e400). */
 int cli_parse_number(const char *flag, const char *text, double *out) {
-  char *end;
-  double x;
-  switch (gs_read_number(text, out)) {
-  case GS_NUMBER_OK: return CLI_OK;
-  case GS_NUMBER_TOO_SMALL: return cli_bad("%s: '%s' is too small to use", flag, text);
-  case GS_NUMBER_TOO_LARGE: return cli_bad("%s: '%s' is too large: it must be a finite number", flag, text);
-  default: break;
-  }
-  if (text[0] == '\0' || isspace((unsigned char)text[0])) return cli_bad("%s: must be a number, not '%s'", flag, text);
-  errno = 0;
-  x = strtod(text, &end);
-  if (*end != '\0') return cli_bad("%s: must be a number, not '%s'", flag, text);
-  if (errno == ERANGE && fabs(x) <= 1) return cli_bad("%s: '%s' is too small to use", flag, text);
-  if (errno == ERANGE) return cli_bad("%s: '%s' is too large: it must be a finite number", flag, text);
-  if (!isfinite(x)) return cli_bad("%s: must be a finite number, not '%s'", flag, text);
-  *out = x;
-  return CLI_OK;
+  gs_error err;
+  return gs_flag_number(flag, text, out, &err) == GS_OK ? CLI_OK : cli_bad("%s", err.what);
 }
 
-/* A flag's value as a whole number from 1 to max, written as digits alone: 4.0 and
- * 4.0000000000000001 are refused rather than rounded, as config.json's counts are. */
 int cli_parse_whole(const char *flag, const char *text, uint64_t max, uint64_t *out) {
-  uint64_t x = 0;
+  gs_error err;
+  return gs_flag_whole(flag, text, max, out, &err) == GS_OK ? CLI_OK : cli_bad("%s", err.what);
+}
+
+int cli_read_flags(const gs_flag_set *sets, size_t set_n, int argc, char **argv) {
+  gs_error err;
+  int rc = gs_flags_read(sets, set_n, argc, argv, &err);
+  if (rc == GS_FLAGS_HELP) return CLI_HELPED;
+  return rc == GS_OK ? CLI_OK : cli_bad("%s", err.what);
+}
+
+void cli_help(const char *head, const gs_flag *flags, size_t n, const char *tail) {
+  char line[2048];
   size_t i;
-  if (text[0] == '\0') return cli_bad("%s: must be a whole number, not ''", flag);
-  for (i = 0; text[i] != '\0'; i++) {
-    if (text[i] < '0' || text[i] > '9') return cli_bad("%s: must be a whole number written as digits, not '%s'", flag, text);
-    if (x > max) continue; /* already too large; keep checking that it is all digits */
-    x = x * 10 + (uint64_t)(text[i] - '0');
+  fputs(head, stdout);
+  for (i = 0; i < n; i++) {
+    if (!flags[i].help || flags[i].kind == GS_FLAG_REFUSED) continue;
+    if (gs_flag_help(&flags[i], line, sizeof line) != (size_t)-1) printf("%s\n", line);
   }
-  if (x < 1 || x > max) return cli_bad("%s: must be from 1 to %llu, not '%s'", flag, (unsigned long long)max, text);
-  *out = x;
-  return CLI_OK;
+  fputs(tail, stdout);
+}
+
+int cli_flags_or_help(const gs_flag_set *sets, size_t set_n, int argc, char **argv, const char *head, const char *tail) {
+  int rc = cli_read_flags(sets, set_n, argc, argv);
+  if (rc == CLI_HELPED) cli_help(head, sets[0].flags, sets[0].n, tail);
+  return rc;
 }

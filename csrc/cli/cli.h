@@ -7,6 +7,7 @@
 
 #include "gpusplit.h"
 #include "core/fields.h"
+#include "read/flags.h"
 
 #define CLI_MAX_COUNTS 64
 /* The longest --model path kept whole, with its NUL: Linux's PATH_MAX (a longer one
@@ -36,11 +37,16 @@ int cli_bad(const char *fmt, ...)
 /* Prints a library error as one line: "gpusplit: <source>: <field>: <what>". */
 int cli_bad_error(const char *source, const gs_error *err);
 
-/* args.c: a flag's value as a finite double (gs_read_number, or any other form strtod
- * reads); and as a whole number from 1 to max written as digits. Each prints why not and
- * returns CLI_BAD_INPUT. */
+/* args.c: a flag's value as a finite double (gs_flag_number) and as a whole number from 1
+ * to max written as digits (gs_flag_whole), each printing why not (CLI_BAD_INPUT). */
 int cli_parse_number(const char *flag, const char *text, double *out);
 int cli_parse_whole(const char *flag, const char *text, uint64_t max, uint64_t *out);
+/* argv read against the tables (gs_flags_read): CLI_OK, CLI_HELPED, or CLI_BAD_INPUT after
+ * saying why; cli_help prints head, the table's lines and tail on stdout; cli_flags_or_help
+ * reads, and on --help prints the first set's table between head and tail. */
+int cli_read_flags(const gs_flag_set *sets, size_t set_n, int argc, char **argv);
+void cli_help(const char *head, const gs_flag *flags, size_t n, const char *tail);
+int cli_flags_or_help(const gs_flag_set *sets, size_t set_n, int argc, char **argv, const char *head, const char *tail);
 
 /* The whole of a file, NUL-terminated, in memory the caller frees; at most max_bytes. */
 int cli_read_file(const char *path, size_t max_bytes, const char *what, char **text, size_t *len);
@@ -55,10 +61,23 @@ int cli_validate_left_out(const char *path);
 /* A runs file read and parsed into memory the caller frees. */
 int cli_read_runs(const char *path, gs_runs **out);
 
-/* report_options.c: fills o from report's flags; CLI_OK, CLI_HELPED, or CLI_BAD_INPUT
- * after saying why. */
+/* report_options.c: report's flags as its table reads them (CLI_REPORT_FLAGS), before
+ * they are resolved; plan and serve read them beside their own. */
+typedef struct {
+  gs_request q;
+  const char *counts, *link_from, *prompt_tokens, *efficiency_from, *emit;
+  uint64_t gpus;  /* --gpus N of --explain; 0: not given */
+  int split, nccl, experts, assume; /* each choice's place from 1; 0: not given */
+  int json, explain;
+  unsigned given; /* 1: --gpu-hour */
+} cli_report_flags;
+extern const gs_flag CLI_REPORT_FLAGS[];
+extern const size_t CLI_REPORT_FLAG_N;
+/* Fills o from report's flags read: CLI_OK, CLI_HELPED (report --help, printed), or
+ * CLI_BAD_INPUT after saying why; cli_report_resolve turns flags read into o. */
 #define CLI_HELPED 3
 int cli_report_parse(int argc, char **argv, cli_report_options *o);
+int cli_report_resolve(const cli_report_flags *f, cli_report_options *o);
 
 /* cli_emit.c: --emit ENGINE read (engine: 1 + enum gs_engine), with the one count it needs
  * (--counts, as given) and what it cannot go with (other_output: --json or --explain); and

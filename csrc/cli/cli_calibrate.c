@@ -2,6 +2,7 @@
  * predictions beside the measured times at the lesson's message sizes.
  * `gpusplit validate TABLE`: the model against a table of measured all-reduces, three
  * ways (make validate runs it on every system in ../shared/reference/allreduce-measured). */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,7 +16,8 @@ static const char CALIBRATE_HELP[] =
     "latency + bytes x 2(n-1)/n / bandwidth, by least squares on relative error, in up to\n"
     "three size regimes found from the data (NCCL changes protocol with size). Prints each\n"
     "regime's latency, bandwidth and error, and the fit beside the measured time at the\n"
-    "lesson's message sizes. gpusplit report --link-from LOG prices with the fitted link.\n";
+    "lesson's message sizes. gpusplit report --link-from LOG prices with the fitted link.\n"
+    "\n";
 
 static const char VALIDATE_HELP[] =
     "usage: gpusplit validate TABLE --source-dir DIR --lesson-link fast|slow [--gpu NAME --link NAME]\n"
@@ -38,7 +40,8 @@ static const char VALIDATE_HELP[] =
     "\n"
     "How far off the fit is on runs it never saw: each source's runs priced with figures\n"
     "fitted again on the other sources' runs only; medians by source left out and over all\n"
-    "(at most 32 sources: each is a fit again).\n";
+    "(at most 32 sources: each is a fit again).\n"
+    "\n";
 
 /* The lesson's message sizes: one word of 4,096, 8,192 and 16,384 numbers of 2 bytes (8B,
  * 70B, 405B), and 64 words of each. */
@@ -124,25 +127,26 @@ static void print_table(const char *path, const gs_measured *m, const gs_fit *fi
   }
 }
 
+typedef struct {
+  const char *path;
+  int json;
+} calibrate_flags;
+
+static const gs_flag CALIBRATE_FLAGS[] = {
+    GS_NEEDED_PATH("LOG", offsetof(calibrate_flags, path), NULL),
+    GS_SWITCH("--json", offsetof(calibrate_flags, json), 0, "one JSON object instead of the table"),
+};
+
 int cli_calibrate(int argc, char **argv) {
-  const char *path = NULL;
-  int json = 0, i, rc;
+  calibrate_flags f = {NULL, 0};
+  gs_flag_set set = {CALIBRATE_FLAGS, sizeof CALIBRATE_FLAGS / sizeof CALIBRATE_FLAGS[0], &f, NULL, NULL};
   gs_measured m;
   gs_fit fit;
-  for (i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      fputs(CALIBRATE_HELP, stdout);
-      return CLI_OK;
-    }
-    if (strcmp(argv[i], "--json") == 0) json = 1;
-    else if (strncmp(argv[i], "--", 2) == 0) return cli_bad("calibrate: unknown flag '%s' (see gpusplit calibrate --help)", argv[i]);
-    else if (path) return cli_bad("calibrate: one log at a time, not '%s' as well", argv[i]);
-    else path = argv[i];
-  }
-  if (!path) return cli_bad("calibrate: name the all_reduce_perf log (see gpusplit calibrate --help)");
-  if ((rc = read_log(path, &m, &fit)) != CLI_OK) return rc;
-  if (json) print_json(&m, &fit);
-  else print_table(path, &m, &fit);
+  int rc = cli_flags_or_help(&set, 1, argc, argv, CALIBRATE_HELP, "");
+  if (rc != CLI_OK) return rc == CLI_HELPED ? CLI_OK : rc;
+  if ((rc = read_log(f.path, &m, &fit)) != CLI_OK) return rc;
+  if (f.json) print_json(&m, &fit);
+  else print_table(f.path, &m, &fit);
   return CLI_OK;
 }
 
@@ -213,56 +217,60 @@ static int validate_count(const char *text, size_t len, const char *dir, uint64_
   return GS_OK;
 }
 
+typedef struct {
+  const char *path, *dir, *lesson_key, *gpu_key, *link_key, *name, *runs, *fit_from;
+  int left_out;
+} validate_flags;
+
+#define AT(member) offsetof(validate_flags, member)
+static const gs_flag VALIDATE_FLAGS[] = {
+    GS_PATH("TABLE", NULL, AT(path), NULL),
+    GS_PATH("--source-dir", "DIR", AT(dir), "the source whose rows of TABLE are read"),
+    GS_TEXT("--lesson-link", "fast|slow", AT(lesson_key), "(a): the lesson's link"),
+    GS_TEXT("--gpu", "NAME", AT(gpu_key), "(b): the catalogue's GPU, with --link"),
+    GS_TEXT("--link", "NAME", AT(link_key), "(b): the catalogue's link, with --gpu"),
+    GS_TEXT("--name", "NAME", AT(name), "the name of the table's rows (default: TABLE's path)"),
+    GS_PATH("--runs", "RUNS.csv", AT(runs), "measured decode runs instead of an all-reduce table"),
+    GS_PATH("--efficiency-from", "FIT.csv", AT(fit_from), "with --runs: the figures fitted to FIT.csv's runs"),
+    GS_SWITCH("--leave-source-out", AT(left_out), 0, "with --runs: each source priced by a fit without it"),
+};
+
+/* --runs FILE: the decode tables (validate_runs.c). */
+static int validate_runs(const validate_flags *f) {
+  if (f->path || f->dir || f->lesson_key || f->gpu_key || f->link_key || f->name)
+    return cli_bad("validate: --runs FILE takes no all-reduce table or its flags");
+  if (f->left_out && f->fit_from) return cli_bad("validate: --leave-source-out fits on the runs file itself; leave out --efficiency-from");
+  return f->left_out ? cli_validate_left_out(f->runs) : cli_validate_runs(f->runs, f->fit_from);
+}
+
 int cli_validate(int argc, char **argv) {
-  const char *path = NULL, *dir = NULL, *lesson_key = NULL, *gpu_key = NULL, *link_key = NULL, *name = NULL, *runs = NULL,
-             *fit_from = NULL;
+  validate_flags f;
+  gs_flag_set set = {VALIDATE_FLAGS, sizeof VALIDATE_FLAGS / sizeof VALIDATE_FLAGS[0], &f, NULL, NULL};
   gs_link lesson, link;
   gs_gpu gpu;
   gs_error err;
   char *text;
   size_t len;
   uint64_t gpus;
-  int i, rc, found = 0, left_out = 0;
-  for (i = 1; i < argc; i++) {
-    const char **target = strcmp(argv[i], "--source-dir") == 0    ? &dir
-                          : strcmp(argv[i], "--lesson-link") == 0 ? &lesson_key
-                          : strcmp(argv[i], "--gpu") == 0         ? &gpu_key
-                          : strcmp(argv[i], "--link") == 0        ? &link_key
-                          : strcmp(argv[i], "--name") == 0        ? &name
-                          : strcmp(argv[i], "--runs") == 0        ? &runs
-                          : strcmp(argv[i], "--efficiency-from") == 0 ? &fit_from
-                                                                  : NULL;
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      fputs(VALIDATE_HELP, stdout);
-      return CLI_OK;
-    }
-    if (target) {
-      if (i + 1 >= argc) return cli_bad("%s: needs a value", argv[i]);
-      *target = argv[++i];
-    } else if (strcmp(argv[i], "--leave-source-out") == 0) left_out = 1;
-    else if (strncmp(argv[i], "--", 2) == 0) return cli_bad("validate: unknown flag '%s' (see gpusplit validate --help)", argv[i]);
-    else path = argv[i];
-  }
-  if (runs) {
-    if (path || dir || lesson_key || gpu_key || link_key || name) return cli_bad("validate: --runs FILE takes no all-reduce table or its flags");
-    if (left_out && fit_from) return cli_bad("validate: --leave-source-out fits on the runs file itself; leave out --efficiency-from");
-    return left_out ? cli_validate_left_out(runs) : cli_validate_runs(runs, fit_from);
-  }
-  if (left_out) return cli_bad("validate: --leave-source-out goes with --runs FILE");
-  if (fit_from) return cli_bad("validate: --efficiency-from goes with --runs FILE");
-  if (!path || !dir || !lesson_key || (gpu_key == NULL) != (link_key == NULL))
+  int rc, found = 0;
+  memset(&f, 0, sizeof f);
+  if ((rc = cli_flags_or_help(&set, 1, argc, argv, VALIDATE_HELP, "")) != CLI_OK) return rc == CLI_HELPED ? CLI_OK : rc;
+  if (f.runs) return validate_runs(&f);
+  if (f.left_out) return cli_bad("validate: --leave-source-out goes with --runs FILE");
+  if (f.fit_from) return cli_bad("validate: --efficiency-from goes with --runs FILE");
+  if (!f.path || !f.dir || !f.lesson_key || (f.gpu_key == NULL) != (f.link_key == NULL))
     return cli_bad("validate: give TABLE, --source-dir and --lesson-link, and --gpu with --link (see gpusplit validate --help)");
-  if (gs_builtin_link(lesson_key, &lesson, NULL, &err) != GS_OK) return cli_bad("--lesson-link: %s", err.what);
-  if (gpu_key && (gs_builtin_gpu(gpu_key, &gpu, NULL, &err) != GS_OK || gs_builtin_link(link_key, &link, NULL, &err) != GS_OK))
+  if (gs_builtin_link(f.lesson_key, &lesson, NULL, &err) != GS_OK) return cli_bad("--lesson-link: %s", err.what);
+  if (f.gpu_key && (gs_builtin_gpu(f.gpu_key, &gpu, NULL, &err) != GS_OK || gs_builtin_link(f.link_key, &link, NULL, &err) != GS_OK))
     return cli_bad("--gpu, --link: %s", err.what);
-  if ((rc = cli_read_file(path, GS_MEASURED_MAX_BYTES, "a measured all-reduce table", &text, &len)) != CLI_OK) return rc;
+  if ((rc = cli_read_file(f.path, GS_MEASURED_MAX_BYTES, "a measured all-reduce table", &text, &len)) != CLI_OK) return rc;
   for (gpus = 2; gpus <= 64; gpus *= 2) {
-    rc = validate_count(text, len, dir, gpus, &lesson, gpu_key ? &gpu : NULL, &link, name ? name : path);
+    rc = validate_count(text, len, f.dir, gpus, &lesson, f.gpu_key ? &gpu : NULL, &link, f.name ? f.name : f.path);
     if (rc == GS_OK) found = 1;
     else if (rc != GS_ERR_UNKNOWN) break;
   }
   free(text);
   if (rc != GS_OK && rc != GS_ERR_UNKNOWN) return rc;
-  if (!found) return cli_bad("%s: no rows from %s", path, dir);
+  if (!found) return cli_bad("%s: no rows from %s", f.path, f.dir);
   return CLI_OK;
 }

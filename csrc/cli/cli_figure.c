@@ -19,6 +19,11 @@ static const char HELP[] =
     "  stops-helping     Figure 3: the 8B model's words a second on both links\n"
     "  slices-vs-groups  Figure 4: one word on four GPUs, slices against groups\n";
 
+/* The figure's name, its place from 1 in gs_figure_name's order. */
+static const gs_flag FIGURE_FLAGS[] = {
+    {"NAME", GS_FLAG_CHOICE, "weights-split|time-per-word|stops-helping|slices-vs-groups", 0, 0, 0, NULL, 0, 0, 0, 1, NULL},
+};
+
 int cli_figure(int argc, char **argv) {
   static char svg[FIGURE_CAP];
   gs_model small, large;
@@ -27,15 +32,11 @@ int cli_figure(int argc, char **argv) {
   gs_figure_input in;
   gs_error err;
   size_t len = 0;
-  int kind;
-  if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-    fputs(HELP, stdout);
-    return CLI_OK;
-  }
-  if (argc != 2)
-    return cli_bad("figure: name one figure (weights-split, time-per-word, stops-helping, slices-vs-groups; see gpusplit figure --help)");
-  if ((kind = gs_figure_parse(argv[1])) < 0)
-    return cli_bad("figure: unknown figure '%s' (weights-split, time-per-word, stops-helping, slices-vs-groups)", argv[1]);
+  int place = 0, kind;
+  gs_flag_set set = {FIGURE_FLAGS, 1, &place, NULL, NULL};
+  int rc = cli_flags_or_help(&set, 1, argc, argv, HELP, "");
+  if (rc != CLI_OK) return rc == CLI_HELPED ? CLI_OK : rc;
+  kind = place - 1;
   if (gs_builtin_model("8b", 0, &small, &err) != GS_OK || gs_builtin_model("70b", 0, &large, &err) != GS_OK)
     return cli_bad_error("data/models", &err);
   if (gs_builtin_gpu("lesson", &gpu, NULL, &err) != GS_OK) return cli_bad_error("data/gpus.json", &err);

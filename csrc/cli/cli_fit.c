@@ -1,10 +1,10 @@
 /* `gpusplit fit RUNS.csv`: achieved efficiency fitted to measured decode runs
  * (csrc/fit/fit_runs.c does the fit, csrc/cli/fit_output.c prints it). */
-#include <string.h>
+#include <stddef.h>
 
 #include "cli.h"
 
-static const char FIT_HELP[] =
+static const char FIT_HEAD[] =
     "usage: gpusplit fit RUNS.csv [--json] [--allreduce DIR] [--leave-source-out]\n"
     "\n"
     "Fits the achieved efficiency to measured decode runs (a CSV in the format of\n"
@@ -17,25 +17,26 @@ static const char FIT_HELP[] =
     "figures and each run's error; runs whose model or GPU the catalogue lacks are listed as\n"
     "skipped, with the reason. --json prints data/efficiency.json. --leave-source-out also\n"
     "fits again without each source in turn and gives each engine's median error on the runs\n"
-    "left out (a refit a source: it takes as many times longer; at most 32 sources).\n";
+    "left out (a refit a source: it takes as many times longer; at most 32 sources).\n"
+    "\n";
+
+typedef struct {
+  const char *path, *dir;
+  int json, left_out;
+} fit_flags;
+
+#define AT(member) offsetof(fit_flags, member)
+static const gs_flag FIT_FLAGS[] = {
+    GS_NEEDED_PATH("RUNS.csv", AT(path), NULL),
+    GS_SWITCH("--json", AT(json), 0, "data/efficiency.json's text instead of the table"),
+    GS_PATH("--allreduce", "DIR", AT(dir), "the folder of measured all-reduce tables (default tests/measured)"),
+    GS_SWITCH("--leave-source-out", AT(left_out), 0, "also each engine's error on the runs of a source left out"),
+};
 
 int cli_fit(int argc, char **argv) {
-  const char *path = NULL, *dir = "tests/measured";
-  int i, json = 0, left_out = 0;
-  for (i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      fputs(FIT_HELP, stdout);
-      return CLI_OK;
-    }
-    if (strcmp(argv[i], "--json") == 0) json = 1;
-    else if (strcmp(argv[i], "--leave-source-out") == 0) left_out = 1;
-    else if (strcmp(argv[i], "--allreduce") == 0) {
-      if (i + 1 >= argc) return cli_bad("--allreduce: needs a value");
-      dir = argv[++i];
-    } else if (strncmp(argv[i], "--", 2) == 0) return cli_bad("fit: unknown flag '%s' (see gpusplit fit --help)", argv[i]);
-    else if (path) return cli_bad("fit: give one runs file");
-    else path = argv[i];
-  }
-  if (!path) return cli_bad("fit: give a runs file: gpusplit fit RUNS.csv");
-  return cli_fit_file(path, dir, json, left_out);
+  fit_flags f = {NULL, "tests/measured", 0, 0};
+  gs_flag_set set = {FIT_FLAGS, sizeof FIT_FLAGS / sizeof FIT_FLAGS[0], &f, NULL, NULL};
+  int rc = cli_flags_or_help(&set, 1, argc, argv, FIT_HEAD, "");
+  if (rc != CLI_OK) return rc == CLI_HELPED ? CLI_OK : rc;
+  return cli_fit_file(f.path, f.dir, f.json, f.left_out);
 }

@@ -3,6 +3,7 @@
  * settings, as one JSON document for the parity tests against the WebAssembly build.
  * Doubles have 17 significant digits, so they read back exactly; byte counts are strings
  * of digits, since JavaScript numbers hold integers exactly only up to 2^53. */
+#include <stddef.h>
 #include <string.h>
 
 #include "cli.h"
@@ -14,7 +15,8 @@ static const char FIXTURE_HELP[] =
     "as one JSON object. --random N adds N random Llama-style settings (random shapes,\n"
     "GPU and link figures, counts, words and splits) from the seed S (default 1);\n"
     "--families N adds N random configs of every model family the reader counts;\n"
-    "--machines N adds N of those with random servers, splits, caches, switches and NCCL rules.\n";
+    "--machines N adds N of those with random servers, splits, caches, switches and NCCL rules.\n"
+    "\n";
 
 /* splitmix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators",
  * OOPSLA 2014): small, and the same sequence on every machine. */
@@ -255,30 +257,29 @@ static int print_random(const char *key, uint64_t count, uint64_t seed, int fami
   return CLI_OK;
 }
 
+typedef struct {
+  uint64_t random, families, machines, seed;
+} fixture_flags;
+
+static const uint64_t COUNT_MOST = 10000000, SEED_MOST = UINT64_C(1) << 53;
+#define AT(member) offsetof(fixture_flags, member)
+static const gs_flag FIXTURE_FLAGS[] = {
+    GS_WHOLE("--random", "N", AT(random), &COUNT_MOST, "N random Llama-style settings, 1 to 10000000"),
+    GS_WHOLE("--families", "N", AT(families), &COUNT_MOST, "N random configs of every family the reader counts"),
+    GS_WHOLE("--machines", "N", AT(machines), &COUNT_MOST, "N of those with random machines and rules"),
+    GS_WHOLE("--seed", "S", AT(seed), &SEED_MOST, "the seed, 1 to 2^53 (default 1)"),
+};
+
 int cli_fixture(int argc, char **argv) {
-  uint64_t random_count = 0, family_count = 0, machine_count = 0, seed = 1;
-  int i, rc;
-  for (i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      fputs(FIXTURE_HELP, stdout);
-      return CLI_OK;
-    }
-    if ((strcmp(argv[i], "--random") == 0 || strcmp(argv[i], "--families") == 0 || strcmp(argv[i], "--machines") == 0 ||
-         strcmp(argv[i], "--seed") == 0) &&
-        i + 1 >= argc)
-      return cli_bad("%s: needs a value", argv[i]);
-    if (strcmp(argv[i], "--random") == 0) rc = cli_parse_whole("--random", argv[++i], 10000000, &random_count);
-    else if (strcmp(argv[i], "--families") == 0) rc = cli_parse_whole("--families", argv[++i], 10000000, &family_count);
-    else if (strcmp(argv[i], "--machines") == 0) rc = cli_parse_whole("--machines", argv[++i], 10000000, &machine_count);
-    else if (strcmp(argv[i], "--seed") == 0) rc = cli_parse_whole("--seed", argv[++i], UINT64_C(1) << 53, &seed);
-    else rc = cli_bad("fixture: unknown flag '%s' (see gpusplit fixture --help)", argv[i]);
-    if (rc != CLI_OK) return rc;
-  }
+  fixture_flags f = {0, 0, 0, 1};
+  gs_flag_set set = {FIXTURE_FLAGS, sizeof FIXTURE_FLAGS / sizeof FIXTURE_FLAGS[0], &f, NULL, NULL};
+  int rc = cli_flags_or_help(&set, 1, argc, argv, FIXTURE_HELP, "");
+  if (rc != CLI_OK) return rc == CLI_HELPED ? CLI_OK : rc;
   printf("{");
   if ((rc = print_offered()) != CLI_OK) return rc;
-  if (random_count && (rc = print_random("random", random_count, seed, 0, 0)) != CLI_OK) return rc;
-  if (family_count && (rc = print_random("families", family_count, seed, 1, 0)) != CLI_OK) return rc;
-  if (machine_count && (rc = print_random("machines", machine_count, seed, 1, 1)) != CLI_OK) return rc;
+  if (f.random && (rc = print_random("random", f.random, f.seed, 0, 0)) != CLI_OK) return rc;
+  if (f.families && (rc = print_random("families", f.families, f.seed, 1, 0)) != CLI_OK) return rc;
+  if (f.machines && (rc = print_random("machines", f.machines, f.seed, 1, 1)) != CLI_OK) return rc;
   printf("}\n");
   return CLI_OK;
 }

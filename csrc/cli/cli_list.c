@@ -14,6 +14,11 @@ static const char LIST_HELP[] =
     "        tables use, and its data sheet.\n"
     "links:  every link --link and --between take: bandwidth, kind, step latency, source.\n";
 
+/* What to list: its place from 1. */
+static const gs_flag LIST_FLAGS[] = {
+    {"WHAT", GS_FLAG_CHOICE, "models|gpus|links", 0, 0, 0, NULL, 0, 0, 0, 1, NULL},
+};
+
 static int list_models(void) {
   size_t i;
   printf("%-18s %-12s %20s %20s  %s\n", "name", "type", "weights", "stored bytes", "model");
@@ -63,12 +68,9 @@ static int list_hardware(const char *array) {
 }
 
 int cli_list(int argc, char **argv) {
-  if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-    fputs(LIST_HELP, stdout);
-    return CLI_OK;
-  }
-  if (argc != 2) return cli_bad("list: say what to list: models, gpus or links (see gpusplit list --help)");
-  if (strcmp(argv[1], "models") == 0) return list_models();
-  if (strcmp(argv[1], "gpus") == 0 || strcmp(argv[1], "links") == 0) return list_hardware(argv[1]);
-  return cli_bad("list: cannot list '%s' (models, gpus, links)", argv[1]);
+  int what = 0;
+  gs_flag_set set = {LIST_FLAGS, 1, &what, NULL, NULL};
+  int rc = cli_flags_or_help(&set, 1, argc, argv, LIST_HELP, "");
+  if (rc != CLI_OK) return rc == CLI_HELPED ? CLI_OK : rc;
+  return what == 1 ? list_models() : list_hardware(what == 2 ? "gpus" : "links");
 }

@@ -408,12 +408,10 @@ static int load(lesson *l) {
 
 int cli_numbers(int argc, char **argv) {
   lesson l;
-  int rc;
-  if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-    printf("usage: gpusplit numbers\n\nPrints every number the lesson quotes, computed from data/ by the cost model.\n");
-    return CLI_OK;
-  }
-  if (argc > 1) return cli_bad("numbers: unexpected argument '%s' (it takes none; see gpusplit numbers --help)", argv[1]);
+  gs_flag_set none = {NULL, 0, NULL, NULL, NULL}; /* it takes no flag */
+  int rc = cli_flags_or_help(&none, 1, argc, argv,
+                             "usage: gpusplit numbers\n\nPrints every number the lesson quotes, computed from data/ by the cost model.\n", "");
+  if (rc != CLI_OK) return rc == CLI_HELPED ? CLI_OK : rc;
   if ((rc = load(&l)) != CLI_OK) return rc;
   print_settings(&l);
   print_models(&l);

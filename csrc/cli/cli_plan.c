@@ -3,14 +3,13 @@
  * GPU, each named by the report flags that price it again. Targets mark the best layout
  * that meets them, or say why none does. The model, the machine and the rules are read by
  * report's own flags (cli_report_parse), so a point's flags added to them reproduce it. */
-#include <errno.h>
-#include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 
-static const char PLAN_HELP[] =
+static const char PLAN_HEAD[] =
     "usage: gpusplit plan --model M --gpu G [--link L] [--per-server S] [--between B]\n"
     "                     --gpus-max N [--target-word-ms T] [--target-first-ms F] [--json]\n"
     "\n"
@@ -22,23 +21,13 @@ static const char PLAN_HELP[] =
     "heads' divisors, the fewest that hold the model). It prints the frontier: for each\n"
     "time a word some layout reaches, the layout with the most words a second a GPU, with\n"
     "the report flags that give its figures again.\n"
-    "\n"
-    "  --gpus-max N         the budget of GPUs, 1 to 65536\n"
-    "  --target-word-ms T   mark the best layout whose time a word is at most T ms\n"
-    "  --target-first-ms F  ... and whose first word comes within F ms (needs a prompt:\n"
-    "                       real rules' 1,024 tokens, or --prompt-tokens N)\n"
-    "  --json               one JSON object instead of the table\n"
-    "  --emit vllm|sglang|trtllm  instead, the command that starts that engine on the\n"
-    "                       layout the targets choose (gpusplit report --help)\n"
+    "\n";
+static const char PLAN_TAIL[] =
     "\n"
     "The model, the machines and the rules take report's flags (gpusplit report --help):\n"
     "--model, --bits, --gpu, --link, --per-server, --between, --assume, --engine, --chat-tokens,\n"
     "--prompt-tokens, --gpu-hour, ... The plan chooses --split, --experts, --words,\n"
     "--in-flight, --replicas and the count itself, so those are refused here.\n";
-
-/* Flags the plan chooses itself: given, they would be ignored, so they are refused. */
-static const char *const CHOSEN[] = {"--split", "--experts", "--words", "--in-flight", "--replicas", "--counts",
-                                     "--max-n", "--gpus", "--explain"};
 
 typedef struct {
   gs_plan_ask ask;
@@ -46,66 +35,36 @@ typedef struct {
   const char *emit; /* --emit ENGINE: the chosen layout's launch command instead; NULL: none */
   char **report_args; /* report's flags as given, whole, for a point's command (argv's own) */
   int report_n;
+  double word_ms, first_ms; /* the targets as given; 0: none */
 } plan_options;
 
-/* A time in ms from a flag, above 0 and at most a day. */
-static int parse_ms(const char *flag, const char *text, double *seconds) {
-  char *end;
-  double x;
-  errno = 0;
-  x = strtod(text, &end);
-  if (text[0] == '\0' || *end != '\0' || errno == ERANGE || !isfinite(x) || !(x > 0) || x > 86400e3)
-    return cli_bad("%s: must be a time in ms above 0 and at most 86400000, not '%s'", flag, text);
-  *seconds = x / 1e3;
-  return CLI_OK;
-}
+#define AT(member) offsetof(plan_options, member)
+#define CHOSEN(flag) GS_REFUSED(flag, "what the plan chooses")
+/* plan's own flags, read before report's, and report's that the plan chooses itself: given,
+ * they would be ignored, so they are refused. */
+static const gs_flag PLAN_FLAGS[] = {
+    {"--gpus-max", GS_FLAG_WHOLE, "N", AT(ask.gpus_max), 0, 0, &GS_MAX_GPUS, 0, 0, 0, 1, "the budget of GPUs, 1 to 65536"},
+    GS_REAL_IN("--target-word-ms", "T", AT(word_ms), 0, 86400e3, 1, "mark the best layout whose time a word is at most T ms"),
+    GS_REAL_IN("--target-first-ms", "F", AT(first_ms), 0, 86400e3, 1, "... and whose first word comes within F ms (needs a prompt:\n"
+                                                                     "real rules' 1,024 tokens, or --prompt-tokens N)"),
+    GS_SWITCH("--json", AT(json), 0, "one JSON object instead of the table"),
+    GS_TEXT("--emit", "vllm|sglang|trtllm", AT(emit), "instead, the command that starts that engine on the\n"
+                                                     "layout the targets choose (gpusplit report --help)"),
+    CHOSEN("--split"), CHOSEN("--experts"), CHOSEN("--words"), CHOSEN("--in-flight"), CHOSEN("--replicas"),
+    CHOSEN("--counts"), CHOSEN("--max-n"), CHOSEN("--gpus"), CHOSEN("--explain"),
+};
 
-static int is_chosen(const char *arg) {
-  size_t i, n = strcspn(arg, "=");
-  for (i = 0; i < sizeof CHOSEN / sizeof CHOSEN[0]; i++)
-    if (strlen(CHOSEN[i]) == n && strncmp(arg, CHOSEN[i], n) == 0) return 1;
-  return 0;
-}
-
-/* Splits argv into the plan's own flags and report's, which go to rest (rest[0] = "plan"). */
-static int split_args(int argc, char **argv, plan_options *o, char **rest, int *rest_n) {
-  const char *gpus_max = NULL;
-  int i;
-  *rest_n = 0;
-  rest[(*rest_n)++] = argv[0];
-  for (i = 1; i < argc; i++) {
-    const char *arg = argv[i], *value = NULL, *eq = strchr(arg, '=');
-    const char *own[] = {"--gpus-max", "--target-word-ms", "--target-first-ms", "--emit"};
-    size_t k, n = eq ? (size_t)(eq - arg) : strlen(arg);
-    int rc;
-    if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-      fputs(PLAN_HELP, stdout);
-      return CLI_HELPED;
-    }
-    if (strcmp(arg, "--json") == 0) {
-      o->json = 1;
-      continue;
-    }
-    if (is_chosen(arg)) return cli_bad("plan: %.*s is what the plan chooses; leave it out", (int)n, arg);
-    for (k = 0; k < 4; k++)
-      if (strlen(own[k]) == n && strncmp(arg, own[k], n) == 0) break;
-    if (k < 4) {
-      if (eq) value = eq + 1;
-      else if (i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0) value = argv[++i];
-      else return cli_bad("%s: needs a value", own[k]);
-      if (k == 0) gpus_max = value;
-      else if (k == 3) o->emit = value;
-      else if ((rc = parse_ms(own[k], value, k == 1 ? &o->ask.target_word_s : &o->ask.target_first_s)) != CLI_OK) return rc;
-      continue;
-    }
-    rest[(*rest_n)++] = argv[i];
-  }
-  /* kept for the points' commands: report's flags as given, whole (a value with a space or
-   * a quote is kept as typed; the command is for a person to read) */
-  o->report_args = rest + 1;
-  o->report_n = *rest_n - 1;
-  if (!gpus_max) return cli_bad("plan: --gpus-max N is needed: the budget of GPUs");
-  return cli_parse_whole("--gpus-max", gpus_max, GS_MAX_GPUS, &o->ask.gpus_max);
+/* The plan's flags and report's, read by one table each; report's words kept, whole, for
+ * the points' commands (a value with a space or a quote is kept as typed; the command is
+ * for a person to read). */
+static int read_flags(int argc, char **argv, plan_options *o, cli_report_flags *rf, char **kept) {
+  gs_flag_set sets[2] = {{PLAN_FLAGS, sizeof PLAN_FLAGS / sizeof PLAN_FLAGS[0], o, NULL, NULL},
+                         {CLI_REPORT_FLAGS, CLI_REPORT_FLAG_N, rf, kept, &o->report_n}};
+  int rc = cli_flags_or_help(sets, 2, argc, argv, PLAN_HEAD, PLAN_TAIL);
+  o->report_args = kept;
+  o->ask.target_word_s = o->word_ms / 1e3;
+  o->ask.target_first_s = o->first_ms / 1e3;
+  return rc;
 }
 
 /* report's flags as given, one space between them: as a JSON string, or escaped for a
@@ -274,16 +233,18 @@ static void print_table(const plan_options *o, const cli_report_options *r, cons
 
 int cli_plan(int argc, char **argv) {
   static cli_report_options report;
+  static cli_report_flags flags;
   static gs_plan_result result;
   plan_options o;
-  char **rest;
-  int rest_n, rc;
+  char **kept;
+  int rc;
   gs_error err;
   memset(&o, 0, sizeof o);
-  rest = malloc(((size_t)argc + 1) * sizeof *rest);
-  if (!rest) return cli_bad("plan: out of memory");
-  rc = split_args(argc, argv, &o, rest, &rest_n);
-  if (rc == CLI_OK) rc = cli_report_parse(rest_n, rest, &report);
+  memset(&flags, 0, sizeof flags);
+  kept = malloc(((size_t)argc + 1) * sizeof *kept);
+  if (!kept) return cli_bad("plan: out of memory");
+  rc = read_flags(argc, argv, &o, &flags, kept);
+  if (rc == CLI_OK) rc = cli_report_resolve(&flags, &report);
   /* the first word is priced only for a prompt: a target on it would be met by every layout */
   if (rc == CLI_OK && o.ask.target_first_s > 0 && report.setting.plan.prompt_tokens == 0)
     rc = cli_bad("--target-first-ms: these settings price no first word (no prompt); give --prompt-tokens N, "
@@ -293,7 +254,7 @@ int cli_plan(int argc, char **argv) {
   if (rc == CLI_OK && o.emit) rc = cli_emit_plan(&report.setting, &result, o.emit);
   else if (rc == CLI_OK && o.json) print_json(&o, &report, &result);
   else if (rc == CLI_OK) print_table(&o, &report, &result);
-  free(rest);
+  free(kept);
   if (rc == CLI_HELPED) return CLI_OK;
   return rc;
 }

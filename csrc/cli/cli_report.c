@@ -204,7 +204,12 @@ static void print_header(const cli_report_options *options) {
            "step a word\n", (unsigned long long)gs_plan_batches(s), (unsigned long long)s->words);
   printf("Cache: %s tokens a chat at %llu bits, %s\n", gs_grouped(a, sizeof a, s->chat_tokens), (unsigned long long)s->cache_bits,
          s->cache_per_chat ? "one for each chat" : "one chat's (the lesson's)");
-  if (s->nccl == GS_NCCL_AUTO)
+  if (s->nccl == GS_NCCL_AUTO && s->measured)
+    printf("All-reduce: as measured on %llu to %llu GPUs of one server (%s, %s; between sizes and counts, a straight line), with "
+           "no fitted start-up added; across servers, NCCL's cheapest ring protocol\n",
+           (unsigned long long)s->measured->gpus[0], (unsigned long long)s->measured->gpus[s->measured->counts - 1], s->measured->file,
+           s->measured->source_dir);
+  else if (s->nccl == GS_NCCL_AUTO)
     printf("All-reduce: NCCL's cheapest ring protocol (v2.30.7 tuning tables; Tree, NVLS and CollNet left out)\n");
   if (s->overlap) printf("Overlap: each layer's all-reduce hides behind the next layer's reading\n");
   if (s->read_cache) printf("Each step also reads every chat's cache\n");

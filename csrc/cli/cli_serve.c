@@ -2,12 +2,13 @@
  * scheduler (gs_serve_run, csrc/serve/). Parses and prints only: the model, the machine
  * and the rules are read by report's own flags (cli_report_parse), the load and the
  * engine's limits here. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 
-static const char SERVE_HELP[] =
+static const char SERVE_HEAD[] =
     "usage: gpusplit serve --model M --gpu G --counts N [--split S] [--replicas R]\n"
     "                      [--concurrency C | --rate R] [--requests N] [--prompt-tokens P]\n"
     "                      [--output-tokens O] [--seed S] [--engine vllm|sglang|trt-llm]\n"
@@ -21,148 +22,94 @@ static const char SERVE_HELP[] =
     "between tokens and the whole request as mean, p50, p90 and p99, and the tokens a\n"
     "second. The engine's step figures are fitted to measured serving runs (data/serving.json;\n"
     "the output's Fitted line names the runs and the error on runs the fit never saw).\n"
-    "\n"
-    "The load (default: all --requests sent at once):\n"
-    "  --concurrency C      closed loop: C requests in flight, a new one as one ends\n"
-    "  --rate R             open loop: Poisson arrivals, R requests a second\n"
-    "  --requests N         requests in all, 1 to 250000 (default 1000); the load at most\n"
-    "                       4194304 steps: each request's output plus its prompt's chunks\n"
-    "  --prompt-tokens P    each prompt (default 1024: vllm bench serve's random input)\n"
-    "  --output-tokens O    each output (default 128: its random output)\n"
-    "  --seed S             the arrivals' seed (default 1)\n"
-    "  --lengths FILE       each request's prompt and output from FILE, \"PROMPT,OUTPUT\" a\n"
-    "                       line ('#' comments), replayed in order (instead of the two above)\n"
-    "The engine, one instance per copy of the layout (defaults: the engine's own, some\n"
-    "depending on the GPU; csrc/serve/engine.c names the sources):\n"
-    "  --engine E           vllm (default), sglang or trt-llm; also picks report's fitted\n"
-    "                       efficiency for that engine\n"
-    "  --max-seqs N         sequences a step holds\n"
-    "  --max-batched-tokens N  tokens a step computes (the prefill chunk budget)\n"
-    "  --memory-share F     share of each GPU's memory the engine takes, 0.01 to 1\n"
-    "  --block-tokens N     tokens a cache block holds\n"
-    "The engine's step, each default the engine's fitted figure (data/serving.json):\n"
-    "  --overlap-share F    busy = max(read, compute) + F x min(read, compute), 0 to 1\n"
-    "  --seq-us U           the engine's host time a step for each sequence it holds, us\n"
-    "  --step-flops-share F share of the GPU's peak FLOP/s a step computes at, 0.01 to 1\n"
-    "                       (4-bit weights on a GPU with FP4 tensor cores: the FP4 peak)\n"
-    "The layout: --counts N (one count), --split, --replicas (requests shared round-robin).\n"
-    "The model, the machines and the rules take report's flags (gpusplit report --help).\n"
-    "  --explain            the sums of the step in which half the requests were done\n"
-    "  --json               one JSON object instead of the table\n";
+    "\n";
 
 typedef struct {
   gs_load load;
-  const char *engine;  /* NULL: vllm */
-  const char *limits[7]; /* --max-seqs, --max-batched-tokens, --memory-share, --block-tokens, --overlap-share, --seq-us,
-                            --step-flops-share */
+  gs_scheduler limits;   /* the engine's limits given (bits of given) */
+  unsigned given;        /* enum given_bit */
   int json, explain;
   const char *lengths;   /* --lengths FILE, or NULL */
-  int prompt_given;      /* report's --prompt-tokens was given */
   uint64_t *pairs;       /* the file's prompts, then its outputs (malloc'd, 2 x cap) */
 } serve_options;
 
-static const char *const OWN[] = {"--concurrency", "--rate", "--requests", "--output-tokens", "--seed", "--lengths", "--max-seqs",
-                                  "--max-batched-tokens", "--memory-share", "--block-tokens", "--overlap-share", "--seq-us", "--step-flops-share"};
-enum { O_CONCURRENCY, O_RATE, O_REQUESTS, O_OUTPUT, O_SEED, O_LENGTHS, O_LIMITS, O_COUNT = O_LIMITS + 7 };
-/* report's flags that a served load decides itself */
-static const char *const REFUSED[] = {"--words", "--in-flight", "--gpus", "--max-n", "--cache-per-chat", "--no-cache-per-chat", "--emit"};
+enum given_bit { G_CONCURRENCY = 1, G_RATE = 2, G_OUTPUT = 4, G_MAX_SEQS = 8, G_MAX_BATCHED = 16, G_MEMORY = 32, G_BLOCK = 64,
+                 G_OVERLAP = 128, G_SEQ_US = 256, G_FLOPS = 512 };
+static const uint64_t BLOCK_MOST = 65536, SEED_MOST = UINT64_MAX, REQUESTS_MOST = GS_SERVE_MAX_REQUESTS;
+#define AT(member) offsetof(serve_options, member)
+#define GIVEN(name, meta, member, most, bit, help) {name, GS_FLAG_WHOLE, meta, AT(member), bit, AT(given), most, 0, 0, 0, 0, help}
+#define SHARE(name, meta, member, lo, bit, help) {name, GS_FLAG_REAL, meta, AT(member), bit, AT(given), NULL, lo, 1, 0, 0, help}
+#define DECIDED(flag) GS_REFUSED(flag, "what the served load decides")
+/* serve's own flags, read before report's, and report's that a served load decides. */
+static const gs_flag SERVE_FLAGS[] = {
+    GS_NOTE("The load (default: all --requests sent at once):"),
+    GIVEN("--concurrency", "C", load.concurrency, &REQUESTS_MOST, G_CONCURRENCY, "closed loop: C requests in flight, a new one as one ends"),
+    {"--rate", GS_FLAG_REAL, "R", AT(load.rate), G_RATE, AT(given), NULL, 0, 1e9, 1, 0, "open loop: Poisson arrivals, R requests a second"},
+    GS_WHOLE("--requests", "N", AT(load.requests), &REQUESTS_MOST, "requests in all, 1 to 250000 (default 1000); the load at most\n"
+                                                                  "4194304 steps: each request's output plus its prompt's chunks"),
+    GS_NOTE("  --prompt-tokens P  each prompt (default 1024: vllm bench serve's random input)"),
+    GIVEN("--output-tokens", "O", load.output_tokens, &GS_MAX_CHAT_TOKENS, G_OUTPUT, "each output (default 128: its random output)"),
+    GS_WHOLE("--seed", "S", AT(load.seed), &SEED_MOST, "the arrivals' seed (default 1)"),
+    GS_PATH("--lengths", "FILE", AT(lengths), "each request's prompt and output from FILE, \"PROMPT,OUTPUT\" a\n"
+                                             "line ('#' comments), replayed in order (instead of the two above)"),
+    GS_NOTE("The engine, one instance per copy of the layout (defaults: the engine's own, some\n"
+            "depending on the GPU; csrc/serve/engine.c names the sources):\n"
+            "  --engine E         vllm (default), sglang or trt-llm; also picks report's fitted\n"
+            "                     efficiency for that engine"),
+    GIVEN("--max-seqs", "N", limits.max_seqs, &REQUESTS_MOST, G_MAX_SEQS, "sequences a step holds"),
+    GIVEN("--max-batched-tokens", "N", limits.max_batched_tokens, &GS_MAX_WORDS, G_MAX_BATCHED,
+          "tokens a step computes (the prefill chunk budget)"),
+    SHARE("--memory-share", "F", limits.memory_share, 0.01, G_MEMORY, "share of each GPU's memory the engine takes, 0.01 to 1"),
+    GIVEN("--block-tokens", "N", limits.block_tokens, &BLOCK_MOST, G_BLOCK, "tokens a cache block holds"),
+    GS_NOTE("The engine's step, each default the engine's fitted figure (data/serving.json):"),
+    SHARE("--overlap-share", "F", limits.overlap_share, 0, G_OVERLAP, "busy = max(read, compute) + F x min(read, compute), 0 to 1"),
+    {"--seq-us", GS_FLAG_REAL, "U", AT(limits.seq_us), G_SEQ_US, AT(given), NULL, 0, 1e6, 0, 0,
+     "the engine's host time a step for each sequence it holds, us"},
+    SHARE("--step-flops-share", "F", limits.flops_share, 0.01, G_FLOPS, "share of the GPU's peak FLOP/s a step computes at, 0.01 to 1\n"
+                                                                        "(4-bit weights on a GPU with FP4 tensor cores: the FP4 peak)"),
+    GS_NOTE("The layout: --counts N (one count), --split, --replicas (requests shared round-robin).\n"
+            "The model, the machines and the rules take report's flags (gpusplit report --help)."),
+    GS_SWITCH("--explain", AT(explain), 0, "the sums of the step in which half the requests were done"),
+    GS_SWITCH("--json", AT(json), 0, "one JSON object instead of the table"),
+    DECIDED("--words"), DECIDED("--in-flight"), DECIDED("--gpus"), DECIDED("--max-n"), DECIDED("--cache-per-chat"),
+    DECIDED("--no-cache-per-chat"), DECIDED("--emit"),
+};
 
-static int flag_is(const char *arg, const char *flag) {
-  size_t n = strcspn(arg, "=");
-  return strlen(flag) == n && strncmp(arg, flag, n) == 0;
-}
-
-/* The load's figures from the flags' texts. */
-static int parse_load(const char **v, serve_options *o) {
-  gs_load *l = &o->load;
+/* serve's flags and report's, each by its table, then what they say together. */
+static int read_flags(int argc, char **argv, serve_options *o, cli_report_flags *rf) {
+  gs_flag_set sets[2] = {{SERVE_FLAGS, sizeof SERVE_FLAGS / sizeof SERVE_FLAGS[0], o, NULL, NULL},
+                         {CLI_REPORT_FLAGS, CLI_REPORT_FLAG_N, rf, NULL, NULL}};
+  const char *engine = rf->q.engine;
   int rc;
-  l->requests = 1000;
-  l->output_tokens = 128;
-  l->seed = 1;
-  l->kind = GS_LOAD_BATCH;
-  if (v[O_CONCURRENCY] && v[O_RATE]) return cli_bad("serve: --concurrency and --rate are two loads; give one");
-  o->lengths = v[O_LENGTHS];
-  if (o->lengths && (v[O_OUTPUT] || o->prompt_given))
+  o->load.requests = 1000;
+  o->load.output_tokens = 128;
+  o->load.seed = 1;
+  o->load.kind = GS_LOAD_BATCH;
+  if ((rc = cli_flags_or_help(sets, 2, argc, argv, SERVE_HEAD, "")) != CLI_OK) return rc;
+  engine = rf->q.engine;
+  if (engine && strcmp(engine, "vllm") != 0 && strcmp(engine, "sglang") != 0 && strcmp(engine, "trt-llm") != 0)
+    return cli_bad("--engine: serve simulates vllm, sglang or trt-llm, not '%s'", engine);
+  if ((o->given & G_CONCURRENCY) && (o->given & G_RATE)) return cli_bad("serve: --concurrency and --rate are two loads; give one");
+  if (o->lengths && ((o->given & G_OUTPUT) || rf->prompt_tokens))
     return cli_bad("--lengths: gives each request's prompt and output; leave out --prompt-tokens and --output-tokens");
-  if (v[O_REQUESTS] && (rc = cli_parse_whole("--requests", v[O_REQUESTS], GS_SERVE_MAX_REQUESTS, &l->requests)) != CLI_OK) return rc;
-  if (v[O_OUTPUT] && (rc = cli_parse_whole("--output-tokens", v[O_OUTPUT], GS_MAX_CHAT_TOKENS, &l->output_tokens)) != CLI_OK)
-    return rc;
-  if (v[O_SEED] && (rc = cli_parse_whole("--seed", v[O_SEED], UINT64_MAX, &l->seed)) != CLI_OK) return rc;
-  if (v[O_CONCURRENCY]) {
-    l->kind = GS_LOAD_CLOSED;
-    if ((rc = cli_parse_whole("--concurrency", v[O_CONCURRENCY], GS_SERVE_MAX_REQUESTS, &l->concurrency)) != CLI_OK) return rc;
-  }
-  if (v[O_RATE]) {
-    l->kind = GS_LOAD_OPEN;
-    if ((rc = cli_parse_number("--rate", v[O_RATE], &l->rate)) != CLI_OK) return rc;
-    if (!(l->rate > 0 && l->rate <= 1e9)) return cli_bad("--rate: must be above 0 and at most 1e9 requests a second, not '%s'", v[O_RATE]);
-  }
+  if (o->given & G_CONCURRENCY) o->load.kind = GS_LOAD_CLOSED;
+  if (o->given & G_RATE) o->load.kind = GS_LOAD_OPEN;
   return CLI_OK;
 }
 
-/* Splits argv into serve's own flags and report's (rest, rest[0] = "serve"). */
-static int split_args(int argc, char **argv, serve_options *o, char **rest, int *rest_n) {
-  const char *v[O_COUNT] = {0};
-  int i, k;
-  *rest_n = 0;
-  rest[(*rest_n)++] = argv[0];
-  for (i = 1; i < argc; i++) {
-    const char *arg = argv[i], *eq = strchr(arg, '=');
-    if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-      fputs(SERVE_HELP, stdout);
-      return CLI_HELPED;
-    }
-    if (strcmp(arg, "--json") == 0 || strcmp(arg, "--explain") == 0) {
-      *(arg[2] == 'j' ? &o->json : &o->explain) = 1;
-      continue;
-    }
-    for (k = 0; k < (int)(sizeof REFUSED / sizeof REFUSED[0]); k++)
-      if (flag_is(arg, REFUSED[k])) return cli_bad("serve: %s is what the served load decides; leave it out", REFUSED[k]);
-    for (k = 0; k < O_COUNT && !flag_is(arg, OWN[k]); k++) {}
-    if (k < O_COUNT) {
-      if (eq) v[k] = eq + 1;
-      else if (i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0) v[k] = argv[++i];
-      else return cli_bad("%s: needs a value", OWN[k]);
-      if (k >= O_LIMITS) o->limits[k - O_LIMITS] = v[k];
-      continue;
-    }
-    if (flag_is(arg, "--prompt-tokens")) o->prompt_given = 1;
-    if (flag_is(arg, "--engine")) {
-      o->engine = eq ? eq + 1 : (i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0 ? argv[i + 1] : NULL);
-      if (!o->engine) return cli_bad("--engine: needs a value");
-      if (strcmp(o->engine, "vllm") != 0 && strcmp(o->engine, "sglang") != 0 && strcmp(o->engine, "trt-llm") != 0)
-        return cli_bad("--engine: serve simulates vllm, sglang or trt-llm, not '%s'", o->engine);
-    }
-    rest[(*rest_n)++] = argv[i];
-  }
-  return parse_load(v, o);
-}
-
 /* The engine's defaults for this GPU and count, then each limit given. */
-static int engine_limits(const serve_options *o, const gs_setting *s, uint64_t gpus, gs_scheduler *e) {
-  uint64_t *whole[] = {&e->max_seqs, &e->max_batched_tokens, NULL, &e->block_tokens, NULL, NULL, NULL};
-  const uint64_t maxima[] = {GS_SERVE_MAX_REQUESTS, GS_MAX_WORDS, 0, 65536, 0, 0, 0};
+static int engine_limits(const serve_options *o, const char *engine, const gs_setting *s, uint64_t gpus, gs_scheduler *e) {
+  const gs_scheduler *l = &o->limits;
   gs_error err;
-  size_t i;
-  int rc;
-  if (gs_engine_defaults(o->engine, &s->gpu, s->gpu_text.key, gpus, e, &err) != GS_OK) return cli_bad("--engine: %s", err.what);
+  if (gs_engine_defaults(engine, &s->gpu, s->gpu_text.key, gpus, e, &err) != GS_OK) return cli_bad("--engine: %s", err.what);
   gs_engine_peak(s, e);
-  for (i = 0; i < 7; i++) {
-    if (!o->limits[i]) continue;
-    if (whole[i] && (rc = cli_parse_whole(OWN[O_LIMITS + i], o->limits[i], maxima[i], whole[i])) != CLI_OK) return rc;
-    if (i == 2 && ((rc = cli_parse_number("--memory-share", o->limits[i], &e->memory_share)) != CLI_OK ||
-                   !(e->memory_share >= 0.01 && e->memory_share <= 1)))
-      return rc != CLI_OK ? rc : cli_bad("--memory-share: must be from 0.01 to 1, not '%s'", o->limits[i]);
-    if (i == 4 && ((rc = cli_parse_number("--overlap-share", o->limits[i], &e->overlap_share)) != CLI_OK ||
-                   !(e->overlap_share >= 0 && e->overlap_share <= 1)))
-      return rc != CLI_OK ? rc : cli_bad("--overlap-share: must be from 0 to 1, not '%s'", o->limits[i]);
-    if (i == 5 && ((rc = cli_parse_number("--seq-us", o->limits[i], &e->seq_us)) != CLI_OK ||
-                   !(e->seq_us >= 0 && e->seq_us <= 1e6)))
-      return rc != CLI_OK ? rc : cli_bad("--seq-us: must be from 0 to 1e6, not '%s'", o->limits[i]);
-    if (i == 6 && ((rc = cli_parse_number("--step-flops-share", o->limits[i], &e->flops_share)) != CLI_OK ||
-                   !(e->flops_share >= 0.01 && e->flops_share <= 1)))
-      return rc != CLI_OK ? rc : cli_bad("--step-flops-share: must be from 0.01 to 1, not '%s'", o->limits[i]);
-  }
+  if (o->given & G_MAX_SEQS) e->max_seqs = l->max_seqs;
+  if (o->given & G_MAX_BATCHED) e->max_batched_tokens = l->max_batched_tokens;
+  if (o->given & G_MEMORY) e->memory_share = l->memory_share;
+  if (o->given & G_BLOCK) e->block_tokens = l->block_tokens;
+  if (o->given & G_OVERLAP) e->overlap_share = l->overlap_share;
+  if (o->given & G_SEQ_US) e->seq_us = l->seq_us;
+  if (o->given & G_FLOPS) e->flops_share = l->flops_share;
   return CLI_OK;
 }
 
@@ -364,16 +311,17 @@ static int simulate(const cli_report_options *r, const serve_options *o, const g
 
 int cli_serve(int argc, char **argv) {
   serve_options o;
+  cli_report_flags *f = calloc(1, sizeof *f);
   cli_report_options *r = malloc(sizeof *r);
-  char **rest = malloc(((size_t)argc + 1) * sizeof *rest), serving[1024];
-  int rest_n, rc;
+  char serving[1024];
+  int rc;
   gs_plan p;
   gs_scheduler e;
   gs_serve_result out;
   memset(&o, 0, sizeof o);
-  if (!r || !rest) rc = cli_bad("serve: out of memory");
-  else if ((rc = split_args(argc, argv, &o, rest, &rest_n)) == CLI_OK && (rc = cli_report_parse(rest_n, rest, r)) == CLI_OK &&
-           (rc = serve_plan(r, &p)) == CLI_OK && (rc = engine_limits(&o, &r->setting, p.gpus, &e)) == CLI_OK) {
+  if (!r || !f) rc = cli_bad("serve: out of memory");
+  else if ((rc = read_flags(argc, argv, &o, f)) == CLI_OK && (rc = cli_report_resolve(f, r)) == CLI_OK &&
+           (rc = serve_plan(r, &p)) == CLI_OK && (rc = engine_limits(&o, f->q.engine, &r->setting, p.gpus, &e)) == CLI_OK) {
     o.load.prompt_tokens = p.prompt_tokens ? p.prompt_tokens : 1024;
     p.prompt_tokens = 0;
     if ((rc = read_lengths(&o)) == CLI_OK && (rc = simulate(r, &o, &p, &e, &out)) == CLI_OK) {
@@ -385,7 +333,7 @@ int cli_serve(int argc, char **argv) {
   }
   if (rc == CLI_HELPED) rc = CLI_OK;
   free(r);
-  free(rest);
+  free(f);
   free(o.pairs);
   return rc;
 }

@@ -103,6 +103,11 @@ static void swap_sums(writer *w, figures *f, const gs_link *l, const gs_plan *p,
     line(w, "  one GPU in the ring swaps with no one: 0 us a swap");
     return;
   }
+  if (BEYOND_WIDGET && c->protocol == GS_PROTO_MEASURED) {
+    line(w, "  a ring of %llu GPUs: %s bytes as measured (%s, %s): %s us a swap", (unsigned long long)ring, count(f, size),
+         p->measured->file, p->measured->source_dir, fixed(f, c->swap * 1e6, 2));
+    return;
+  }
   if (BEYOND_WIDGET && p->nccl == GS_NCCL_AUTO) {
     line(w, "  a ring of %llu GPUs: NCCL's cheapest protocol for %s bytes is %s: %s us a swap", (unsigned long long)ring,
          count(f, size), gs_protocol_name(c->protocol), fixed(f, c->swap * 1e6, 2));

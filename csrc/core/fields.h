@@ -99,6 +99,37 @@
   X(COUNT, repeat, "repeat", r->repeat)                    \
   X(TEXT, text, "text", r->text)
 
+/* One point of the plan's frontier chart (gs_plan_chart_of, csrc/emit/plan_chart.c), r being
+ * a gs_chart_point: its layout, its figures, where its dot sits and its words. */
+#define GS_FRONTIER_FIELDS(X)                                                                  \
+  X(COUNT, gpus, "gpus", r->layout.gpus)                                                       \
+  X(NAME, split, "split", gs_split_name(r->layout.split))                                      \
+  X(NAME, experts, "experts", r->layout.experts == GS_EXPERTS_SPREAD ? "spread" : "slices")    \
+  X(COUNT, words, "words", r->layout.words)                                                    \
+  X(COUNT, in_flight, "in_flight", r->layout.in_flight)                                        \
+  X(COUNT, replicas, "replicas", r->layout.replicas)                                           \
+  X(F64, word_s, "word_s", r->layout.word_s)                                                   \
+  X(OPT, first_s, "first_s", r->layout.first_s > 0 ? r->layout.first_s : -1)                  \
+  X(F64, words_per_s, "words_per_s", r->layout.words_per_s)                                    \
+  X(F64, per_gpu, "per_gpu", r->layout.per_gpu)                                                \
+  X(OPT, cost_per_million, "cost_per_million", r->layout.cost_per_million)                     \
+  X(F64, x, "x", r->x)                                                                         \
+  X(F64, y, "y", r->y)                                                                         \
+  X(BOOL, moved, "moved", r->moved)                                                            \
+  X(TEXT, flags, "flags", r->flags)                                                            \
+  X(TEXT, figures, "figures", r->figures)                                                      \
+  X(TEXT, view_ms, "view.ms", r->ms)                                                           \
+  X(TEXT, view_chat, "view.chat", r->chat)                                                     \
+  X(TEXT, view_gpu, "view.gpu", r->gpu)                                                        \
+  X(TEXT, view_first, "view.first", r->first)                                                  \
+  X(TEXT, engine, "engine", r->engine)                                                         \
+  X(TEXT, lesson, "lesson", r->lesson)
+
+/* One numbered tick of the frontier chart's axes, r being a gs_chart_tick. */
+#define GS_TICK_FIELDS(X)        \
+  X(F64, at, "at", r->at)        \
+  X(TEXT, text, "text", r->text)
+
 /* How many fields of each buffer a list has: U64 in the 64-bit buffer, COUNT, BOOL and
  * F64 in the double buffer, TEXT and NAME in the text buffer. */
 #define GS_IS_U64_U64 1

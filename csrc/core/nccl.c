@@ -36,7 +36,11 @@ static const double NET_OVERHEAD_US = 1.0;
 double gs_nccl_ll_step_us(int kind) { return STEP_US[kind][GS_PROTO_LL]; }
 
 const char *gs_protocol_name(int protocol) {
-  return protocol == GS_PROTO_LL ? "LL" : protocol == GS_PROTO_LL128 ? "LL128" : protocol == GS_PROTO_SIMPLE ? "Simple" : "none";
+  return protocol == GS_PROTO_LL         ? "LL"
+         : protocol == GS_PROTO_LL128    ? "LL128"
+         : protocol == GS_PROTO_SIMPLE   ? "Simple"
+         : protocol == GS_PROTO_MEASURED ? "measured"
+                                         : "none";
 }
 
 double gs_ring_steps(uint64_t gpus) { return (double)(2 * (gpus - 1)); }
@@ -101,9 +105,55 @@ static double extra(const gs_ring *r, double t) { return r->extra_us > 0 ? t + r
 
 static double ring_time(uint64_t size, const gs_ring *r, int *protocol);
 
+#ifndef GS_LESSON_ONLY
+/* Whether the ring's measured table reaches it: one server, and a count from the table's
+ * fewest to its most (nccl-tests ran on one server only; no row says what crossing to
+ * another costs, nor what more GPUs than were measured cost). */
+static int measured_reach(const gs_ring *r) {
+  const gs_allreduce_table *t = r->measured;
+  return r->nccl == GS_NCCL_AUTO && t && t->counts && t->sizes >= 2 && r->servers <= 1 && r->gpus >= t->gpus[0] &&
+         r->gpus <= t->gpus[t->counts - 1];
+}
+
+/* One count's measured time for size bytes, microseconds: linear between the two sizes
+ * measured around it; below the smallest, the smallest's (a message of a few bytes still
+ * pays the whole start-up, which the smallest rows show as flat); above the largest, the
+ * line through the two largest, where the time is bytes over the ring's bandwidth. */
+static double measured_at(const gs_allreduce_table *t, size_t c, uint64_t size) {
+  size_t i = 1;
+  double lo, hi;
+  if (size <= t->bytes[0]) return t->us[c][0];
+  while (i < t->sizes - 1 && t->bytes[i] < size) i++;
+  lo = (double)t->bytes[i - 1];
+  hi = (double)t->bytes[i];
+  return t->us[c][i - 1] + ((double)size - lo) / (hi - lo) * (t->us[c][i] - t->us[c][i - 1]);
+}
+
+/* Seconds from the table: at a measured count, its row; between two, linear in the count
+ * (a ring's start-up grows with its 2(n - 1) steps, its bytes a GPU sends barely). */
+static double measured_time(uint64_t size, const gs_ring *r) {
+  const gs_allreduce_table *t = r->measured;
+  size_t c = 0;
+  double a, b;
+  while (t->gpus[c] < r->gpus) c++;
+  if (t->gpus[c] == r->gpus) return measured_at(t, c, size) * 1e-6;
+  a = measured_at(t, c - 1, size);
+  b = measured_at(t, c, size);
+  return (a + (double)(r->gpus - t->gpus[c - 1]) / (double)(t->gpus[c] - t->gpus[c - 1]) * (b - a)) * 1e-6;
+}
+#endif
+
 double gs_ring_allreduce(uint64_t size, const gs_ring *r, int *protocol) {
   *protocol = GS_PROTO_NONE;
   if (r->gpus <= 1) return 0.0;
+#ifndef GS_LESSON_ONLY
+  /* the measured time is NCCL's start-up and bandwidth both, as an engine's NCCL meets
+   * them: nothing fitted is added to it */
+  if (measured_reach(r)) {
+    *protocol = GS_PROTO_MEASURED;
+    return measured_time(size, r);
+  }
+#endif
   return extra(r, ring_time(size, r, protocol));
 }
 

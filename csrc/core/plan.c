@@ -23,13 +23,17 @@
 
 #include "internal.h"
 
-int gs_layout_price(const gs_setting *s, const gs_layout *l, gs_setting *scratch, gs_priced *out, gs_error *err) {
+void gs_layout_setting(const gs_setting *s, const gs_layout *l, gs_setting *scratch) {
   *scratch = *s;
   scratch->plan.split = l->split;
   scratch->plan.experts = l->experts;
   scratch->plan.words = l->words;
   scratch->plan.in_flight = l->in_flight > 1 ? l->in_flight : 0;
   scratch->replicas = l->replicas;
+}
+
+int gs_layout_price(const gs_setting *s, const gs_layout *l, gs_setting *scratch, gs_priced *out, gs_error *err) {
+  gs_layout_setting(s, l, scratch);
   return gs_price(scratch, l->gpus, out, err);
 }
 

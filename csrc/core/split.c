@@ -40,6 +40,7 @@ void gs_split_time(const gs_model *m, const gs_gpu *g, const gs_link *l, const g
   ring.arch = g->arch;
   ring.nccl = p->nccl;
   ring.extra_us = p->efficiency.allreduce_us;
+  ring.measured = p->measured;
   *protocol = GS_PROTO_NONE;
   if (p->split == GS_SLICES || (p->split == GS_SLICES_GROUPS && servers == 1)) {
     if (fixed > 0) busy += fixed;

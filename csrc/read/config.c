@@ -186,9 +186,15 @@ static int read_storage(const gs_json *j, uint64_t bits, unsigned formats, const
       return gs_fail(err, GS_ERR_UNSUPPORTED, "quantization_config", "quant_method is not supported (supported: mxfp4, fp8)");
     return gs_fail(err, GS_ERR_UNSUPPORTED, "quantization_config", "quant_method '%s' is not supported (supported: mxfp4, fp8)", name);
   }
+  /* What would price it: --bits at the format's value width. That leaves out the scales of
+   * its blocks and prices at that width any weight the checkpoint keeps at 16 bits, so the
+   * refusal says so rather than guess a count no published total holds it to. */
   if (!(formats & (1u << out->kind)))
-    return gs_fail(err, GS_ERR_UNSUPPORTED, "quantization_config", "quant_method '%s' is not supported for model_type '%s'",
-                   out->kind == GS_STORE_MXFP4 ? "mxfp4" : "fp8", type);
+    return gs_fail(err, GS_ERR_UNSUPPORTED, "quantization_config",
+                   "quant_method '%s' is not supported for model_type '%s'; --bits %d prices every weight at %d bits, leaving out "
+                   "the scales of its blocks and the weights it keeps at 16 bits",
+                   out->kind == GS_STORE_MXFP4 ? "mxfp4" : "fp8", type, out->kind == GS_STORE_MXFP4 ? 4 : 8,
+                   out->kind == GS_STORE_MXFP4 ? 4 : 8);
   list = gs_json_find(j, at, "modules_to_not_convert");
   if (out->kind == GS_STORE_FP8_BLOCK) {
     int size = gs_json_find(j, at, "weight_block_size"), rc;

@@ -34,6 +34,13 @@ const char *gs_gpu_measured_as(const char *run_name, int over_pcie) {
   return found;
 }
 
+const gs_allreduce_table *gs_allreduce_measured(const char *gpu_key, const char *link_key) {
+  size_t i;
+  for (i = 0; i < GS_ALLREDUCE_TABLE_COUNT; i++)
+    if (strcmp(GS_ALLREDUCE_TABLE[i].gpu, gpu_key) == 0 && strcmp(GS_ALLREDUCE_TABLE[i].link, link_key) == 0) return &GS_ALLREDUCE_TABLE[i];
+  return NULL;
+}
+
 int fit_gen_index(const char *g) {
   int i;
   for (i = 0; i < FIT_GEN_COUNT; i++)

@@ -59,6 +59,12 @@ typedef struct fit_result_s {
 /* data/efficiency.json as a typed table (build/efficiency_table.c, scripts/tables.c). */
 extern const fit_result GS_EFFICIENCY_TABLE;
 
+/* The measured all-reduce tables (data/allreduce.json, scripts/tables.c) and the one for a
+ * catalogue GPU on a catalogue link; NULL when none was measured. */
+extern const gs_allreduce_table GS_ALLREDUCE_TABLE[];
+extern const size_t GS_ALLREDUCE_TABLE_COUNT;
+const gs_allreduce_table *gs_allreduce_measured(const char *gpu_key, const char *link_key);
+
 /* The index of a generation among the first FIT_GEN_COUNT of GS_GENERATIONS; -1: none. */
 int fit_gen_index(const char *generation);
 /* A generation's all-reduce start-up in fr; 0 when fr has none for it. */

@@ -163,19 +163,24 @@ static void say_typed(const gs_request *q, const gs_setting *out, char *buf, siz
 /* The one line that says which rules hold, for the report's header and the JSON. */
 static void say_assumptions(const gs_request *q, gs_setting *out) {
   const gs_plan *p = &out->plan;
-  char servers[96] = "one server", typed[200];
+  char servers[96] = "one server", typed[200], rule[200];
   if (p->per_server) gs_format(servers, sizeof servers, "servers of %llu joined by %s", (unsigned long long)p->per_server,
                                out->between_text.name[0] ? out->between_text.name : "the link between servers");
-  const char *fp8 = out->fp8_compute ? ", 8-bit weights at the FP8 peak" : "";
+  const char *fp8 = out->fp8_compute ? ", 8-bit weights at the FP8 peak" : out->fp4_compute ? ", 4-bit weights at the FP4 peak" : "";
   if (!out->real) {
     gs_format(out->assumptions, sizeof out->assumptions, "the lesson's rules%s%s",
               q->assume == GS_ASSUME_LESSON ? ", as asked" : " (a GPU of the lesson's or typed)", fp8);
     return;
   }
   say_typed(q, out, typed, sizeof typed);
+  if (p->measured)
+    gs_format(rule, sizeof rule, "all-reduces as measured on one server (%s, %s: %llu to %llu GPUs, nothing fitted added), "
+              "NCCL's rules beyond at the one-way ring bandwidth",
+              p->measured->file, p->measured->source_dir, (unsigned long long)p->measured->gpus[0],
+              (unsigned long long)p->measured->gpus[p->measured->counts - 1]);
   gs_format(out->assumptions, sizeof out->assumptions, "real: %s, %s, %s, %s, %s%s%s%s", p->cache_per_chat ? "a cache for each chat" : "one chat's cache",
             p->read_cache ? "read every step" : "not read", out->divide_heads ? "counts dividing the heads" : "every count", servers,
-            p->nccl == GS_NCCL_AUTO ? "NCCL's rules at the one-way ring bandwidth" : "the lesson's all-reduce at the one-way ring bandwidth",
+            p->measured ? rule : p->nccl == GS_NCCL_AUTO ? "NCCL's rules at the one-way ring bandwidth" : "the lesson's all-reduce at the one-way ring bandwidth",
             p->prompt_tokens ? ", the first word timed" : "", fp8, typed);
 }
 
@@ -213,6 +218,14 @@ static int resolve_plan(const gs_request *q, int own_latencies, gs_setting *out,
     if (out->gpu.flops_fp8 <= 0) return gs_fail(err, GS_ERR_UNSUPPORTED, "fp8_compute", "%s has no FP8 tensor cores", out->gpu_text.name);
     out->gpu.flops = out->gpu.flops_fp8;
     out->fp8_compute = 1;
+  }
+  /* 4-bit weights on a GPU with an FP4 peak (data/gpus.json's flops_fp4: Blackwell's NVFP4,
+   * CDNA4's MXFP4) are served as FP4 (W4A4), so a prefill multiplies at that peak, as 8-bit
+   * weights at the FP8 one; typed FLOP/s or --no-fp8-compute keep the 16-bit peak */
+  if (BEYOND_WIDGET && out->real && q->bits == 4 && out->gpu.flops_fp4 > 0 && !(q->gpu_typed & GS_TYPED_FLOPS) &&
+      !(q->switches_off & GS_SW_FP8_COMPUTE)) {
+    out->gpu.flops = out->gpu.flops_fp4;
+    out->fp4_compute = 1;
   }
   if (out->real && !q->per_server) p->per_server = (uint64_t)out->gpu.per_server;
   if (out->real && !q->prompt_tokens && !q->no_prompt) p->prompt_tokens = GS_REAL_PROMPT_TOKENS;
@@ -324,6 +337,10 @@ int gs_resolve(const gs_request *q, gs_setting *out, gs_error *err) {
   if (out->real && !(q->link_typed & GS_TYPED_LINK_BW) && !q->log_text) out->link.bandwidth = gs_ring_one_way(&out->gpu, &out->link);
   if (out->real && !(q->between_typed & GS_TYPED_LINK_BW) && out->plan.per_server)
     out->plan.between.bandwidth = gs_ring_one_way(&out->gpu, &out->plan.between);
+  /* a catalogue GPU on its own catalogue link that was measured (data/allreduce.json): its
+   * all-reduces on one server are the measured ones; a typed or fitted link is another link */
+  if (out->real && out->plan.nccl == GS_NCCL_AUTO && !q->link_typed && !q->log_text)
+    out->plan.measured = gs_allreduce_measured(out->gpu_text.key, out->link_text.key);
   say_assumptions(q, out);
   return GS_OK;
 }

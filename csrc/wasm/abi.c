@@ -26,7 +26,7 @@ static double out_chart_f64[GS_ABI_ROWS * CHART_F64];
 static char out_chart_text[GS_ABI_ROWS * CHART_TEXT * GS_FIGURE_CAP];
 static double out_timeline_f64[GS_ABI_ROWS * TIMELINE_F64];
 static char out_timeline_text[GS_ABI_ROWS * TIMELINE_TEXT * GS_NOTE_CAP];
-static double out_summary[4];
+static double out_summary[8];
 static char explain_text[GS_EXPLAIN_CAP];
 static char error_text[640];
 
@@ -52,56 +52,38 @@ static int too_long(const char *what) {
   return gs_abi_fail(gs_fail(&err, GS_ERR_TOO_LONG, what, "does not fit the module's buffer"), &err);
 }
 
-/* Where each kind's next figure goes. */
-typedef struct {
-  uint64_t *u64;
-  double *f64;
-  char *text;
-  size_t text_cap, nu, nf, at;
-  int full; /* a string did not fit */
-} packer;
-
-static void pack_text(packer *p, const char *s) {
+void gs_abi_pack_text(gs_abi_packer *p, const char *s) {
   size_t next = gs_pack_text(p->text, p->text_cap, p->at, s);
   if (next == p->at) p->full = 1;
   p->at = next;
 }
 
-#define PACK_U64(p, e) (p)->u64[(p)->nu++] = (uint64_t)(e)
-#define PACK_COUNT(p, e) (p)->f64[(p)->nf++] = (double)(e)
-#define PACK_BOOL(p, e) (p)->f64[(p)->nf++] = (e) ? 1 : 0
-#define PACK_F64(p, e) (p)->f64[(p)->nf++] = (e)
-#define PACK_OPT(p, e) (p)->f64[(p)->nf++] = (e)
-#define PACK_TEXT(p, e) pack_text(p, (e))
-#define PACK_NAME(p, e) pack_text(p, (e))
-#define PACK(kind, id, path, expr) PACK_##kind(&pk, expr);
-
 int gs_abi_put_setting(const gs_priced *r) {
-  packer pk = {out_setting_u64, out_setting_f64, out_setting_text, sizeof out_setting_text, 0, 0, 0, 0};
-  GS_SETTING_FIELDS(PACK)
-  return pk.full ? too_long("setting") : GS_OK;
+  gs_abi_packer packer = {out_setting_u64, out_setting_f64, out_setting_text, sizeof out_setting_text, 0, 0, 0, 0}, *pk = &packer;
+  GS_SETTING_FIELDS(GS_ABI_PACK)
+  return pk->full ? too_long("setting") : GS_OK;
 }
 
 int gs_abi_put_chart(const gs_chart_row *rows, size_t n) {
-  packer pk = {NULL, out_chart_f64, out_chart_text, sizeof out_chart_text, 0, 0, 0, 0};
+  gs_abi_packer packer = {NULL, out_chart_f64, out_chart_text, sizeof out_chart_text, 0, 0, 0, 0}, *pk = &packer;
   size_t i;
   if (n > GS_ABI_ROWS) return too_long("chart");
   for (i = 0; i < n; i++) {
     const gs_chart_row *r = &rows[i];
-    GS_CHART_FIELDS(PACK)
+    GS_CHART_FIELDS(GS_ABI_PACK)
   }
-  return pk.full ? too_long("chart") : GS_OK;
+  return pk->full ? too_long("chart") : GS_OK;
 }
 
 int gs_abi_put_timeline(const gs_timeline_row *rows, size_t n) {
-  packer pk = {NULL, out_timeline_f64, out_timeline_text, sizeof out_timeline_text, 0, 0, 0, 0};
+  gs_abi_packer packer = {NULL, out_timeline_f64, out_timeline_text, sizeof out_timeline_text, 0, 0, 0, 0}, *pk = &packer;
   size_t i;
   if (n > GS_ABI_ROWS) return too_long("timeline");
   for (i = 0; i < n; i++) {
     const gs_timeline_row *r = &rows[i];
-    GS_TIMELINE_FIELDS(PACK)
+    GS_TIMELINE_FIELDS(GS_ABI_PACK)
   }
-  return pk.full ? too_long("timeline") : GS_OK;
+  return pk->full ? too_long("timeline") : GS_OK;
 }
 
 int gs_abi_put_explain(const gs_priced *r) {

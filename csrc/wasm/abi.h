@@ -33,6 +33,26 @@ int gs_abi_put_chart(const gs_chart_row *rows, size_t n);
 int gs_abi_put_timeline(const gs_timeline_row *rows, size_t n);
 int gs_abi_put_explain(const gs_priced *r);
 int gs_abi_glue_explain(void);
+/* Where each kind's next figure of a list goes: GS_ABI_PACK(kind, id, path, expr) writes one
+ * figure of a list of csrc/core/fields.h (with `r` the record and `pk` a pointer to the packer in scope);
+ * a string that does not fit sets full. */
+typedef struct {
+  uint64_t *u64;
+  double *f64;
+  char *text;
+  size_t text_cap, nu, nf, at;
+  int full;
+} gs_abi_packer;
+void gs_abi_pack_text(gs_abi_packer *p, const char *s);
+#define GS_ABI_PACK_U64(p, e) (p)->u64[(p)->nu++] = (uint64_t)(e)
+#define GS_ABI_PACK_COUNT(p, e) (p)->f64[(p)->nf++] = (double)(e)
+#define GS_ABI_PACK_BOOL(p, e) (p)->f64[(p)->nf++] = (e) ? 1 : 0
+#define GS_ABI_PACK_F64(p, e) (p)->f64[(p)->nf++] = (e)
+#define GS_ABI_PACK_OPT(p, e) (p)->f64[(p)->nf++] = (e)
+#define GS_ABI_PACK_TEXT(p, e) gs_abi_pack_text(p, (e))
+#define GS_ABI_PACK_NAME(p, e) gs_abi_pack_text(p, (e))
+#define GS_ABI_PACK(kind, id, path, expr) GS_ABI_PACK_##kind(pk, expr);
+
 /* The small numbers a call gives beside its figures (the fewest count, a sweep's best). */
 void gs_abi_summary(size_t i, double x);
 

@@ -371,30 +371,44 @@ EXPORT int explain(uint32_t n) {
 
 /* ---- The plan's frontier (gs_plan_search, csrc/core/plan.c; `gpusplit plan`) ----
  * frontier() searches every layout within gpus_max GPUs of the setting's model and machine
- * and writes each point into frontier_f64() (FRONTIER_F64 doubles a point, in the order
- * below) and two strings a point into frontier_text() (the report flags that give it, and
- * its figures as a person reads them), then the reason when no layout meets the targets
- * or none fits, then which counts were searched past GS_PLAN_EVERY_COUNT ("" when every
- * count up to the budget was). summary_f64(): the points, the index of the target's choice
- * (-1: none; when the choice is not on the frontier it follows the points), the layouts
- * tried, and 1 when a target was taken (a time of 0 is none). layout(i) prices point i
- * into the setting's buffers and its sums into explain_buffer(). */
+ * and charts it (gs_plan_chart_of, csrc/emit/plan_chart.c): each point into frontier_f64()
+ * and frontier_text() as GS_FRONTIER_FIELDS lists it (web/src/fields.js names them), then
+ * two strings: the reason when no layout meets the targets or none fits, and which counts
+ * were searched past GS_PLAN_EVERY_COUNT ("" when every count up to the budget was). The
+ * axes' ticks, across then up, into ticks_f64() and ticks_text() (GS_TICK_FIELDS).
+ * summary_f64(): the points; the index of the target's choice (-1: none; when the choice
+ * is not on the frontier it follows the points); the layouts tried; 1 when a target was
+ * taken (a time of 0 is none); a dot's diameter, percent of the plot's width; the ticks
+ * across and up; and, when no layout fits, the fewest GPUs that hold the model (0: none up
+ * to GS_MAX_GPUS, or some layout fits). layout(i) prices point i into the setting's buffers
+ * and its sums into explain_buffer(). */
 int frontier(double gpus_max, double target_word_ms, double target_first_ms);
 int layout(uint32_t i);
 double *frontier_f64(void);
 char *frontier_text(void);
+double *ticks_f64(void);
+char *ticks_text(void);
 
-/* gpus, split, experts, words, in_flight, replicas, seconds a word, to the first word,
- * words a second in all and a GPU, the cost of a million words (-1: none), and where the
- * point sits on the chart: percent of the most words a second a GPU (across) and of the
- * fastest chat's words a second (up). */
-#define FRONTIER_F64 13
+enum {
+  FRONTIER_F64 = 0 GS_FRONTIER_FIELDS(GS_COUNT_F64),
+  FRONTIER_TEXT = 0 GS_FRONTIER_FIELDS(GS_COUNT_TEXT),
+  TICK_F64 = 0 GS_TICK_FIELDS(GS_COUNT_F64),
+  TICK_TEXT = 0 GS_TICK_FIELDS(GS_COUNT_TEXT)
+};
+_Static_assert((0 GS_FRONTIER_FIELDS(GS_COUNT_U64)) == 0 && (0 GS_TICK_FIELDS(GS_COUNT_U64)) == 0,
+               "the frontier's figures travel as doubles and text");
 static gs_plan_result plan_found;
+static gs_plan_chart plan_chart;
 static double frontier_numbers[(GS_PLAN_MAX_POINTS + 1) * FRONTIER_F64];
-static char frontier_strings[(GS_PLAN_MAX_POINTS + 1) * 320 + 512 + GS_PLAN_SEARCHED_CAP];
+/* a point's strings are at most its struct's (its texts and two names), then why and searched */
+static char frontier_strings[(GS_PLAN_MAX_POINTS + 1) * sizeof(gs_chart_point) + 512 + GS_PLAN_SEARCHED_CAP];
+static double tick_numbers[2 * GS_CHART_TICKS * TICK_F64];
+static char tick_strings[2 * GS_CHART_TICKS * TICK_TEXT * GS_FIGURE_CAP];
 
 EXPORT double *frontier_f64(void) { return frontier_numbers; }
 EXPORT char *frontier_text(void) { return frontier_strings; }
+EXPORT double *ticks_f64(void) { return tick_numbers; }
+EXPORT char *ticks_text(void) { return tick_strings; }
 
 static const gs_layout *point_at(uint32_t i) {
   if (i < plan_found.count) return &plan_found.points[i];
@@ -406,22 +420,32 @@ static int same_layout(const gs_layout *a, const gs_layout *b) {
          a->in_flight == b->in_flight;
 }
 
-/* s packed after the frontier's texts so far; 0 when it does not fit (gs_pack_text then
- * leaves at where it was, and a page would read a frontier short of its last strings). */
-static int pack_frontier(size_t *at, const char *s) {
-  size_t next = gs_pack_text(frontier_strings, sizeof frontier_strings, *at, s);
-  if (next == *at) return 0;
-  *at = next;
-  return 1;
+/* The chart's points, the search's two sentences and the axes' ticks into their buffers. */
+static int put_chart(void) {
+  gs_abi_packer points = {NULL, frontier_numbers, frontier_strings, sizeof frontier_strings, 0, 0, 0, 0};
+  gs_abi_packer ticks = {NULL, tick_numbers, tick_strings, sizeof tick_strings, 0, 0, 0, 0};
+  gs_abi_packer *pk = &points;
+  static char searched[GS_PLAN_SEARCHED_CAP];
+  size_t i;
+  frontier_strings[0] = '\0';
+  for (i = 0; i < plan_chart.count; i++) {
+    const gs_chart_point *r = &plan_chart.points[i];
+    GS_FRONTIER_FIELDS(GS_ABI_PACK)
+  }
+  gs_abi_pack_text(pk, plan_found.why);
+  gs_abi_pack_text(pk, gs_plan_searched(&plan_found, searched, sizeof searched));
+  pk = &ticks;
+  for (i = 0; i < plan_chart.x_n + plan_chart.y_n; i++) {
+    const gs_chart_tick *r = i < plan_chart.x_n ? &plan_chart.x_ticks[i] : &plan_chart.y_ticks[i - plan_chart.x_n];
+    GS_TICK_FIELDS(GS_ABI_PACK)
+  }
+  return points.full || ticks.full ? refuse(GS_ERR_TOO_LONG, "frontier", "the frontier's text does not fit its buffer") : GS_OK;
 }
 
 EXPORT int frontier(double gpus_max, double target_word_ms, double target_first_ms) {
   gs_plan_ask a;
   gs_error err;
-  static char searched[GS_PLAN_SEARCHED_CAP];
-  double most_gpu = 0, most_chat = 0;
-  uint32_t i, shown;
-  size_t at = 0;
+  uint32_t i;
   int rc, chosen = -1;
   if ((rc = need(5, "plan")) != GS_OK) return rc;
   memset(&a, 0, sizeof a);
@@ -433,46 +457,21 @@ EXPORT int frontier(double gpus_max, double target_word_ms, double target_first_
   a.target_word_s = target_word_ms / 1e3;
   a.target_first_s = target_first_ms / 1e3;
   if ((rc = gs_plan_search(&setting, &a, &plan_found, &err)) != GS_OK) return gs_abi_fail(rc, &err);
-  shown = (uint32_t)plan_found.count;
   for (i = 0; i < plan_found.count; i++)
     if (plan_found.has_choice && same_layout(&plan_found.points[i], &plan_found.choice)) chosen = (int)i;
-  if (plan_found.has_choice && chosen < 0) chosen = (int)shown++;
-  for (i = 0; i < shown; i++) {
-    const gs_layout *l = point_at(i);
-    if (l->per_gpu > most_gpu) most_gpu = l->per_gpu;
-    if (1 / l->word_s > most_chat) most_chat = 1 / l->word_s;
-  }
-  frontier_strings[0] = '\0';
-  for (i = 0; i < shown; i++) {
-    const gs_layout *l = point_at(i);
-    double *x = frontier_numbers + (size_t)i * FRONTIER_F64;
-    char flags[160], label[200], ms[GS_FIGURE_CAP], chat[GS_FIGURE_CAP], gpu[GS_FIGURE_CAP], first[GS_FIGURE_CAP];
-    x[0] = (double)l->gpus;
-    x[1] = l->split;
-    x[2] = l->experts;
-    x[3] = (double)l->words;
-    x[4] = (double)l->in_flight;
-    x[5] = (double)l->replicas;
-    x[6] = l->word_s;
-    x[7] = l->first_s;
-    x[8] = l->words_per_s;
-    x[9] = l->per_gpu;
-    x[10] = l->cost_per_million;
-    x[11] = l->per_gpu / most_gpu * 100;
-    x[12] = 1 / l->word_s / most_chat * 100;
-    gs_format(label, sizeof label, "%s ms a word, %s words a second a chat, %s a GPU%s%s%s",
-              gs_fixed_grouped(ms, sizeof ms, l->word_s * 1e3, 2), gs_words_rate(chat, sizeof chat, 1 / l->word_s),
-              gs_words_rate(gpu, sizeof gpu, l->per_gpu), l->first_s > 0 ? ", first word in " : "",
-              l->first_s > 0 ? gs_fixed_grouped(first, sizeof first, l->first_s * 1e3, 1) : "", l->first_s > 0 ? " ms" : "");
-    if (!pack_frontier(&at, gs_layout_flags(l, flags, sizeof flags)) || !pack_frontier(&at, label))
-      return refuse(GS_ERR_TOO_LONG, "frontier", "the frontier's text does not fit its buffer");
-  }
-  if (!pack_frontier(&at, plan_found.why) || !pack_frontier(&at, gs_plan_searched(&plan_found, searched, sizeof searched)))
-    return refuse(GS_ERR_TOO_LONG, "frontier", "the frontier's text does not fit its buffer");
+  if (plan_found.has_choice && chosen < 0) chosen = (int)plan_found.count;
+  if ((rc = gs_plan_chart_of(&setting, &plan_found, chosen == (int)plan_found.count ? &plan_found.choice : NULL, &plan_chart, &err)) != GS_OK)
+    return gs_abi_fail(rc, &err);
+  if ((rc = put_chart()) != GS_OK) return rc;
   gs_abi_summary(0, (double)plan_found.count);
   gs_abi_summary(1, chosen);
   gs_abi_summary(2, (double)plan_found.tried);
   gs_abi_summary(3, a.target_word_s > 0 || a.target_first_s > 0);
+  gs_abi_summary(4, plan_chart.dot);
+  gs_abi_summary(5, (double)plan_chart.x_n);
+  gs_abi_summary(6, (double)plan_chart.y_n);
+  gs_abi_summary(7, plan_found.count == 0 && a.gpus_max < GS_MAX_GPUS
+                        ? (double)gs_plan_fewest_allowed(&setting, a.gpus_max + 1, GS_MAX_GPUS) : 0);
   return GS_OK;
 }
 

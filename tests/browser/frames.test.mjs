@@ -41,7 +41,7 @@ frames('the explorer link of a framed widget opens a new tab on the same view, a
   const widget = { memory: await frame.textContent('#memory'), time: await frame.textContent('#time') };
   const [tab] = await Promise.all([ctx.browser.context.waitForEvent('page'), frame.click('#explore')]);
   await tab.waitForLoadState('load');
-  assert.match(tab.url(), /\/explorer\.html#model=405b&gpu=lesson&link=fast&split=groups&words=1&n=16$/);
+  assert.match(tab.url(), /\/explorer\.html#model=405b&gpu=lesson&link=fast&split=groups&words=1&n=16&budget=16$/);
   // the explorer runs in its tab (it left the frame's sandbox) and shows the same figures
   await tab.waitForFunction(() => !['…', '', '—'].includes(document.getElementById('time').textContent));
   assert.equal({ memory: await tab.textContent('#memory'), time: await tab.textContent('#time') }, widget);

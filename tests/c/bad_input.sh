@@ -172,8 +172,8 @@ bad "--experts;--split slices only" report --model mixtral-8x7b --experts spread
 bad "--counts;8 experts do not spread evenly over 3 GPUs" report --model mixtral-8x7b --experts spread --counts 3
 bad "plan;--gpus-max" plan --model 70b
 bad "--gpus-max;from 1 to" plan --model 70b --gpus-max 0
-bad "--target-word-ms;time in ms" plan --model 70b --gpus-max 8 --target-word-ms -3
-bad "--target-first-ms;time in ms" plan --model 70b --gpus-max 8 --target-first-ms nan
+bad "--target-word-ms: must be above 0 and at most 86400000" plan --model 70b --gpus-max 8 --target-word-ms -3
+bad "--target-first-ms: must be a finite number" plan --model 70b --gpus-max 8 --target-first-ms nan
 bad "--words;what the plan chooses" plan --model 70b --gpus-max 8 --words 3
 # issue 28: a first-word target needs a first word that is priced (the lesson's rules and
 # --prompt-tokens none price none; every layout would have met it)
@@ -226,10 +226,10 @@ bad "$(m a_directory)/none.json;cannot read" report --model "$(m a_directory)/no
 
 # Commands and flags.
 bad "unknown command;bogus" bogus
-bad "figure: unknown figure 'bogus';weights-split" figure bogus
-bad "figure: unknown figure 'weights-split.svg'" figure weights-split.svg
-bad "figure: name one figure" figure
-bad "figure: name one figure" figure weights-split time-per-word
+bad "figure NAME: must be weights-split, time-per-word, stops-helping or slices-vs-groups, not 'bogus'" figure bogus
+bad "figure NAME: must be;not 'weights-split.svg'" figure weights-split.svg
+bad "figure: NAME is needed (see gpusplit figure --help)" figure
+bad "figure: one NAME only; 'time-per-word' would be a second" figure weights-split time-per-word
 bad "unknown flag;--bogus" report --bogus
 bad "unknown flag;--word" report --word=1
 bad "--words;needs a value" report --words
@@ -313,7 +313,7 @@ bad "--counts;does not divide the 64 heads" report --divide-heads --counts 3
 bad "--explain and --gpus" report --explain
 bad "--explain and --gpus" report --gpus 4
 bad "--gpus;from 1 to" report --explain --gpus 0
-bad "list;models, gpus, links" list boats
+bad "list WHAT: must be models, gpus or links" list boats
 good report --gpu H100-SXM --link nvlink4 --per-server 8 --counts 8,16
 good report --explain --gpus 16 --per-server 8 --split slices-groups --nccl auto --overlap
 good list gpus
@@ -334,7 +334,7 @@ head -c 2000 "$log" >"$tmp/cut.txt"
 bad "cut.txt;cut short" calibrate "$(m cut.txt)"
 bad "none.txt;cannot read" report --link-from "$(m none.txt)"
 bad "--link-from;leave out --link-bw" report --link-from "$log" --link-bw 1e9
-bad "calibrate;name the all_reduce_perf log" calibrate
+bad "calibrate: LOG is needed" calibrate
 good calibrate "$log"
 good calibrate tests/nccl-tests/rtx5090_8gpu_pcie_aikitoria.txt --json
 good report --link-from "$log" --model 8b
@@ -442,7 +442,7 @@ bad "fit;no run has a model and GPU the catalogue knows" fit "$tmp/unknown.csv"
 printf 'id,\0\n' >"$tmp/nul.csv"
 bad "nul.csv;NUL byte" fit "$tmp/nul.csv"
 bad "none.csv;cannot read" fit "$tmp/none.csv"
-bad "fit;give a runs file" fit
+bad "fit: RUNS.csv is needed" fit
 bad "fit;unknown flag" fit --fast
 bad "--bw-share;0.01 to 1" report --bw-share 1.5
 bad "--flops-share;0.01 to 1" report --flops-share 0.001
@@ -581,6 +581,31 @@ good report --usable 1 --step-us 0 --base-us 0
 good report --model "$(m good.json)"
 good report --help
 good --help
+
+# One flag reader for every command (csrc/read/flags.c): an unknown flag is refused in the
+# same words by each, naming the command; a flag that takes a value given twice, a path
+# among them, and a second positional are refused rather than one replacing the other.
+for cmd in report numbers fixture list calibrate validate figure fit plan serve; do
+  bad "gpusplit: $cmd: unknown flag '--bogus' (see gpusplit $cmd --help)" $cmd --bogus
+  bad "gpusplit: $cmd: unknown flag '--bogus=1' (see gpusplit $cmd --help)" $cmd --bogus=1
+done
+bad "--allreduce: given twice; give it once" fit --allreduce a --allreduce b runs.csv
+bad "--runs: given twice; give it once" validate --runs a.csv --runs b.csv
+bad "--source-dir: given twice" validate t.csv --source-dir a --source-dir=b --lesson-link fast
+bad "--link-from: given twice; give it once" report --link-from a.log --link-from=b.log
+bad "--lengths: given twice; give it once" serve --model 8b --counts 1 --lengths a --lengths b
+bad "--model: given twice; give it once" plan --gpus-max 4 --model 8b --model=70b
+bad "fit: one RUNS.csv only; 'b.csv' would be a second" fit a.csv b.csv
+bad "calibrate: one LOG only; 'b.log' would be a second" calibrate a.log b.log
+bad "validate: one TABLE only; 'b.csv' would be a second" validate a.csv b.csv --source-dir x --lesson-link fast
+bad "list: one WHAT only; 'links' would be a second" list gpus links
+bad "numbers: unexpected argument 'x' (see gpusplit numbers --help)" numbers x
+bad "report: unexpected argument '8b' (see gpusplit report --help)" report --json 8b
+bad "--json: takes no value, not '1'" report --json=1
+bad "--gpus-max: needs a value" plan --model 8b --gpus-max
+bad "plan: --gpus-max N is needed (see gpusplit plan --help)" plan --model 8b
+bad "--rate: must be above 0 and at most 1000000000, not '0'" serve --model 8b --counts 1 --rate=0
+bad "--memory-share: must be from 0.01 to 1, not '2'" serve --model 8b --counts 1 --memory-share=2
 
 echo "bad_input: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

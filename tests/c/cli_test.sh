@@ -147,7 +147,8 @@ assert r['nccl'] == 'auto' and r['overlap'] and r['read_cache'] and r['divide_he
 assert r['chat_tokens'] == 32768 and r['cache_bits'] == 8 and r['words'] == 8 and r['gpu']['key'] == 'h100-sxm'
 assert r['link']['key'] == 'nvlink4' and r['link']['kind'] == 'nvlink' and r['between']['key'] == 'ib-ndr'
 assert all(64 % row['gpus'] == 0 for row in r['rows']) and r['best'] == r['best_dividing_heads']
-assert all(row['protocol'] in ('LL', 'LL128', 'Simple', None) for row in r['rows'])
+assert all(row['protocol'] in ('LL', 'LL128', 'Simple', None) for row in r['rows'] if row['gpus'] == 1 or row['gpus'] > 8)
+assert all(row['protocol'] == 'measured' for row in r['rows'] if 1 < row['gpus'] <= 8), r['rows']
 " "$tmp/switches.json"
 # Issue 19: a catalogue GPU takes real hardware's rules, said in the header and the JSON;
 # --assume lesson gives the lesson's, the same as with a figure typed (which also keeps them).
@@ -337,15 +338,14 @@ assert (b'gpusplit report --model ' + path + b' <its flags>') in text
 " "$tmp/plan.txt" "$shown_path"
 
 # The command to price a point again keeps report's flags whole: past 4,096 bytes it cut
-# them, and the last --bits (the one that holds) went missing.
-many=$(i=0; while [ $i -lt 600 ]; do printf -- '--bits 16 '; i=$((i + 1)); done)
-# shellcheck disable=SC2086 # the flags are split on purpose
-"$binary" plan --model 8b --gpus-max 1 $many --bits 4 > "$tmp/plan.txt"
-# shellcheck disable=SC2086
-"$binary" plan --model 8b --gpus-max 1 $many --bits 4 --json > "$tmp/plan.json"
+# them, and the last flag (--bits 4) went missing. A flag is given once (a second --bits is
+# refused), so the 6,000 bytes are one figure's digits: 2.000...0 is 2.
+zeros=$(i=0; while [ $i -lt 600 ]; do printf '0000000000'; i=$((i + 1)); done)
+"$binary" plan --model 8b --gpus-max 1 --gpu-hour "2.$zeros" --bits 4 > "$tmp/plan.txt"
+"$binary" plan --model 8b --gpus-max 1 --gpu-hour "2.$zeros" --bits 4 --json > "$tmp/plan.json"
 check "the command to price a point again keeps 6,000 bytes of report's flags whole" python3 -c "
 import json, sys
-flags = '--model 8b ' + '--bits 16 ' * 600 + '--bits 4'
+flags = '--model 8b --gpu-hour 2.' + '0' * 6000 + ' --bits 4'
 assert ('gpusplit report ' + flags + ' <its flags>\n') in open(sys.argv[1]).read()
 assert json.load(open(sys.argv[2]))['report_flags'] == flags
 " "$tmp/plan.txt" "$tmp/plan.json"
@@ -379,7 +379,8 @@ assert 'every_count_to' not in p64 and 'Past 64' not in json.dumps(p64)
 
 # A served load (issue 29): serve --json holds the issue's keys, its percentiles in order,
 # e2e = ttft + tpot x (output - 1) on the means with fixed lengths, the deployment's GPUs,
-# and says its rules and that the serving figures are not yet validated; the table says so too.
+# and says its rules and the serving fit it prices with (data/serving.json: its fitted runs
+# and held-out error); the table says so too.
 "$binary" serve --model 8b --gpu h100-sxm --counts 2 --replicas 2 --concurrency 8 --requests 200 --output-tokens 32 --json > "$tmp/serve.json"
 check "serve --json holds its keys, percentiles in order, e2e = ttft + tpot x 31, 4 GPUs" python3 -c "
 import json, sys
@@ -388,9 +389,10 @@ for k in ('ttft_ms', 'tpot_ms', 'itl_ms', 'e2e_ms'):
     assert d[k]['p50'] <= d[k]['p90'] <= d[k]['p99'] and d[k]['mean'] > 0, k
 for k in ('output_tokens_per_s', 'total_tokens_per_s', 'requests_per_s', 'pool_peak_blocks', 'preemptions', 'overloaded', 'sustainable_rate'):
     assert k in d, k
-assert d['gpus'] == 4 and d['replicas'] == 2 and d['validated'] is False
+assert d['gpus'] == 4 and d['replicas'] == 2 and d['validated'] is True
 assert abs(d['e2e_ms']['mean'] - (d['ttft_ms']['mean'] + 31 * d['tpot_ms']['mean'])) <= 1e-9 * d['e2e_ms']['mean']
-assert d['assumptions'] and 'not yet fitted' in d['serving_assumptions']
+assert d['assumptions'] and 'computing at' in d['serving_assumptions'] and d['serving_fit'].startswith('fitted to ')
+assert 'held out' in d['serving_fit']
 " "$tmp/serve.json"
 "$binary" serve --model 8b --gpu h100-sxm --counts 1 --rate 1e6 --requests 100 --output-tokens 16 --json > "$tmp/over.json"
 check "an open loop far above capacity is overloaded, with the rate it can hold" python3 -c "
@@ -399,10 +401,42 @@ d = json.load(open(sys.argv[1]))
 assert d['overloaded'] is True and 0 < d['sustainable_rate'] < 1e6
 " "$tmp/over.json"
 "$binary" serve --model 8b --gpu h100-sxm --counts 1 --requests 100 > "$tmp/serve.txt"
-check "serve's table says its rules and that it is not yet validated" sh -c "grep -q '^Assumptions: ' '$tmp/serve.txt' && grep -q 'not yet fitted to or validated' '$tmp/serve.txt'"
+check "serve's table says its rules and the serving fit it prices with" sh -c "grep -q '^Assumptions: ' '$tmp/serve.txt' && grep -q '^Fitted: fitted to .* held out' '$tmp/serve.txt'"
 "$binary" serve --model 8b --gpu h100-sxm --counts 1 --rate 20 --requests 100 --seed 3 --json > "$tmp/s1.json"
 "$binary" serve --model 8b --gpu h100-sxm --counts 1 --rate 20 --requests 100 --seed 3 --json > "$tmp/s2.json"
 check "serve: the same seed prints the same figures" cmp -s "$tmp/s1.json" "$tmp/s2.json"
+
+# Every command reads --flag=VALUE as --flag VALUE (one reader, csrc/read/flags.c); and each
+# one's --help prints on standard output, nothing on standard error, and exits 0.
+same_both() { # name, the command with =, the same without; plan's report_flags keep the words as typed
+  # shellcheck disable=SC2086 # each command is split on purpose
+  "$binary" $2 2>&1 | sed 's/"report_flags":"[^"]*"//' > "$tmp/eq1"
+  # shellcheck disable=SC2086
+  "$binary" $3 2>&1 | sed 's/"report_flags":"[^"]*"//' > "$tmp/eq2"
+  check "$1: --flag=VALUE reads as --flag VALUE" cmp -s "$tmp/eq1" "$tmp/eq2"
+}
+same_both report "report --model=8b --gpu=h100-sxm --counts=1,2 --json" "report --model 8b --gpu h100-sxm --counts 1,2 --json"
+same_both plan "plan --model=8b --gpu=h100-sxm --gpus-max=4 --target-word-ms=20 --json" \
+  "plan --model 8b --gpu h100-sxm --gpus-max 4 --target-word-ms 20 --json"
+same_both serve "serve --model=8b --gpu=h100-sxm --counts=1 --requests=20 --concurrency=4 --json" \
+  "serve --model 8b --gpu h100-sxm --counts 1 --requests 20 --concurrency 4 --json"
+same_both fit "fit tests/measured/decode-runs.csv --allreduce=tests/measured --json" \
+  "fit tests/measured/decode-runs.csv --allreduce tests/measured --json"
+same_both validate "validate --runs=tests/measured/decode-runs.csv" "validate --runs tests/measured/decode-runs.csv"
+same_both fixture "fixture --random=2 --seed=7" "fixture --random 2 --seed 7"
+for cmd in report numbers fixture list calibrate validate figure fit plan serve; do
+  "$binary" $cmd --help > "$tmp/help.out" 2> "$tmp/help.err"
+  rc=$?
+  check "$cmd --help: stdout, exit 0" [ "$rc" -eq 0 ] && [ -s "$tmp/help.out" ] && [ ! -s "$tmp/help.err" ]
+done
+# Each flag a command's help names is one its table reads: none is refused as unknown.
+for cmd in report fixture validate fit plan serve; do
+  unknown=''
+  for flag in $("$binary" $cmd --help | grep -- '^  --' | grep -o -- '--[a-z][a-z0-9-]*' | sort -u); do
+    "$binary" $cmd "$flag=x" 2>&1 | grep -q "unknown flag" && unknown="$unknown $flag"
+  done
+  check "$cmd: every flag its help names is read ($unknown)" [ -z "$unknown" ]
+done
 
 echo "cli_test: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

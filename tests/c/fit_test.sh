@@ -81,11 +81,12 @@ check "a run over PCIe on an A100 of no stated form is the PCIe card; one that d
 # The all-reduce start-up is fitted where a group's runs span GPU counts, and a step's fixed
 # cost where its models differ in depth. Runs made from chosen figures (a share of 0.60,
 # 30 us a layer, 500 us a step, 20 us an all-reduce above NCCL's constants) by pricing 8B
-# (32 layers) and 70B (80) on 1, 2, 4 and 8 H100s under real rules with a one-token cache;
+# (32 layers) and 70B (80) on 1, 2, 4 and 8 H100 NVLs under real rules with a one-token cache
+# (a GPU with no measured all-reduce table, whose NCCL-priced all-reduces take the start-up);
 # the fit must find the figures it was not given. One GPU has no all-reduce and the depths
 # differ, so the three fixed costs are told apart.
 for model in 8b 70b; do
-  "$binary" report --assume real --model $model --gpu h100-sxm --gpu-gib 1000 --chat-tokens 1 --engine none --bw-share 0.6 \
+  "$binary" report --assume real --model $model --gpu h100-nvl --gpu-gib 1000 --chat-tokens 1 --engine none --bw-share 0.6 \
     --layer-us 30 --per-step-us 500 --allreduce-us 20 --prompt-tokens none --counts 1,2,4,8 --json > "$tmp/made-$model.json"
 done
 python3 - "$tmp/made-8b.json" "$tmp/made-70b.json" > "$tmp/made.csv" <<'PY'
@@ -97,7 +98,7 @@ for path, key in zip(sys.argv[1:], ("8b", "70b")):
         n = row["gpus"]
         # each source holds both depths, one GPU and several, so either alone fits all three costs
         source = "S1" if (n in (1, 4)) == (key == "8b") else "S2"
-        print(f"{key}-{n},{key},{repos[key]},16,,H100-SXM5-80GB,{n},{n},1,,1,0,0,{row['time']['total'] * 1e3:.6f},,vLLM 0.9,,x,\"{source}; made\"")
+        print(f"{key}-{n},{key},{repos[key]},16,,H100-NVL-94GB,{n},{n},1,,1,0,0,{row['time']['total'] * 1e3:.6f},,vLLM 0.9,,x,\"{source}; made\"")
 PY
 "$binary" fit --json --leave-source-out "$tmp/made.csv" > "$tmp/made-fit.json"
 "$binary" fit --json "$tmp/made.csv" > "$tmp/made-fit-plain.json"

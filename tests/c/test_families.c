@@ -55,6 +55,23 @@ static void every_family_has_a_pinned_model(void **state) {
   }
 }
 
+/* A block-quantized FP8 config of a family whose checkpoint the reader cannot count to a
+ * published total (Qwen3-8B-FP8's config: quant_method fp8, weight_block_size [128, 128]) is
+ * refused, and the refusal names the flag that prices it and what that leaves out; so is
+ * MXFP4 on a family without it. */
+static void unsupported_quantization_names_the_flag_that_prices_it(void **state) {
+  (void)state;
+  ts_refused("{\"model_type\":\"qwen3\",\"hidden_size\":4096,\"intermediate_size\":12288,\"num_attention_heads\":32,"
+             "\"num_hidden_layers\":36,\"num_key_value_heads\":8,\"head_dim\":128,\"vocab_size\":151936,"
+             "\"quantization_config\":{\"quant_method\":\"fp8\",\"fmt\":\"e4m3\",\"weight_block_size\":[128,128]}}",
+             GS_ERR_UNSUPPORTED, "quantization_config",
+             "quant_method 'fp8' is not supported for model_type 'qwen3'; --bits 8 prices every weight at 8 bits, leaving out "
+             "the scales of its blocks and the weights it keeps at 16 bits");
+  ts_refused("{\"model_type\":\"llama\",\"hidden_size\":64,\"intermediate_size\":128,\"num_attention_heads\":4,"
+             "\"num_hidden_layers\":2,\"vocab_size\":100,\"quantization_config\":{\"quant_method\":\"mxfp4\"}}",
+             GS_ERR_UNSUPPORTED, "quantization_config", "--bits 4 prices every weight at 4 bits");
+}
+
 /* The Hub counts DeepSeek-V3's FP8 checkpoint as 3,918,786,560 BF16, 680,571,043,840
  * F8_E4M3 and 41,555,600 F32 values (catalogue.json). That checkpoint also stores the
  * multi-token-prediction layer 61, which the count leaves out: one more mixture-of-experts
@@ -485,6 +502,7 @@ int main(void) {
       cmocka_unit_test(every_catalogue_model_counts_to_its_published_total),
       cmocka_unit_test(every_family_has_a_pinned_model),
       cmocka_unit_test(deepseek_v3_reconciles_with_its_published_fp8_checkpoint),
+      cmocka_unit_test(unsupported_quantization_names_the_flag_that_prices_it),
       cmocka_unit_test(glm_4_5_air_reconciles_with_its_published_checkpoint),
       cmocka_unit_test(glm4_moe_counts_its_keys),
       cmocka_unit_test(kimi_k2_is_deepseek_v3s_architecture_at_its_sizes),

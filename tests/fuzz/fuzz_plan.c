@@ -19,6 +19,33 @@
 
 #include "fuzz_check.h"
 
+/* The frontier as the explorer's chart (csrc/emit/plan_chart.c), the choice after it: every
+ * dot inside the plot and clear of every other, ticks ascending from 0 to 100, every point
+ * named in engine terms and the lesson's words. */
+static void check_chart(const gs_setting *s, const gs_plan_result *p) {
+  static gs_plan_chart c;
+  gs_error err;
+  size_t i, j;
+  if (gs_plan_chart_of(s, p, p->has_choice ? &p->choice : NULL, &c, &err) != GS_OK) abort();
+  if (c.count != p->count + (p->has_choice ? 1 : 0)) abort();
+  if (c.count == 0) return;
+  if (!(c.dot > 0 && c.dot <= 2.4) || c.x_n < 2 || c.y_n < 2) abort();
+  for (i = 1; i < c.x_n; i++)
+    if (!(c.x_ticks[i].at > c.x_ticks[i - 1].at)) abort();
+  for (i = 1; i < c.y_n; i++)
+    if (!(c.y_ticks[i].at > c.y_ticks[i - 1].at)) abort();
+  if (c.x_ticks[0].at != 0 || c.y_ticks[0].at != 0 || c.x_ticks[c.x_n - 1].at != 100 || c.y_ticks[c.y_n - 1].at != 100) abort();
+  for (i = 0; i < c.count; i++) {
+    const gs_chart_point *a = &c.points[i];
+    if (!(a->x >= 0 && a->x <= 100 && a->y >= 0 && a->y <= 100) || !a->engine[0] || !a->lesson[0]) abort();
+    for (j = i + 1; j < c.count; j++) {
+      double across = (a->x - c.points[j].x) * (100 - c.dot) / 100;
+      double up = (a->y - c.points[j].y) * (100 - c.dot * GS_CHART_ASPECT) / 100;
+      if ((across < 0 ? -across : across) < c.dot && (up < 0 ? -up : up) < c.dot * GS_CHART_ASPECT) abort();
+    }
+  }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const double EXTREMES[] = {0, 4.9e-324, 1e-300, 1e-3, 0.01, 0.5, 1, 24, 80, 1e6, 1e9, 600e9, 2.039e12,
@@ -146,5 +173,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   if (a.gpus_max < 1 || a.gpus_max > GS_MAX_GPUS || !(a.target_word_s >= 0) || !(a.target_first_s >= 0)) abort();
   check_result(&setting, &a, &result);
+  check_chart(&setting, &result);
   return 0;
 }

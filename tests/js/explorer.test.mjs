@@ -13,7 +13,8 @@ import { SETTING } from '../../web/src/fields.js';
 const committed = readFileSync(path('web/explorer.html'), 'utf8');
 const fresh = readFileSync(path('build/explorer.html'), 'utf8');
 const page = committed.slice(0, committed.indexOf('<script'));
-const source = readFileSync(path('web/src/explorer.js'), 'utf8');
+// the page's script and the chart's, which it imports
+const source = readFileSync(path('web/src/explorer.js'), 'utf8') + readFileSync(path('web/src/explorer_chart.js'), 'utf8');
 
 const build = suite('the committed explorer is a fresh build');
 const made = builtWith('explorer.html');

@@ -1,6 +1,7 @@
 // The explorer: one state object, kept in the URL fragment; input handlers only write it;
 // one render() sends it to the module, step by step as csrc/wasm/explorer.c orders them,
 // and places the module's answers. No figure is computed here.
+import { drawChart, listenChart } from './explorer_chart.js';
 
 const WASM_GZIP_BASE64 = '__WASM_GZIP_BASE64__';
 // A pasted config.json goes into the page's address only up to this many bytes, so that
@@ -91,7 +92,9 @@ function clearFigures() {
   for (const id of ['parts', 'usable-note', 'time-parts', 'speed', 'machine', 'searches', 'explain', 'axis-max', 'plan-found', 'layout-flags', 'layout-sums']) $(id).textContent = '';
   $('memory-bar').style.width = '0%';
   $('waiting-bar').style.width = '0%';
-  for (const id of ['chart', 'marks', 'table', 'frontier']) $(id).replaceChildren();
+  for (const id of ['chart', 'marks', 'table', 'frontier', 'plan-table', 'ticks-across', 'ticks-up']) $(id).replaceChildren();
+  $('plot').hidden = true;
+  $('plan-fewest').hidden = true;
 }
 
 // Typed figures start as the catalogue entry's, the first time they are shown.
@@ -102,24 +105,42 @@ function startTyped(fields, figures) {
   }
 }
 
-// The model: the pasted config when there is one and it reads, else the catalogue's.
-// Returns whether the config may go into the page's address.
+// The model: the pasted config when there is one, else the catalogue's. A pasted config the
+// module refuses is not swapped for the catalogue's model: its refusal clears the figures
+// (render), so no other model's figures stand beside it. Returns whether the config may go
+// into the page's address.
 function useModel() {
   const bits = whole(state.bits);
-  if (state.config.trim() !== '') {
-    try {
-      module.useConfig(state.config, bits);
-      const linkable = new TextEncoder().encode(state.config).length <= LINKABLE_CONFIG_BYTES;
-      status('model-status', linkable ? 'Using your config.json.'
-        : 'Using your config.json. It is over 2 KB, so the page\'s address cannot carry it: a link to this view shows the catalogue model.');
-      return linkable;
-    } catch (error) {
-      if (!error.step) throw error;
-      status('model-status', error.message, true);
-    }
+  showModelChoice(state.config.trim() !== '');
+  if (state.config.trim() === '') {
+    module.useModel(module.models.findIndex((m) => m.key === state.model), bits);
+    return false;
   }
-  module.useModel(module.models.findIndex((m) => m.key === state.model), bits);
-  return false;
+  try {
+    module.useConfig(state.config, bits);
+  } catch (error) {
+    // the module names the command line's flag that would price it; this page's box for it
+    const flag = error.step && error.message.match(/--bits (\d+)/);
+    if (flag) error.message = `${error.message}. Here, that is ${flag[1]} in "Bits a weight".`;
+    throw error;
+  }
+  const linkable = new TextEncoder().encode(state.config).length <= LINKABLE_CONFIG_BYTES;
+  status('model-status', linkable ? 'Using your config.json.'
+    : 'Using your config.json. It is over 2 KB, so the page\'s address cannot carry it: a link to this view shows the catalogue model.');
+  return linkable;
+}
+
+// The model list names "your config.json" while a pasted one is in use (an option of its
+// own, value ''), and the catalogue's model otherwise.
+function showModelChoice(pasted) {
+  const select = form.elements.model;
+  let own = select.querySelector('option[value=""]');
+  if (pasted && !own) {
+    own = new Option('your config.json', '');
+    select.prepend(own);
+  }
+  if (!pasted && own) own.remove();
+  select.value = pasted ? '' : state.model;
 }
 
 function useMachine() {
@@ -152,8 +173,8 @@ function useMachine() {
   });
 }
 
-function showSetting(n) {
-  const now = module.price(n);
+// The cards: the figures of one priced layout (the count chosen, or the plan's point chosen).
+function showSetting(now) {
   const v = now.view;
   const protocol = now.fits && state.auto === '1' ? now.protocol : null;
   $('memory').textContent = v.memory;
@@ -240,7 +261,9 @@ function showFrontier() {
     return;
   }
   for (const id of ['layout-flags', 'layout-sums']) $(id).textContent = '';
-  $('frontier').replaceChildren();
+  for (const id of ['frontier', 'plan-table', 'ticks-across', 'ticks-up']) $(id).replaceChildren();
+  $('plot').hidden = true;
+  $('plan-fewest').hidden = true;
   status('plan-found', lastFrontier.message, true);
 }
 
@@ -252,33 +275,56 @@ function foundText(found) {
     found.targeted ? target : found.points.length === 0 ? `No layout fits: ${found.why}.` : ''].filter((t) => t !== '').join(' ');
 }
 
+// The frontier's points as the chart holds them: the target's choice after them when it is
+// not one of them.
+const chartPoints = (found) => (found.choice && found.choice.index >= found.points.length ? [...found.points, found.choice] : found.points);
+
+// Every point of the frontier and its table (web/src/explorer_chart.js); the point chosen
+// (state.pick) sets the cards and the sum, the target's choice only the lines below the chart.
+// A budget that holds no layout names the fewest GPUs that would, with a button to use them.
 function placeFrontier(found) {
-  const all = found.choice && found.choice.index >= found.points.length ? [...found.points, found.choice] : found.points;
+  const all = chartPoints(found);
   $('plan-found').textContent = foundText(found);
-  const buttons = all.map((p) => {
-    const b = document.createElement('button');
-    b.type = 'button';
-    b.className = 'ex-point';
-    b.id = `point-${p.index}`;
-    b.style.setProperty('--x', String(p.x));
-    b.style.setProperty('--y', String(p.y));
-    b.dataset.index = String(p.index);
-    b.title = `${p.label}: ${p.flags}`;
-    b.setAttribute('aria-label', `${p.label}: ${p.flags}`);
-    b.classList.toggle('ex-chosen', found.choice !== null && p.index === found.choice.index);
-    b.classList.toggle('ex-picked', String(p.index) === state.pick);
-    return b;
-  });
-  $('frontier').replaceChildren(...buttons);
-  const pick = state.pick !== '' ? all.find((p) => String(p.index) === state.pick) : found.choice;
-  $('layout-flags').textContent = pick ? `${pick.label}. As report flags: ${pick.flags}` : '';
-  $('layout-sums').textContent = pick ? module.layout(pick.index).sums : '';
+  const picked = state.pick !== '' ? all.find((p) => String(p.index) === state.pick) || null : null;
+  drawChart(found, picked);
+  const shown = picked || found.choice;
+  $('layout-flags').textContent = shown ? `${shown.engine} (${shown.lesson}): ${shown.figures}. As report flags: ${shown.flags}` : '';
+  $('layout-sums').textContent = '';
+  if (shown) {
+    const priced = module.layout(shown.index);
+    $('layout-sums').textContent = priced.sums;
+    if (picked) {
+      showSetting(priced.setting);
+      $('explain').textContent = priced.sums;
+      status('plan-status', `These figures are the plan's point ${picked.engine} (${picked.lesson}); move the GPU count to go back to the controls' layout.`);
+    }
+  }
+  const fewest = found.points.length === 0 && !found.targeted ? found.fewest : 0;
+  $('plan-fewest').hidden = fewest === 0;
+  if (fewest) {
+    $('fewest-text').textContent = `A budget of ${whole(settled.budget)} GPUs holds no layout of this model: it needs at least ${fewest}.`;
+    $('use-fewest').textContent = `Use a budget of ${fewest} GPUs`;
+    $('use-fewest').value = String(fewest);
+  }
 }
 
-function onFrontierClick(event) {
-  const point = event.target.closest('.ex-point');
-  if (!point) return;
-  state.pick = point.dataset.index;
+// The chart's point now (the one chosen, else the target's choice, else none: -1) and how
+// many it holds, for its arrow keys.
+const pointNow = () => (state.pick !== '' ? Number(state.pick) : lastFrontier && !(lastFrontier instanceof Error) && lastFrontier.choice ? lastFrontier.choice.index : -1);
+const pointCount = () => (lastFrontier && !(lastFrontier instanceof Error) ? chartPoints(lastFrontier).length : 0);
+
+// A point chosen on the chart or in the table.
+function pickPoint(index) {
+  state.pick = String(index);
+  render();
+}
+
+// The budget the fewest button names, searched at once.
+function useFewest() {
+  state.budget = $('use-fewest').value;
+  form.elements.budget.value = state.budget;
+  state.pick = '';
+  settle();
   render();
 }
 
@@ -291,7 +337,7 @@ function render() {
     linkable = useModel();
     useMachine();
     const n = whole(state.n);
-    showSetting(n);
+    showSetting(module.price(n));
     showSweep(n);
     $('explain').textContent = module.explain(n);
     showFrontier();
@@ -324,6 +370,12 @@ function onInput(event) {
   if (!FIELDS.includes(control.name) && control.name !== 'log') return;
   if (control.name === 'log') log = control.value;
   else state[control.name] = control.type === 'checkbox' ? (control.checked ? '1' : '') : control.value;
+  if (control.name === 'model') {
+    // a catalogue model chosen ends the pasted config
+    if (state.model === '') state.model = DEFAULTS.model;
+    state.config = '';
+    form.elements.config.value = '';
+  }
   state.pick = ''; // the frontier's points change with any setting
   if (PLAN_ASKS.includes(control.name)) {
     clearTimeout(settleTimer);
@@ -396,7 +448,8 @@ async function start() {
   form.addEventListener('change', onChange);
   form.addEventListener('submit', (event) => event.preventDefault());
   $('chart').addEventListener('click', onChartClick);
-  $('frontier').addEventListener('click', onFrontierClick);
+  listenChart(pickPoint, pointNow, pointCount);
+  $('use-fewest').addEventListener('click', useFewest);
   takeDrops($('config'));
   takeDrops($('log'));
   addEventListener('hashchange', () => {

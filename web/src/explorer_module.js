@@ -3,8 +3,8 @@
 // numbers and strings between the module and JavaScript and computes nothing. The
 // explorer page inlines this file; the Node and browser tests import it, so all read the
 // module alike.
-import { instantiate, readRecord, readStrings } from './module_memory.js';
-import { CHART, SETTING, SWITCHES } from './fields.js';
+import { instantiate, readRecord, readRecords, readStrings } from './module_memory.js';
+import { CHART, FRONTIER, SETTING, SWITCHES, TICK } from './fields.js';
 
 export { SWITCHES };
 export const SPLIT_KEYS = ['slices', 'groups', 'slices-groups']; // enum gs_split
@@ -46,6 +46,8 @@ export async function openExplorer(bytes) {
   }
   const setting = { u64: w.setting_u64(), f64: w.setting_f64(), text: w.setting_text() };
   const chart = { f64: w.chart_f64(), text: w.chart_text() };
+  const frontierBuffers = { f64: w.frontier_f64(), text: w.frontier_text() };
+  const tickBuffers = { f64: w.ticks_f64(), text: w.ticks_text() };
   const summary = (count) => [...new Float64Array(w.memory.buffer, w.summary_f64(), count)];
   const gpuOf = ([gib, usable, bandwidth, flops, arch]) => ({ gib, usable, bandwidth, flops, arch });
   const linkOf = ([bandwidth, step_us, base_us, kind]) => ({ bandwidth, step_us, base_us, kind });
@@ -117,24 +119,22 @@ export async function openExplorer(bytes) {
       check('explain', w.explain(n >>> 0));
       return strings(w.explain_buffer(), 1)[0];
     },
-    // The plan's frontier within gpusMax GPUs (csrc/core/plan.c): each point's layout, its
-    // figures, where it sits on the chart (x, y in percent), its report flags and its label;
-    // the target's choice (null: none), why none meets the targets or none fits, which counts
-    // were searched past 64 ('' when every one was), and whether a target was taken (times
-    // in ms, 0: none).
+    // The plan's frontier within gpusMax GPUs (csrc/core/plan.c) as a chart (csrc/emit/plan_chart.c):
+    // each point's figures by their names in csrc/core/fields.h (GS_FRONTIER_FIELDS: its layout,
+    // where its dot sits, x and y in percent, its report flags, its figures, its engine terms and
+    // the lesson's words); the target's choice (null: none); why none meets the targets or none
+    // fits; which counts were searched past 64 ('' when every one was); whether a target was
+    // taken (times in ms, 0: none); a dot's diameter (percent of the plot's width); the axes'
+    // ticks, across and up; and, when nothing fits, the fewest GPUs that hold the model (0: none).
     frontier(gpusMax, targetWordMs, targetFirstMs) {
       check('frontier', w.frontier(gpusMax, targetWordMs, targetFirstMs));
-      const [count, chosen, tried, targeted] = summary(4);
+      const [count, chosen, tried, targeted, dot, across, up, fewest] = summary(8);
       const shown = chosen >= count ? chosen + 1 : count;
-      const f = new Float64Array(w.memory.buffer, w.frontier_f64(), shown * 13);
-      const text = strings(w.frontier_text(), shown * 2 + 2);
-      const points = Array.from({ length: shown }, (_, i) => {
-        const [gpus, split, experts, words, inFlight, replicas, wordS, firstS, wordsPerS, perGpu, cost, x, y] = f.slice(i * 13, i * 13 + 13);
-        return { index: i, gpus, split: SPLIT_KEYS[split], experts: experts ? 'spread' : 'slices', words, inFlight, replicas,
-          wordS, firstS, wordsPerS, perGpu, cost, x, y, flags: text[2 * i], label: text[2 * i + 1] };
-      });
-      return { points: points.slice(0, count), choice: chosen >= 0 ? points[chosen] : null, why: text[2 * shown],
-        searched: text[2 * shown + 1], tried, targeted: targeted === 1 };
+      const points = readRecords(w.memory, FRONTIER, frontierBuffers, shown).map((p, index) => ({ index, ...p }));
+      const [why, searched] = strings(w.frontier_text(), shown * FRONTIER.text + 2).slice(shown * FRONTIER.text);
+      const ticks = readRecords(w.memory, TICK, tickBuffers, across + up);
+      return { points: points.slice(0, count), choice: chosen >= 0 ? points[chosen] : null, why, searched, tried,
+        targeted: targeted === 1, dot, across: ticks.slice(0, across), up: ticks.slice(across), fewest };
     },
     // Point i of the last frontier priced again: its figures and its sums.
     layout(i) {

@@ -184,9 +184,11 @@ function render() {
     put($('slices-words'), sliced.fits ? sliced.view.words_all : sliced.view.time);
     put($('slices-each'), sliced.view.words_note);
   }
-  // the explorer's names for this view (web/src/explorer.js): the lesson's GPU, n for the count
+  // the explorer's names for this view (web/src/explorer.js): the lesson's GPU, n for the count,
+  // and a plan's budget that holds the model: this count, or the fewest GPUs that hold it (the
+  // module's search) when this count does not
   if (explorer) $('explore').href = explorer + '#' + new URLSearchParams({ model: state.model, gpu: 'lesson', link: state.link,
-    split: state.split, words: state.words, n: state.gpus }).toString();
+    split: state.split, words: state.words, n: state.gpus, budget: String(shown.fewest > gpus ? shown.fewest : gpus) }).toString();
   if ($('sum').open) showSum(module.explain());
   laterWriteFragment();
   postHeight();

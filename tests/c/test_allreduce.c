@@ -1,0 +1,170 @@
+/* Measured all-reduces first (issue 30, item 5): under real rules a catalogue GPU on its own
+ * link that NVIDIA measured (data/allreduce.json) prices its all-reduces on one server from
+ * the table, and says so; a GPU with none keeps NCCL's rules. The measured figures are read
+ * here from the csv itself, with the library's reader, not copied. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "internal.h"
+#include "read/efficiency.h"
+#include "test_support.h"
+
+/* One word of the 70B model: 8,192 numbers x 2 bytes. */
+#define ONE_WORD_70B 16384
+
+/* The csv's time for `gpus` GPUs at `bytes`, microseconds, from the 16-bit rows of the first
+ * sweep of source_dir (the rows data/allreduce.json names). */
+static double measured_us(const char *path, const char *source_dir, uint64_t gpus, uint64_t bytes) {
+  static char text[GS_MEASURED_MAX_BYTES];
+  static gs_measured m;
+  gs_error err;
+  size_t len, i;
+  FILE *f = fopen(path, "rb");
+  assert_non_null(f);
+  len = fread(text, 1, sizeof text - 1, f);
+  fclose(f);
+  assert_int_equal(gs_measured_csv_parse(text, len, source_dir, gpus, &m, &err), GS_OK);
+  for (i = 0; i < m.count; i++)
+    if (m.rows[i].bytes == bytes) return m.rows[i].time_us;
+  fail_msg("%s has no row of %llu bytes", path, (unsigned long long)bytes);
+  return -1;
+}
+
+/* 70B, one word at once, on n GPUs of gpu under real rules: the setting and one all-reduce. */
+static double priced_us(const char *gpu, uint64_t n, unsigned link_typed, gs_setting *s, int *protocol) {
+  static gs_priced out;
+  gs_request q;
+  gs_error err;
+  memset(&q, 0, sizeof q);
+  q.model_key = "70b";
+  q.gpu_key = gpu;
+  q.assume = GS_ASSUME_REAL;
+  q.words = 1;
+  if (link_typed) {
+    q.link_typed = link_typed;
+    q.link.bandwidth = 4e11;
+  }
+  assert_int_equal(gs_resolve(&q, s, &err), GS_OK);
+  assert_int_equal(gs_price(s, n, &out, &err), GS_OK);
+  *protocol = out.cost.protocol;
+  return out.cost.swap * 1e6;
+}
+
+static void within_15_percent(double priced, double measured) {
+  assert_true(measured > 0);
+  assert_true(priced >= measured * 0.85 && priced <= measured * 1.15);
+}
+
+static void h100_tp8_and_b200_tp2_price_one_word_as_measured(void **state) {
+  static gs_setting s;
+  int protocol;
+  double got;
+  (void)state;
+  got = priced_us("h100-sxm", 8, 0, &s, &protocol);
+  within_15_percent(got, measured_us("tests/measured/h100_sxm_nccl.csv", "nccl/2.27.3", 8, ONE_WORD_70B));
+  assert_int_equal(protocol, GS_PROTO_MEASURED);
+  assert_non_null(strstr(s.assumptions, "all-reduces as measured on one server (tests/measured/h100_sxm_nccl.csv"));
+  got = priced_us("b200", 2, 0, &s, &protocol);
+  within_15_percent(got, measured_us("tests/measured/b200_sxm_nccl.csv", "nccl/2.27.3", 2, ONE_WORD_70B));
+  assert_int_equal(protocol, GS_PROTO_MEASURED);
+  assert_non_null(strstr(s.assumptions, "tests/measured/b200_sxm_nccl.csv"));
+}
+
+static void a_gpu_with_no_table_keeps_nccls_rules_and_says_so(void **state) {
+  static gs_setting s;
+  int protocol;
+  (void)state;
+  /* the H100 PCIe: no measured table of its own */
+  assert_true(priced_us("h100-pcie", 8, 0, &s, &protocol) > 0);
+  assert_null(s.plan.measured);
+  assert_true(protocol == GS_PROTO_LL || protocol == GS_PROTO_LL128 || protocol == GS_PROTO_SIMPLE);
+  assert_non_null(strstr(s.assumptions, "NCCL's rules at the one-way ring bandwidth"));
+  assert_null(strstr(s.assumptions, "measured"));
+  /* a typed link bandwidth is another link than the one measured */
+  priced_us("h100-sxm", 8, GS_TYPED_LINK_BW, &s, &protocol);
+  assert_null(s.plan.measured);
+  assert_true(protocol != GS_PROTO_MEASURED);
+}
+
+/* Between two measured sizes the time lies between theirs; between two counts, between
+ * theirs; across servers, past the table's reach, NCCL's rules price it. */
+static void between_rows_a_straight_line_beyond_them_nccl(void **state) {
+  const gs_allreduce_table *t = gs_allreduce_measured("h100-sxm", "nvlink4");
+  gs_gpu g;
+  gs_link l, net;
+  gs_hardware_text h;
+  gs_ring r;
+  gs_error err;
+  int protocol;
+  double lo, hi, mid, four, six;
+  (void)state;
+  assert_non_null(t);
+  assert_int_equal(gs_builtin_gpu("h100-sxm", &g, &h, &err), GS_OK);
+  assert_int_equal(gs_builtin_link("nvlink4", &l, NULL, &err), GS_OK);
+  assert_int_equal(gs_builtin_link("ib-ndr", &net, NULL, &err), GS_OK);
+  memset(&r, 0, sizeof r);
+  r.gpus = 8;
+  r.servers = 1;
+  r.intra = &l;
+  r.between = &net;
+  r.arch = g.arch;
+  r.nccl = GS_NCCL_AUTO;
+  r.measured = t;
+  r.extra_us = 50; /* a fitted start-up is not added to a measured time */
+  lo = measured_us("tests/measured/h100_sxm_nccl.csv", "nccl/2.27.3", 8, 16384);
+  hi = measured_us("tests/measured/h100_sxm_nccl.csv", "nccl/2.27.3", 8, 32768);
+  mid = gs_ring_allreduce(24576, &r, &protocol) * 1e6;
+  assert_int_equal(protocol, GS_PROTO_MEASURED);
+  assert_true(mid >= (lo < hi ? lo : hi) && mid <= (lo < hi ? hi : lo));
+  assert_true(gs_ring_allreduce(16384, &r, &protocol) * 1e6 == lo);
+  r.gpus = 6;
+  four = measured_us("tests/measured/h100_sxm_nccl.csv", "nccl/2.27.3", 4, 16384);
+  six = gs_ring_allreduce(16384, &r, &protocol) * 1e6;
+  assert_true(six > four && six < lo);
+  r.gpus = 16;
+  r.servers = 2;
+  gs_ring_allreduce(16384, &r, &protocol);
+  assert_true(protocol != GS_PROTO_MEASURED);
+}
+
+/* Issue 30, item 6: 4-bit weights on a GPU with an FP4 peak compute at it under real rules;
+ * on one without, at the 16-bit peak. The peaks are the catalogue's own. */
+static void four_bit_weights_use_the_fp4_peak_where_the_gpu_has_one(void **state) {
+  static gs_setting s;
+  gs_request q;
+  gs_gpu g;
+  gs_hardware_text h;
+  gs_error err;
+  (void)state;
+  memset(&q, 0, sizeof q);
+  q.model_key = "70b";
+  q.gpu_key = "b300";
+  q.bits = 4;
+  q.assume = GS_ASSUME_REAL;
+  assert_int_equal(gs_builtin_gpu("b300", &g, &h, &err), GS_OK);
+  assert_true(g.flops_fp4 > g.flops);
+  assert_int_equal(gs_resolve(&q, &s, &err), GS_OK);
+  assert_true(s.gpu.flops == g.flops_fp4);
+  assert_non_null(strstr(s.assumptions, "4-bit weights at the FP4 peak"));
+  q.gpu_key = "h100-sxm";
+  assert_int_equal(gs_builtin_gpu("h100-sxm", &g, &h, &err), GS_OK);
+  assert_true(g.flops_fp4 == 0);
+  assert_int_equal(gs_resolve(&q, &s, &err), GS_OK);
+  assert_true(s.gpu.flops == g.flops);
+  assert_null(strstr(s.assumptions, "FP4"));
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(h100_tp8_and_b200_tp2_price_one_word_as_measured),
+      cmocka_unit_test(a_gpu_with_no_table_keeps_nccls_rules_and_says_so),
+      cmocka_unit_test(between_rows_a_straight_line_beyond_them_nccl),
+      cmocka_unit_test(four_bit_weights_use_the_fp4_peak_where_the_gpu_has_one),
+  };
+  return cmocka_run_group_tests_name("allreduce", tests, NULL, NULL);
+}
