@@ -21,7 +21,7 @@ LIB = csrc/core/primitives.c csrc/core/checks.c csrc/core/split.c csrc/core/step
       csrc/core/format.c csrc/core/view.c csrc/read/data.c csrc/core/error.c csrc/core/price.c csrc/read/resolve.c $(FAMILIES) \
       csrc/core/figure.c csrc/read/number.c csrc/emit/launch.c csrc/emit/plan_chart.c csrc/read/efficiency.c csrc/core/mixed_step.c csrc/serve/engine.c \
       csrc/serve/load.c csrc/serve/stats.c csrc/serve/scheduler.c csrc/serve/serve.c csrc/read/lengths.c \
-      csrc/read/serving.c
+      csrc/read/serving.c csrc/read/serving_runs.c
 CLI = $(sort $(wildcard csrc/cli/*.c))
 # The command line's own reader (csrc/read/flags.h): native only, it reads strtod's spellings.
 ARGS = csrc/read/flags.c
@@ -51,7 +51,7 @@ WEB = web/src/widget.html web/src/widget.css web/src/widget.js web/src/widget_st
 # would otherwise look up to date).
 .DELETE_ON_ERROR:
 
-.PHONY: validate efficiency all deps help figures run test test-deps fields test-c test-san test-fuzz test-reference test-js test-browser wasm widget explorer bench fuzz clean
+.PHONY: validate efficiency serving all deps help figures run test test-deps fields test-c test-san test-fuzz test-reference test-js test-browser wasm widget explorer bench fuzz clean
 
 all: build/gpusplit
 
@@ -279,6 +279,7 @@ test-reference: build/gpusplit
 	$(SUITE) "reference: lesson figures" plain tests/lesson/check_figures.sh build/gpusplit || status=1; \
 	PYTHONDONTWRITEBYTECODE=1 $(SUITE) "reference: figure svgs" plain python3 tests/reference/check_figures_svg.py build/gpusplit web/figures README.md || status=1; \
 	PYTHONDONTWRITEBYTECODE=1 $(SUITE) "reference: readme examples" plain python3 tests/reference/check_readme_examples.py build/gpusplit README.md docs/*.md || status=1; \
+	PYTHONDONTWRITEBYTECODE=1 $(SUITE) "reference: serving fit" plain python3 tests/reference/check_serve_fit.py build/gpusplit || status=1; \
 	exit $$status
 
 # scripts/install-deps.sh on a bare Debian 12 and a Debian 13, played by stubbed apt-get,
@@ -357,11 +358,19 @@ validate: deps build/gpusplit
 	$(Q)build/gpusplit validate --runs $(MEASURED)/decode-heldout.csv
 	@echo
 	$(Q)build/gpusplit validate --runs $(MEASURED)/decode-runs.csv --leave-source-out
+	@echo
+	$(Q)build/gpusplit validate --serving $(MEASURED)/serving-runs.csv --leave-source-out
 
 # data/efficiency.json: the fit to the shared runs (run it again when the catalogue grows).
 efficiency: build/gpusplit
 	$(Q)build/gpusplit fit --json --leave-source-out $(MEASURED)/decode-runs.csv > build/efficiency.json
 	$(Q)mv build/efficiency.json data/efficiency.json
+
+# data/serving.json: the serving fit to the fitted sources of the serving runs (issue 29);
+# make test-reference holds the committed file to it.
+serving: build/gpusplit
+	$(Q)build/gpusplit fit --serving $(MEASURED)/serving-runs.csv --json > build/serving.json
+	$(Q)mv build/serving.json data/serving.json
 
 clean:
 	rm -rf build

@@ -945,7 +945,7 @@ typedef struct {
  * quantize the activations too, W4A4); otherwise the setting's own (e->flops 0). */
 void gs_engine_peak(const gs_setting *s, gs_scheduler *e);
 
-/* The serving fit (data/serving.json, written by scripts/serve_fit.py): for each engine,
+/* The serving fit (data/serving.json, written by gpusplit fit --serving): for each engine,
  * the figures a served step takes that no data sheet gives, fitted to the fitted sources of
  * tests/measured/serving-runs.csv (its README names them); gs_engine_defaults applies them. */
 typedef struct {

@@ -1,6 +1,6 @@
 /* data/serving.json read back (gs_serving_read): the serving fit's figures for each engine,
  * which scripts/tables.c compiles into GS_SERVING_TABLE, so no build parses data/ at run
- * time. The file is written by scripts/serve_fit.py; each figure is range-checked here as
+ * time. The file is written by `gpusplit fit --serving` (make serving); each figure is range-checked here as
  * serve's flags check it, so a table the build takes is one serve would take. */
 #include <string.h>
 
