@@ -16,7 +16,8 @@
  *   blogs/deepspeed-fastgen/README.md), as vLLM V1's scheduler does: priced as vllm;
  * - load: a row with a concurrency is a closed loop of that many, max(1000, it) requests;
  *   one without is every request sent at once (trtllm-bench's throughput runs at infinite
- *   rate; the README), 1,000 requests; lengths rounded half to even (Python's round);
+ *   rate; the README), 1,000 requests, or for trtllm-bench's rows the count its source
+ *   states for the lengths (BENCH_REQUESTS); lengths rounded half to even (Python's round);
  * - compared: output tokens a second (all rows but PREFILL-ONLY ones, not priced), and
  *   the mean time per output token and to the first token where the row gives them. */
 #include <string.h>
@@ -41,6 +42,31 @@ static const char *const GPU_NAMES[][2] = {
     {"MI300X-192GB", "mi300x"}, {"RTX-PRO-6000-Blackwell-Server", "rtx-pro-6000-server"},
     {"GB200-192GB (NVL72 system)", "gb200"}, {"GB200", "gb200"}, {"GB200 (NVL72)", "gb200"}, {"GB300", "gb300"},
     {"A100-80GB (form factor not stated)", "a100-80gb-sxm"}};
+
+static int holds(const char *text, const char *word);
+
+/* The requests trtllm-bench's throughput runs were given for each input and output length
+ * (TensorRT-LLM docs/source/performance/perf-overview.md @ 00f37686aa854010d68bcbd0f4ab000221541ca6,
+ * "Preparing a Dataset": "$num_requests" by ISL and OSL, more for short requests "to
+ * guarantee that the system hit a steady state"); added after the fitted rows were read,
+ * before any held-out row was priced again: no held-out row is a trtllm-bench run. */
+static const uint64_t BENCH_REQUESTS[][3] = {{128, 128, 30000}, {128, 2048, 3000}, {128, 4096, 1500}, {1000, 2000, 1500},
+                                             {2048, 128, 3000}, {2048, 2048, 1500}, {5000, 500, 1500}, {1000, 1000, 3000},
+                                             {500, 2000, 3000}, {20000, 2000, 1000}};
+
+/* The requests of a load sent at once: trtllm-bench's count for its lengths, at most what
+ * serve's bound on steps allows (GS_SERVE_MAX_STEPS: a request takes at most its output
+ * plus one step for its whole prompt, as TensorRT-LLM does not chunk), else 1,000. */
+static uint64_t batch_requests(const gs_serving_run *r, uint64_t prompt, uint64_t output) {
+  size_t i;
+  if (!holds(r->software, "trtllm-bench")) return 1000;
+  for (i = 0; i < sizeof BENCH_REQUESTS / sizeof BENCH_REQUESTS[0]; i++)
+    if (BENCH_REQUESTS[i][0] == prompt && BENCH_REQUESTS[i][1] == output) {
+      uint64_t most = GS_SERVE_MAX_STEPS / (output + 1);
+      return BENCH_REQUESTS[i][2] < most ? BENCH_REQUESTS[i][2] : most;
+    }
+  return 1000;
+}
 
 static const char *model_key(const char *repo) {
   char name[128];
@@ -152,9 +178,10 @@ int fit_serving_row(const gs_serving_run *r, serving_row *out) {
   gs_engine_peak(&s, &out->engine);
   out->load.kind = r->concurrency ? GS_LOAD_CLOSED : GS_LOAD_BATCH;
   out->load.concurrency = r->concurrency;
-  out->load.requests = r->concurrency > 1000 ? r->concurrency : 1000;
   out->load.prompt_tokens = q.prompt_tokens;
   out->load.output_tokens = round_even(r->output_tokens);
+  out->load.requests = r->concurrency ? (r->concurrency > 1000 ? r->concurrency : 1000)
+                                      : batch_requests(r, out->load.prompt_tokens, out->load.output_tokens);
   out->load.seed = 1;
   out->engine_name = engine;
   out->model_key = model;
