@@ -20,14 +20,15 @@ LIB = csrc/core/primitives.c csrc/core/checks.c csrc/core/split.c csrc/core/step
       csrc/read/config.c csrc/read/tally.c csrc/read/json.c csrc/core/utf8.c csrc/read/hardware.c \
       csrc/core/format.c csrc/core/view.c csrc/read/data.c csrc/core/error.c csrc/core/price.c csrc/read/resolve.c $(FAMILIES) \
       csrc/core/figure.c csrc/read/number.c csrc/emit/launch.c csrc/emit/plan_chart.c csrc/read/efficiency.c csrc/core/mixed_step.c csrc/serve/engine.c \
-      csrc/serve/load.c csrc/serve/stats.c csrc/serve/scheduler.c csrc/serve/serve.c csrc/read/lengths.c csrc/serve/plan_served.c
+      csrc/serve/load.c csrc/serve/stats.c csrc/serve/scheduler.c csrc/serve/serve.c csrc/read/lengths.c csrc/serve/plan_served.c \
+      csrc/read/serving.c csrc/read/serving_runs.c
 CLI = $(sort $(wildcard csrc/cli/*.c))
 # The command line's own reader (csrc/read/flags.h): native only, it reads strtod's spellings.
 ARGS = csrc/read/flags.c
 # The efficiency fit: a layer of the library the command line alone links (csrc/fit/fit.h).
 FIT = $(sort $(wildcard csrc/fit/*.c))
 HEADERS = csrc/gpusplit.h csrc/internal.h csrc/read/efficiency.h csrc/core/fields.h csrc/wasm/abi.h csrc/cli/cli.h csrc/cli/fit_work.h csrc/fit/fit.h csrc/read/flags.h csrc/read/families/families.h
-DATA = data/gpus.json data/links.json data/widget.json data/efficiency.json
+DATA = data/gpus.json data/links.json data/widget.json data/efficiency.json data/serving.json
 CATALOGUE = data/models/catalogue.json $(wildcard data/models/*.json)
 C_TESTS = model config families format view machines measured figure bounds efficiency runs experts launch serve allreduce plan_chart
 TEST_LIB = tests/c/test_support.c
@@ -50,7 +51,7 @@ WEB = web/src/widget.html web/src/widget.css web/src/widget.js web/src/widget_st
 # would otherwise look up to date).
 .DELETE_ON_ERROR:
 
-.PHONY: validate efficiency all deps help figures run test test-deps fields test-c test-san test-fuzz test-reference test-js test-browser wasm widget explorer bench fuzz clean
+.PHONY: validate efficiency serving all deps help figures run test test-deps fields test-c test-san test-fuzz test-reference test-js test-browser wasm widget explorer bench fuzz clean
 
 all: build/gpusplit
 
@@ -103,7 +104,7 @@ build/efficiency_table.c: build/tables data/allreduce.json $(wildcard tests/meas
 # exit status after a failure that is not bad input (tests/c/failure_test.sh).
 build/broken/efficiency_table.c: Makefile
 	@mkdir -p $(@D)
-	$(Q)printf '#include "read/efficiency.h"\nconst fit_result GS_EFFICIENCY_TABLE = {.count = 0};\nconst gs_allreduce_table GS_ALLREDUCE_TABLE[1];\nconst size_t GS_ALLREDUCE_TABLE_COUNT = 0;\n' > $@
+	$(Q)printf '#include "read/efficiency.h"\nconst fit_result GS_EFFICIENCY_TABLE = {.count = 0};\nconst gs_allreduce_table GS_ALLREDUCE_TABLE[1];\nconst size_t GS_ALLREDUCE_TABLE_COUNT = 0;\nconst gs_serving_table GS_SERVING_TABLE = {.count = 0};\n' > $@
 
 # The command line and the C tests are built natively in build/, and under ASan and UBSan
 # in build/asan/: the same recipe with other flags.
@@ -280,6 +281,7 @@ test-reference: build/gpusplit
 	$(SUITE) "reference: lesson figures" plain tests/lesson/check_figures.sh build/gpusplit || status=1; \
 	PYTHONDONTWRITEBYTECODE=1 $(SUITE) "reference: figure svgs" plain python3 tests/reference/check_figures_svg.py build/gpusplit web/figures README.md || status=1; \
 	PYTHONDONTWRITEBYTECODE=1 $(SUITE) "reference: readme examples" plain python3 tests/reference/check_readme_examples.py build/gpusplit README.md docs/*.md || status=1; \
+	PYTHONDONTWRITEBYTECODE=1 $(SUITE) "reference: serving fit" plain python3 tests/reference/check_serve_fit.py build/gpusplit || status=1; \
 	exit $$status
 
 # scripts/install-deps.sh on a bare Debian 12 and a Debian 13, played by stubbed apt-get,
@@ -358,11 +360,19 @@ validate: deps build/gpusplit
 	$(Q)build/gpusplit validate --runs $(MEASURED)/decode-heldout.csv
 	@echo
 	$(Q)build/gpusplit validate --runs $(MEASURED)/decode-runs.csv --leave-source-out
+	@echo
+	$(Q)build/gpusplit validate --serving $(MEASURED)/serving-runs.csv --leave-source-out
 
 # data/efficiency.json: the fit to the shared runs (run it again when the catalogue grows).
 efficiency: build/gpusplit
 	$(Q)build/gpusplit fit --json --leave-source-out $(MEASURED)/decode-runs.csv > build/efficiency.json
 	$(Q)mv build/efficiency.json data/efficiency.json
+
+# data/serving.json: the serving fit to the fitted sources of the serving runs (issue 29);
+# make test-reference holds the committed file to it.
+serving: build/gpusplit
+	$(Q)build/gpusplit fit --serving $(MEASURED)/serving-runs.csv --json > build/serving.json
+	$(Q)mv build/serving.json data/serving.json
 
 clean:
 	rm -rf build

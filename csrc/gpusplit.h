@@ -932,7 +932,36 @@ typedef struct {
   int reserve_full;            /* 1: a request is admitted only with room for its whole prompt and output, never
                                   preempted (TensorRT-LLM's GUARANTEED_NO_EVICT); 0: preempted and recomputed */
   double overlap_share;        /* gs_mixed_step's; 0: the larger of reading and computing (today's rule) */
+  double seq_us;               /* the engine's own time a step for each sequence it holds (scheduling, sampling,
+                                  detokenising on the host), microseconds; 0: none */
+  double flops_share;          /* share of the GPU's FLOP/s a served step computes at; 0: the plan's efficiency */
+  double flops;                /* the peak a served step computes at; 0: the GPU's (gs_engine_peak) */
 } gs_scheduler;
+
+/* The peak a served step of setting s computes at, into e->flops: 4-bit weights on a GPU
+ * with FP4 tensor cores under the real rules multiply at its FP4 peak (NVFP4 checkpoints
+ * quantize the activations too, W4A4); otherwise the setting's own (e->flops 0). */
+void gs_engine_peak(const gs_setting *s, gs_scheduler *e);
+
+/* The serving fit (data/serving.json, written by gpusplit fit --serving): for each engine,
+ * the figures a served step takes that no data sheet gives, fitted to the fitted sources of
+ * tests/measured/serving-runs.csv (its README names them); gs_engine_defaults applies them. */
+typedef struct {
+  int kind;             /* enum gs_engine; -1: every fitted run pooled ("any") */
+  double flops_share;   /* gs_scheduler's */
+  double seq_us;        /* gs_scheduler's */
+  double overlap_share; /* gs_scheduler's */
+  uint64_t rows;        /* the fitted runs it was fitted on */
+} gs_serving_fit;
+#define GS_SERVING_FIT_MAX 8
+typedef struct {
+  gs_serving_fit f[GS_SERVING_FIT_MAX];
+  size_t count;
+  char summary[512]; /* the fitted runs and the held-out error, in one line */
+} gs_serving_table;
+extern const gs_serving_table GS_SERVING_TABLE;
+/* data/serving.json's text read into t (scripts/tables.c compiles it into GS_SERVING_TABLE). */
+int gs_serving_read(const char *text, gs_serving_table *t, gs_error *err);
 
 /* The engine's defaults for a GPU (its memory, its catalogue key: vLLM treats A100s apart)
  * and the GPUs of one instance; name vllm (NULL too), sglang, trtllm or trt-llm (as --engine
@@ -941,7 +970,8 @@ int gs_engine_defaults(const char *name, const gs_gpu *g, const char *gpu_key, u
                        gs_error *err);
 /* Which of an engine's limits were given (the rest are the engine's own at each count). */
 enum gs_served_given {
-  GS_GIVEN_MAX_SEQS = 1, GS_GIVEN_BATCHED = 2, GS_GIVEN_SHARE = 4, GS_GIVEN_BLOCK = 8, GS_GIVEN_OVERLAP = 16
+  GS_GIVEN_MAX_SEQS = 1, GS_GIVEN_BATCHED = 2, GS_GIVEN_SHARE = 4, GS_GIVEN_BLOCK = 8, GS_GIVEN_OVERLAP = 16,
+  GS_GIVEN_SEQ_US = 32, GS_GIVEN_FLOPS = 64
 };
 /* The limits of `given` (enum gs_served_given bits) copied from limits into e, over its
  * defaults: serve's one layout and each layout of the served plan take them alike. */

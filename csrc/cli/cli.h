@@ -58,10 +58,12 @@ int cli_flags_or_help_shown(const gs_flag_set *sets, size_t set_n, size_t shown,
  * gs_served_ask's mask as it stands. */
 enum cli_load_given {
   CLI_LOAD_MAX_SEQS = GS_GIVEN_MAX_SEQS, CLI_LOAD_BATCHED = GS_GIVEN_BATCHED, CLI_LOAD_SHARE = GS_GIVEN_SHARE,
-  CLI_LOAD_BLOCK = GS_GIVEN_BLOCK, CLI_LOAD_OVERLAP = GS_GIVEN_OVERLAP,
-  CLI_LOAD_LIMITS = GS_GIVEN_MAX_SEQS | GS_GIVEN_BATCHED | GS_GIVEN_SHARE | GS_GIVEN_BLOCK | GS_GIVEN_OVERLAP,
-  CLI_LOAD_CONCURRENCY = 32, CLI_LOAD_RATE = 64, CLI_LOAD_REQUESTS = 128, CLI_LOAD_OUTPUT = 256, CLI_LOAD_SEED = 512,
-  CLI_LOAD_LENGTHS = 1024
+  CLI_LOAD_BLOCK = GS_GIVEN_BLOCK, CLI_LOAD_OVERLAP = GS_GIVEN_OVERLAP, CLI_LOAD_SEQ_US = GS_GIVEN_SEQ_US,
+  CLI_LOAD_FLOPS = GS_GIVEN_FLOPS,
+  CLI_LOAD_LIMITS = GS_GIVEN_MAX_SEQS | GS_GIVEN_BATCHED | GS_GIVEN_SHARE | GS_GIVEN_BLOCK | GS_GIVEN_OVERLAP |
+                    GS_GIVEN_SEQ_US | GS_GIVEN_FLOPS,
+  CLI_LOAD_CONCURRENCY = 128, CLI_LOAD_RATE = 256, CLI_LOAD_REQUESTS = 512, CLI_LOAD_OUTPUT = 1024, CLI_LOAD_SEED = 2048,
+  CLI_LOAD_LENGTHS = 4096
 };
 typedef struct {
   gs_load load;          /* requests, output tokens, seed, rate, concurrency and kind (cli_load_check) */
@@ -90,6 +92,9 @@ int cli_read_file(const char *path, size_t max_bytes, const char *what, char **t
 int cli_fit_file(const char *path, const char *allreduce_dir, int json, int left_out);
 /* fit_from: refit on that runs file instead of data/efficiency.json's figures (NULL: not). */
 int cli_validate_runs(const char *path, const char *fit_from);
+/* validate --serving FILE [--leave-source-out], fit --serving FILE [--json] (validate_serving.c). */
+int cli_validate_serving(const char *path, int leave_out);
+int cli_fit_serving(const char *path, int json);
 int cli_validate_left_out(const char *path);
 /* A runs file read and parsed into memory the caller frees. */
 int cli_read_runs(const char *path, gs_runs **out);

@@ -13,13 +13,15 @@ static const char SERVE_HEAD[] =
     "                      [--concurrency C | --rate R] [--requests N] [--prompt-tokens P]\n"
     "                      [--output-tokens O] [--seed S] [--engine vllm|sglang|trt-llm]\n"
     "                      [--max-seqs N] [--max-batched-tokens N] [--memory-share F]\n"
-    "                      [--block-tokens N] [--overlap-share F] [--explain] [--json]\n"
+    "                      [--block-tokens N] [--overlap-share F] [--seq-us U]\n"
+    "                      [--step-flops-share F] [--explain] [--json]\n"
     "\n"
     "A load served by one layout, simulated step by step: requests arrive, their prompts\n"
     "are prefilled in chunks beside other chats' decoding, the cache pool fills, the engine\n"
     "caps the batch. Prints time to the first token, time per output token, the gaps\n"
     "between tokens and the whole request as mean, p50, p90 and p99, and the tokens a\n"
-    "second. The serving figures are not yet fitted to or checked against measured runs.\n"
+    "second. The engine's step figures are fitted to measured serving runs (data/serving.json;\n"
+    "the output's Fitted line names the runs and the error on runs the fit never saw).\n"
     "\n";
 
 typedef struct {
@@ -62,6 +64,7 @@ static int engine_limits(const serve_options *o, const char *engine, const gs_se
   gs_error err;
   if (gs_engine_defaults(engine, &s->gpu, s->gpu_text.key, gpus, e, &err) != GS_OK) return cli_bad("--engine: %s", err.what);
   gs_engine_given(e, &o->lf.limits, o->lf.given & CLI_LOAD_LIMITS);
+  gs_engine_peak(s, e);
   return CLI_OK;
 }
 
@@ -71,13 +74,15 @@ static void serving_line(char *buf, size_t cap, const gs_plan *p, const gs_sched
   snprintf(share, sizeof share, "%s", gs_plain((char[32]){0}, 32, e->overlap_share));
   snprintf(buf, cap,
            "%s's scheduler simulated step by step (max %llu sequences and %llu tokens a step, %s, %s; a pool of %llu "
-           "blocks of %llu tokens at %s of memory); a step's busy time max(read, compute) + %s x min%s; requests shared "
-           "round-robin over the replicas; not yet fitted to or validated against measured serving runs",
+           "blocks of %llu tokens at %s of memory); a step's busy time max(read, compute) + %s x min, computing at %s of "
+           "the peak, plus %s us a sequence%s; requests shared round-robin over the replicas",
            gs_engine_name(e->kind), (unsigned long long)r->max_seqs, (unsigned long long)e->max_batched_tokens,
            e->mixed ? "prefill chunks beside decodes" : "a step prefills or decodes",
            e->reserve_full ? "a request's whole cache reserved, never preempted" : "preemption by recompute",
            (unsigned long long)r->pool_blocks, (unsigned long long)e->block_tokens,
            gs_plain((char[32]){0}, 32, e->memory_share), share,
+           e->flops_share > 0 ? gs_plain((char[32]){0}, 32, e->flops_share) : "report's share",
+           gs_plain((char[32]){0}, 32, e->seq_us),
            p->split == GS_SLICES ? "" : "; a pipeline's groups work one step at a time (no micro-batches in flight yet)");
 }
 
@@ -89,7 +94,9 @@ static void print_json(const gs_setting *s, const serve_options *o, const gs_sch
   cli_json_string(stdout, s->assumptions);
   printf(",\"serving_assumptions\":");
   cli_json_string(stdout, serving);
-  printf(",\"validated\":false,\"model\":");
+  printf(",\"serving_fit\":");
+  cli_json_string(stdout, GS_SERVING_TABLE.summary);
+  printf(",\"validated\":%s,\"model\":", GS_SERVING_TABLE.count ? "true" : "false");
   cli_json_string(stdout, s->model_name);
   printf(",\"gpu\":");
   cli_json_string(stdout, s->gpu_text.name);
@@ -153,7 +160,7 @@ static void print_table(const gs_setting *s, const serve_options *o, const gs_se
   if (o->lf.load.kind == GS_LOAD_CLOSED) printf("%llu in flight (closed loop)", (unsigned long long)o->lf.load.concurrency);
   else if (o->lf.load.kind == GS_LOAD_OPEN) printf("Poisson at %s a second (seed %llu)", gs_plain(a, sizeof a, o->lf.load.rate), (unsigned long long)o->lf.load.seed);
   else printf("all sent at once");
-  printf("\nAssumptions: %s\nServing: %s\n\n", s->assumptions, serving);
+  printf("\nAssumptions: %s\nServing: %s\nFitted: %s\n\n", s->assumptions, serving, GS_SERVING_TABLE.summary);
   printf("  %-28s %12s %12s %12s %12s\n", "ms", "mean", "p50", "p90", "p99");
   print_dist_row("time to first token", &r->ttft);
   print_dist_row("time per output token", &r->tpot);

@@ -32,8 +32,12 @@ const gs_flag CLI_LOAD_FLAGS[] = {
           "tokens a step computes (the prefill chunk budget)"),
     SHARE("--memory-share", "F", limits.memory_share, 0.01, CLI_LOAD_SHARE, "share of each GPU's memory the engine takes, 0.01 to 1"),
     GIVEN("--block-tokens", "N", limits.block_tokens, &BLOCK_MOST, CLI_LOAD_BLOCK, "tokens a cache block holds"),
-    SHARE("--overlap-share", "F", limits.overlap_share, 0, CLI_LOAD_OVERLAP, "busy = max(read, compute) + F x min(read, compute), 0 to 1\n"
-                                                                           "(default 0: the larger of the two, as report prices a step)"),
+    GS_NOTE("The engine's step, each default the engine's fitted figure (data/serving.json):"),
+    SHARE("--overlap-share", "F", limits.overlap_share, 0, CLI_LOAD_OVERLAP, "busy = max(read, compute) + F x min(read, compute), 0 to 1"),
+    {"--seq-us", GS_FLAG_REAL, "U", AT(limits.seq_us), CLI_LOAD_SEQ_US, AT(given), NULL, 0, 1e6, 0, 0,
+     "the engine's host time a step for each sequence it holds, us"},
+    SHARE("--step-flops-share", "F", limits.flops_share, 0.01, CLI_LOAD_FLOPS, "share of the GPU's peak FLOP/s a step computes at, 0.01 to 1\n"
+                                                                             "(4-bit weights on a GPU with FP4 tensor cores: the FP4 peak)"),
 };
 const size_t CLI_LOAD_FLAG_N = sizeof CLI_LOAD_FLAGS / sizeof CLI_LOAD_FLAGS[0];
 

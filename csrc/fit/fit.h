@@ -81,4 +81,69 @@ int fit_left_out_errors(const gs_runs *runs, const priced_run *p, const ar_fit *
 /* Each engine's left_out_error (and the pooled one's), from the runs' errors. */
 void fit_note_left_out(const gs_runs *runs, const priced_run *p, const left_out_error *e, fit_result *fr);
 
+/* ---- Measured serving runs (serve_rows.c, serve_fit.c) ----
+ * Each row of a serving runs file (gs_serving_runs_parse) priced as `gpusplit serve`
+ * prices it, and the serving fit: per engine, the step figures of data/serving.json
+ * (gs_serving_fit) searched on the fitted sources' rows. */
+#define FIT_SERVING_SOURCE_COUNT 2
+extern const char *const FIT_SERVING_SOURCES[FIT_SERVING_SOURCE_COUNT];
+/* 1 when the serving fit sees the source (tests/measured/serving-runs-README.md). */
+int fit_serving_fitted(const char *source);
+/* The engine serve simulates for a row's software ("trt-llm", "vllm", "sglang"), or NULL. */
+const char *fit_serving_engine(const char *software);
+
+/* The figures compared: time per output token, output tokens a second, first token. */
+enum { FIT_TPOT, FIT_TPUT, FIT_TTFT, FIT_SERVING_FIGURES };
+
+/* A row as serve prices it, or why it cannot be. */
+typedef struct {
+  const gs_serving_run *run;
+  int ok;
+  char why[640];
+  gs_model model;
+  gs_gpu gpu;
+  gs_link link;
+  gs_plan plan;             /* its gpus the row's tp x pp */
+  uint64_t replicas;
+  gs_scheduler engine;      /* the engine's defaults for the GPU and count, data/serving.json's figures in */
+  const char *engine_name;  /* as --engine names it */
+  const char *model_key, *gpu_key; /* the catalogue's */
+  gs_load load;
+  int fitted;               /* its source is one the fit sees */
+  int in_fit;               /* fitted, and not a pipeline (serve runs one group at a time: a missing
+                               mechanism no figure should absorb) */
+} serving_row;
+/* The row mapped (out->ok, or out->why): 1 when it can be priced. */
+int fit_serving_row(const gs_serving_run *r, serving_row *out);
+
+/* A row priced: serve's result, its figures (ms, tokens a second) and priced/measured - 1
+ * where the row gives the figure (has). */
+typedef struct {
+  int ok;
+  gs_serve_result result;
+  double value[FIT_SERVING_FIGURES], error[FIT_SERVING_FIGURES];
+  int has[FIT_SERVING_FIGURES];
+} serving_priced;
+/* The row simulated with fig's figures (NULL: data/serving.json's, as serve prices it);
+ * sp has room for the row's requests. */
+int fit_serving_price(const serving_row *row, const gs_serving_fit *fig, gs_serve_space *sp, serving_priced *out,
+                      gs_error *err);
+
+/* The serving fit's grids and its answer: a fit for each engine the rows hold, then every
+ * row pooled ("any", kind -1), as data/serving.json holds them. */
+typedef struct {
+  gs_serving_fit f[GS_SERVING_FIT_MAX];
+  double loss[GS_SERVING_FIT_MAX]; /* the mean |log error| each reached */
+  size_t count;
+} fit_serving_result;
+/* Fits rows[i] with use[i] set (sp: room for the largest load): GS_OK, GS_ERR_NONE_FITS when
+ * no row is used. */
+int fit_serving(const serving_row *rows, const int *use, size_t n, gs_serve_space *sp, fit_serving_result *out,
+                gs_error *err);
+/* The fit for an engine kind: its own, else the pooled one; NULL when there is none. */
+const gs_serving_fit *fit_serving_pick(const fit_serving_result *r, int kind);
+/* One fit by coordinate search from (0.5, 0, 0) over the grids, three rounds (serve_fit.c):
+ * the loss reached, fig the figures. */
+double fit_serving_search(const serving_row *rows, const int *use, size_t n, gs_serve_space *sp, gs_serving_fit *fig);
+
 #endif

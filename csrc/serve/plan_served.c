@@ -112,6 +112,7 @@ static int layout_at(const search *q, uint64_t n, int split, uint64_t max_seqs, 
   if (split != GS_SLICES && (split == GS_GROUPS ? n : gs_plan_servers(p)) > q->s->model.layers) return SKIP;
   if ((rc = gs_engine_defaults(a->engine, &q->s->gpu, q->s->gpu_text.key, n, e, q->err)) != GS_OK) return rc;
   gs_engine_given(e, &a->limits, a->given);
+  gs_engine_peak(q->s, e); /* as serve prices its one layout */
   if (max_seqs) e->max_seqs = max_seqs;
   return GS_OK;
 }

@@ -200,6 +200,7 @@ int gs_serve_instance(gs_serve_sim_args *a, gs_error *err) {
     }
     empty = 0;
     if ((rc = gs_mixed_step(s.m, s.g, s.l, s.p, s.e->overlap_share, &w, &c, err)) != GS_OK) return rc;
+    c.seconds += s.e->seq_us * 1e-6 * (double)w.seqs; /* the host's work for each sequence held */
     s.area += (double)s.in_system * c.seconds;
     s.now += c.seconds;
     s.out->steps++;

@@ -2,7 +2,7 @@
  * the memory its weights leave, the requests shared round-robin over the replicas (a
  * router that sends each new request to the next copy), each copy simulated by its
  * engine's scheduler (scheduler.c), and the requests' times gathered into distributions
- * (stats.c). Not yet fitted to or checked against measured serving runs. */
+ * (stats.c). The engine's step figures are fitted to measured serving runs (data/serving.json). */
 #include <string.h>
 
 #include "internal.h"
@@ -160,12 +160,18 @@ static int serve_run(const gs_model *m, const gs_gpu *g, const gs_link *l, const
                      gs_error *err) {
   uint64_t pool, max_prompt, max_request, all;
   gs_scheduler engine;
+  gs_plan served = *p;
+  gs_gpu gpu = *g;
   double area, sustainable = 0;
   int rc;
   memset(out, 0, sizeof *out);
   if ((rc = check_args(replicas, e, load, space, err)) != GS_OK || (rc = gs_plan_check(m, p, err)) != GS_OK ||
       (rc = gs_serve_pool(m, g, p, e, &pool, err)) != GS_OK)
     return rc;
+  if (e->flops_share > 0) served.efficiency.flops_share = e->flops_share; /* a served step's own share */
+  p = &served;
+  if (e->flops > 0) gpu.flops = e->flops; /* gs_engine_peak's */
+  g = &gpu;
   engine = *e;
   if (engine.max_seqs == 0) engine.max_seqs = pool * e->block_tokens / 2 > 0 ? pool * e->block_tokens / 2 : 1;
   e = &engine;

@@ -494,6 +494,14 @@ sed 's|nccl/2.27.3|nccl/0.0.0|' tests/measured/l40s_nccl.csv >"$tmp/ar_none/l40s
 printf '%s\n%s\n' "$head" "$row" >"$tmp/one_run.csv"
 bad "fit: --allreduce;ar_bad/h100_sxm_nccl.csv;not a measured all-reduce table" fit --allreduce "$tmp/ar_bad" "$tmp/one_run.csv"
 bad "fit: --allreduce;ar_none/l40s_nccl.csv;no rows from nccl/2.27.3" fit --allreduce "$tmp/ar_none" "$tmp/one_run.csv"
+# Serving runs (validate --serving, fit --serving): a decode runs file lacks their columns;
+# a cell that is not a number is named by column and line; the two files are two commands.
+bad "one_run.csv: throughput_tok_s: the header has no such column" validate --serving "$tmp/one_run.csv"
+printf 'id,hf_repo,gpu,tp,input_tokens,output_tokens,throughput_tok_s\nx,a/b,H100,1,10,10,abc\n' >"$tmp/serving_bad.csv"
+bad "serving_bad.csv: throughput_tok_s: line 2: must be a number" fit --serving "$tmp/serving_bad.csv"
+bad "validate: --runs and --serving are two files; give one" validate --runs "$tmp/one_run.csv" --serving "$tmp/one_run.csv"
+bad "fit: --serving FILE takes only --json" fit --serving "$tmp/serving_bad.csv" "$tmp/one_run.csv"
+bad "validate: --serving FILE takes only --leave-source-out" validate --serving "$tmp/serving_bad.csv" --name x
 far=$(printf '%04200d' 0)
 bad "--allreduce;the folder's path is 4200 bytes, longer than;$far" fit --allreduce "$far" "$tmp/one_run.csv"
 # --leave-source-out: at most 32 sources, checked before any fit (a fit of these 1,024 runs
