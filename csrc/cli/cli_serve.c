@@ -27,7 +27,9 @@ typedef struct {
   gs_scheduler limits;   /* the engine's limits given (bits of given) */
   unsigned given;        /* enum given_bit */
   int json, explain;
-  const char *lengths;   /* --lengths FILE, or NULL */
+  const char *lengths;   /* --lengths FILE or sharegpt, or NULL */
+  int sharegpt;          /* --lengths sharegpt */
+  int prompt_given;      /* --prompt-tokens given (with sharegpt: the prompts' mean) */
   uint64_t *pairs;       /* the file's prompts, then its outputs (malloc'd, 2 x cap) */
 } serve_options;
 
@@ -49,7 +51,10 @@ static const gs_flag SERVE_FLAGS[] = {
     GIVEN("--output-tokens", "O", load.output_tokens, &GS_MAX_CHAT_TOKENS, G_OUTPUT, "each output (default 128: its random output)"),
     GS_WHOLE("--seed", "S", AT(load.seed), &SEED_MOST, "the arrivals' seed (default 1)"),
     GS_PATH("--lengths", "FILE", AT(lengths), "each request's prompt and output from FILE, \"PROMPT,OUTPUT\" a\n"
-                                             "line ('#' comments), replayed in order (instead of the two above)"),
+                                             "line ('#' comments), replayed in order (instead of the two above);\n"
+                                             "or sharegpt: drawn from ShareGPT's lengths as vLLM's benchmark\n"
+                                             "draws them (data/sharegpt_lengths.csv, shuffled with --seed),\n"
+                                             "rescaled to the means --prompt-tokens and --output-tokens give"),
     GS_NOTE("The engine, one instance per copy of the layout (defaults: the engine's own, some\n"
             "depending on the GPU; csrc/serve/engine.c names the sources):\n"
             "  --engine E         vllm (default), sglang or trt-llm; also picks report's fitted\n"
@@ -84,8 +89,12 @@ static int read_flags(int argc, char **argv, serve_options *o, cli_report_flags 
   if (engine && strcmp(engine, "vllm") != 0 && strcmp(engine, "sglang") != 0 && strcmp(engine, "trt-llm") != 0)
     return cli_bad("--engine: serve simulates vllm, sglang or trt-llm, not '%s'", engine);
   if ((o->given & G_CONCURRENCY) && (o->given & G_RATE)) return cli_bad("serve: --concurrency and --rate are two loads; give one");
-  if (o->lengths && ((o->given & G_OUTPUT) || rf->prompt_tokens))
+  o->sharegpt = o->lengths && strcmp(o->lengths, "sharegpt") == 0;
+  o->prompt_given = rf->prompt_tokens != NULL;
+  if (o->lengths && !o->sharegpt && ((o->given & G_OUTPUT) || rf->prompt_tokens))
     return cli_bad("--lengths: gives each request's prompt and output; leave out --prompt-tokens and --output-tokens");
+  if (o->sharegpt && rf->prompt_tokens && strcmp(rf->prompt_tokens, "none") == 0)
+    return cli_bad("--prompt-tokens: with --lengths sharegpt, the prompts' mean in tokens, not 'none'");
   if (o->given & G_CONCURRENCY) o->load.kind = GS_LOAD_CLOSED;
   if (o->given & G_RATE) o->load.kind = GS_LOAD_OPEN;
   return CLI_OK;
@@ -132,6 +141,13 @@ static void json_dist(const char *key, const gs_dist *d) {
   printf("}");
 }
 
+/* The mean of the requests' lengths, pairs replayed in order (exact: sums below 2^53). */
+static double mean_length(const gs_load *l, const uint64_t *lengths) {
+  uint64_t sum = 0, i;
+  for (i = 0; i < l->requests; i++) sum += lengths[i % l->pairs];
+  return (double)sum / (double)l->requests;
+}
+
 static const char *load_name(int kind) { return kind == GS_LOAD_CLOSED ? "closed" : kind == GS_LOAD_OPEN ? "open" : "batch"; }
 
 static void print_json(const gs_setting *s, const serve_options *o, const gs_scheduler *e, const gs_serve_result *r,
@@ -151,7 +167,14 @@ static void print_json(const gs_setting *s, const serve_options *o, const gs_sch
          (unsigned long long)o->load.requests, (unsigned long long)o->load.concurrency);
   if (o->load.kind == GS_LOAD_OPEN) cli_json_double(stdout, o->load.rate);
   else printf("null");
-  if (o->load.pairs) printf(",\"prompt_tokens\":null,\"output_tokens\":null,\"length_pairs\":%zu", o->load.pairs);
+  if (o->load.pairs) {
+    printf(",\"prompt_tokens\":null,\"output_tokens\":null,\"length_pairs\":%zu,\"lengths\":", o->load.pairs);
+    cli_json_string(stdout, o->sharegpt ? "sharegpt" : "file");
+    printf(",\"mean_prompt_tokens\":");
+    cli_json_double(stdout, mean_length(&o->load, o->load.prompts));
+    printf(",\"mean_output_tokens\":");
+    cli_json_double(stdout, mean_length(&o->load, o->load.outputs));
+  }
   else
     printf(",\"prompt_tokens\":%llu,\"output_tokens\":%llu", (unsigned long long)o->load.prompt_tokens,
            (unsigned long long)o->load.output_tokens);
@@ -193,7 +216,11 @@ static void print_table(const gs_setting *s, const serve_options *o, const gs_se
   printf("Serve: %s on %llu x %s (%s), %llu replica%s: %llu GPU%s\n", s->model_name,
          (unsigned long long)(r->gpus / s->replicas), s->gpu_text.name, gs_split_name(s->plan.split),
          (unsigned long long)s->replicas, s->replicas == 1 ? "" : "s", (unsigned long long)r->gpus, r->gpus == 1 ? "" : "s");
-  if (o->load.pairs) {
+  if (o->sharegpt) {
+    printf("Load: %llu requests drawn from ShareGPT's lengths (seed %llu; prompts %s, outputs %s tokens on average), ",
+           (unsigned long long)o->load.requests, (unsigned long long)o->load.seed,
+           gs_fixed(a, sizeof a, mean_length(&o->load, o->load.prompts), 1), gs_fixed(b, sizeof b, mean_length(&o->load, o->load.outputs), 1));
+  } else if (o->load.pairs) {
     printf("Load: %llu requests with lengths from ", (unsigned long long)o->load.requests);
     cli_put_text(stdout, o->lengths);
     printf(" (%zu pairs, replayed in order), ", o->load.pairs);
@@ -238,13 +265,45 @@ static void print_explain(const gs_serve_result *r) {
          gs_fixed((char[GS_FIGURE_CAP]){0}, GS_FIGURE_CAP, c->seconds * 1e3, 3));
 }
 
-/* --lengths FILE read into o->pairs (prompts, then outputs) and the load. */
+/* ShareGPT's lengths (data/sharegpt_lengths.csv, compiled in): the table read, each request's
+ * pair drawn from it with the seed into o->pairs, and rescaled to the means given. */
+static int draw_sharegpt(serve_options *o) {
+  extern const char GS_DATA_sharegpt_lengths_csv[];
+  const char *text = GS_DATA_sharegpt_lengths_csv;
+  size_t len = strlen(text), cap = 1, i, count, n = (size_t)o->load.requests;
+  uint64_t *table;
+  gs_error err;
+  int rc = CLI_OK;
+  for (i = 0; i < len; i++) cap += text[i] == '\n';
+  table = malloc(2 * cap * sizeof *table);
+  o->pairs = malloc(2 * n * sizeof *o->pairs);
+  if (!table || !o->pairs) rc = cli_bad("--lengths sharegpt: out of memory for %zu requests", n);
+  else if (gs_lengths_parse(text, len, table, table + cap, cap, &count, &err) != GS_OK) rc = cli_bad_error("sharegpt", &err);
+  if (rc == CLI_OK) {
+    gs_lengths_draw(table, table + cap, count, o->load.seed, n, o->pairs, o->pairs + n);
+    if ((o->prompt_given && gs_lengths_rescale(o->pairs, n, o->load.prompt_tokens, GS_MAX_CHAT_TOKENS, "--prompt-tokens", &err) != GS_OK) ||
+        ((o->given & G_OUTPUT) && gs_lengths_rescale(o->pairs + n, n, o->load.output_tokens, GS_MAX_CHAT_TOKENS, "--output-tokens", &err) != GS_OK))
+      rc = cli_bad("%s: %s", err.field, err.what);
+  }
+  for (i = 0; rc == CLI_OK && i < n; i++)
+    if (o->pairs[i] + o->pairs[n + i] > GS_MAX_CHAT_TOKENS)
+      rc = cli_bad("--lengths sharegpt: rescaled, a prompt and an output of %llu tokens together, above %llu",
+                   (unsigned long long)(o->pairs[i] + o->pairs[n + i]), (unsigned long long)GS_MAX_CHAT_TOKENS);
+  free(table);
+  o->load.prompts = o->pairs;
+  o->load.outputs = o->pairs + n;
+  o->load.pairs = n;
+  return rc;
+}
+
+/* --lengths FILE read into o->pairs (prompts, then outputs) and the load; or sharegpt's. */
 static int read_lengths(serve_options *o) {
   char *text;
   size_t len, cap, i, count;
   gs_error err;
   int rc;
   if (!o->lengths) return CLI_OK;
+  if (o->sharegpt) return draw_sharegpt(o);
   if ((rc = cli_read_file(o->lengths, 64u << 20, "a lengths file", &text, &len)) != CLI_OK) return rc;
   for (cap = 1, i = 0; i < len; i++) cap += text[i] == '\n';
   if (cap > GS_SERVE_MAX_REQUESTS) cap = GS_SERVE_MAX_REQUESTS;
