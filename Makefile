@@ -20,7 +20,7 @@ LIB = csrc/core/primitives.c csrc/core/checks.c csrc/core/split.c csrc/core/step
       csrc/read/config.c csrc/read/tally.c csrc/read/json.c csrc/core/utf8.c csrc/read/hardware.c \
       csrc/core/format.c csrc/core/view.c csrc/read/data.c csrc/core/error.c csrc/core/price.c csrc/read/resolve.c $(FAMILIES) \
       csrc/core/figure.c csrc/read/number.c csrc/emit/launch.c csrc/emit/plan_chart.c csrc/read/efficiency.c csrc/core/mixed_step.c csrc/serve/engine.c \
-      csrc/serve/load.c csrc/serve/stats.c csrc/serve/scheduler.c csrc/serve/serve.c csrc/read/lengths.c csrc/serve/plan_served.c \
+      csrc/serve/load.c csrc/serve/draw.c csrc/serve/stats.c csrc/serve/scheduler.c csrc/serve/serve.c csrc/read/lengths.c csrc/serve/plan_served.c \
       csrc/read/serving.c csrc/read/serving_runs.c
 CLI = $(sort $(wildcard csrc/cli/*.c))
 # The command line's own reader (csrc/read/flags.h): native only, it reads strtod's spellings.
@@ -30,7 +30,7 @@ FIT = $(sort $(wildcard csrc/fit/*.c))
 HEADERS = csrc/gpusplit.h csrc/internal.h csrc/read/efficiency.h csrc/core/fields.h csrc/wasm/abi.h csrc/cli/cli.h csrc/cli/fit_work.h csrc/fit/fit.h csrc/read/flags.h csrc/read/families/families.h
 DATA = data/gpus.json data/links.json data/widget.json data/efficiency.json data/serving.json
 CATALOGUE = data/models/catalogue.json $(wildcard data/models/*.json)
-C_TESTS = model config families format view machines measured figure bounds efficiency runs experts launch serve allreduce plan_chart
+C_TESTS = model config families format view machines measured figure bounds efficiency runs experts launch serve allreduce plan_chart draw
 TEST_LIB = tests/c/test_support.c
 
 comma := ,
@@ -85,6 +85,11 @@ build/data_files.c: scripts/embed_data.sh $(DATA)
 	@mkdir -p build
 	$(Q)scripts/embed_data.sh $(DATA) > $@
 
+# ShareGPT's length table (serve --lengths sharegpt): the command line's text, not the modules'.
+build/sharegpt_lengths.c: scripts/embed_data.sh data/sharegpt_lengths.csv
+	@mkdir -p build
+	$(Q)scripts/embed_data.sh data/sharegpt_lengths.csv > $@
+
 # data/models/ as a C table: every model for the program, the lesson's three for the module.
 build/catalogue.c: scripts/catalogue.mjs $(CATALOGUE)
 	@mkdir -p build
@@ -110,7 +115,7 @@ build/broken/efficiency_table.c: Makefile
 # in build/asan/: the same recipe with other flags.
 OPT = $(CFLAGS)
 build/asan/%: OPT = $(SAN)
-PROGRAM = $(LIB) $(ARGS) $(FIT) $(CLI) build/tables.c build/catalogue.c
+PROGRAM = $(LIB) $(ARGS) $(FIT) $(CLI) build/tables.c build/catalogue.c build/sharegpt_lengths.c
 
 build/gpusplit build/asan/gpusplit: $(PROGRAM) build/efficiency_table.c $(HEADERS)
 build/broken/gpusplit: $(PROGRAM) build/broken/efficiency_table.c $(HEADERS)
@@ -119,7 +124,7 @@ build/gpusplit build/asan/gpusplit build/broken/gpusplit:
 	$(Q)$(CC) $(OPT) $(WARN) -Icsrc -o $@ $(filter %.c,$^) -lm
 
 # The tests link data/'s text too (build/data_files.c), to read it with the readers.
-TEST_LINK = $(TEST_LIB) $(LIB) build/tables.c build/efficiency_table.c build/data_files.c build/catalogue.c
+TEST_LINK = $(TEST_LIB) $(LIB) build/tables.c build/efficiency_table.c build/data_files.c build/catalogue.c build/sharegpt_lengths.c
 TEST_DEPS = tests/c/test_support.h $(TEST_LINK) $(HEADERS)
 TEST_CC = $(CC) $(OPT) $(WARN) -Icsrc -Itests/c
 
@@ -328,11 +333,11 @@ build/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_check.h $(LIB) build/tables.c 
 
 # The command line's harness calls cli_run itself: it links the commands, without main().
 build/fuzz_cli: FUZZ_DEFS = -DGS_NO_MAIN
-build/fuzz_cli: $(ARGS) $(FIT) $(CLI)
+build/fuzz_cli: $(ARGS) $(FIT) $(CLI) build/sharegpt_lengths.c
 
 # So does the fit's: fit and validate over a runs text, through cli_run.
 build/fuzz_fit: FUZZ_DEFS = -DGS_NO_MAIN
-build/fuzz_fit: $(ARGS) $(FIT) $(CLI)
+build/fuzz_fit: $(ARGS) $(FIT) $(CLI) build/sharegpt_lengths.c
 
 fuzz: deps $(FUZZ:%=build/fuzz_%)
 	$(Q)scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ)

@@ -997,6 +997,15 @@ typedef struct {
  * outputs, room for cap; *count the pairs read. */
 int gs_lengths_parse(const char *text, size_t len, uint64_t *prompts, uint64_t *outputs, size_t cap, size_t *count,
                      gs_error *err);
+/* n requests' lengths drawn from a table of count pairs (csrc/serve/draw.c), as vLLM's
+ * benchmark draws ShareGPT's: the table shuffled with the seed (prompts and outputs are
+ * shuffled in place), request i taking shuffled pair i, and past the table's end a pair
+ * picked uniformly at random from it. */
+void gs_lengths_draw(uint64_t *prompts, uint64_t *outputs, size_t count, uint64_t seed, size_t n, uint64_t *draw_prompts,
+                     uint64_t *draw_outputs);
+/* n lengths rescaled to the mean given: each l to max(1, l x mean x n / sum), rounded half
+ * up in integers; GS_OK, or GS_ERR_RANGE naming field when a length would pass most. */
+int gs_lengths_rescale(uint64_t *lengths, size_t n, uint64_t mean, uint64_t most, const char *field, gs_error *err);
 #define GS_SERVE_MAX_REQUESTS 250000
 /* The most tokens a load may hold, all requests' prompts and outputs: 2^32. */
 #define GS_SERVE_MAX_TOKENS 4294967296u

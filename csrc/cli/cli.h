@@ -69,7 +69,9 @@ typedef struct {
   gs_load load;          /* requests, output tokens, seed, rate, concurrency and kind (cli_load_check) */
   gs_scheduler limits;   /* the engine's limits given (their bits of given) */
   unsigned given;        /* enum cli_load_given */
-  const char *lengths;   /* --lengths FILE, or NULL */
+  const char *lengths;   /* --lengths FILE or sharegpt, or NULL */
+  int sharegpt;          /* --lengths sharegpt */
+  int prompt_given;      /* --prompt-tokens given (with sharegpt: the prompts' mean) */
   uint64_t *pairs;       /* the file's prompts, then its outputs (malloc'd by cli_load_lengths; the caller frees) */
 } cli_load_flags;
 extern const gs_flag CLI_LOAD_FLAGS[];
@@ -78,9 +80,10 @@ extern const size_t CLI_LOAD_FLAG_N;
  * sent at once. */
 void cli_load_defaults(cli_load_flags *l);
 /* What the flags say together, for command cmd ("serve"): one load, lengths from a file
- * or from the flags (prompt_given: report's --prompt-tokens), and the load's kind. */
-int cli_load_check(cli_load_flags *l, int prompt_given, const char *cmd);
-/* --lengths FILE, when given, read into l->pairs and the load. */
+ * or from the flags (prompt: report's --prompt-tokens as given, or NULL), and the load's kind. */
+int cli_load_check(cli_load_flags *l, const char *prompt, const char *cmd);
+/* --lengths FILE, when given, read into l->pairs and the load; --lengths sharegpt drawn
+ * (l->load's requests, seed, and prompt and output tokens when given, as means). */
 int cli_load_lengths(cli_load_flags *l);
 
 /* The whole of a file, NUL-terminated, in memory the caller frees; at most max_bytes. */

@@ -66,7 +66,7 @@ static const gs_flag PLAN_FLAGS[] = {
     CHOSEN("--split"), CHOSEN("--experts"), CHOSEN("--words"), CHOSEN("--in-flight"), CHOSEN("--replicas"),
     CHOSEN("--counts"), CHOSEN("--max-n"), CHOSEN("--gpus"), CHOSEN("--explain"),
     GS_NOTE("\nA served load (any flag below): each layout is simulated by serve's scheduler\n"
-            "(gpusplit serve --help), not yet fitted to measured serving runs. Layouts: a copy of\n"
+            "(gpusplit serve --help; its step fitted to measured serving runs). Layouts: a copy of\n"
             "up to 64 GPUs, slices, groups or slices-groups, experts sliced, and with a per-token\n"
             "target and no --max-seqs the best three again at the engine's cap halved, down to 32."),
     GS_REAL_IN("--target-ttft-ms", "T", AT(ttft_ms), 0, 86400e3, 1, "time to the first token within T ms (--target-first-ms too)"),
@@ -104,7 +104,7 @@ static int served_ask(plan_options *o, const cli_report_flags *rf, const cli_rep
   if (o->emit) return cli_bad("--emit: not with a served plan yet; plan without the load and target flags, or serve the choice");
   if ((o->word_ms > 0 && o->tpot_ms > 0) || (o->first_ms > 0 && o->ttft_ms > 0))
     return cli_bad("plan: --target-word-ms is --target-tpot-ms and --target-first-ms is --target-ttft-ms in a served plan; give one of each");
-  if ((rc = cli_load_check(&o->lf, rf->prompt_tokens != NULL, "plan")) != CLI_OK) return rc;
+  if ((rc = cli_load_check(&o->lf, rf->prompt_tokens, "plan")) != CLI_OK) return rc;
   a->gpus_max = o->ask.gpus_max;
   a->engine = rf->q.engine;
   a->stat = o->stat ? o->stat - 1 : GS_STAT_P90;
@@ -116,6 +116,7 @@ static int served_ask(plan_options *o, const cli_report_flags *rf, const cli_rep
   a->target_tpot_s = (o->tpot_ms > 0 ? o->tpot_ms : o->word_ms) / 1e3;
   a->target_ttft_s = (o->ttft_ms > 0 ? o->ttft_ms : o->first_ms) / 1e3;
   if (a->load.kind == GS_LOAD_CLOSED && a->load.concurrency > a->load.requests) return cli_bad("--concurrency: must be at most the requests");
+  o->lf.load.prompt_tokens = a->load.prompt_tokens; /* sharegpt's prompts' mean */
   if ((rc = cli_load_lengths(&o->lf)) != CLI_OK) return rc;
   a->load.prompts = o->lf.load.prompts;
   a->load.outputs = o->lf.load.outputs;
@@ -396,7 +397,7 @@ static void served_table(const plan_options *o, const cli_report_options *r, con
   int shown = 0;
   printf("Plan: ");
   cli_put_text(stdout, s->model_name);
-  printf(" on %s, up to %llu GPUs, served by %s's scheduler simulated step by step (not yet fitted to measured serving runs)\n",
+  printf(" on %s, up to %llu GPUs, served by %s's scheduler simulated step by step (its step fitted: data/serving.json)\n",
          s->gpu_text.name, (unsigned long long)a->gpus_max, a->engine ? a->engine : "vllm");
   printf("Assumptions: %s\n", s->assumptions);
   if (a->has_load) printf("Load: the deployment's, given; each layout with the fewest replicas that hold it within the targets.\n");

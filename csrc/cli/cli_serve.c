@@ -11,7 +11,8 @@
 static const char SERVE_HEAD[] =
     "usage: gpusplit serve --model M --gpu G --counts N [--split S] [--replicas R]\n"
     "                      [--concurrency C | --rate R] [--requests N] [--prompt-tokens P]\n"
-    "                      [--output-tokens O] [--seed S] [--engine vllm|sglang|trt-llm]\n"
+    "                      [--output-tokens O] [--lengths FILE|sharegpt] [--seed S]\n"
+    "                      [--engine vllm|sglang|trt-llm]\n"
     "                      [--max-seqs N] [--max-batched-tokens N] [--memory-share F]\n"
     "                      [--block-tokens N] [--overlap-share F] [--seq-us U]\n"
     "                      [--step-flops-share F] [--explain] [--json]\n"
@@ -56,7 +57,7 @@ static int read_flags(int argc, char **argv, serve_options *o, cli_report_flags 
   engine = rf->q.engine;
   if (engine && strcmp(engine, "vllm") != 0 && strcmp(engine, "sglang") != 0 && strcmp(engine, "trt-llm") != 0)
     return cli_bad("--engine: serve simulates vllm, sglang or trt-llm, not '%s'", engine);
-  return cli_load_check(&o->lf, rf->prompt_tokens != NULL, "serve");
+  return cli_load_check(&o->lf, rf->prompt_tokens, "serve");
 }
 
 /* The engine's defaults for this GPU and count, then each limit given. */
@@ -86,6 +87,13 @@ static void serving_line(char *buf, size_t cap, const gs_plan *p, const gs_sched
            p->split == GS_SLICES ? "" : "; a pipeline's groups work one step at a time (no micro-batches in flight yet)");
 }
 
+/* The mean of the requests' lengths, pairs replayed in order (exact: sums below 2^53). */
+static double mean_length(const gs_load *l, const uint64_t *lengths) {
+  uint64_t sum = 0, i;
+  for (i = 0; i < l->requests; i++) sum += lengths[i % l->pairs];
+  return (double)sum / (double)l->requests;
+}
+
 static const char *load_name(int kind) { return kind == GS_LOAD_CLOSED ? "closed" : kind == GS_LOAD_OPEN ? "open" : "batch"; }
 
 static void print_json(const gs_setting *s, const serve_options *o, const gs_scheduler *e, const gs_serve_result *r,
@@ -107,7 +115,14 @@ static void print_json(const gs_setting *s, const serve_options *o, const gs_sch
          (unsigned long long)o->lf.load.requests, (unsigned long long)o->lf.load.concurrency);
   if (o->lf.load.kind == GS_LOAD_OPEN) cli_json_double(stdout, o->lf.load.rate);
   else printf("null");
-  if (o->lf.load.pairs) printf(",\"prompt_tokens\":null,\"output_tokens\":null,\"length_pairs\":%zu", o->lf.load.pairs);
+  if (o->lf.load.pairs) {
+    printf(",\"prompt_tokens\":null,\"output_tokens\":null,\"length_pairs\":%zu,\"lengths\":", o->lf.load.pairs);
+    cli_json_string(stdout, o->lf.sharegpt ? "sharegpt" : "file");
+    printf(",\"mean_prompt_tokens\":");
+    cli_json_double(stdout, mean_length(&o->lf.load, o->lf.load.prompts));
+    printf(",\"mean_output_tokens\":");
+    cli_json_double(stdout, mean_length(&o->lf.load, o->lf.load.outputs));
+  }
   else
     printf(",\"prompt_tokens\":%llu,\"output_tokens\":%llu", (unsigned long long)o->lf.load.prompt_tokens,
            (unsigned long long)o->lf.load.output_tokens);
@@ -149,7 +164,11 @@ static void print_table(const gs_setting *s, const serve_options *o, const gs_se
   printf("Serve: %s on %llu x %s (%s), %llu replica%s: %llu GPU%s\n", s->model_name,
          (unsigned long long)(r->gpus / s->replicas), s->gpu_text.name, gs_split_name(s->plan.split),
          (unsigned long long)s->replicas, s->replicas == 1 ? "" : "s", (unsigned long long)r->gpus, r->gpus == 1 ? "" : "s");
-  if (o->lf.load.pairs) {
+  if (o->lf.sharegpt) {
+    printf("Load: %llu requests drawn from ShareGPT's lengths (seed %llu; prompts %s, outputs %s tokens on average), ",
+           (unsigned long long)o->lf.load.requests, (unsigned long long)o->lf.load.seed,
+           gs_fixed(a, sizeof a, mean_length(&o->lf.load, o->lf.load.prompts), 1), gs_fixed(b, sizeof b, mean_length(&o->lf.load, o->lf.load.outputs), 1));
+  } else if (o->lf.load.pairs) {
     printf("Load: %llu requests with lengths from ", (unsigned long long)o->lf.load.requests);
     cli_put_text(stdout, o->lf.lengths);
     printf(" (%zu pairs, replayed in order), ", o->lf.load.pairs);

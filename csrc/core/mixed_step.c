@@ -16,7 +16,8 @@
  *   share of the cache a token adds (the model holds no count of them). Note prefill.c's
  *   first word keeps Kaplan's 2 a pair (scores only) so the report's figures do not move;
  * - reading and computing overlap in part: busy = max + overlap_share x min, one stated
- *   parameter, 0 by default (today's rule: the larger); not yet fitted;
+ *   parameter, 0 by default (today's rule: the larger), an engine's fitted share in serve
+ *   (data/serving.json);
  * - the all-reduces (or hand-offs) of every token's hidden vector and the fixed costs a
  *   step and a layer, through gs_split_time, as a decode step pays them.
  * The compute runs at the fitted FLOP/s share when one is set (it was fitted on prefills)

@@ -576,6 +576,11 @@ bad "missing.csv" serve --model 8b --gpu h100-sxm --counts 1 --lengths "$tmp/mis
 good serve --model 8b --gpu h100-sxm --counts 1 --requests 50 --output-tokens 8
 printf '# prompt,output\n100,10\n3000,50\n' > "$tmp/lengths-good.csv"
 good serve --model 8b --gpu h100-sxm --counts 1 --requests 20 --lengths "$tmp/lengths-good.csv"
+bad "--prompt-tokens;from 1 to" serve --model 8b --gpu h100-sxm --counts 1 --lengths sharegpt --prompt-tokens 0
+bad "--prompt-tokens;with --lengths sharegpt;not 'none'" serve --model 8b --gpu h100-sxm --counts 1 --lengths sharegpt --prompt-tokens none
+bad "--prompt-tokens;rescaled to a mean of 16000000;above 16777216" serve --model 8b --gpu h100-sxm --counts 1 --lengths sharegpt --prompt-tokens 16000000
+bad "--output-tokens;from 1 to" serve --model 8b --gpu h100-sxm --counts 1 --lengths sharegpt --output-tokens 0
+good serve --model 8b --gpu h100-sxm --counts 1 --requests 50 --lengths sharegpt --output-tokens 64 --seed 9
 good serve --help
 
 # Good inputs: any value that parses as a number, and --flag=value.

@@ -406,6 +406,33 @@ check "serve's table says its rules and the serving fit it prices with" sh -c "g
 "$binary" serve --model 8b --gpu h100-sxm --counts 1 --rate 20 --requests 100 --seed 3 --json > "$tmp/s2.json"
 check "serve: the same seed prints the same figures" cmp -s "$tmp/s1.json" "$tmp/s2.json"
 
+# --lengths sharegpt: the draw's means near the table's (computed here from the file), the
+# same seed the same figures and another seed others, and rescaled means within rounding.
+awk -F, '!/^#/ { p += $1; o += $2; n++ } END { printf "%.6f %.6f\n", p / n, o / n }' data/sharegpt_lengths.csv > "$tmp/sg_means"
+sg() { "$binary" serve --model 8b --gpu h100-sxm --counts 1 --requests 4000 --lengths sharegpt --json "$@"; }
+sg --seed 5 > "$tmp/sg5.json"
+sg --seed 5 > "$tmp/sg5b.json"
+sg --seed 6 > "$tmp/sg6.json"
+sg --seed 5 --prompt-tokens 1000 --output-tokens 200 > "$tmp/sg_scaled.json"
+check "serve --lengths sharegpt: 4,000 draws' means within 5% of the table's (each over 4 standard errors)" python3 -c "
+import json, sys
+table = [float(x) for x in open(sys.argv[2]).read().split()]
+d = json.load(open(sys.argv[1]))['load']
+assert d['lengths'] == 'sharegpt' and d['length_pairs'] == 4000, d
+assert abs(d['mean_prompt_tokens'] / table[0] - 1) < 0.05 and abs(d['mean_output_tokens'] / table[1] - 1) < 0.05, (d, table)
+" "$tmp/sg5.json" "$tmp/sg_means"
+check "serve --lengths sharegpt: the same seed prints the same figures" cmp -s "$tmp/sg5.json" "$tmp/sg5b.json"
+check "serve --lengths sharegpt: another seed draws other lengths and figures" python3 -c "
+import json, sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert a['load']['mean_prompt_tokens'] != b['load']['mean_prompt_tokens'] and a['ttft_ms'] != b['ttft_ms']
+" "$tmp/sg5.json" "$tmp/sg6.json"
+check "serve --lengths sharegpt --prompt-tokens 1000 --output-tokens 200: means 1000 and 200 within rounding (0.5)" python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))['load']
+assert abs(d['mean_prompt_tokens'] - 1000) <= 0.5 and abs(d['mean_output_tokens'] - 200) <= 0.5, d
+" "$tmp/sg_scaled.json"
+
 # Every command reads --flag=VALUE as --flag VALUE (one reader, csrc/read/flags.c); and each
 # one's --help prints on standard output, nothing on standard error, and exits 0.
 same_both() { # name, the command with =, the same without; plan's report_flags and load_flags keep the words as typed
