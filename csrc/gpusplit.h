@@ -69,7 +69,7 @@ enum gs_store {
   GS_STORE_16 = 0,      /* every weight at 16 bits, the config's default */
   GS_STORE_BITS = 1,    /* every weight at `bits` bits (--bits) */
   GS_STORE_MXFP4 = 2,   /* routed experts' matrices in MXFP4: 4 bits plus an 8-bit scale per 32 values */
-  GS_STORE_FP8_BLOCK = 3/* linear weights at 8 bits plus a 32-bit scale per block_rows x block_cols block */
+  GS_STORE_FP8_BLOCK = 3/* linear weights at 8 bits plus a scale of scale_bits per block_rows x block_cols block */
 };
 
 typedef struct {
@@ -77,6 +77,7 @@ typedef struct {
   uint64_t bits;       /* GS_STORE_BITS: bits of every weight, 1 to 32 */
   uint64_t block_rows; /* GS_STORE_FP8_BLOCK: weight_block_size */
   uint64_t block_cols;
+  uint64_t scale_bits; /* GS_STORE_FP8_BLOCK: bits of one block's scale (weight_scale_inv) */
 } gs_storage;
 
 /* A model derived once from its config.json: every total the cost needs. Weights are
@@ -293,6 +294,10 @@ typedef struct {
 /* Seconds one all-reduce of size bytes takes, and the protocol it uses. */
 double gs_ring_allreduce(uint64_t size, const gs_ring *r, int *protocol);
 double gs_ring_steps(uint64_t gpus);
+/* The lesson's rule on one server: an all-reduce's start-up over gpus GPUs, base_us + 2(n-1)
+ * step_us (microseconds), and the share of the message each GPU sends, 2(n-1)/n. */
+double gs_ring_startup_us(const gs_link *l, uint64_t gpus);
+double gs_ring_sent_share(uint64_t gpus);
 const char *gs_protocol_name(int protocol);
 
 /* What sets a step's length: reading the memory, computing, or waiting on the link. */
@@ -325,6 +330,10 @@ const char *gs_split_name(int split);
 uint64_t gs_usable_bytes(const gs_gpu *g);
 uint64_t gs_message_bytes(const gs_model *m);
 uint64_t gs_chat_cache_bytes(const gs_model *m);
+/* A token's cache, over every layer (full and windowed); the all-reduces a word makes
+ * under slices (GS_ALL_REDUCES_PER_LAYER a layer): the lesson's "swaps". */
+uint64_t gs_cache_bytes_per_token(const gs_model *m);
+uint64_t gs_swaps_per_word(const gs_model *m);
 /* One chat's cache at the plan's tokens and bits; the servers the plan's GPUs span. */
 uint64_t gs_plan_cache_bytes(const gs_model *m, const gs_plan *p);
 /* What a step reads of one chat's cache at the plan's tokens and bits: all of it, or under
@@ -517,7 +526,14 @@ typedef struct {
   gs_run rows[GS_RUNS_MAX];
 } gs_runs;
 
-int gs_runs_parse(const char *text, size_t len, gs_runs *out, gs_error *err);
+/* Room for one CSV record's fields while a runs file is read: the caller's, so that the
+ * library keeps no state (128 KiB: a caller keeps it off a small stack). */
+#define GS_RUNS_COLUMNS 64
+#define GS_RUNS_FIELD_CAP 2048
+typedef struct {
+  char field[GS_RUNS_COLUMNS][GS_RUNS_FIELD_CAP];
+} gs_runs_scratch;
+int gs_runs_parse(const char *text, size_t len, gs_runs_scratch *scratch, gs_runs *out, gs_error *err);
 
 /* explain.c: the sums of one priced count with the numbers put in (gs_explain_of, below),
  * lines of text; GS_EXPLAIN_CAP is room enough. */
@@ -653,6 +669,14 @@ typedef struct {
   int experts;             /* enum gs_experts */
 } gs_request;
 
+/* A GPU's or a link's names as a setting keeps them: its key, name and (a GPU's) usual
+ * link. Its source stays in the catalogue (gs_builtin_gpu's gs_hardware_text). */
+typedef struct {
+  char key[32];
+  char name[64];
+  char link[32];
+} gs_hardware_names;
+
 /* A request resolved: the model, the machine and the plan, every rule applied. */
 typedef struct {
   gs_model model;
@@ -668,11 +692,18 @@ typedef struct {
   uint64_t replicas;         /* copies of the layout (1 or more) */
   double gpu_hour;           /* the price of a GPU hour; 0 when none was given */
   int real;                  /* 1: real hardware's rules (enum gs_assume), 0: the lesson's */
-  char assumptions[512];     /* the rules that hold, in one line, for every place figures are shown */
+  int allreduce_unfitted;    /* fitted figures apply, but none of the fit's decode runs on the GPU's
+                                generation takes an all-reduce: no start-up fitted to other GPUs'
+                                runs is added */
+  char assumptions[768];     /* the rules that hold, in one line, for every place figures are shown
+                                (room for every clause at its longest with every figure typed) */
   char efficiency_from[512]; /* which achieved-efficiency figures price, in one line; "" when off */
-  char model_name[4096];     /* "70B", or the label of a config given as text (a path, whole) */
-  char model_file[4096];     /* "data/models/llama31_70b_config.json", or the label */
-  gs_hardware_text gpu_text, link_text, between_text;
+  /* "70B", or the request's model_label for a config given as text ("config.json" when it
+   * has none): pointed at, not copied, as jsmn's tokens point into their text, so the
+   * request's label must outlive the setting */
+  const char *model_name;
+  const gs_model_entry *model_entry; /* the catalogue's model (its file in data/models/); NULL for a config given as text */
+  gs_hardware_names gpu_text, link_text, between_text;
   char failed[16];           /* after a failure, the request's part at fault: "model", "gpu",
                                 "link", "efficiency", "plan", "log" or "between" */
 } gs_setting;

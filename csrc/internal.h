@@ -180,7 +180,7 @@ typedef struct {
 int gs_serve_instance(gs_serve_sim_args *a, gs_error *err);
 /* read/runs.c: an RFC 4180 CSV record at a time (the decode runs' reader and the serving
  * runs'), and a run's source: the note's leading tag ("P2"), else the source cell. */
-#define GS_CSV_FIELD_CAP 2048
+#define GS_CSV_FIELD_CAP GS_RUNS_FIELD_CAP
 typedef struct {
   const char *at, *end;
   size_t line; /* the line the current record starts on, 1-based */
@@ -328,6 +328,7 @@ typedef struct {
   const char *type;                                               /* model_type */
   int (*count)(const gs_config *c, gs_tally *t, gs_model *m);     /* 0 or a gs_status */
   unsigned formats; /* the stored formats (1 << enum gs_store) its checkpoints use beyond 16 bits */
+  unsigned fp8_scale_bits; /* with GS_STORE_FP8_BLOCK: the bits its checkpoints give a block's scale */
 } gs_family;
 
 extern const gs_family GS_FAMILIES[];
@@ -369,5 +370,40 @@ uint64_t gs_plan_next_step(uint64_t w);
 uint64_t gs_plan_fewest_holding(const gs_setting *s, uint64_t from, uint64_t to);
 /* The same among the counts the setting takes (gs_count_allowed). */
 uint64_t gs_plan_fewest_allowed(const gs_setting *s, uint64_t from, uint64_t to);
+
+/* lesson_figures.c: the figures the lesson quotes (gpusplit numbers), each from the model's
+ * own functions, for its three models (GS_MODELS' lesson ones, in order) on its GPU and its
+ * fast and slow links. Each takes model index m, a count n, a link index (or link) and the
+ * words; the first failure of the model is kept (failed: what failed, and err), for the
+ * caller to say: none is expected, the lesson's settings being valid. */
+enum { GS_LESSON_8B, GS_LESSON_70B, GS_LESSON_405B, GS_LESSON_MODELS };
+enum { GS_LESSON_FAST, GS_LESSON_SLOW, GS_LESSON_LINKS };
+#define GS_LESSON_MAX_N 64 /* the lesson's searches: any count up to 64 */
+typedef struct {
+  gs_model shape[GS_LESSON_MODELS];
+  gs_gpu gpu;
+  gs_link link[GS_LESSON_LINKS];
+  char link_label[GS_LESSON_LINKS][64];
+  const char *failed; /* NULL while the model has not failed */
+  gs_error err;
+} gs_lesson;
+gs_time gs_lesson_time(gs_lesson *l, int m, uint64_t n, const gs_link *link, int split, uint64_t words);
+double gs_lesson_total(gs_lesson *l, int m, uint64_t n, int link, uint64_t words);
+double gs_lesson_share(gs_lesson *l, int m, uint64_t n, int link, uint64_t words);
+/* The time with the link's bandwidth halved: its data sheet's rate counted both ways. */
+double gs_lesson_halved(gs_lesson *l, int m, uint64_t n, int link, uint64_t words);
+/* Memory and fitting on the fast link, one chat; reading 1/n of the weights and computing. */
+gs_memory gs_lesson_memory(gs_lesson *l, int m, uint64_t n);
+int gs_lesson_fits(gs_lesson *l, int m, uint64_t n);
+double gs_lesson_read_time(gs_lesson *l, int m, uint64_t n);
+double gs_lesson_compute_time(gs_lesson *l, int m, uint64_t n, uint64_t words);
+/* The working memory's activations: the working bytes of one GPU less its 1 GiB allowance. */
+uint64_t gs_lesson_activation_bytes(gs_lesson *l, int m);
+/* The searches up to GS_LESSON_MAX_N (one chat, slices), and the best of GS_COUNTS. */
+uint64_t gs_lesson_best(gs_lesson *l, int m, int link, uint64_t words, int divide_heads);
+uint64_t gs_lesson_fewest(gs_lesson *l, int m);
+uint64_t gs_lesson_best_offered(gs_lesson *l, int m, int link);
+/* One all-reduce of words words' messages over n GPUs, microseconds. */
+double gs_lesson_allreduce_us(const gs_lesson *l, int m, uint64_t words, uint64_t n, int link);
 
 #endif

@@ -70,7 +70,7 @@ int main(void) {
   open_list(&c, "TIMELINE");
   GS_TIMELINE_FIELDS(FIELD)
   close_list();
-  /* the explorer's records of a step: the GPU, the link, the log, the plan */
+  /* the explorer's records of a step: the GPU, the link, the log, the plan and its rules */
   open_list(&c, "GPU");
   GS_GPU_RECORD(FIELD)
   close_list();
@@ -82,6 +82,9 @@ int main(void) {
   close_list();
   open_list(&c, "PLANNED");
   GS_PLANNED_FIELDS(FIELD)
+  close_list();
+  open_list(&c, "RULES");
+  GS_RULES_RECORD(FIELD)
   close_list();
   /* what a call hands over beside its records, and what machine() reads */
   open_list(&c, "SHOWN");

@@ -7,6 +7,7 @@
 
 #include "gpusplit.h"
 #include "core/fields.h"
+#include "emit/json.h"
 #include "read/flags.h"
 
 #define CLI_MAX_COUNTS 64
@@ -145,25 +146,14 @@ int cli_serve(int argc, char **argv);
 /* The whole command line, argv[0] being the program (main.c; the fuzz harness calls it). */
 int cli_run(int argc, char **argv);
 
-/* A double with 17 significant digits, enough to read back as itself (for JSON), and
- * with 15, trailing zeros dropped: a constant as a person wrote it (0.6, 6.6, 80). */
-char *gs_exact(char *buf, size_t cap, double x);
-char *gs_plain(char *buf, size_t cap, double x);
+/* The library's JSON writer (csrc/emit/json.h) writing to f: cli_out's sink, and a
+ * double, a quoted string and a part of a string (gs_out_double, _string, _text). */
+gs_out cli_out(FILE *f);
 void cli_json_double(FILE *f, double x);
 /* ,"key":{"mean":..,"p50":..,"p90":..,"p99":..}: a distribution of seconds, in ms (serve's
  * and plan's JSON). */
 void cli_json_dist_ms(FILE *f, const char *key, const gs_dist *d);
-/* json_out.c: the figures csrc/core/fields.h lists, as the members of a JSON object (no
- * braces, no comma before the first): byte counts as numbers, or as strings of digits
- * for JavaScript, whose numbers hold integers exactly only up to 2^53. */
-enum { CLI_JSON_NUMBERS = 0, CLI_JSON_STRINGS = 1 };
-void cli_json_setting(FILE *f, const gs_priced *r, int style);
-void cli_json_report_head(FILE *out, const gs_setting *r, const gs_sweep *f, const char *efficiency_from);
-void cli_json_chart(FILE *f, const gs_chart_row *rows, size_t n);
-void cli_json_timeline(FILE *f, const gs_timeline_row *rows, size_t n);
-/* s as a JSON string, quoted, with quotes, backslashes and control characters escaped. */
 void cli_json_string(FILE *f, const char *s);
-/* The same, escaped, without the quotes (a part of a JSON string). */
 void cli_json_text(FILE *f, const char *s);
 /* Text from the user for a terminal: control characters and non-UTF-8 bytes as \xNN
  * (gs_escape_next, GS_ESCAPE_TEXT); and the same padded with spaces to width bytes. */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "fit/fit.h"
 
 static const char CALIBRATE_HELP[] =
     "usage: gpusplit calibrate LOG [--json]\n"
@@ -161,67 +162,30 @@ int cli_calibrate(int argc, char **argv) {
 
 /* ---------- validate */
 
-/* Relative errors of one way of pricing, for the median and the worst. */
-typedef struct {
-  double e[GS_MEASURED_MAX];
-  size_t n;
-} errors;
-
-static void add_error(errors *e, double predicted_us, double measured_us) {
-  double r = (predicted_us - measured_us) / measured_us;
-  e->e[e->n++] = r < 0 ? -r : r;
-}
-
-static const char *summary(errors *e, char *buf, size_t cap) {
-  size_t i, j;
+static const char *summary(const fit_ar_error *e, char *buf, size_t cap) {
   char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP];
   if (e->n == 0) return "-";
-  for (i = 1; i < e->n; i++) /* insertion sort: a handful of values */
-    for (j = i; j > 0 && e->e[j] < e->e[j - 1]; j--) {
-      double t = e->e[j];
-      e->e[j] = e->e[j - 1];
-      e->e[j - 1] = t;
-    }
-  snprintf(buf, cap, "%s%% / %s%%", gs_fixed(a, sizeof a, (e->n % 2 ? e->e[e->n / 2] : (e->e[e->n / 2 - 1] + e->e[e->n / 2]) / 2) * 100, 1),
-           gs_fixed(b, sizeof b, e->e[e->n - 1] * 100, 1));
+  snprintf(buf, cap, "%s%% / %s%%", gs_fixed(a, sizeof a, e->median * 100, 1), gs_fixed(b, sizeof b, e->worst * 100, 1));
   return buf;
 }
 
-static int in_range(uint64_t bytes) { return bytes >= 8192 && bytes <= 1048576; }
-
+/* One line of validate's table: the table's rows at gpus GPUs, priced three ways
+ * (fit_allreduce_errors); GS_ERR_UNKNOWN when it has none at that count. */
 static int validate_count(const char *text, size_t len, const char *dir, uint64_t gpus, const gs_link *lesson, const gs_gpu *gpu,
                           const gs_link *link, const char *name) {
-  gs_measured m, half;
-  gs_fit fit;
+  gs_measured m;
+  fit_ar_error e[FIT_AR_WAYS];
   gs_error err;
-  errors a = {{0}, 0}, b = {{0}, 0}, c = {{0}, 0};
   char sa[64], sb[64], sc[64], *shown;
-  size_t i;
   int rc = gs_measured_csv_parse(text, len, dir, gpus, &m, &err);
   if (rc == GS_ERR_UNKNOWN) return rc; /* no rows for this count */
   if (rc != GS_OK) return cli_bad_error(name, &err);
-  half = m;
-  half.count = 0;
-  for (i = 0; i < m.count; i += 2) half.rows[half.count++] = m.rows[i];
-  if (gs_fit_measured(&half, &fit, &err) != GS_OK) return cli_bad_error("validate", &err);
-  for (i = 0; i < m.count; i++) {
-    gs_ring r = {.gpus = gpus, .servers = 1, .intra = lesson, .nccl = GS_NCCL_LESSON};
-    int protocol;
-    if (!in_range(m.rows[i].bytes)) continue;
-    add_error(&a, gs_ring_allreduce(m.rows[i].bytes, &r, &protocol) * 1e6, m.rows[i].time_us);
-    if (gpu) {
-      r.intra = link;
-      r.arch = gpu->arch;
-      r.nccl = GS_NCCL_AUTO;
-      add_error(&b, gs_ring_allreduce(m.rows[i].bytes, &r, &protocol) * 1e6, m.rows[i].time_us);
-    }
-    if (i % 2 == 1) add_error(&c, gs_fit_predict_us(&fit, m.rows[i].bytes), m.rows[i].time_us);
-  }
+  if (fit_allreduce_errors(&m, gpus, lesson, gpu, link, e, &err) != GS_OK) return cli_bad_error("validate", &err);
   /* --name or the table's path, escaped whole: a byte becomes at most four (\xNN) */
   if (!(shown = malloc(4 * strlen(name) + 1))) return cli_bad("validate: out of memory");
   gs_escape(shown, 4 * strlen(name) + 1, name, strlen(name), GS_ESCAPE_TEXT);
-  printf("%-22s %5llu %20s %20s %20s\n", shown, (unsigned long long)gpus, summary(&a, sa, sizeof sa), summary(&b, sb, sizeof sb),
-         summary(&c, sc, sizeof sc));
+  printf("%-22s %5llu %20s %20s %20s\n", shown, (unsigned long long)gpus, summary(&e[0], sa, sizeof sa), summary(&e[1], sb, sizeof sb),
+         summary(&e[2], sc, sizeof sc));
   free(shown);
   return GS_OK;
 }

@@ -41,15 +41,17 @@ static void print_count_or_none(FILE *f, uint64_t n, const char *none) {
 
 static int print_json(const cli_report_options *o, const sweep *sw) {
   size_t i;
+  gs_out head = cli_out(stdout);
   printf("{");
-  cli_json_report_head(stdout, &o->setting, &sw->found, o->efficiency_text);
+  gs_out_report_head(&head, &o->setting, &sw->found, o->efficiency_text);
   printf(",\"rows\":[");
   for (i = 0; i < o->count_n; i++) {
     gs_priced r;
+    gs_out out = cli_out(stdout);
     int rc = row(o, sw, i, &r);
     if (rc != CLI_OK) return rc;
     printf("%s{", i ? "," : "");
-    cli_json_setting(stdout, &r, CLI_JSON_NUMBERS);
+    gs_out_setting(&out, &r, GS_OUT_NUMBERS);
     printf("}");
   }
   printf("]}\n");

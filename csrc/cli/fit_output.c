@@ -1,22 +1,10 @@
 /* `gpusplit fit`: the fitted figures as a table with each run's error, or as the JSON that
- * data/efficiency.json keeps (fit.h). */
+ * data/efficiency.json keeps (csrc/fit/fit_json.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fit_work.h"
-
-static void json_str_field(const char *key, const char *v, int comma) {
-  printf("%s\"%s\":", comma ? "," : "", key);
-  cli_json_string(stdout, v);
-}
-
-/* 15 significant digits: every figure is rounded to 0.1 or 0.01 (round_to), so the text
- * reads back as the same double, through the JSON reader's exact decimals. */
-static void json_num_field(const char *key, double v) {
-  char buf[40];
-  printf(",\"%s\":%s", key, gs_plain(buf, sizeof buf, v));
-}
 
 static void print_run_line(const priced_run *p, const gs_efficiency *e) {
   char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP], c[GS_FIGURE_CAP], d[GS_FIGURE_CAP];
@@ -33,62 +21,6 @@ static void print_run_line(const priced_run *p, const gs_efficiency *e) {
            gs_fixed(c, sizeof c, (fw - m) / m * 100, 1));
   }
   printf("\n");
-}
-
-static void print_fit_json(const gs_runs *runs, const priced_run *p, const fit_result *fr, size_t ok) {
-  size_t i, g;
-  printf("{\"_source\":\"gpusplit fit: achieved efficiency fitted to measured decode runs, least squares of relative error "
-         "with each source weighted alike (csrc/cli/cli_fit.c); the all-reduce start-up above NCCL's constants fitted to "
-         "NVIDIA's measured all-reduces (tests/measured). Each figure names the runs it was fitted on.\",");
-  printf("\"runs\":%zu,\"priced\":%zu,\"median_engine\":", runs->count, ok);
-  cli_json_string(stdout, fr->median_engine);
-  printf(",\"allreduce\":[");
-  for (g = 0, i = 0; g < FIT_GEN_COUNT; g++) {
-    if (!fr->ar.rows[g]) continue;
-    printf("%s{", i++ ? "," : "");
-    json_str_field("generation", GS_GENERATIONS[g], 0);
-    json_num_field("allreduce_us", fr->ar.us[g]);
-    printf(",\"rows\":%zu", fr->ar.rows[g]);
-    json_num_field("mean_square_us2", fr->ar.rms_us[g]);
-    printf("}");
-  }
-  printf("],\"figures\":[");
-  for (g = 0; g < fr->count; g++) {
-    const fit_figure *x = &fr->f[g];
-    size_t k, n = 0;
-    printf("%s{", g ? "," : "");
-    json_str_field("engine", x->engine, 0);
-    json_str_field("generation", x->generation, 1);
-#define FIGURE(member, kind, flag) json_num_field(#member, x->e.member);
-    GS_EFFICIENCY_FIELDS(FIGURE)
-#undef FIGURE
-    json_str_field("allreduce_from", x->allreduce_fitted ? "runs" : "nccl-tests", 1);
-    printf(",\"pooled\":%s", x->pooled ? "true" : "false");
-    printf(",\"runs\":%zu,\"ttft_runs\":%zu", x->runs, x->ttft_runs);
-    json_str_field("sources", x->sources, 1);
-    json_num_field("median_error", x->median_error);
-    if (x->left_out_error >= 0) json_num_field("left_out_error", x->left_out_error);
-    else printf(",\"left_out_error\":null");
-    /* a median over no first words is none, not 0 */
-    if (x->ttft_errors) json_num_field("ttft_median_error", x->ttft_median_error);
-    else printf(",\"ttft_median_error\":null");
-    printf(",\"ids\":\"");
-    for (k = 0; k < runs->count; k++)
-      if (fit_in_group(&p[k], x->engine, x->generation)) {
-        if (n++) putchar(',');
-        cli_json_text(stdout, p[k].run->id);
-      }
-    printf("\"}");
-  }
-  printf("],\"skipped\":[");
-  for (i = 0, g = 0; i < runs->count; i++) {
-    if (p[i].ok) continue;
-    printf("%s{", g++ ? "," : "");
-    json_str_field("id", p[i].run->id, 0);
-    json_str_field("why", p[i].why, 1);
-    printf("}");
-  }
-  printf("]}\n");
 }
 
 /* A group's line of the figures' table. */
@@ -147,6 +79,7 @@ static void print_fit_table(const gs_runs *runs, const priced_run *p, const fit_
 
 int cli_fit_file(const char *path, const char *allreduce_dir, int json, int left_out) {
   fit_work w;
+  gs_out out = cli_out(stdout);
   size_t i, ok = 0;
   int rc;
   if ((rc = fit_work_open(path, "fit", &w)) != CLI_OK) return rc;
@@ -162,7 +95,7 @@ int cli_fit_file(const char *path, const char *allreduce_dir, int json, int left
     if (lo == GS_OK) fit_note_left_out(w.runs, w.p, w.e, w.fr);
     else if (lo != GS_ERR_SHAPE) cli_bad("--leave-source-out: out of memory");
     for (i = 0; i < w.runs->count; i++) ok += (size_t)w.p[i].ok;
-    if (json) print_fit_json(w.runs, w.p, w.fr, ok);
+    if (json) fit_json(&out, w.runs, w.p, w.fr, ok);
     else print_fit_table(w.runs, w.p, w.fr, ok, allreduce_dir);
   }
   fit_work_close(&w);

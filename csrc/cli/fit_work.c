@@ -29,12 +29,19 @@ int cli_read_runs(const char *path, gs_runs **out) {
   gs_error err;
   int rc;
   gs_runs *runs = malloc(sizeof *runs);
-  if (!runs) return cli_bad("%s: out of memory", path);
+  gs_runs_scratch *scratch = malloc(sizeof *scratch);
+  if (!runs || !scratch) {
+    free(runs);
+    free(scratch);
+    return cli_bad("%s: out of memory", path);
+  }
   if ((rc = cli_read_file(path, GS_RUNS_MAX_BYTES, "a runs file", &text, &len)) != CLI_OK) {
     free(runs);
+    free(scratch);
     return rc;
   }
-  rc = gs_runs_parse(text, len, runs, &err);
+  rc = gs_runs_parse(text, len, scratch, runs, &err);
+  free(scratch);
   free(text);
   if (rc != GS_OK) {
     free(runs);

@@ -57,36 +57,26 @@ int cli_bad_error(const char *source, const gs_error *err) {
   return cli_bad("%s: %s", source, err->what);
 }
 
-/* 17 significant digits: enough for any double to read back as itself. */
-char *gs_exact(char *buf, size_t cap, double x) {
-  snprintf(buf, cap, "%.17g", x);
-  return buf;
+static void put_file(void *to, const char *text, size_t len) { fwrite(text, 1, len, (FILE *)to); }
+
+gs_out cli_out(FILE *f) {
+  gs_out o = {put_file, f};
+  return o;
 }
 
-/* 15 significant digits, trailing zeros dropped: a constant as a person wrote it (0.6,
- * 6.6, 80), for labels; figures the lesson quotes go through gs_fixed. */
-char *gs_plain(char *buf, size_t cap, double x) {
-  if (x == 0) x = 0; /* -0 (--step-us -0) prints as 0, as toFixed prints it */
-  snprintf(buf, cap, "%.15g", x);
-  return buf;
-}
-
-/* The same escaping as JSON escapes, which a reader decodes back to the text given (a byte
- * that is not UTF-8 becomes U+FFFD: JSON must be UTF-8, RFC 8259 section 8.1), without the
- * quotes: a part of a JSON string. */
 void cli_json_text(FILE *f, const char *s) {
-  size_t len = strlen(s), at = 0;
-  char piece[GS_ESCAPE_CAP];
-  while (at < len) {
-    at += gs_escape_next(s + at, len - at, GS_ESCAPE_JSON, piece);
-    fputs(piece, f);
-  }
+  gs_out o = cli_out(f);
+  gs_out_json_text(&o, s);
 }
 
 void cli_json_string(FILE *f, const char *s) {
-  fputc('"', f);
-  cli_json_text(f, s);
-  fputc('"', f);
+  gs_out o = cli_out(f);
+  gs_out_json_string(&o, s);
+}
+
+void cli_json_double(FILE *f, double x) {
+  gs_out o = cli_out(f);
+  gs_out_double(&o, x);
 }
 
 /* Reads the whole of path, NUL-terminated, into memory the caller frees; more than
@@ -117,11 +107,6 @@ int cli_read_file(const char *path, size_t max_bytes, const char *what, char **t
   *text = buf;
   *len = n;
   return CLI_OK;
-}
-
-void cli_json_double(FILE *f, double x) {
-  char buf[40];
-  fputs(gs_exact(buf, sizeof buf, x), f);
 }
 
 void cli_json_dist_ms(FILE *f, const char *key, const gs_dist *d) {

@@ -219,7 +219,9 @@ static int resolve_failed(const gs_setting *s, const cli_report_flags *f, const 
   if (strcmp(part, "efficiency") == 0) return cli_bad("--%s: %s", err->field, err->what);
   if (strcmp(part, "model") == 0) {
     if (strcmp(err->field, "bits") == 0) return cli_bad("--bits: %s", err->what);
-    return cli_bad_error(s->model_file, err);
+    char file[CLI_PATH_CAP];
+    if (s->model_entry) snprintf(file, sizeof file, "data/models/%s", s->model_entry->file);
+    return cli_bad_error(s->model_entry ? file : s->model_name ? s->model_name : "", err);
   }
   if (strcmp(part, "log") == 0) {
     if (strcmp(err->field, "figures") == 0) return cli_bad("--link-from: %s", err->what);

@@ -11,41 +11,24 @@
  * when no engine is given), against the measured time; medians by source and by GPU. Each
  * run's |relative errors| are kept in a left_out_error (fit.h; -1: none), and a table of
  * medians shows every key, however many (a file of 1,024 runs may have 1,024 sources). */
-enum { BY_SOURCE, BY_GPU, BY_ALL };
-
-static const char *key_of(const priced_run *p, int by) { return by == BY_SOURCE ? p->run->source : by == BY_GPU ? p->s.gpu_key : "all"; }
-
-static const char *pct(char *buf, size_t cap, double *e, size_t n) {
+static const char *pct(char *buf, size_t cap, double median, size_t n) {
   char a[GS_FIGURE_CAP];
   if (n == 0) return "-";
-  snprintf(buf, cap, "%s%% (%zu)", gs_fixed(a, sizeof a, fit_median(e, n) * 100, 1), n);
+  snprintf(buf, cap, "%s%% (%zu)", gs_fixed(a, sizeof a, median * 100, 1), n);
   return buf;
 }
 
-/* The median |error| of the runs priced (e[i].any >= 0) by key, a line a key in the order
- * the keys first appear: at the peaks, with the engine's figures, every engine's pooled,
- * and the first word. */
+/* The median |error| of the runs priced by key (fit_medians_next), a line a key: at the
+ * peaks, with the engine's figures, every engine's pooled, and the first word. */
 static void print_medians(const char *title, const priced_run *p, const left_out_error *e, size_t n, int by) {
-  static double col[4][GS_RUNS_MAX];
-  size_t i, j, m[4];
+  fit_medians m;
+  size_t at = 0;
   char w[64], x[64], y[64], z[64];
   printf("\n%-22s %14s %18s %18s %18s\n", title, "at the peaks", "engine given", "no engine", "first word");
-  for (i = 0; i < n; i++) {
-    const char *key = key_of(&p[i], by);
-    if (e[i].any < 0) continue;
-    for (j = 0; j < i && (e[j].any < 0 || strcmp(key_of(&p[j], by), key) != 0); j++) {}
-    if (j < i) continue; /* a key already shown */
-    m[0] = m[1] = m[2] = m[3] = 0;
-    for (j = i; j < n; j++) {
-      if (e[j].any < 0 || strcmp(key_of(&p[j], by), key) != 0) continue;
-      col[0][m[0]++] = e[j].peak;
-      if (e[j].own >= 0) col[1][m[1]++] = e[j].own;
-      col[2][m[2]++] = e[j].any;
-      if (e[j].first >= 0) col[3][m[3]++] = e[j].first;
-    }
-    cli_put_padded(stdout, key, 22);
-    printf(" %14s %18s %18s %18s\n", pct(w, sizeof w, col[0], m[0]), pct(x, sizeof x, col[1], m[1]), pct(y, sizeof y, col[2], m[2]),
-           pct(z, sizeof z, col[3], m[3]));
+  while (fit_medians_next(p, e, n, by, &at, &m)) {
+    cli_put_padded(stdout, m.key, 22);
+    printf(" %14s %18s %18s %18s\n", pct(w, sizeof w, m.median[0], m.n[0]), pct(x, sizeof x, m.median[1], m.n[1]),
+           pct(y, sizeof y, m.median[2], m.n[2]), pct(z, sizeof z, m.median[3], m.n[3]));
   }
 }
 
@@ -64,33 +47,23 @@ static int validate_open(const char *path, const char *fit_from, fit_work *w) {
   return CLI_OK;
 }
 
-/* Run p's line of validate's table, its errors kept in e (-1 where it has none). */
+/* Run p's line of validate's table (fit_validate_run), its errors kept in e. */
 static void print_validated(const priced_run *p, const fit_result *fr, left_out_error *e) {
-  gs_efficiency own, med, off = {0};
-  double peak, with, without, t = p->run->itl_ms * 1e-3;
+  fit_validated v;
+  double t;
   char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP], c[GS_FIGURE_CAP], d[GS_FIGURE_CAP], f[GS_FIGURE_CAP], g[GS_FIGURE_CAP];
-  int has_own;
-  e->own = e->any = e->peak = e->first = -1;
-  if (!p->ok) return;
-  if (!gs_efficiency_pick(fr, "", p->s.generation, &med)) return;
-  has_own = gs_efficiency_pick(fr, p->s.engine, p->s.generation, &own) != NULL;
-  if (!has_own) own = med;
-  peak = fit_predict(p, &off, 0);
-  with = fit_predict(p, &own, 0);
-  without = fit_predict(p, &med, 0);
+  if (!fit_validate_run(p, fr, &v, e)) return;
+  t = v.measured;
   cli_put_padded(stdout, p->run->id, 6);
-  printf(" %-16s %-14s %-10s ", p->s.model_key, p->s.gpu_key, has_own ? p->s.engine : "(any)");
+  printf(" %-16s %-14s %-10s ", p->s.model_key, p->s.gpu_key, v.has_own ? p->s.engine : "(any)");
   cli_put_padded(stdout, p->run->source, 5);
   printf(" %5llu %3llu %8s %8s %8s %9s %7s%% %7s%%", (unsigned long long)p->run->batch, (unsigned long long)p->s.plan.gpus,
-         gs_fixed(a, sizeof a, peak * 1e3, 2), gs_fixed(b, sizeof b, with * 1e3, 2), gs_fixed(c, sizeof c, without * 1e3, 2),
-         gs_fixed(d, sizeof d, t * 1e3, 2), gs_fixed(f, sizeof f, (with - t) / t * 100, 1), gs_fixed(g, sizeof g, (without - t) / t * 100, 1));
-  if (has_own) e->own = fit_rel(with, t);
-  e->peak = fit_rel(peak, t);
-  e->any = fit_rel(without, t);
-  if (p->run->ttft_ms > 0 && p->run->input_tokens > 0) {
-    double fw = fit_predict(p, &own, 1), m = p->run->ttft_ms * 1e-3;
+         gs_fixed(a, sizeof a, v.peak * 1e3, 2), gs_fixed(b, sizeof b, v.with * 1e3, 2), gs_fixed(c, sizeof c, v.without * 1e3, 2),
+         gs_fixed(d, sizeof d, t * 1e3, 2), gs_fixed(f, sizeof f, (v.with - t) / t * 100, 1),
+         gs_fixed(g, sizeof g, (v.without - t) / t * 100, 1));
+  if (v.first_measured > 0) {
+    double fw = v.first, m = v.first_measured;
     printf("  %s / %s, %s%%", gs_fixed(a, sizeof a, fw * 1e3, 1), gs_fixed(b, sizeof b, m * 1e3, 1), gs_fixed(c, sizeof c, (fw - m) / m * 100, 1));
-    e->first = fit_rel(fw, m);
   }
   if (fit_excluded(p)) printf("  (left out of the fit: MoE with random weights)");
   printf("\n");
@@ -115,9 +88,9 @@ int cli_validate_runs(const char *path, const char *fit_from) {
   printf("%-6s %-16s %-14s %-10s %-5s %5s %3s %8s %8s %8s %9s %8s %8s %s\n", "id", "model", "gpu", "engine", "src", "batch", "n",
          "peak ms", "engine", "any", "measured", "error", "no eng.", "first word: predicted / measured ms, error");
   for (i = 0; i < runs->count; i++) print_validated(&p[i], fr, &w.e[i]);
-  print_medians("median |error| by source", p, w.e, runs->count, BY_SOURCE);
-  print_medians("by GPU", p, w.e, runs->count, BY_GPU);
-  print_medians("all runs", p, w.e, runs->count, BY_ALL);
+  print_medians("median |error| by source", p, w.e, runs->count, FIT_BY_SOURCE);
+  print_medians("by GPU", p, w.e, runs->count, FIT_BY_GPU);
+  print_medians("all runs", p, w.e, runs->count, FIT_BY_ALL);
   printf("\nengine given: the run's engine's figures (runs whose engine has none are left out of that column;\n"
          "an engine of under %d runs has every engine's pooled); no engine: every engine's runs pooled (any;\n"
          "the median engine is %s); (n): runs. Skipped:\n", FIT_MIN_RUNS, fr->median_engine);
@@ -151,8 +124,8 @@ int cli_validate_left_out(const char *path) {
     printf("Each source's runs of ");
     cli_put_text(stdout, path);
     printf(" priced with figures fitted on the other sources' runs only.\n");
-    print_medians("source left out", w.p, w.e, w.runs->count, BY_SOURCE);
-    print_medians("all runs", w.p, w.e, w.runs->count, BY_ALL);
+    print_medians("source left out", w.p, w.e, w.runs->count, FIT_BY_SOURCE);
+    print_medians("all runs", w.p, w.e, w.runs->count, FIT_BY_ALL);
     printf("\nengine given: the run's engine's figures as the other sources fit them (a source whose engine\n"
            "no other source ran is left out of that column; an engine of under %d runs there has every\n"
            "engine's pooled); no engine: the other sources' runs of every engine pooled; (n): runs.\n", FIT_MIN_RUNS);

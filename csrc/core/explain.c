@@ -354,7 +354,7 @@ static int glued(const char *buf, size_t i, size_t n) {
 }
 
 int gs_explain_glue(char *buf, size_t cap, gs_error *err) {
-  static char out[GS_EXPLAIN_CAP];
+  char out[GS_EXPLAIN_CAP]; /* on the stack: the library keeps no state */
   size_t i, o = 0, n = 0;
   while (n < cap && buf[n]) n++;
   for (i = 0; i < n; i++) {

@@ -131,14 +131,38 @@
 #define GS_LOG_FIELDS(X) X(COUNT, gpus, "gpus", r->fitted_gpus)
 #define GS_PLANNED_FIELDS(X) X(COUNT, message_bytes, "message_bytes", gs_message_bytes(&r->model) * r->plan.words)
 
+/* The rules that hold in a resolved setting S (a const gs_setting *): real hardware's or the
+ * lesson's, and the one line that says them (report's "Assumptions:"); and the switches as
+ * they hold after resolving (the person's own under the lesson's rules, set by real rules
+ * under theirs). report's header prints both (GS_REPORT_HEAD_FIELDS); the explorer's plan()
+ * hands them over (GS_RULES_RECORD), so the page says the rules in report's own words. */
+#define GS_RULES_FIELDS(X, S)                                      \
+  X(TEXT, assume, "assume", (S)->real ? "real" : "lesson")         \
+  X(TEXT, assumptions, "assumptions", (S)->assumptions)
+#define GS_SWITCHES_HELD_FIELDS(X, S)                                            \
+  X(BOOL, cache_per_chat, "cache_per_chat", (S)->plan.cache_per_chat)            \
+  X(TEXT, nccl, "nccl", (S)->plan.nccl == GS_NCCL_AUTO ? "auto" : "lesson")      \
+  X(BOOL, overlap, "overlap", (S)->plan.overlap)                                 \
+  X(BOOL, read_cache, "read_cache", (S)->plan.read_cache)                        \
+  X(BOOL, divide_heads, "divide_heads", (S)->divide_heads)
+
+/* The explorer's rules after plan() (csrc/wasm/explorer.c), r being a const gs_abi_rules *
+ * (csrc/wasm/abi.h): the rules and the switches that hold, which achieved-efficiency figures
+ * price (report's "efficiency.from"; "" the peaks), and the engine whose fitted figures
+ * price (report's --engine; "" none named, or the lesson's rules, which price at the peaks). */
+#define GS_RULES_RECORD(X)                                                       \
+  GS_RULES_FIELDS(X, r->setting)                                                 \
+  X(NAME, efficiency_from, "efficiency.from", r->setting->efficiency_from)       \
+  X(NAME, engine, "engine", r->engine)                                           \
+  GS_SWITCHES_HELD_FIELDS(X, r->setting)
+
 /* report's JSON before its rows (csrc/cli/json_out.c), r being the const gs_setting * and
  * f the const gs_sweep * of its counts. Keys are kept as they were printed: weight_bytes
  * and stored_bytes are both the stored bytes (the first the row's name for them, the
  * second the config's). After these come the efficiency (GS_EFFICIENCY_FIELDS), then
  * GS_REPORT_TAIL_FIELDS, then the rows. A count that is 0 for none is an OPT of -1. */
 #define GS_REPORT_HEAD_FIELDS(X)                                                                   \
-  X(TEXT, assume, "assume", r->real ? "real" : "lesson")                                           \
-  X(TEXT, assumptions, "assumptions", r->assumptions)                                              \
+  GS_RULES_FIELDS(X, r)                                                                            \
   X(TEXT, model_name, "model.name", r->model_name)                                                 \
   X(TEXT, model_type, "model.type", r->model.type)                                                 \
   X(U64, model_params, "model.params", r->model.params)                                            \
@@ -165,11 +189,7 @@
   X(COUNT, words, "words", r->plan.words)                                                          \
   X(COUNT, chat_tokens, "chat_tokens", r->plan.chat_tokens)                                        \
   X(COUNT, cache_bits, "cache_bits", r->plan.cache_bits)                                           \
-  X(BOOL, cache_per_chat, "cache_per_chat", r->plan.cache_per_chat)                                \
-  X(TEXT, nccl, "nccl", r->plan.nccl == GS_NCCL_AUTO ? "auto" : "lesson")                          \
-  X(BOOL, overlap, "overlap", r->plan.overlap)                                                     \
-  X(BOOL, read_cache, "read_cache", r->plan.read_cache)                                            \
-  X(BOOL, divide_heads, "divide_heads", r->divide_heads)                                           \
+  GS_SWITCHES_HELD_FIELDS(X, r)                                                                    \
   X(COUNT, in_flight, "in_flight", gs_plan_batches(&r->plan))                                      \
   X(COUNT, replicas, "replicas", r->replicas)                                                      \
   X(COUNT, max_n, "max_n", r->max_n)                                                               \

@@ -44,6 +44,8 @@ const char *gs_protocol_name(int protocol) {
 }
 
 double gs_ring_steps(uint64_t gpus) { return (double)(2 * (gpus - 1)); }
+double gs_ring_startup_us(const gs_link *l, uint64_t gpus) { return l->base_us + gs_ring_steps(gpus) * l->step_us; }
+double gs_ring_sent_share(uint64_t gpus) { return gs_ring_steps(gpus) / (double)gpus; }
 
 /* The steps of a ring over `servers` servers that cross from one to the next: 2(N - 1)
  * for an all-reduce (tuning.cc: nInterSteps). */
@@ -55,13 +57,13 @@ static double crossing_steps(uint64_t servers) { return servers > 1 ? (double)(2
 static double lesson_time(uint64_t size, const gs_ring *r) {
   double steps = gs_ring_steps(r->gpus), startup, bandwidth = r->intra->bandwidth;
   if (r->servers <= 1) {
-    startup = (r->intra->base_us + steps * r->intra->step_us) * 1e-6;
+    startup = gs_ring_startup_us(r->intra, r->gpus) * 1e-6;
   } else {
     double crossing = crossing_steps(r->servers);
     startup = (r->intra->base_us + (steps - crossing) * r->intra->step_us + crossing * r->between->step_us) * 1e-6;
     if (r->between->bandwidth < bandwidth) bandwidth = r->between->bandwidth;
   }
-  return startup + steps / (double)r->gpus * (double)size / bandwidth;
+  return startup + gs_ring_sent_share(r->gpus) * (double)size / bandwidth;
 }
 
 #ifndef GS_LESSON_ONLY

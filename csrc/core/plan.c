@@ -180,7 +180,7 @@ static void say_why(const gs_plan_ask *a, const tracker *t, gs_plan_result *out)
  * batch in flight or one a group. */
 static int search_count(const gs_setting *s, const gs_plan_ask *a, uint64_t n, tracker *t, gs_plan_result *out, gs_error *err) {
   static const int SPLITS[] = {GS_SLICES, GS_GROUPS, GS_SLICES_GROUPS};
-  static gs_setting scratch; /* large (its texts): kept off the modules' stack */
+  gs_setting scratch; /* each cut's setting, copied from s by gs_layout_setting */
   gs_plan at = s->plan;
   uint64_t servers;
   size_t k;

@@ -139,7 +139,7 @@ int gs_sweep_run(const gs_setting *s, gs_sweep_row *rows, size_t cap, gs_sweep *
  * is one of them, is not priced again. GS_ERR_SHAPE when the plan cannot take one of them
  * (the widget then draws no chart). out has room for cap rows. */
 int gs_offered_chart(const gs_setting *s, const gs_priced *now, gs_chart_row *out, size_t cap, gs_error *err) {
-  static gs_sweep_row rows[GS_OFFERED_MAX];
+  gs_sweep_row rows[GS_OFFERED_MAX];
   size_t i;
   int rc;
   if (GS_COUNT_COUNT > cap) return gs_fail(err, GS_ERR_TOO_LONG, "counts", "a chart of %zu rows has room for %zu", GS_COUNT_COUNT, cap);

@@ -44,6 +44,9 @@ uint64_t gs_usable_bytes(const gs_gpu *g) { return (uint64_t)(g->gib * (double)G
 /* One chat's attention cache (lesson 18: GS_CHAT_TOKENS tokens): the layers that keep
  * every token, and the sliding layers, each keeping at most its window. For a Llama
  * shape this is the lesson's 2 x layers x kv_heads x head_dim x 2 bytes x 8192. */
+uint64_t gs_cache_bytes_per_token(const gs_model *m) { return m->cache_full_bytes + m->cache_window_bytes; }
+uint64_t gs_swaps_per_word(const gs_model *m) { return GS_ALL_REDUCES_PER_LAYER * m->layers; }
+
 uint64_t gs_chat_cache_bytes(const gs_model *m) {
   uint64_t kept = m->window < GS_CHAT_TOKENS ? m->window : GS_CHAT_TOKENS;
   return m->cache_full_bytes * GS_CHAT_TOKENS + m->cache_window_bytes * kept;

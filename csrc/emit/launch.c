@@ -20,19 +20,6 @@
 
 #include "internal.h"
 
-static const char *const ENGINE_NAMES[GS_ENGINE_COUNT] = {"vllm", "sglang", "trtllm"};
-
-const char *gs_engine_name(int engine) {
-  return engine >= 0 && engine < GS_ENGINE_COUNT ? ENGINE_NAMES[engine] : NULL;
-}
-
-int gs_engine_parse(const char *name) {
-  int i;
-  for (i = 0; i < GS_ENGINE_COUNT; i++)
-    if (name && strcmp(name, ENGINE_NAMES[i]) == 0) return i;
-  return -1;
-}
-
 int gs_launch_sizes_of(const gs_setting *s, uint64_t n, gs_launch_sizes *out, gs_error *err) {
   gs_plan p = s->plan;
   int rc = gs_count_allowed(s, n, err);
@@ -150,19 +137,10 @@ typedef struct {
   char share[24];    /* the memory share as text */
 } launch_input;
 
-/* The catalogue entry the setting's model is, or NULL for a config given as text. */
-static const gs_model_entry *catalogue_entry(const gs_setting *s) {
-  const gs_model_entry *e = gs_find_model(s->model_name);
-  char file[4096];
-  if (!e) return NULL;
-  gs_format(file, sizeof file, "data/models/%s", e->file);
-  return strcmp(s->model_file, file) == 0 ? e : NULL;
-}
-
 /* The name the engine loads: a catalogue model's Hugging Face repository, or --model as given
  * (a config.json's own folder, which holds the weights beside it in a checkpoint's layout). */
 static int served_model(const gs_setting *s, launch_input *in, gs_error *err) {
-  const gs_model_entry *e = catalogue_entry(s);
+  const gs_model_entry *e = s->model_entry; /* NULL for a config given as text */
   const char *name = e && e->model[0] ? e->model : s->model_name;
   size_t len = strlen(name);
   if (gs_utf8_invalid_at(name, len) != len)
@@ -185,7 +163,7 @@ static int served_model(const gs_setting *s, launch_input *in, gs_error *err) {
  * checkpoint's own 16 bits. A config given as text was counted at --bits already, so what it
  * stores is not known here, and --bits with it is refused too. */
 static int weights_as_stored(const gs_setting *s, gs_error *err) {
-  const gs_model_entry *e = catalogue_entry(s);
+  const gs_model_entry *e = s->model_entry; /* NULL for a config given as text */
   gs_model stored;
   gs_error ignored;
   if (!s->bits) return GS_OK;
@@ -200,7 +178,7 @@ static int weights_as_stored(const gs_setting *s, gs_error *err) {
 /* The checks every engine shares: the count, memory, the cache, the heads and the weights. */
 static int launch_common(launch_input *in, gs_error *err) {
   const gs_setting *s = in->s;
-  static gs_priced priced; /* large (its view's texts): kept off the modules' stack */
+  gs_priced priced;
   char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP];
   int rc;
   if ((rc = gs_launch_sizes_of(s, in->n, &in->z, err)) != GS_OK) return rc;
@@ -364,7 +342,7 @@ static int launch_trtllm(launch_writer *w, const launch_input *in, gs_error *err
 }
 
 int gs_launch(const gs_setting *s, uint64_t n, int engine, char *buf, size_t cap, gs_error *err) {
-  static launch_input in; /* its model name is large */
+  launch_input in; /* 4 KiB (the model's name), on the stack: the library keeps no state */
   launch_writer w;
   int rc;
   if (cap) buf[0] = '\0';

@@ -158,7 +158,7 @@ static void put_home(gs_plan_chart *c, double lo, double span, double top) {
 
 /* The points spread at the largest dot that keeps them apart (each smaller try from home). */
 static void place(gs_plan_chart *c, size_t frontier_n, double lo, double span, double top) {
-  static double home_x[GS_PLAN_MAX_POINTS + 1], home_y[GS_PLAN_MAX_POINTS + 1];
+  double home_x[GS_PLAN_MAX_POINTS + 1], home_y[GS_PLAN_MAX_POINTS + 1];
   size_t i;
   int t;
   put_home(c, lo, span, top);
@@ -184,7 +184,7 @@ static void add_part(char *buf, size_t cap, const char *part) {
 }
 
 int gs_layout_words(const gs_setting *s, const gs_layout *l, char *engine, char *lesson, size_t cap, gs_error *err) {
-  static gs_setting scratch; /* large (its texts): kept off the modules' stack */
+  gs_setting scratch;
   gs_launch_sizes z;
   char part[96];
   int rc;

@@ -10,6 +10,7 @@
 
 #include "internal.h"
 #include "read/efficiency.h"
+#include "emit/json.h"
 
 /* A measured run as a setting the model prices (model, GPU, one-way ring link, realistic
  * plan), or 0 with why it cannot be (runs_setting.c). */
@@ -145,5 +146,44 @@ const gs_serving_fit *fit_serving_pick(const fit_serving_result *r, int kind);
 /* One fit by coordinate search from (0.5, 0, 0) over the grids, three rounds (serve_fit.c):
  * the loss reached, fig the figures. */
 double fit_serving_search(const serving_row *rows, const int *use, size_t n, gs_serve_space *sp, gs_serving_fit *fig);
+
+/* validate.c: what `gpusplit validate` prints. */
+/* A table's all-reduces of 8 KiB to 1 MiB on gpus GPUs priced FIT_AR_WAYS ways: by the
+ * lesson's rule on its link, by NCCL's rules on gpu's link (none when gpu is NULL), and by a
+ * fit to every other row (gs_fit_measured), tested on the rest; each way's median and worst
+ * |relative error| over its n rows. */
+#define FIT_AR_WAYS 3
+typedef struct {
+  double median, worst;
+  size_t n;
+} fit_ar_error;
+int fit_allreduce_errors(const gs_measured *m, uint64_t gpus, const gs_link *lesson, const gs_gpu *gpu, const gs_link *link,
+                         fit_ar_error out[FIT_AR_WAYS], gs_error *err);
+/* A run's line of validate's decode table: its time a word at the peaks, with its engine's
+ * figures (with; every engine's pooled when its engine has none, has_own 0), with every
+ * engine's pooled (without), and measured, in seconds; its first word's predicted and
+ * measured (0 when it gives none). 0 when the run is not shown (not priced, or no pooled
+ * figures for its generation). Its |relative errors| into e (-1 where it has none). */
+typedef struct {
+  int has_own;
+  double peak, with, without, measured;
+  double first, first_measured;
+} fit_validated;
+int fit_validate_run(const priced_run *p, const fit_result *fr, fit_validated *v, left_out_error *e);
+/* The medians of the runs' |errors| (e[i].any >= 0: priced) a key at a time, the keys in
+ * the order they first appear from *at: the runs' source, GPU, or all of them. Each key's
+ * medians at the peaks, with the engine's figures, every engine's pooled and of the first
+ * word, over n[k] runs each. 0 when no key is left. */
+enum { FIT_BY_SOURCE, FIT_BY_GPU, FIT_BY_ALL };
+typedef struct {
+  const char *key;
+  double median[4];
+  size_t n[4];
+} fit_medians;
+int fit_medians_next(const priced_run *p, const left_out_error *e, size_t n, int by, size_t *at, fit_medians *out);
+
+/* fit_json.c: data/efficiency.json's text (gpusplit fit --json): the fit's figures, each
+ * naming the runs it was fitted on, through o (csrc/emit/json.h); ok runs were priced. */
+void fit_json(const gs_out *o, const gs_runs *runs, const priced_run *p, const fit_result *fr, size_t ok);
 
 #endif

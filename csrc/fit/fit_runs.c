@@ -49,7 +49,7 @@ static double round_to(double x, double scale) {
  * priced one, summed (and squared) into its generation's. */
 static int fit_system(const fit_ar_system *sy, const char *text, size_t len, double *sum, double *sq, ar_fit *out,
                       int *failure, gs_error *err) {
-  static gs_measured m;
+  gs_measured m;
   gs_gpu gpu;
   gs_link link;
   gs_hardware_text t;
@@ -377,8 +377,8 @@ static int compute_bound(const priced_run *p, const gs_efficiency *so_far) {
  * pooled engines' (a prefill and a server measured somewhere, not the data sheet's peak and
  * nothing). */
 static void fit_flops(priced_run *p, size_t n, double allreduce, const fit_result *fr, fit_figure *f, const gs_efficiency *fallback) {
-  static double first[GS_RUNS_MAX];
-  static int informs[GS_RUNS_MAX]; /* the run's first word is computed (compute_bound) */
+  double first[GS_RUNS_MAX];
+  int informs[GS_RUNS_MAX]; /* the run's first word is computed (compute_bound) */
   size_t computed = 0;
   double best = -1;
   uint64_t fewest = 0, most = 0; /* the serving runs' prefill tokens */
@@ -438,7 +438,7 @@ static void fit_flops(priced_run *p, size_t n, double allreduce, const fit_resul
 /* Steps 2 and 3 for one group, twice: the runs whose itl_ms includes the prefill need
  * the FLOP/s share, and the first word needs the bandwidth share. */
 static void fit_group(priced_run *p, size_t n, const fit_result *fr, fit_figure *f, const gs_efficiency *fallback) {
-  static double errs[GS_RUNS_MAX];
+  double errs[GS_RUNS_MAX];
   double allreduce = strcmp(f->generation, "all") == 0 ? -1 : fit_allreduce_for(fr, f->generation);
   int round;
   size_t i, m;
@@ -475,7 +475,7 @@ static void fit_group(priced_run *p, size_t n, const fit_result *fr, fit_figure 
  * figures (on each run's generation, as gs_efficiency_pick gives them) are on them; e is the
  * pooled all-generation figures. */
 static void pool_engine(priced_run *p, size_t n, const fit_result *fr, fit_figure *f) {
-  static double errs[GS_RUNS_MAX], first[GS_RUNS_MAX];
+  double errs[GS_RUNS_MAX], first[GS_RUNS_MAX];
   size_t i, m = 0, k = 0;
   f->runs = weigh(p, n, f->engine, f->generation, f->sources, sizeof f->sources);
   f->e = fr->f[0].e;
@@ -514,6 +514,22 @@ size_t fit_price_runs(const gs_runs *runs, priced_run *p) {
   return ok;
 }
 
+/* The fitted runs on each generation whose time takes an all-reduce (it grows with the
+ * start-up, as fit_bandwidth tells the runs that inform one): a generation with none has
+ * nothing of its own to tell a start-up by (gs_efficiency_pick). */
+static void count_startup_runs(const priced_run *p, size_t n, fit_result *fr) {
+  size_t i;
+  for (i = 0; i < n; i++) {
+    gs_efficiency z = {0};
+    double base;
+    int g;
+    if (!p[i].ok || fit_excluded(&p[i]) || (g = gs_generation_index(p[i].s.generation)) < 0) continue;
+    base = fit_predict(&p[i], &z, 0);
+    z.allreduce_us = 10;
+    if (base >= 0 && fit_predict(&p[i], &z, 0) > base) fr->startup_runs[g]++;
+  }
+}
+
 /* The mean of predicted over measured time per word with an engine's all-generation
  * figures, over every run the fit uses, whatever its engine. */
 static double mean_ratio(const priced_run *p, size_t n, const fit_result *fr, const fit_figure *f) {
@@ -537,6 +553,7 @@ int fit_runs(const gs_runs *runs, priced_run *p, fit_result *fr, gs_error *err) 
   memset(fr, 0, sizeof *fr);
   fr->ar = ar;
   if (fit_price_runs(runs, p) == 0) return gs_fail(err, GS_ERR_NONE_FITS, "runs", "no run has a model and GPU the catalogue knows");
+  count_startup_runs(p, runs->count, fr);
   /* every engine's runs pooled (ANY_ENGINE): the figures when no engine is named, and the
    * FLOP/s share of an engine no run of which gives ttft_ms */
   gs_format(fr->f[0].engine, sizeof fr->f[0].engine, "%s", ANY_ENGINE);

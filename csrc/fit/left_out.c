@@ -72,7 +72,7 @@ int fit_left_out_errors(const gs_runs *runs, const priced_run *p, const ar_fit *
 
 /* Each engine's left_out_error (and the pooled one's), from the runs' errors. */
 void fit_note_left_out(const gs_runs *runs, const priced_run *p, const left_out_error *e, fit_result *fr) {
-  static double errs[GS_RUNS_MAX];
+  double errs[GS_RUNS_MAX];
   size_t g, i, m;
   for (g = 0; g < fr->count; g++) {
     fit_figure *f = &fr->f[g];

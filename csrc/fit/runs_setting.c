@@ -66,7 +66,7 @@ static const char *plain_bits(char *buf, size_t cap, double x) {
 }
 
 int fit_run_setting(const gs_run *r, fit_run_setting_t *s, char *why, size_t cap) {
-  static gs_setting setting; /* its texts are large */
+  gs_setting setting;
   const gs_model_entry *e = find_model(r->repo[0] ? r->repo : r->model);
   /* the catalogue GPU the runs' name is measured_as (data/gpus.json); where the label leaves
    * the form open (A100-80GB), the run's interconnect closes it: over PCIe it is the PCIe

@@ -148,22 +148,27 @@ static int read_name(const gs_json *j, int at, const char *field, char *buf, siz
   return GS_OK;
 }
 
-/* An entry of mxfp4's modules_to_not_convert that names a module the format leaves at 16
- * bits anyway: gpt-oss lists its attention, router, embedding and output table. */
-static int unconverted_module_known(const gs_json *j, int at) {
-  static const char *const ENDS[] = {"self_attn", "router", "embed_tokens", "lm_head"};
+/* An entry of modules_to_not_convert that names a module the format leaves at 16 bits
+ * anyway: gpt-oss's mxfp4 lists its attention, router, embedding and output table; block
+ * FP8 (tally.c) converts attention, feed-forward and expert matrices only, so there the
+ * tables and a mixture's router ("mlp.gate", Qwen3-MoE's and DeepSeek's) are such. */
+static int unconverted_module_known(const gs_json *j, int at, int kind) {
+  static const char *const MXFP4_ENDS[] = {"self_attn", "router", "embed_tokens", "lm_head"};
+  static const char *const FP8_ENDS[] = {"mlp.gate", "embed_tokens", "lm_head"};
+  const char *const *ends = kind == GS_STORE_FP8_BLOCK ? FP8_ENDS : MXFP4_ENDS;
+  size_t count = kind == GS_STORE_FP8_BLOCK ? sizeof FP8_ENDS / sizeof FP8_ENDS[0] : sizeof MXFP4_ENDS / sizeof MXFP4_ENDS[0];
   char s[GS_JSON_NAME_CAP];
   size_t i, n;
   if (j->toks[at].type != JSMN_STRING || (n = gs_json_string(j, at, s, sizeof s)) == (size_t)-1) return 0;
-  for (i = 0; i < sizeof ENDS / sizeof ENDS[0]; i++) {
-    size_t e = strlen(ENDS[i]);
-    if (n >= e && memcmp(s + n - e, ENDS[i], e) == 0) return 1;
+  for (i = 0; i < count; i++) {
+    size_t e = strlen(ends[i]);
+    if (n >= e && memcmp(s + n - e, ends[i], e) == 0 && (n == e || s[n - e - 1] == '.')) return 1;
   }
   return 0;
 }
 
 /* quantization_config (absent or null: 16 bits) to a storage; bits, when not 0, wins. */
-static int read_storage(const gs_json *j, uint64_t bits, unsigned formats, const char *type, gs_storage *out, gs_error *err) {
+static int read_storage(const gs_json *j, uint64_t bits, const gs_family *family, const char *type, gs_storage *out, gs_error *err) {
   int at = gs_json_find(j, 0, "quantization_config"), method, list, i, k;
   char name[32];
   memset(out, 0, sizeof *out);
@@ -189,7 +194,7 @@ static int read_storage(const gs_json *j, uint64_t bits, unsigned formats, const
   /* What would price it: --bits at the format's value width. That leaves out the scales of
    * its blocks and prices at that width any weight the checkpoint keeps at 16 bits, so the
    * refusal says so rather than guess a count no published total holds it to. */
-  if (!(formats & (1u << out->kind)))
+  if (!(family->formats & (1u << out->kind)))
     return gs_fail(err, GS_ERR_UNSUPPORTED, "quantization_config",
                    "quant_method '%s' is not supported for model_type '%s'; --bits %d prices every weight at %d bits, leaving out "
                    "the scales of its blocks and the weights it keeps at 16 bits",
@@ -205,14 +210,12 @@ static int read_storage(const gs_json *j, uint64_t bits, unsigned formats, const
     if ((rc = gs_json_count(j, size + 1, "quantization_config.weight_block_size", &out->block_rows, err)) != GS_OK ||
         (rc = gs_json_count(j, gs_json_next(j, size + 1), "quantization_config.weight_block_size", &out->block_cols, err)) != GS_OK)
       return rc;
-    if (list >= 0 && !gs_json_is_null(j, list) && !(j->toks[list].type == JSMN_ARRAY && j->toks[list].size == 0))
-      return gs_fail(err, GS_ERR_UNSUPPORTED, "quantization_config.modules_to_not_convert", "is not supported with fp8");
-    return GS_OK;
+    out->scale_bits = family->fp8_scale_bits;
   }
   if (list < 0 || gs_json_is_null(j, list)) return GS_OK;
   if (j->toks[list].type != JSMN_ARRAY) return gs_fail(err, GS_ERR_TYPE, "quantization_config.modules_to_not_convert", "must be an array");
   for (k = 0, i = list + 1; k < j->toks[list].size; k++, i = gs_json_next(j, i))
-    if (!unconverted_module_known(j, i))
+    if (!unconverted_module_known(j, i, out->kind))
       return gs_fail(err, GS_ERR_UNSUPPORTED, "quantization_config.modules_to_not_convert",
                      "entry %d names a module the reader cannot keep at 16 bits exactly", k);
   return GS_OK;
@@ -277,7 +280,7 @@ int gs_model_parse(const char *json, size_t len, uint64_t bits, gs_model *out, g
   }
   memset(&t, 0, sizeof t);
   t.err = err;
-  if ((rc = read_storage(&j, bits, family->formats, m.type, &t.storage, err)) != GS_OK) return rc;
+  if ((rc = read_storage(&j, bits, family, m.type, &t.storage, err)) != GS_OK) return rc;
   c.json = &j;
   c.object = 0;
   c.err = err;

@@ -48,6 +48,13 @@ int fit_gen_index(const char *g) {
   return -1;
 }
 
+int gs_generation_index(const char *g) {
+  int i;
+  for (i = 0; i < GS_GENERATION_COUNT; i++)
+    if (strcmp(GS_GENERATIONS[i], g) == 0) return i;
+  return -1;
+}
+
 double fit_allreduce_for(const fit_result *fr, const char *generation) {
   int gi = fit_gen_index(generation);
   return gi >= 0 ? fr->ar.us[gi] : 0;
@@ -84,6 +91,20 @@ static int read_allreduce(const gs_json *j, fit_result *fr, gs_error *err) {
   return GS_OK;
 }
 
+/* The "startup_runs" object: each generation's fitted decode runs that take an all-reduce. */
+static int read_startup_runs(const gs_json *j, fit_result *fr, gs_error *err) {
+  int object = gs_json_find(j, 0, "startup_runs"), g, rc;
+  if (object < 0 || j->toks[object].type != JSMN_OBJECT) return gs_fail(err, GS_ERR_MISSING, "startup_runs", "must be an object");
+  for (g = 0; g < GS_GENERATION_COUNT; g++) {
+    double runs;
+    if ((rc = number_of(j, object, GS_GENERATIONS[g], &runs, err)) != GS_OK) return rc;
+    if (!(runs >= 0 && runs <= GS_RUNS_MAX) || runs != (double)(size_t)runs)
+      return gs_fail(err, GS_ERR_RANGE, GS_GENERATIONS[g], "must be a count of runs, 0 to %d", GS_RUNS_MAX);
+    fr->startup_runs[g] = (size_t)runs;
+  }
+  return GS_OK;
+}
+
 /* One object of the "figures" array into f. */
 static int read_figure(const gs_json *j, int at, fit_figure *f, gs_error *err) {
   double runs;
@@ -112,14 +133,14 @@ static int read_figure(const gs_json *j, int at, fit_figure *f, gs_error *err) {
   return GS_OK;
 }
 
-int gs_efficiency_read(const char *text, size_t len, fit_result *fr, gs_error *err) {
-  static jsmntok_t toks[GS_JSON_TOKENS];
+int gs_efficiency_read(const char *text, size_t len, jsmntok_t *toks, unsigned tok_cap, fit_result *fr, gs_error *err) {
   gs_json j;
   int rc, list, at, i;
   memset(fr, 0, sizeof *fr);
-  if ((rc = gs_json_parse(text, len, toks, GS_JSON_TOKENS, &j, err)) != GS_OK) return rc;
+  if ((rc = gs_json_parse(text, len, toks, tok_cap, &j, err)) != GS_OK) return rc;
   if ((rc = text_of(&j, 0, "median_engine", fr->median_engine, sizeof fr->median_engine, err)) != GS_OK) return rc;
   if ((rc = read_allreduce(&j, fr, err)) != GS_OK) return rc;
+  if ((rc = read_startup_runs(&j, fr, err)) != GS_OK) return rc;
   if ((list = gs_json_find(&j, 0, "figures")) < 0 || toks[list].type != JSMN_ARRAY)
     return gs_fail(err, GS_ERR_MISSING, "figures", "must be an array");
   for (i = 0, at = list + 1; i < toks[list].size && fr->count < MAX_GROUPS; i++, at = gs_json_next(&j, at)) {
@@ -134,6 +155,14 @@ const fit_figure *fit_pooled_engine(const fit_result *fr, const char *engine) {
   for (i = 0; i < fr->count; i++)
     if (fr->f[i].pooled && strcmp(fr->f[i].engine, engine) == 0 && strcmp(fr->f[i].generation, "all") == 0) return &fr->f[i];
   return NULL;
+}
+
+/* Whether a decode run the fit holds on a generation takes an all-reduce, and so tells the
+ * start-up. Not whether the fit made figures on it: those need FIT_MIN_RUNS runs, and are not
+ * made for a generation that holds all of a group's runs (a runs file on one GPU). */
+static int own_runs(const fit_result *fr, const char *generation) {
+  int g = gs_generation_index(generation);
+  return g >= 0 && fr->startup_runs[g] > 0;
 }
 
 const fit_figure *gs_efficiency_pick(const fit_result *fr, const char *engine, const char *generation, gs_efficiency *out) {
@@ -152,8 +181,22 @@ const fit_figure *gs_efficiency_pick(const fit_result *fr, const char *engine, c
   }
   if (!all) return NULL;
   *out = all->e;
-  if (!all->allreduce_fitted) out->allreduce_us = fit_allreduce_for(fr, generation);
+  /* a generation none of whose fitted decode runs takes an all-reduce does not take a
+   * start-up fitted to other generations' runs: NCCL's constants price it, or its measured
+   * table where one reaches (csrc/core/nccl.c), with nothing added (issue 30) */
+  if (strcmp(generation, "all") != 0 && !own_runs(fr, generation)) out->allreduce_us = 0;
+  else if (!all->allreduce_fitted) out->allreduce_us = fit_allreduce_for(fr, generation);
   return all;
+}
+
+int gs_efficiency_own_startup(const fit_result *fr, const char *gpu_key) {
+  gs_gpu g;
+  gs_hardware_text t;
+  const char *generation = gs_gpu_generation(gpu_key);
+  if (generation[0]) return own_runs(fr, generation);
+  /* the lesson's GPU and typed ones are priced as every GPU pooled; a catalogue GPU the fit
+   * gives no generation has no runs of its own */
+  return strcmp(gpu_key, "lesson") == 0 || gs_builtin_gpu(gpu_key, &g, &t, NULL) != GS_OK;
 }
 
 /* Why an engine has no figures of its own, before the figures it is priced with; "" when it
@@ -178,6 +221,8 @@ const fit_figure *gs_efficiency_for_gpu(const fit_result *fr, const char *engine
   char off[96] = "; not tested on a source the fit left out";
   if (!generation[0]) generation = "all";
   if (!(f = gs_efficiency_pick(fr, engine, generation, out))) return NULL;
+  /* the all-generation figures' start-up, for a catalogue GPU the fit gives no generation */
+  if (strcmp(f->generation, "all") == 0 && !gs_efficiency_own_startup(fr, gpu_key)) out->allreduce_us = 0;
   /* how far off the engine's figures are on sources the fit left out (gpusplit fit) */
   for (i = 0; i < fr->count; i++)
     if (strcmp(fr->f[i].engine, f->engine) == 0 && strcmp(fr->f[i].generation, "all") == 0) left_out = fr->f[i].left_out_error;
@@ -205,6 +250,17 @@ static void engine_names(const fit_result *fr, char *names, size_t cap) {
       at += (size_t)gs_format(names + at, cap - at, "%s%s", at ? ", " : "", fr->f[i].engine);
 }
 
+/* The bit of allreduce_us among the typed figures: its place in GS_EFFICIENCY_FIELDS. */
+static unsigned allreduce_typed_bit(void) {
+  unsigned bit = 1, found = 0;
+#define FIND(member, kind, flag) \
+  if (strcmp(#member, "allreduce_us") == 0) found = bit; \
+  bit <<= 1;
+  GS_EFFICIENCY_FIELDS(FIND)
+#undef FIND
+  return found;
+}
+
 /* Which figures of q->efficiency are typed: efficiency_typed, or when it is 0, those on. */
 static unsigned typed_figures(const gs_request *q) {
   unsigned bits = 0, bit = 1;
@@ -215,7 +271,7 @@ static unsigned typed_figures(const gs_request *q) {
   return bits;
 }
 
-int gs_efficiency_resolve(const gs_request *q, const gs_setting *s, gs_efficiency *out, char *said, size_t cap, gs_error *err) {
+int gs_efficiency_resolve(const gs_request *q, gs_setting *s, gs_efficiency *out, char *said, size_t cap, gs_error *err) {
   const fit_result *fr = q->efficiencies ? q->efficiencies : &GS_EFFICIENCY_TABLE;
   unsigned typed = typed_figures(q), bit = 1;
   int named = q->efficiencies || (q->engine && strcmp(q->engine, "none") != 0);
@@ -232,10 +288,13 @@ int gs_efficiency_resolve(const gs_request *q, const gs_setting *s, gs_efficienc
   }
   if (!named && s->real && !q->engine && !typed && !gs_efficiency_for_gpu(fr, "", s->gpu_text.key, out, said, cap))
     gs_format(said, cap, "none fitted for %s: the peaks", s->gpu_text.name);
+  /* fitted figures apply and the start-up is not one fitted on other GPUs' runs */
+  s->allreduce_unfitted = said[0] && !gs_efficiency_own_startup(fr, s->gpu_text.key);
 #define TYPED(member, kind, flag) \
   if (typed & bit) out->member = q->efficiency.member, gs_format(said, cap, "as given"); \
   bit <<= 1;
   GS_EFFICIENCY_FIELDS(TYPED)
 #undef TYPED
+  if (typed & allreduce_typed_bit()) s->allreduce_unfitted = 0;
   return GS_OK;
 }

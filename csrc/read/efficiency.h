@@ -54,6 +54,8 @@ typedef struct fit_result_s {
   size_t count;
   char median_engine[24];
   ar_fit ar;
+  size_t startup_runs[GS_GENERATION_COUNT]; /* the decode runs fitted on each of GS_GENERATIONS whose
+                                               time takes an all-reduce: those that tell a start-up */
 } fit_result;
 
 /* data/efficiency.json as a typed table (build/efficiency_table.c, scripts/tables.c). */
@@ -67,14 +69,18 @@ const gs_allreduce_table *gs_allreduce_measured(const char *gpu_key, const char 
 
 /* The index of a generation among the first FIT_GEN_COUNT of GS_GENERATIONS; -1: none. */
 int fit_gen_index(const char *generation);
+/* The index of a generation among all GS_GENERATIONS; -1: none. */
+int gs_generation_index(const char *generation);
 /* A generation's all-reduce start-up in fr; 0 when fr has none for it. */
 double fit_allreduce_for(const fit_result *fr, const char *generation);
-/* data/efficiency.json's text into fr. */
-int gs_efficiency_read(const char *text, size_t len, fit_result *fr, gs_error *err);
+/* data/efficiency.json's text into fr, parsed into the caller's toks (room for tok_cap
+ * tokens; GS_JSON_TOKENS holds the file's). */
+int gs_efficiency_read(const char *text, size_t len, jsmntok_t *toks, unsigned tok_cap, fit_result *fr, gs_error *err);
 /* The figures for an engine ("" for every engine pooled, "median" for the median engine)
  * on a GPU generation ("all": none): the engine's own for that generation, else its
- * all-generation ones with that generation's all-reduce start-up; every engine's pooled for
- * an engine with none of its own (fit_pooled_engine). NULL when the engine has none. */
+ * all-generation ones with that generation's all-reduce start-up (none when no fitted run on
+ * the generation takes an all-reduce: fr->startup_runs); every engine's pooled for an engine
+ * with none of its own (fit_pooled_engine). NULL when the engine has none. */
 const fit_figure *gs_efficiency_pick(const fit_result *fr, const char *engine, const char *generation, gs_efficiency *out);
 /* The engine's all-generation group when it has no figures of its own (pooled); NULL
  * otherwise. */
@@ -88,6 +94,11 @@ const fit_figure *gs_efficiency_for_gpu(const fit_result *fr, const char *engine
  * engine's pooled when nothing is named or typed; then each typed figure in place of one.
  * said gets which ("" when off). Fails naming "engine" for an engine with no figures, and
  * "efficiency" for a built-in table without the pooled figures (a broken build). */
-int gs_efficiency_resolve(const gs_request *q, const gs_setting *s, gs_efficiency *out, char *said, size_t cap, gs_error *err);
+int gs_efficiency_resolve(const gs_request *q, gs_setting *s, gs_efficiency *out, char *said, size_t cap, gs_error *err);
+/* 0 when no decode run fitted in fr on a catalogue GPU's generation takes an all-reduce
+ * (fr->startup_runs; or the GPU has no generation): the all-generation figures' start-up,
+ * fitted to other GPUs' runs, is then not added, and NCCL's constants or its measured table
+ * price its all-reduces; 1 otherwise (the lesson's GPU and typed ones included). */
+int gs_efficiency_own_startup(const fit_result *fr, const char *gpu_key);
 
 #endif

@@ -33,9 +33,7 @@ static int resolve_model(const gs_request *q, gs_setting *out, gs_error *err) {
     /* the lesson's module carries no config reader: it offers its three models */
     return gs_fail(err, GS_ERR_UNSUPPORTED, "model", "this module reads no config.json");
 #else
-    const char *label = q->model_label ? q->model_label : "config.json";
-    gs_format(out->model_name, sizeof out->model_name, "%s", label);
-    gs_format(out->model_file, sizeof out->model_file, "%s", label);
+    out->model_name = q->model_label ? q->model_label : "config.json";
     if (memchr(q->model_text, '\0', q->model_len))
       return gs_fail(err, GS_ERR_JSON, "", "is not valid JSON: it holds a NUL byte");
     return gs_model_parse(q->model_text, q->model_len, q->bits, &out->model, err);
@@ -43,23 +41,33 @@ static int resolve_model(const gs_request *q, gs_setting *out, gs_error *err) {
   }
   e = gs_find_model(q->model_key ? q->model_key : "70b");
   if (!e) return gs_fail(err, GS_ERR_UNKNOWN, "model", "no built-in model is named '%s'", q->model_key);
-  gs_format(out->model_name, sizeof out->model_name, "%s", e->name);
-  gs_format(out->model_file, sizeof out->model_file, "data/models/%s", e->file);
+  out->model_name = e->name;
+  out->model_entry = e;
   if ((rc = gs_builtin_model(e->key, q->bits, &out->model, err)) != GS_OK) return rc;
   return GS_OK;
 }
 
 /* A GPU by key (the lesson's when none), each typed figure in place of the catalogue's;
  * with no key and every figure typed, a GPU of its own (no generation unless typed). */
+/* A catalogue entry's names, without its source. */
+static void names_of(const gs_hardware_text *t, gs_hardware_names *out) {
+  gs_format(out->key, sizeof out->key, "%s", t->key);
+  gs_format(out->name, sizeof out->name, "%s", t->name);
+  gs_format(out->link, sizeof out->link, "%s", t->link);
+}
+
 static int resolve_gpu(const gs_request *q, gs_setting *out, gs_error *err) {
   const unsigned figures = GS_TYPED_GIB | GS_TYPED_USABLE | GS_TYPED_GPU_BW | GS_TYPED_FLOPS;
   unsigned t = BEYOND_WIDGET ? q->gpu_typed : 0;
+  gs_hardware_text text;
   int rc;
   if (!q->gpu_key && (t & figures) == figures) {
     memset(&out->gpu, 0, sizeof out->gpu);
     memset(&out->gpu_text, 0, sizeof out->gpu_text);
-  } else if ((rc = gs_builtin_gpu(q->gpu_key ? q->gpu_key : "lesson", &out->gpu, &out->gpu_text, err)) != GS_OK) {
+  } else if ((rc = gs_builtin_gpu(q->gpu_key ? q->gpu_key : "lesson", &out->gpu, &text, err)) != GS_OK) {
     return rc;
+  } else {
+    names_of(&text, &out->gpu_text);
   }
   if (t & GS_TYPED_GIB) out->gpu.gib = q->gpu.gib;
   if (t & GS_TYPED_USABLE) out->gpu.usable = q->gpu.usable;
@@ -82,18 +90,21 @@ static int resolve_gpu(const gs_request *q, gs_setting *out, gs_error *err) {
  * NULL) says whether a typed latency differs from the one it replaces: 1 the step's, 2 the
  * base's, 0 neither. */
 static int resolve_link(const char *key, const char *def, unsigned t, const gs_link *typed, double base_us, gs_link *out,
-                        gs_hardware_text *text, int *latencies_typed, gs_error *err) {
+                        gs_hardware_names *names, int *latencies_typed, gs_error *err) {
   /* a link of its own has its bandwidth and latencies typed (the start-up may be given as
    * base_us); otherwise typed figures replace some of the default link's */
   const unsigned figures = GS_TYPED_LINK_BW | GS_TYPED_STEP_US | GS_TYPED_KIND | (base_us >= 0 ? 0 : GS_TYPED_BASE_US);
   int custom = !key && (t & figures) == figures, rc;
-  if (!BEYOND_WIDGET) return gs_builtin_link(key ? key : def, out, text, err);
+  gs_hardware_text text;
   if (custom) {
     memset(out, 0, sizeof *out);
-    memset(text, 0, sizeof *text);
-  } else if ((rc = gs_builtin_link(key ? key : def, out, text, err)) != GS_OK) {
+    memset(names, 0, sizeof *names);
+  } else if ((rc = gs_builtin_link(key ? key : def, out, &text, err)) != GS_OK) {
     return rc;
+  } else {
+    names_of(&text, names);
   }
+  if (!BEYOND_WIDGET) return GS_OK;
   /* only a catalogue link's latencies can be said to be replaced; a link typed whole has
    * none of its own to compare (NCCL's rules price it with NCCL's latencies for its kind) */
   if (latencies_typed && !custom)
@@ -106,7 +117,7 @@ static int resolve_link(const char *key, const char *def, unsigned t, const gs_l
   if (t & GS_TYPED_BASE_US) out->base_us = typed->base_us + 0.0;
   if (t & GS_TYPED_KIND) out->kind = typed->kind;
   if (base_us >= 0) out->base_us = base_us;
-  if (t & (GS_TYPED_LINK_BW | GS_TYPED_STEP_US | GS_TYPED_BASE_US)) gs_format(text->name, sizeof text->name, "Custom link");
+  if (t & (GS_TYPED_LINK_BW | GS_TYPED_STEP_US | GS_TYPED_BASE_US)) gs_format(names->name, sizeof names->name, "Custom link");
   return gs_link_check(out, err);
 }
 
@@ -160,7 +171,7 @@ static void say_typed(const gs_request *q, const gs_setting *out, char *buf, siz
 /* The one line that says which rules hold, for the report's header and the JSON. */
 static void say_assumptions(const gs_request *q, gs_setting *out) {
   const gs_plan *p = &out->plan;
-  char servers[96] = "one server", typed[200], rule[200];
+  char servers[96] = "one server", typed[200], rule[200], unfitted[160] = "";
   if (p->per_server) gs_format(servers, sizeof servers, "servers of %llu joined by %s", (unsigned long long)p->per_server,
                                out->between_text.name[0] ? out->between_text.name : "the link between servers");
   const char *fp8 = out->fp8_compute ? ", 8-bit weights at the FP8 peak" : out->fp4_compute ? ", 4-bit weights at the FP4 peak" : "";
@@ -170,15 +181,18 @@ static void say_assumptions(const gs_request *q, gs_setting *out) {
     return;
   }
   say_typed(q, out, typed, sizeof typed);
+  if (BEYOND_WIDGET && out->allreduce_unfitted)
+    gs_format(unfitted, sizeof unfitted, ", no all-reduce start-up fitted to other GPUs' runs (none of the fit's decode runs on %s takes an all-reduce)",
+              gs_gpu_generation(out->gpu_text.key)[0] ? gs_gpu_generation(out->gpu_text.key) : out->gpu_text.name);
   if (p->measured)
     gs_format(rule, sizeof rule, "all-reduces as measured on one server (%s, %s: %llu to %llu GPUs, nothing fitted added), "
               "NCCL's rules beyond at the one-way ring bandwidth",
               p->measured->file, p->measured->source_dir, (unsigned long long)p->measured->gpus[0],
               (unsigned long long)p->measured->gpus[p->measured->counts - 1]);
-  gs_format(out->assumptions, sizeof out->assumptions, "real: %s, %s, %s, %s, %s%s%s%s", p->cache_per_chat ? "a cache for each chat" : "one chat's cache",
+  gs_format(out->assumptions, sizeof out->assumptions, "real: %s, %s, %s, %s, %s%s%s%s%s", p->cache_per_chat ? "a cache for each chat" : "one chat's cache",
             p->read_cache ? "read every step" : "not read", out->divide_heads ? "counts dividing the heads" : "every count", servers,
             p->measured ? rule : p->nccl == GS_NCCL_AUTO ? "NCCL's rules at the one-way ring bandwidth" : "the lesson's all-reduce at the one-way ring bandwidth",
-            p->prompt_tokens ? ", the first word timed" : "", fp8, typed);
+            unfitted, p->prompt_tokens ? ", the first word timed" : "", fp8, typed);
 }
 
 /* The plan past the GPU count, with the lesson's defaults (or real hardware's), checked
@@ -261,7 +275,7 @@ static int resolve_plan(const gs_request *q, int own_latencies, gs_setting *out,
 /* The link fitted to the request's log, at this plan's message size, of the chosen
  * link's kind (gpusplit calibrate; report --link-from). */
 static int resolve_log(const gs_request *q, gs_setting *out, gs_error *err) {
-  static gs_measured measured; /* 4 KiB: kept off the modules' stack */
+  gs_measured measured; /* 4 KiB, on the stack: the library keeps no state */
   gs_fit fit;
   gs_link fitted;
   uint64_t bytes;

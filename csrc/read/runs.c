@@ -15,7 +15,7 @@ static const char *const COLUMNS[C_KNOWN] = {"id", "model", "hf_repo", "weight_b
                                              "interconnect", "source", "note"};
 static const int REQUIRED[] = {C_ID, C_REPO, C_WBITS, C_GPU, C_TP, C_BATCH, C_ITL};
 
-#define MAX_COLUMNS 64
+#define MAX_COLUMNS GS_RUNS_COLUMNS
 #define FIELD_CAP GS_CSV_FIELD_CAP
 typedef gs_csv csv;
 
@@ -229,8 +229,8 @@ static int read_run(const char *const *v, size_t line, const gs_run *prev, gs_ru
   return GS_OK;
 }
 
-int gs_runs_parse(const char *text, size_t len, gs_runs *out, gs_error *err) {
-  static char f[MAX_COLUMNS][FIELD_CAP];
+int gs_runs_parse(const char *text, size_t len, gs_runs_scratch *scratch, gs_runs *out, gs_error *err) {
+  char(*f)[FIELD_CAP] = scratch->field;
   int at[C_KNOWN], n, header_n, rc, k;
   size_t i;
   csv c;

@@ -7,9 +7,13 @@
  * block with one 8-bit shared scale; transformers' Mxfp4 quantizer converts only the
  * experts (gpt-oss's checkpoints: *_blocks and *_scales tensors). */
 enum { MXFP4_VALUE_BITS = 4, MXFP4_BLOCK = 32, MXFP4_SCALE_BITS = 8 };
-/* Block FP8 (DeepSeek-V3's fp8 checkpoints, transformers' FineGrainedFP8): an 8-bit value
- * and a 32-bit weight_scale_inv per block of every nn.Linear weight. */
-enum { FP8_VALUE_BITS = 8, FP8_SCALE_BITS = 32 };
+/* Block FP8 (DeepSeek-V3's and Qwen3's fp8 checkpoints, transformers' FineGrainedFP8): an
+ * 8-bit value and one weight_scale_inv per block of every attention, feed-forward and
+ * expert matrix; the scale's width is the family's (families.c). The tables, the norms and
+ * a mixture's router stay at 16 bits: vLLM builds Qwen3-MoE's router with no quantization
+ * (models/qwen3_moe.py, quant_config=None), and the Hub's counts of DeepSeek-V3-,
+ * Qwen3-32B- and Qwen3-30B-A3B-FP8 hold exactly so (tests/c/test_families.c). */
+enum { FP8_VALUE_BITS = 8 };
 
 static void fail_overflow(gs_tally *t) {
   if (t->code == GS_OK) t->code = gs_fail(t->err, GS_ERR_OVERFLOW, "config", "the weight count would overflow 64 bits");
@@ -58,7 +62,7 @@ void gs_tally_matrix(gs_tally *t, int part, uint64_t copies, uint64_t rows, uint
   case GS_STORE_FP8_BLOCK:
     if (part != GS_PART_ATTENTION && part != GS_PART_MLP && part != GS_PART_EXPERT) break;
     if (!gs_mul(ceil_div(rows, t->storage.block_rows), ceil_div(cols, t->storage.block_cols), &blocks) ||
-        !gs_mul(blocks, FP8_SCALE_BITS, &scale_bits)) {
+        !gs_mul(blocks, t->storage.scale_bits, &scale_bits)) {
       fail_overflow(t);
       return;
     }

@@ -38,6 +38,21 @@
 
 #include "internal.h"
 
+
+/* The engines by name, as --engine and --emit spell them (gs_engine kinds). */
+static const char *const ENGINE_NAMES[GS_ENGINE_COUNT] = {"vllm", "sglang", "trtllm"};
+
+const char *gs_engine_name(int engine) {
+  return engine >= 0 && engine < GS_ENGINE_COUNT ? ENGINE_NAMES[engine] : NULL;
+}
+
+int gs_engine_parse(const char *name) {
+  int i;
+  for (i = 0; i < GS_ENGINE_COUNT; i++)
+    if (name && strcmp(name, ENGINE_NAMES[i]) == 0) return i;
+  return -1;
+}
+
 /* 1 when the catalogue key names an A100 (vLLM matches "a100" in the device name). */
 static int is_a100(const char *key) {
   size_t i;

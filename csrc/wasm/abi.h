@@ -17,8 +17,8 @@
  * and the frontier's. */
 #define GS_ABI_SUMMARY 8
 
-/* What the calls of GS_SHOWN_FIELDS, GS_SWEPT_FIELDS and GS_CHARTED_FIELDS (csrc/core/fields.h) hand over,
- * and what GS_MACHINE_FIELDS hands in. */
+/* What the calls of GS_SHOWN_FIELDS, GS_SWEPT_FIELDS, GS_CHARTED_FIELDS and GS_RULES_RECORD
+ * (csrc/core/fields.h) hand over, and what GS_MACHINE_FIELDS hands in. */
 typedef struct {
   const gs_setting *setting; /* as show() resolved it */
   const gs_sweep *found;     /* its searches up to the setting's max_n */
@@ -35,6 +35,10 @@ typedef struct {
   int targeted;
   uint64_t fewest;
 } gs_abi_charted;
+typedef struct {
+  const gs_setting *setting; /* as plan() resolved it */
+  const char *engine;        /* the engine whose fitted figures price; "" none named */
+} gs_abi_rules;
 typedef struct {
   double per_server, chat_tokens, cache_bits, switches, between_bandwidth, between_step_us, between_kind, link_kind, arch;
 } gs_abi_machine;

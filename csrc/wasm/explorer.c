@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "abi.h"
+#include "read/efficiency.h"
 
 /* The exports; only JavaScript calls them, so they have no header. */
 char *text_in_buffer(void);
@@ -26,7 +27,8 @@ int use_link_key(void);
 int use_link(double bandwidth, double step_us, double base_us, uint32_t kind);
 int use_log(uint32_t len);
 int use_between_key(void);
-int use_rules(uint32_t real);
+int use_rules(uint32_t rules);
+int use_engine(void);
 int plan(uint32_t split, double words, double per_server, double chat_tokens, double cache_bits, uint32_t switches);
 int price(uint32_t n);
 int sweep(void);
@@ -53,11 +55,14 @@ static char list_text[8192];
 
 /* The records each step hands over, r being the resolved setting: use_gpu_key() and
  * use_gpu() the GPU (gpu_*), use_link_key(), use_link() and plan() the link as priced
- * (link_*), use_log() the log's GPU count (log_*), plan() the message (planned_*). */
+ * (link_*), use_log() the log's GPU count (log_*), plan() the message (planned_*) and the
+ * rules that hold (rules_*, whose r is rules_held, a gs_abi_rules). */
 GS_ABI_RECORD(gpu, GS_GPU_RECORD, const gs_setting *)
 GS_ABI_RECORD(link, GS_LINK_RECORD, const gs_setting *)
 GS_ABI_RECORD(log, GS_LOG_FIELDS, const gs_setting *)
 GS_ABI_RECORD(planned, GS_PLANNED_FIELDS, const gs_setting *)
+GS_ABI_RECORD(rules, GS_RULES_RECORD, const gs_abi_rules *)
+static gs_abi_rules rules_held;
 
 static int refuse(int rc, const char *field, const char *what) {
   gs_error err;
@@ -90,7 +95,20 @@ static int put_line(size_t *at, const char *key, const char *name) {
   return 1;
 }
 
-/* The catalogue (what: 0 models, 1 GPUs, 2 links) into list_buffer(), in data/'s order. */
+/* The engines with fitted figures of their own (data/efficiency.json's all-generation groups),
+ * as "key\tkey\n" lines, in the table's order. */
+static int list_engines(void) {
+  size_t at = 0, i;
+  for (i = 0; i < GS_EFFICIENCY_TABLE.count; i++) {
+    const fit_figure *f = &GS_EFFICIENCY_TABLE.f[i];
+    if (strcmp(f->generation, "all") != 0 || strcmp(f->engine, ANY_ENGINE) == 0) continue;
+    if (!put_line(&at, f->engine, f->engine)) return refuse(GS_ERR_TOO_LONG, "list", "the engines do not fit their buffer");
+  }
+  return GS_OK;
+}
+
+/* The catalogue (what: 0 models, 1 GPUs, 2 links, 3 engines) into list_buffer(), in data/'s
+ * order. */
 EXPORT int list(uint32_t what) {
   char keys[2048];
   const char *array = what == 1 ? "gpus" : "links";
@@ -103,7 +121,8 @@ EXPORT int list(uint32_t what) {
       if (!put_line(&at, GS_MODELS[i].key, GS_MODELS[i].name)) return refuse(GS_ERR_TOO_LONG, "list", "the catalogue does not fit its buffer");
     return GS_OK;
   }
-  if (what > 2) return refuse(GS_ERR_UNKNOWN, "list", "must be 0 (models), 1 (GPUs) or 2 (links)");
+  if (what == 3) return list_engines();
+  if (what > 3) return refuse(GS_ERR_UNKNOWN, "list", "must be 0 (models), 1 (GPUs), 2 (links) or 3 (engines)");
   if ((rc = gs_builtin_keys(array, keys, sizeof keys, &err)) != GS_OK) return gs_abi_fail(rc, &err);
   for (i = 0; keys[i];) {
     gs_hardware_text text;
@@ -137,7 +156,7 @@ static void clear_from(int reached) {
   if (reached <= 1) {
     memset(&ask, 0, sizeof ask);
     ask.max_n = SWEEP_MAX;
-    /* the lesson's rules, switch by switch as the page sets them, unless use_rules(1) */
+    /* the rules while the parts are checked one by one; plan() takes use_rules()'s */
     ask.assume = GS_ASSUME_LESSON;
   }
   if (reached <= 2) {
@@ -197,17 +216,33 @@ EXPORT int use_gpu_key(void) {
   return put_gpu(&setting);
 }
 
-/* A GPU typed figure by figure (arch: enum gs_arch, kept from the GPU it started from). */
+/* A GPU typed figure by figure (arch: enum gs_arch, kept from the GPU it started from).
+ * Over the catalogue GPU chosen before, if one, as `report --gpu KEY --gpu-bw ...`: each
+ * figure that differs from the catalogue's replaces that figure only, and the GPU keeps its
+ * rules (gs_resolve) and the assumptions name what was typed. With none chosen, a GPU of
+ * its own, every figure typed. */
 EXPORT int use_gpu(double gib, double usable, double bandwidth, double flops, uint32_t arch) {
+  const char *started_from = ask.gpu_key;
+  gs_hardware_text text;
+  gs_gpu sheet;
+  gs_error err;
   int rc;
   clear_from(2);
   if ((rc = need(1, "model")) != GS_OK) return rc;
-  ask.gpu_typed = GS_TYPED_GIB | GS_TYPED_USABLE | GS_TYPED_GPU_BW | GS_TYPED_FLOPS | GS_TYPED_ARCH;
   ask.gpu.gib = gib;
   ask.gpu.usable = usable;
   ask.gpu.bandwidth = bandwidth;
   ask.gpu.flops = flops;
   ask.gpu.arch = arch > GS_ARCH_BLACKWELL ? -1 : (int)arch;
+  ask.gpu_typed = GS_TYPED_GIB | GS_TYPED_USABLE | GS_TYPED_GPU_BW | GS_TYPED_FLOPS | GS_TYPED_ARCH;
+  if (started_from) {
+    if ((rc = gs_builtin_gpu(started_from, &sheet, &text, &err)) != GS_OK) return gs_abi_fail(rc, &err);
+    ask.gpu_key = started_from;
+    /* != keeps a NaN typed, so the resolver refuses it by name */
+    ask.gpu_typed = (gib != sheet.gib ? GS_TYPED_GIB : 0) | (usable != sheet.usable ? GS_TYPED_USABLE : 0) |
+                    (bandwidth != sheet.bandwidth ? GS_TYPED_GPU_BW : 0) | (flops != sheet.flops ? GS_TYPED_FLOPS : 0) |
+                    (ask.gpu.arch != sheet.arch ? GS_TYPED_ARCH : 0);
+  }
   if ((rc = resolve_to(2)) != GS_OK) return rc;
   return put_gpu(&setting);
 }
@@ -223,18 +258,29 @@ EXPORT int use_link_key(void) {
 }
 
 /* A link typed figure by figure (kind: enum gs_link_kind), over the catalogue link chosen
- * before, if one: NCCL's own rules are refused only when a typed latency differs from it. */
+ * before, if one: as with a GPU, each figure that differs from the catalogue's replaces that
+ * figure only (a bandwidth left as the sheet's keeps real rules' one-way ring figure), and
+ * NCCL's own rules are refused only when a typed latency differs. With none chosen, a link
+ * of its own, every figure typed. */
 EXPORT int use_link(double bandwidth, double step_us, double base_us, uint32_t kind) {
   const char *started_from = ask.link_key; /* the catalogue link it was typed over, if one */
+  gs_hardware_text text;
+  gs_link sheet;
+  gs_error err;
   int rc;
   clear_from(3);
-  ask.link_key = started_from;
   if ((rc = need(2, "gpu")) != GS_OK) return rc;
-  ask.link_typed = GS_TYPED_LINK_BW | GS_TYPED_STEP_US | GS_TYPED_BASE_US | GS_TYPED_KIND;
   ask.link.bandwidth = bandwidth;
   ask.link.step_us = step_us;
   ask.link.base_us = base_us;
   ask.link.kind = kind > GS_LINK_NET ? -1 : (int)kind;
+  ask.link_typed = GS_TYPED_LINK_BW | GS_TYPED_STEP_US | GS_TYPED_BASE_US | GS_TYPED_KIND;
+  if (started_from) {
+    if ((rc = gs_builtin_link(started_from, &sheet, &text, &err)) != GS_OK) return gs_abi_fail(rc, &err);
+    ask.link_key = started_from;
+    ask.link_typed = (bandwidth != sheet.bandwidth ? GS_TYPED_LINK_BW : 0) | (step_us != sheet.step_us ? GS_TYPED_STEP_US : 0) |
+                     (base_us != sheet.base_us ? GS_TYPED_BASE_US : 0) | (ask.link.kind != sheet.kind ? GS_TYPED_KIND : 0);
+  }
   if ((rc = resolve_to(3)) != GS_OK) return rc;
   return put_link(&setting);
 }
@@ -264,22 +310,35 @@ EXPORT int use_between_key(void) {
   return resolve_to(4);
 }
 
-/* The rules plan() resolves by: 0 the lesson's, switch by switch as the page sets them
- * (the page's own); 1 real hardware's, as `report --assume real` (a cache for each chat
- * read every step, NCCL's rules, servers of the GPU's usual size, the first word of a
- * 1,024-token prompt, and data/efficiency.json's fitted efficiency, every engine's pooled
- * for the GPU's generation, which gs_resolve applies). Kept until called again. */
-static int real_rules;
-EXPORT int use_rules(uint32_t real) {
-  if (real > 1) return refuse(GS_ERR_RANGE, "rules", "must be 0 (the lesson's) or 1 (real hardware's)");
-  real_rules = (int)real;
+/* The rules plan() resolves by (use_rules): 0 the lesson's, switch by switch as the page
+ * sets them; 1 real hardware's, as `report --assume real` (a cache for each chat read every
+ * step, NCCL's rules, servers of the GPU's usual size, the first word of a 1,024-token
+ * prompt, and data/efficiency.json's fitted efficiency for the GPU's generation, which
+ * gs_resolve applies); 2 as `report` with neither: real for a catalogue GPU, the lesson's for
+ * the lesson's GPU or one of its own. And the engine whose fitted figures price under real
+ * rules (use_engine, `report --engine`): the key in key_in, "" for none named (every
+ * engine's pooled). Both kept until called again. */
+static int rules_asked = GS_ASSUME_LESSON;
+static char engine_key[24];
+EXPORT int use_rules(uint32_t rules) {
+  static const int ASSUME[] = {GS_ASSUME_LESSON, GS_ASSUME_REAL, GS_ASSUME_DEFAULT};
+  if (rules > 2) return refuse(GS_ERR_RANGE, "rules", "must be 0 (the lesson's), 1 (real hardware's) or 2 (the GPU's own)");
+  rules_asked = ASSUME[rules];
+  return GS_OK;
+}
+
+EXPORT int use_engine(void) {
+  char key[sizeof key_in];
+  key_given(key, sizeof key);
+  if (strlen(key) >= sizeof engine_key) return refuse(GS_ERR_TOO_LONG, "engine", "no engine has so long a name");
+  gs_format(engine_key, sizeof engine_key, "%s", key);
   return GS_OK;
 }
 
 /* The plan past the GPU count: split (enum gs_split), chats at once, GPUs a server (0: one
  * server), tokens and bits of a chat's cache (0: the lesson's 8,192 and 16), and switches
- * (enum gs_switch). The priced link's record into link_*() and the message into
- * planned_*(). Call after use_between_key(). */
+ * (enum gs_switch). The priced link's record into link_*(), the message into planned_*()
+ * and the rules that hold into rules_*() (GS_RULES_RECORD). Call after use_between_key(). */
 EXPORT int plan(uint32_t split, double words, double per_server, double chat_tokens, double cache_bits, uint32_t switches) {
   int rc;
   if ((rc = need(4, "between")) != GS_OK) return rc;
@@ -291,9 +350,20 @@ EXPORT int plan(uint32_t split, double words, double per_server, double chat_tok
   if (ask.words == 0) return refuse(GS_ERR_RANGE, "words", "must be a whole number from 1 to 1048576");
   ask.split = (int)split;
   ask.switches = switches;
-  ask.assume = real_rules ? GS_ASSUME_REAL : GS_ASSUME_LESSON;
-  if ((rc = resolve_to(5)) != GS_OK || (rc = put_link(&setting)) != GS_OK) return rc;
-  return put_planned(&setting);
+  ask.assume = rules_asked;
+  ask.engine = NULL;
+  if ((rc = resolve_to(5)) != GS_OK) return rc;
+  /* an engine named prices under real rules only: the lesson's keep the peaks, so that
+   * switching rules shows the lesson's figures */
+  if (engine_key[0] && setting.real) {
+    ask.engine = engine_key;
+    step = 4;
+    if ((rc = resolve_to(5)) != GS_OK) return rc;
+  }
+  rules_held.setting = &setting;
+  rules_held.engine = ask.engine ? ask.engine : "";
+  if ((rc = put_link(&setting)) != GS_OK || (rc = put_planned(&setting)) != GS_OK) return rc;
+  return put_rules(&rules_held);
 }
 
 /* Every figure of n GPUs, as `report` prints its row (csrc/cli/cli_report.c). */

@@ -11,7 +11,9 @@ import { execFileSync } from 'node:child_process';
 import { browserSuite, fileUrl, openPage, ROOT } from './harness.mjs';
 
 const GPUSPLIT = join(ROOT, 'build', 'gpusplit');
-// the page's setting, as report's flags (the explorer's lesson rules, csrc/wasm/explorer.c)
+// the page's setting, as report's flags: the explorer opens on real rules for a catalogue
+// GPU (tests/browser/rules.test.mjs), so the tests held to these ask for the lesson's
+// (#rules=lesson), whose 70B frontier within 16 GPUs is the crowded one
 const LESSON_70B = ['--model', '70b', '--gpu', 'h100-sxm', '--link', 'nvlink4', '--assume', 'lesson'];
 const planOf = (flags, budget) => JSON.parse(execFileSync(GPUSPLIT, ['plan', ...flags, '--gpus-max', String(budget), '--json'], { encoding: 'utf8' }));
 const reportRow = (flags) => JSON.parse(execFileSync(GPUSPLIT, ['report', ...flags, '--json'], { encoding: 'utf8' })).rows[0];
@@ -25,7 +27,7 @@ const reach = (page) => page.evaluate(() => [...document.querySelectorAll('#fron
 const chart = browserSuite('the explorer\'s plan chart');
 
 chart('every point of a crowded frontier is the topmost element at its centre, and a click there chooses it', async (ctx) => {
-  const { page, seen } = await openPage(ctx, fileUrl('explorer.html', '#budget=16'));
+  const { page, seen } = await openPage(ctx, fileUrl('explorer.html', '#budget=16&rules=lesson'));
   const native = planOf(LESSON_70B, 16);
   assert.ok(native.frontier.length >= 40, `a crowded frontier: ${native.frontier.length} points`);
   await page.locator('#plot').scrollIntoViewIfNeeded(); // elementFromPoint sees the viewport only
@@ -72,7 +74,7 @@ chart('the chart is one Tab stop, and the arrow keys, Home and End reach every p
 });
 
 chart('a point chosen sets the cards and the sum to report\'s for its flags; the table lists the same points in engine terms', async (ctx) => {
-  const { page, seen } = await openPage(ctx, fileUrl('explorer.html', '#per=8&budget=16'));
+  const { page, seen } = await openPage(ctx, fileUrl('explorer.html', '#per=8&budget=16&rules=lesson'));
   const rules = [...LESSON_70B, '--per-server', '8', '--between', 'ib-ndr'];
   const native = planOf(rules, 16);
   const before = await page.textContent('#time');
@@ -104,7 +106,7 @@ chart('a point chosen sets the cards and the sum to report\'s for its flags; the
 });
 
 chart('a budget that holds no layout names the fewest GPUs that would, and its button searches them', async (ctx) => {
-  const { page, seen } = await openPage(ctx, fileUrl('explorer.html', '#model=405b&budget=8'));
+  const { page, seen } = await openPage(ctx, fileUrl('explorer.html', '#model=405b&budget=8&rules=lesson'));
   const native = planOf(['--model', '405b', '--gpu', 'h100-sxm', '--link', 'nvlink4', '--assume', 'lesson'], 8);
   assert.is(native.frontier.length, 0);
   const fewest = Number(native.why.match(/the fewest that hold it are (\d+)/)[1]);
@@ -131,16 +133,17 @@ chart('the widget\'s link from its 405B view opens the explorer on a budget that
   assert.equal(explorer.seen.problems, []);
 });
 
-// Qwen3-8B-FP8's config.json (Qwen/Qwen3-8B-FP8 on the Hub): block-quantized FP8.
-const QWEN3_FP8 = JSON.stringify({
-  architectures: ['Qwen3ForCausalLM'], model_type: 'qwen3', hidden_size: 4096, intermediate_size: 12288, num_attention_heads: 32,
-  num_hidden_layers: 36, num_key_value_heads: 8, head_dim: 128, vocab_size: 151936, tie_word_embeddings: false, torch_dtype: 'bfloat16',
+// Llama 3.1 8B's shape with block-quantized FP8, which the reader does not count for Llama
+// (Qwen3's and DeepSeek's FP8 it counts, scales and all).
+const LLAMA_FP8 = JSON.stringify({
+  architectures: ['LlamaForCausalLM'], model_type: 'llama', hidden_size: 4096, intermediate_size: 14336, num_attention_heads: 32,
+  num_hidden_layers: 32, num_key_value_heads: 8, vocab_size: 128256, tie_word_embeddings: false, torch_dtype: 'bfloat16',
   quantization_config: { activation_scheme: 'dynamic', fmt: 'e4m3', quant_method: 'fp8', weight_block_size: [128, 128] },
 });
 
 chart('a pasted FP8 config the reader cannot count names the bits that price it, clears the 70B\'s figures, and the list says "your config.json"', async (ctx) => {
   const { page, seen } = await openPage(ctx, fileUrl('explorer.html'));
-  await page.fill('#config', QWEN3_FP8);
+  await page.fill('#config', LLAMA_FP8);
   const said = await page.textContent('#model-status');
   assert.ok(said.includes('--bits 8') && said.includes('leaving out') && said.endsWith('Here, that is 8 in "Bits a weight".'), said);
   assert.is(await page.textContent('#memory'), '—');
@@ -166,7 +169,9 @@ const a11y = browserSuite('the plan chart, as axe-core sees it', { contextOption
 
 for (const colorScheme of ['light', 'dark']) {
   a11y(`in the ${colorScheme} scheme axe finds no violation with the chart focused, a point chosen, the table open, and a budget too small`, async (ctx) => {
-    for (const fragment of ['#budget=16&per=8', '#model=405b&budget=8']) {
+    // real rules (the default: the rules' switch, the engine's select), the lesson's (the
+    // select disabled, the switches the person's own), and a budget too small
+    for (const fragment of ['#budget=16&per=8', '#budget=16&per=8&rules=lesson', '#model=405b&budget=8']) {
       const { page, seen } = await openPage(ctx, fileUrl('explorer.html', fragment));
       await page.emulateMedia({ colorScheme });
       if (await page.locator('#frontier .ex-point').count()) {

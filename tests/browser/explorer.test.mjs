@@ -13,7 +13,10 @@ const data = (name) => join(ROOT, 'data', 'models', name);
 const GPUSPLIT = join(ROOT, 'build', 'gpusplit');
 const QWEN_MOE = data('qwen3-30b-a3b.json');
 const LOG = join(ROOT, 'tests', 'nccl-tests', 'dgx_h100_8gpu_nvidia_dgxc.txt');
-// the explorer prices by the lesson's rules (csrc/wasm/explorer.c), as report does with --assume lesson
+// The explorer opens on real rules for a catalogue GPU (tests/browser/rules.test.mjs holds
+// it to report under both); these tests ask for the lesson's (#rules=lesson), as report
+// does with --assume lesson, so that each switch they tick is the person's own.
+const LESSON = '#rules=lesson';
 // The page's address once the fragment write its last render scheduled has run (the
 // explorer writes it in a task of its own, after the figures, as the widget does).
 const settledUrl = async (page) => {
@@ -79,7 +82,7 @@ async function chooseCount(page, n) {
 const explorer = browserSuite('the explorer, held to gpusplit report', { server: true });
 
 explorer('a catalogue model chosen with the controls shows report\'s figures, every count, the fewest, the best and the sums', async (ctx) => {
-  const { page, seen } = await openPage(ctx, fileUrl('explorer.html'));
+  const { page, seen } = await openPage(ctx, fileUrl('explorer.html', LESSON));
   await page.selectOption('#model', 'qwen3-30b-a3b');
   await page.selectOption('#gpu', 'h100-sxm');
   await page.selectOption('#link', 'nvlink4');
@@ -105,7 +108,7 @@ explorer('a catalogue model chosen with the controls shows report\'s figures, ev
 });
 
 explorer('a pasted config.json is priced as report prices that file, and a small one travels in the link', async (ctx) => {
-  const { page, seen } = await openPage(ctx, fileUrl('explorer.html'));
+  const { page, seen } = await openPage(ctx, fileUrl('explorer.html', LESSON));
   const file = data('gpt-oss-20b.json');
   await page.fill('#config', readFileSync(file, 'utf8'));
   await chooseCount(page, 2);
@@ -126,7 +129,7 @@ explorer('a pasted config.json is priced as report prices that file, and a small
 });
 
 explorer('a bad config shows report\'s one-line message beside its box, and the page keeps working', async (ctx) => {
-  const { page, seen } = await openPage(ctx, fileUrl('explorer.html'));
+  const { page, seen } = await openPage(ctx, fileUrl('explorer.html', LESSON));
   const dir = mkdtempSync(join(tmpdir(), 'gpusplit-explorer-'));
   try {
     for (const text of ['{"model_type":"llama","hidden_size":0}', '{"hidden_size": 4096,', '{"model_type":"mllama","hidden_size":8}']) {
@@ -154,7 +157,7 @@ explorer('a bad config shows report\'s one-line message beside its box, and the 
 });
 
 explorer('a config.json dropped on its box is read as if pasted', async (ctx) => {
-  const { page, seen } = await openPage(ctx, fileUrl('explorer.html'));
+  const { page, seen } = await openPage(ctx, fileUrl('explorer.html', LESSON));
   await page.evaluate((text) => {
     const files = new DataTransfer();
     files.items.add(new File([text], 'config.json', { type: 'application/json' }));
@@ -166,7 +169,7 @@ explorer('a config.json dropped on its box is read as if pasted', async (ctx) =>
 });
 
 explorer('a typed figure out of range gives report\'s reason beside the GPU or the link, and the page keeps working', async (ctx) => {
-  const { page, seen } = await openPage(ctx, fileUrl('explorer.html'));
+  const { page, seen } = await openPage(ctx, fileUrl('explorer.html', LESSON));
   const cases = [['#gtyped', '#gib', '-1', '--gpu-gib', 1], ['#gtyped', '#gib', '1e30', '--gpu-gib', 1], ['#ltyped', '#lbw', '0', '--link-bw', 2]];
   for (const [box, field, value, flag, at] of cases) {
     await page.check(box);
@@ -184,7 +187,7 @@ explorer('a typed figure out of range gives report\'s reason beside the GPU or t
 });
 
 explorer('only counts that divide the heads: the chart, the fewest and the best are report --divide-heads\'s', async (ctx) => {
-  const { page, seen } = await openPage(ctx, fileUrl('explorer.html'));
+  const { page, seen } = await openPage(ctx, fileUrl('explorer.html', LESSON));
   await page.check('#heads');
   const heads = Number(reportText(['--model', '70b']).match(/(\d+) heads,/)[1]);
   const dividing = Array.from({ length: 64 }, (_, i) => i + 1).filter((n) => heads % n === 0).join(',');
@@ -198,7 +201,7 @@ explorer('only counts that divide the heads: the chart, the fewest and the best 
 });
 
 explorer('two servers of 8 H100s with a pasted Qwen3-MoE config give report\'s figures, split by slices and by slices and groups', async (ctx) => {
-  const { page, seen } = await openPage(ctx, fileUrl('explorer.html'));
+  const { page, seen } = await openPage(ctx, fileUrl('explorer.html', LESSON));
   await page.fill('#config', readFileSync(QWEN_MOE, 'utf8'));
   await page.fill('#per', '8');
   await page.selectOption('#between', 'ib-ndr');
@@ -213,7 +216,7 @@ explorer('two servers of 8 H100s with a pasted Qwen3-MoE config give report\'s f
 });
 
 explorer('a pasted nccl-tests log prices the link as report --link-from does; a bad one gives one line', async (ctx) => {
-  const { page, seen } = await openPage(ctx, fileUrl('explorer.html'));
+  const { page, seen } = await openPage(ctx, fileUrl('explorer.html', LESSON));
   await page.selectOption('#model', 'qwen3-30b-a3b');
   await page.fill('#log', readFileSync(LOG, 'utf8'));
   await chooseCount(page, 8);
@@ -227,9 +230,12 @@ explorer('a pasted nccl-tests log prices the link as report --link-from does; a 
 });
 
 explorer('Tab reaches every visible control, each once, and the arrow keys move the count', async (ctx) => {
-  const { page, seen } = await openPage(ctx, fileUrl('explorer.html'));
+  const { page, seen } = await openPage(ctx, fileUrl('explorer.html', LESSON));
+  // a radio group is one stop, its chosen radio; a control the rules fix (disabled) is none;
+  // the chart is one stop ([tabindex="0"]); what a closed <details> hides is none
   const controls = await page.evaluate(() => [...document.querySelectorAll('input, select, textarea, summary, button, [tabindex="0"]')]
-    .filter((e) => e.getClientRects().length > 0 && !e.closest('details:not([open]) > :not(summary)')).map((e) => e.id || e.textContent));
+    .filter((e) => e.getClientRects().length > 0 && !e.closest('details:not([open]) > :not(summary)') && !e.disabled
+      && (e.type !== 'radio' || e.checked)).map((e) => e.id || e.textContent));
   const reached = [];
   for (let i = 0; i < controls.length + 5; i++) {
     await page.keyboard.press('Tab');
@@ -264,7 +270,7 @@ const overflows = (page) => page.evaluate(() => {
 });
 
 // Every part shown: typed figures, a config error, servers, and both <details> open.
-const EVERYTHING = '#model=deepseek-v3&gtyped=1&ltyped=1&per=8&split=slices-groups&words=64&cpc=1&auto=1&n=64&budget=32&target=40';
+const EVERYTHING = '#model=deepseek-v3&gtyped=1&ltyped=1&per=8&split=slices-groups&words=64&cpc=1&auto=1&n=64&budget=32&target=40&rules=lesson';
 
 for (const width of [360, 1280]) {
   explorer(`at ${width} px wide nothing is cut off or scrolls sideways, with every part shown`, async (ctx) => {
@@ -284,7 +290,7 @@ for (const width of [360, 1280]) {
 
 explorer('the plan\'s frontier is gpusplit plan\'s, and a point chosen shows its report flags and report\'s sums', async (ctx) => {
   const { page, seen } = await openPage(ctx, fileUrl('explorer.html',
-    '#model=deepseek-v3&gpu=h200&link=nvlink4&per=8&cpc=1&rcache=1&heads=1&auto=1&budget=16&target=20'));
+    '#model=deepseek-v3&gpu=h200&link=nvlink4&per=8&cpc=1&rcache=1&heads=1&auto=1&budget=16&target=20&rules=lesson'));
   const rules = ['--model', 'deepseek-v3', '--gpu', 'h200', '--link', 'nvlink4', '--per-server', '8', '--between', 'ib-ndr',
     '--assume', 'lesson', '--cache-per-chat', '--read-cache', '--divide-heads', '--nccl', 'auto'];
   const native = JSON.parse(execFileSync(GPUSPLIT, ['plan', ...rules, '--gpus-max', '16', '--target-word-ms', '20', '--json'], { encoding: 'utf8' }));
@@ -307,7 +313,7 @@ const LESSON_70B = ['--model', '70b', '--gpu', 'h100-sxm', '--link', 'nvlink4', 
 const planOf = (budget) => JSON.parse(execFileSync(GPUSPLIT, ['plan', ...LESSON_70B, '--gpus-max', String(budget), '--json'], { encoding: 'utf8' }));
 
 explorer('a budget of 65,536 draws gpusplit plan\'s frontier and says which counts past 64 it searched', async (ctx) => {
-  const { page, seen } = await openPage(ctx, fileUrl('explorer.html', '#budget=65536'));
+  const { page, seen } = await openPage(ctx, fileUrl('explorer.html', '#budget=65536&rules=lesson'));
   const native = planOf(65536);
   await page.waitForFunction(() => document.getElementById('plan-found').textContent.includes('layouts tried'));
   assert.is(await page.textContent('#plan-found'), `${native.tried} layouts tried; ${native.frontier.length} on the frontier. ${native.searched}.`);
@@ -316,7 +322,7 @@ explorer('a budget of 65,536 draws gpusplit plan\'s frontier and says which coun
 });
 
 explorer('typing a budget searches once, after the pause, not at every keystroke', async (ctx) => {
-  const { page, seen } = await openPage(ctx, fileUrl('explorer.html'));
+  const { page, seen } = await openPage(ctx, fileUrl('explorer.html', LESSON));
   const before = await page.textContent('#plan-found');
   assert.is(before, `${planOf(8).tried} layouts tried; ${planOf(8).frontier.length} on the frontier.`);
   // every text the search's line shows from now on
@@ -342,12 +348,12 @@ explorer('typing a budget searches once, after the pause, not at every keystroke
 });
 
 explorer('a target of 0 is no target, and a budget out of range is refused with its real range', async (ctx) => {
-  const { page, seen } = await openPage(ctx, fileUrl('explorer.html', '#target=0'));
+  const { page, seen } = await openPage(ctx, fileUrl('explorer.html', '#target=0&rules=lesson'));
   const text = await page.textContent('#plan-found');
   assert.is(text, `${planOf(8).tried} layouts tried; ${planOf(8).frontier.length} on the frontier.`);
   assert.is(await page.locator('#frontier .ex-chosen').count(), 0);
   for (const budget of ['0', '65537', 'many']) {
-    const again = await openPage(ctx, fileUrl('explorer.html', `#budget=${budget}`));
+    const again = await openPage(ctx, fileUrl('explorer.html', `#budget=${budget}&rules=lesson`));
     assert.is(await again.page.textContent('#plan-found'), 'gpus_max: must be a whole number from 1 to 65536', budget);
     assert.equal(again.seen.problems, []);
   }
@@ -366,7 +372,7 @@ explorer('inside a sandboxed iframe it works and asks the server for itself only
   const page = await ctx.browser.context.newPage();
   const problems = [];
   page.on('pageerror', (error) => problems.push(error.message));
-  await page.setContent(`<iframe sandbox="allow-scripts" title="explorer" src="${ctx.server.url('explorer.html', '#model=qwen3-30b-a3b&n=8')}"></iframe>`);
+  await page.setContent(`<iframe sandbox="allow-scripts" title="explorer" src="${ctx.server.url('explorer.html', '#model=qwen3-30b-a3b&n=8&rules=lesson')}"></iframe>`);
   const frame = await (await page.$('iframe')).contentFrame();
   await frame.waitForFunction(() => !['…', ''].includes(document.getElementById('memory').textContent));
   const row = report(['--model', 'qwen3-30b-a3b', ...H100, '--counts', '8']).rows.get(8);

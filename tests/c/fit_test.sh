@@ -107,6 +107,17 @@ import json, sys
 f = [x for x in json.load(open(sys.argv[1]))['figures'] if x['engine'] == 'vllm' and x['generation'] == 'all'][0]
 assert (f['bandwidth_share'], f['layer_us'], f['step_us'], f['allreduce_us'], f['allreduce_from'], f['runs'], f['pooled']) == (0.6, 30, 500, 20, 'runs', 8, False), f
 " "$tmp/made-fit.json"
+check "fit --json counts each generation's runs that take an all-reduce: the 6 made on 2, 4 and 8 H100 NVLs" python3 -c "
+import json, sys
+runs = json.load(open(sys.argv[1]))['startup_runs']
+assert runs == {'ampere': 0, 'ada': 0, 'hopper': 6, 'blackwell': 0, 'cdna3': 0}, runs
+" "$tmp/made-fit-plain.json"
+# Their one generation has no figures apart from every generation's (a group on one
+# generation is fitted only beside others), and still has runs of its own that tell the
+# start-up: each run is priced with it, to the rounding of its time.
+"$binary" fit "$tmp/made.csv" > "$tmp/made-fit-table"
+check "fit prices runs on one generation with the start-up fitted to them: 0.0% off each" \
+  [ "$(awk '$1 ~ /^(8b|70b)-[1248]$/ && ($NF == "0.0%" || $NF == "-0.0%") { n++ } END { print n }' "$tmp/made-fit-table")" = 8 ]
 
 # An engine of fewer than 6 runs has no figures of its own: two runs of another engine, made
 # 30% slower, leave its figures and the median engine as they were (vllm's), and naming it
@@ -174,6 +185,27 @@ sed -e 's#,x,"S1; made"$#,https://example.org/benchmarks/run-one,"made"#' \
 "$binary" validate --runs "$tmp/long.csv" --leave-source-out > "$tmp/long-out"
 check "validate --leave-source-out tells long source names apart by the whole name" \
   [ "$(grep -c '^https://example.org/benchmarks/run-\(one\|two\) .* 0\.0% (4) .* 0\.0% (4)' "$tmp/long-out")" = 2 ]
+# A generation whose runs are all in the source left out has, in the fit of the others, no
+# run that tells its all-reduce start-up: its runs are priced with NCCL's constants and
+# nothing fitted added. A third source, S3, on A100 PCIe cards (ampere; no measured table,
+# as the fit prices runs) made from the same figures but no start-up, is then priced 0.0%
+# off by S1 and S2's fit, whose start-up of 20 us it does not inherit.
+for model in 8b 70b; do
+  "$binary" report --assume real --model $model --gpu a100-80gb-pcie --gpu-gib 1000 --chat-tokens 1 --engine none --bw-share 0.6 \
+    --layer-us 30 --per-step-us 500 --allreduce-us 0 --prompt-tokens none --counts 2,4 --json > "$tmp/ampere-$model.json"
+done
+python3 - "$tmp/ampere-8b.json" "$tmp/ampere-70b.json" > "$tmp/ampere.csv" <<'PY'
+import json, sys
+repos = {"8b": "meta-llama/Llama-3.1-8B", "70b": "meta-llama/Llama-3.1-70B"}
+for path, key in zip(sys.argv[1:], ("8b", "70b")):
+    for row in json.load(open(path))["rows"]:
+        n = row["gpus"]
+        print(f"a{key}-{n},{key},{repos[key]},16,,A100-PCIe-80GB,{n},{n},1,,1,0,0,{row['time']['total'] * 1e3:.6f},,vLLM 0.9,,x,\"S3; made\"")
+PY
+cat "$tmp/made.csv" "$tmp/ampere.csv" > "$tmp/three.csv"
+"$binary" validate --runs "$tmp/three.csv" --leave-source-out > "$tmp/three-out"
+check "validate --leave-source-out prices a generation only the left-out source ran with no start-up fitted to the others" \
+  [ "$(awk '$1 == "S3" { print $3, $4, $6 }' "$tmp/three-out")" = "(4) 0.0% 0.0%" ]
 "$binary" validate --runs "$tmp/runs.csv" --leave-source-out --efficiency-from "$tmp/runs.csv" > /dev/null 2> "$tmp/err"
 rc=$?
 check "validate --leave-source-out refuses --efficiency-from, exit 2" sh -c "[ $rc -eq 2 ] && grep -q 'leave out --efficiency-from' '$tmp/err'"

@@ -159,12 +159,58 @@ static void four_bit_weights_use_the_fp4_peak_where_the_gpu_has_one(void **state
   assert_null(strstr(s.assumptions, "FP4"));
 }
 
+/* A generation none of whose fitted decode runs takes an all-reduce does not inherit a
+ * start-up fitted on another's (issue 30, item 5): the shared runs hold one B200 run (m261,
+ * on one GPU), so blackwell has runs but none that tells a start-up, and no figure in
+ * data/efficiency.json; it takes every engine's pooled figures but no all-reduce start-up
+ * (the pooled one is not 0, so inheriting it would show), and says so; an A100's generation,
+ * ampere, has runs on several GPUs and keeps its own start-up. Across two servers of 8, where
+ * no table reaches, B200's all-reduce is NCCL's rules alone. */
+static void a_generation_without_runs_takes_no_start_up_fitted_on_another(void **state) {
+  static gs_setting s;
+  gs_efficiency pooled, ampere, blackwell;
+  gs_request q;
+  gs_error err;
+  int protocol;
+  (void)state;
+  assert_non_null(gs_efficiency_pick(&GS_EFFICIENCY_TABLE, "", "all", &pooled));
+  assert_true(pooled.allreduce_us > 0);
+  assert_non_null(gs_efficiency_pick(&GS_EFFICIENCY_TABLE, "", "ampere", &ampere));
+  assert_true(ampere.allreduce_us > 0);
+  assert_non_null(gs_efficiency_pick(&GS_EFFICIENCY_TABLE, "", "blackwell", &blackwell));
+  assert_true(blackwell.allreduce_us == 0);
+  assert_true(blackwell.bandwidth_share == pooled.bandwidth_share && blackwell.step_us == pooled.step_us);
+  assert_true(GS_EFFICIENCY_TABLE.startup_runs[gs_generation_index("blackwell")] == 0);
+  assert_true(GS_EFFICIENCY_TABLE.startup_runs[gs_generation_index("ampere")] > 0);
+  assert_int_equal(gs_efficiency_own_startup(&GS_EFFICIENCY_TABLE, "b200"), 0);
+  assert_int_equal(gs_efficiency_own_startup(&GS_EFFICIENCY_TABLE, "a100-80gb-sxm"), 1);
+  priced_us("b200", 16, 0, &s, &protocol);
+  assert_true(s.plan.efficiency.allreduce_us == 0);
+  assert_int_equal(s.allreduce_unfitted, 1);
+  assert_non_null(strstr(s.assumptions, "no all-reduce start-up fitted to other GPUs' runs (none of the fit's decode runs on blackwell takes an all-reduce)"));
+  assert_int_not_equal(protocol, GS_PROTO_MEASURED);
+  priced_us("a100-80gb-sxm", 16, 0, &s, &protocol);
+  assert_true(s.plan.efficiency.allreduce_us == ampere.allreduce_us);
+  assert_int_equal(s.allreduce_unfitted, 0);
+  assert_null(strstr(s.assumptions, "no all-reduce start-up fitted"));
+  /* a typed start-up is the typed one, and nothing is said of the fit's */
+  memset(&q, 0, sizeof q);
+  q.model_key = "70b";
+  q.gpu_key = "b200";
+  q.assume = GS_ASSUME_REAL;
+  q.efficiency.allreduce_us = 5;
+  assert_int_equal(gs_resolve(&q, &s, &err), GS_OK);
+  assert_true(s.plan.efficiency.allreduce_us == 5);
+  assert_null(strstr(s.assumptions, "no all-reduce start-up fitted"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(h100_tp8_and_b200_tp2_price_one_word_as_measured),
       cmocka_unit_test(a_gpu_with_no_table_keeps_nccls_rules_and_says_so),
       cmocka_unit_test(between_rows_a_straight_line_beyond_them_nccl),
       cmocka_unit_test(four_bit_weights_use_the_fp4_peak_where_the_gpu_has_one),
+      cmocka_unit_test(a_generation_without_runs_takes_no_start_up_fitted_on_another),
   };
   return cmocka_run_group_tests_name("allreduce", tests, NULL, NULL);
 }

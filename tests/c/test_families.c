@@ -56,20 +56,104 @@ static void every_family_has_a_pinned_model(void **state) {
 }
 
 /* A block-quantized FP8 config of a family whose checkpoint the reader cannot count to a
- * published total (Qwen3-8B-FP8's config: quant_method fp8, weight_block_size [128, 128]) is
+ * published total (a Llama config with quant_method fp8, weight_block_size [128, 128]) is
  * refused, and the refusal names the flag that prices it and what that leaves out; so is
- * MXFP4 on a family without it. */
+ * MXFP4 on a family without it, and an FP8 config that keeps at 16 bits a module the format
+ * converts. */
 static void unsupported_quantization_names_the_flag_that_prices_it(void **state) {
   (void)state;
-  ts_refused("{\"model_type\":\"qwen3\",\"hidden_size\":4096,\"intermediate_size\":12288,\"num_attention_heads\":32,"
-             "\"num_hidden_layers\":36,\"num_key_value_heads\":8,\"head_dim\":128,\"vocab_size\":151936,"
+  ts_refused("{\"model_type\":\"llama\",\"hidden_size\":4096,\"intermediate_size\":14336,\"num_attention_heads\":32,"
+             "\"num_hidden_layers\":32,\"num_key_value_heads\":8,\"vocab_size\":128256,"
              "\"quantization_config\":{\"quant_method\":\"fp8\",\"fmt\":\"e4m3\",\"weight_block_size\":[128,128]}}",
              GS_ERR_UNSUPPORTED, "quantization_config",
-             "quant_method 'fp8' is not supported for model_type 'qwen3'; --bits 8 prices every weight at 8 bits, leaving out "
+             "quant_method 'fp8' is not supported for model_type 'llama'; --bits 8 prices every weight at 8 bits, leaving out "
              "the scales of its blocks and the weights it keeps at 16 bits");
   ts_refused("{\"model_type\":\"llama\",\"hidden_size\":64,\"intermediate_size\":128,\"num_attention_heads\":4,"
              "\"num_hidden_layers\":2,\"vocab_size\":100,\"quantization_config\":{\"quant_method\":\"mxfp4\"}}",
              GS_ERR_UNSUPPORTED, "quantization_config", "--bits 4 prices every weight at 4 bits");
+  ts_refused("{\"model_type\":\"qwen3\",\"hidden_size\":64,\"intermediate_size\":128,\"num_attention_heads\":4,"
+             "\"num_hidden_layers\":2,\"vocab_size\":100,\"quantization_config\":{\"quant_method\":\"fp8\","
+             "\"weight_block_size\":[128,128],\"modules_to_not_convert\":[\"lm_head\",\"model.layers.0.self_attn\"]}}",
+             GS_ERR_UNSUPPORTED, "quantization_config.modules_to_not_convert", "entry 1 names a module the reader cannot keep");
+}
+
+/* One Qwen3 layer's matrices as FP8 stores them: their values, and their 128 x 128 blocks
+ * (one scale each), for q heads and kv heads of 128, hidden h, a feed-forward width f
+ * (dense) and e experts of width f (a mixture; e = 0 for dense). */
+static void qwen3_layer(uint64_t h, uint64_t q, uint64_t kv, uint64_t f, uint64_t e, uint64_t *values, uint64_t *blocks) {
+  const uint64_t copies = e ? e : 1;
+  *values = 2 * q * 128 * h + 2 * kv * 128 * h + copies * 3 * f * h;
+  *blocks = 2 * q * (h / 128) + 2 * kv * (h / 128) + copies * 3 * ((f + 127) / 128) * (h / 128);
+}
+
+/* The Hub counts Qwen's FP8 checkpoints by type (catalogue.json): Qwen3-32B-FP8 as
+ * 31,205,621,760 F8_E4M3 and 1,558,406,144 BF16 values, Qwen3-30B-A3B's FP8 releases as
+ * 29,896,998,912 and 636,948,480. Worked from the configs here: the F8 values are exactly
+ * the attention, feed-forward and expert matrices; the BF16 ones the tables, the norms, the
+ * routers and one scale a 128 x 128 block of every F8 matrix. So the count (which leaves the
+ * scales out, as for every FP8 model) is the Hub's less the scales, and the bytes hold a
+ * 16-bit scale, not DeepSeek's 32-bit one. */
+static void qwen3_fp8_reconciles_with_the_hubs_counts_by_type(void **state) {
+  const uint64_t vocab = 151936;
+  uint64_t values, blocks, f8, scales;
+  gs_model m;
+  (void)state;
+  qwen3_layer(5120, 64, 8, 25600, 0, &values, &blocks);
+  f8 = 64 * values;
+  scales = 64 * blocks;
+  assert_int_equal(f8, UINT64_C(31205621760));
+  ts_model("qwen3-32b-fp8", &m);
+  assert_string_equal(m.type, "qwen3");
+  assert_int_equal(m.params + scales, UINT64_C(32764027904));
+  assert_int_equal(m.params, f8 + UINT64_C(1558406144) - scales);
+  assert_int_equal(m.stored_bytes, f8 + 2 * UINT64_C(1558406144));
+  /* the same weights as the 16-bit Qwen3-32B */
+  assert_int_equal(m.params, UINT64_C(32762123264));
+  qwen3_layer(2048, 32, 4, 768, 128, &values, &blocks);
+  f8 = 48 * values;
+  scales = 48 * blocks;
+  assert_int_equal(f8, UINT64_C(29896998912));
+  ts_model("qwen3-30b-a3b-fp8", &m);
+  assert_string_equal(m.type, "qwen3_moe");
+  assert_int_equal(m.params + scales, UINT64_C(30533947392));
+  assert_int_equal(m.stored_bytes, f8 + 2 * UINT64_C(636948480));
+  /* the BF16 values: two tables, 48 routers of 128 x 2048, the norms, and the scales */
+  assert_int_equal(2 * vocab * 2048 + 48 * 128 * 2048 + 48 * (2 * 2048 + 2 * 128) + 2048 + scales, UINT64_C(636948480));
+  assert_int_equal(m.routed_bytes, UINT64_C(48) * 128 * (3 * 768 * 2048 + 3 * 6 * 16 * 2));
+}
+
+/* Two more of Qwen's FP8 mixtures, pasted: the Hub counts Qwen3-235B-A22B-Instruct-2507-FP8
+ * as 235,107,904,512 values and Qwen3-Coder-480B-A35B-Instruct-FP8 as 480,184,064,000 (the
+ * audit table catalogue.json cites for the 30B's), each its weights and one scale a block. */
+static void larger_qwen3_fp8_mixtures_count_to_the_hubs_totals(void **state) {
+  static const char FP8[] = "\"quantization_config\":{\"activation_scheme\":\"dynamic\",\"fmt\":\"e4m3\",\"quant_method\":"
+                            "\"fp8\",\"weight_block_size\":[128,128]}";
+  char json[1024];
+  uint64_t values, blocks;
+  gs_model m;
+  (void)state;
+  snprintf(json, sizeof json, "{\"model_type\":\"qwen3_moe\",\"hidden_size\":4096,\"intermediate_size\":12288,"
+           "\"moe_intermediate_size\":1536,\"num_attention_heads\":64,\"num_key_value_heads\":4,\"head_dim\":128,"
+           "\"num_hidden_layers\":94,\"num_experts\":128,\"num_experts_per_tok\":8,\"vocab_size\":151936,"
+           "\"tie_word_embeddings\":false,%s}", FP8);
+  m = ts_parse_ok(json);
+  qwen3_layer(4096, 64, 4, 1536, 128, &values, &blocks);
+  assert_int_equal(m.params + 94 * blocks, UINT64_C(235107904512));
+  assert_int_equal(m.params, UINT64_C(235093634560));
+  snprintf(json, sizeof json, "{\"model_type\":\"qwen3_moe\",\"hidden_size\":6144,\"intermediate_size\":8192,"
+           "\"moe_intermediate_size\":2560,\"num_attention_heads\":96,\"num_key_value_heads\":8,\"head_dim\":128,"
+           "\"num_hidden_layers\":62,\"num_experts\":160,\"num_experts_per_tok\":8,\"vocab_size\":151936,"
+           "\"tie_word_embeddings\":false,%s}", FP8);
+  m = ts_parse_ok(json);
+  qwen3_layer(6144, 96, 8, 2560, 160, &values, &blocks);
+  assert_int_equal(m.params + 62 * blocks, UINT64_C(480184064000));
+  /* a list of the modules it keeps at 16 bits anyway changes nothing */
+  snprintf(json, sizeof json, "{\"model_type\":\"qwen3_moe\",\"hidden_size\":6144,\"intermediate_size\":8192,"
+           "\"moe_intermediate_size\":2560,\"num_attention_heads\":96,\"num_key_value_heads\":8,\"head_dim\":128,"
+           "\"num_hidden_layers\":62,\"num_experts\":160,\"num_experts_per_tok\":8,\"vocab_size\":151936,"
+           "\"tie_word_embeddings\":false,\"quantization_config\":{\"quant_method\":\"fp8\",\"weight_block_size\":[128,128],"
+           "\"modules_to_not_convert\":[\"lm_head\",\"model.embed_tokens\",\"model.layers.0.mlp.gate\"]}}");
+  assert_int_equal(ts_parse_ok(json).stored_bytes, m.stored_bytes);
 }
 
 /* The Hub counts DeepSeek-V3's FP8 checkpoint as 3,918,786,560 BF16, 680,571,043,840
@@ -503,6 +587,8 @@ int main(void) {
       cmocka_unit_test(every_family_has_a_pinned_model),
       cmocka_unit_test(deepseek_v3_reconciles_with_its_published_fp8_checkpoint),
       cmocka_unit_test(unsupported_quantization_names_the_flag_that_prices_it),
+      cmocka_unit_test(qwen3_fp8_reconciles_with_the_hubs_counts_by_type),
+      cmocka_unit_test(larger_qwen3_fp8_mixtures_count_to_the_hubs_totals),
       cmocka_unit_test(glm_4_5_air_reconciles_with_its_published_checkpoint),
       cmocka_unit_test(glm4_moe_counts_its_keys),
       cmocka_unit_test(kimi_k2_is_deepseek_v3s_architecture_at_its_sizes),

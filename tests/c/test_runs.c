@@ -12,10 +12,11 @@
 #include "test_support.h"
 
 static gs_runs runs;
+static gs_runs_scratch scratch;
 
 static int parse(const char *text, gs_error *err) {
   memset(err, 0, sizeof *err);
-  return gs_runs_parse(text, strlen(text), &runs, err);
+  return gs_runs_parse(text, strlen(text), &scratch, &runs, err);
 }
 
 /* Columns in another order, a quoted note with commas, "" and a newline, CRLF line ends,
@@ -230,7 +231,7 @@ static void the_shared_runs_file_reads_whole(void **state) {
   n = fread(text, 1, sizeof text - 1, f);
   fclose(f);
   text[n] = '\0';
-  assert_int_equal(gs_runs_parse(text, n, &runs, &err), GS_OK);
+  assert_int_equal(gs_runs_parse(text, n, &scratch, &runs, &err), GS_OK);
   /* the README: m001-m270, a subset, 135 rows; S7 and S8 have 62 and 25 */
   assert_int_equal(runs.count, 135);
   assert_string_equal(runs.rows[0].id, "m001");

@@ -11,10 +11,11 @@
 /* data/efficiency.json's reader: what it accepts is a table the pick can use. */
 static void check_efficiency(const uint8_t *data, size_t size) {
   static fit_result fr;
+  static jsmntok_t toks[GS_JSON_TOKENS];
   gs_efficiency e;
   gs_error err;
   size_t i;
-  if (gs_efficiency_read((const char *)data, size, &fr, &err) != GS_OK) return;
+  if (gs_efficiency_read((const char *)data, size, toks, GS_JSON_TOKENS, &fr, &err) != GS_OK) return;
   if (fr.count > MAX_GROUPS || strlen(fr.median_engine) >= sizeof fr.median_engine) abort();
   for (i = 0; i < fr.count; i++)
     if (gs_efficiency_check(&fr.f[i].e, &err) != GS_OK || strlen(fr.f[i].sources) >= sizeof fr.f[i].sources) abort();

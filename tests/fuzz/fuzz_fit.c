@@ -92,6 +92,7 @@ static void free_ran(ran *r) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static gs_runs runs;
+  static gs_runs_scratch scratch;
   static char path[] = "/tmp/gpusplit-fuzz-fit-XXXXXX";
   static int fd = -1;
   char *fit_json[] = {"gpusplit", "fit", "--json", path, NULL}, *fit_text[] = {"gpusplit", "fit", path, NULL};
@@ -99,7 +100,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char *left_out[] = {"gpusplit", "fit", "--json", "--leave-source-out", path, NULL};
   FILE *f;
   ran r;
-  if (gs_runs_parse((const char *)data, size, &runs, NULL) != GS_OK || runs.count > MAX_RUNS) return 0;
+  if (gs_runs_parse((const char *)data, size, &scratch, &runs, NULL) != GS_OK || runs.count > MAX_RUNS) return 0;
   if (fd < 0 && (fd = mkstemp(path)) < 0) abort();
   if (!(f = fopen(path, "wb")) || fwrite(data, 1, size, f) != size || fclose(f) != 0) abort();
   run(&r, 4, fit_json);

@@ -12,9 +12,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static gs_runs runs;
+  static gs_runs_scratch scratch;
   gs_error err;
   size_t i;
-  if (gs_runs_parse((const char *)data, size, &runs, &err) != GS_OK) {
+  if (gs_runs_parse((const char *)data, size, &scratch, &runs, &err) != GS_OK) {
     if (strlen(err.what) >= sizeof err.what || err.code >= 0) abort();
     return 0;
   }

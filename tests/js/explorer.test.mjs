@@ -8,13 +8,14 @@ import { readFileSync } from 'node:fs';
 import { openExplorer } from '../../web/src/explorer_module.js';
 import { EVERY_COUNT } from './cli_report.mjs';
 import { builtWith, fieldDifferences, inlinedModule, nativeExplain, path, toolchain, wasmBytes, withoutModule } from './support.mjs';
-import { GPU, LINK, SETTING } from '../../web/src/fields.js';
+import { GPU, LINK, RULES, SETTING } from '../../web/src/fields.js';
 
 const committed = readFileSync(path('web/explorer.html'), 'utf8');
 const fresh = readFileSync(path('build/explorer.html'), 'utf8');
 const page = committed.slice(0, committed.indexOf('<script'));
-// the page's script and the chart's, which it imports
-const source = readFileSync(path('web/src/explorer.js'), 'utf8') + readFileSync(path('web/src/explorer_chart.js'), 'utf8');
+// the page's script and the chart's and the rules' parts, which it imports
+const source = ['web/src/explorer.js', 'web/src/explorer_chart.js', 'web/src/explorer_rules.js']
+  .map((f) => readFileSync(path(f), 'utf8')).join('\n');
 
 const build = suite('the committed explorer is a fresh build');
 const made = builtWith('explorer.html');
@@ -90,7 +91,8 @@ alone.run();
 const dom = suite('the explorer\'s page and script agree');
 
 dom('every element the script looks up exists in the page', () => {
-  const lookups = new Set([...source.matchAll(/\$\('([\w-]+)'\)/g)].map((m) => m[1]));
+  // explorer.js's $, and the lookups its imported parts name their own
+  const lookups = new Set([...source.matchAll(/(?:\$|chartEl|rulesEl)\('([\w-]+)'\)/g)].map((m) => m[1]));
   assert.ok(lookups.size > 10);
   const missing = [...lookups].filter((id) => !page.includes(`id="${id}"`));
   assert.equal(missing, []);
@@ -163,7 +165,7 @@ parity('under real rules, the module prices with the fitted efficiency as report
     for (const model of ['8b', '70b']) {
       const cli = JSON.parse(nativeExplain(['--model', model, '--assume', 'real', '--gpu', gpu, '--link', link, '--counts', '1,2,4,8', '--json']));
       assert.is(cli.efficiency.from.includes('fitted on'), true, `${model} on ${gpu}: ${cli.efficiency.from}`);
-      module.useRules(true);
+      module.useRules('real');
       module.useModel(module.models.findIndex((m) => m.key === model), 0);
       module.useGpuKey(gpu);
       module.useLinkKey(link);
@@ -175,8 +177,52 @@ parity('under real rules, the module prices with the fitted efficiency as report
       }
     }
   }
-  module.useRules(false);
+  module.useRules('lesson');
   assert.ok(checked >= 18, `${checked} settings`);
+});
+
+// The page's rules (issue 30): 'gpu' takes the GPU's own (report with no --assume), an engine
+// prices under real rules only, and a figure typed over a catalogue GPU replaces that figure
+// only, so the rules stay and the assumptions name it: each as report --json, bit for bit.
+parity('the GPU\'s own rules, an engine and a typed figure give report\'s figures and its Assumptions line', async () => {
+  const module = await openExplorer(wasmBytes('build/explorer.wasm'));
+  const ask = (model, gpu, link, rules, engine, typed) => {
+    module.useRules(rules);
+    module.useEngine(engine);
+    module.useModel(module.models.findIndex((m) => m.key === model), 0);
+    const sheet = module.useGpuKey(gpu);
+    if (typed) module.useGpu({ ...sheet, ...typed });
+    module.useLinkKey(link);
+    module.useBetweenKey('ib-ndr');
+    return module.plan({ split: 'slices', words: 16, perServer: 0, chatTokens: 0, cacheBits: 0 });
+  };
+  const cases = [
+    [['70b', 'h100-sxm', 'nvlink4', 'gpu', '', null], []],
+    [['70b', 'lesson', 'fast', 'gpu', '', null], []],
+    [['8b', 'h200', 'nvlink4', 'real', 'vllm', null], ['--assume', 'real', '--engine', 'vllm']],
+    [['8b', 'h200', 'nvlink4', 'lesson', 'vllm', null], ['--assume', 'lesson']],
+    [['8b', 'a100-80gb-sxm', 'nvlink3', 'real', 'none', null], ['--assume', 'real', '--engine', 'none']],
+    [['70b', 'h100-sxm', 'nvlink4', 'gpu', '', { bandwidth: 2e12 }], ['--gpu-bw', '2e12']],
+    [['70b', 'h100-sxm', 'nvlink4', 'gpu', '', { bandwidth: 3.35e12 }], []],
+  ];
+  assert.ok(module.engines.includes('vllm') && !module.engines.includes('any'), module.engines.join(' '));
+  const held = [];
+  for (const [[model, gpu, link, rules, engine, typed], flags] of cases) {
+    const planned = ask(model, gpu, link, rules, engine, typed);
+    const cli = JSON.parse(nativeExplain(['--model', model, '--gpu', gpu, '--link', link, '--between', 'ib-ndr', '--words', '16',
+      ...flags, '--counts', '1,2,4,8', '--json']));
+    const label = `${model} ${gpu} ${rules} ${engine} ${JSON.stringify(typed)}`;
+    // every figure of the rules record by its name in report's JSON; the engine, which
+    // report's JSON does not print, is the one named while real rules hold
+    const engineWanted = cli.assume === 'real' && engine !== '' ? engine : null;
+    assert.equal(fieldDifferences(RULES, { ...cli, engine: engineWanted }, planned.rules), [], label);
+    held.push(planned.rules.assume);
+    for (const want of cli.rows) assert.equal(fieldDifferences(SETTING, want, module.price(want.gpus)), [], `${label}, ${want.gpus} GPUs`);
+  }
+  // the GPU's own rules: real for the catalogue's H100, typed figure or not; the lesson's GPU's
+  assert.equal(held, ['real', 'lesson', 'real', 'lesson', 'real', 'real', 'real']);
+  module.useRules('lesson');
+  module.useEngine('');
 });
 
 parity('a bad config, a bad log and a bad figure each give one line and leave the module working', async () => {

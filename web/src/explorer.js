@@ -2,6 +2,7 @@
 // one render() sends it to the module, step by step as csrc/wasm/explorer.c orders them,
 // and places the module's answers. No figure is computed here.
 import { drawChart, listenChart } from './explorer_chart.js';
+import { RULES_DEFAULTS, askRules, clearRules, fillEngines, rulesValue, showRules } from './explorer_rules.js';
 
 const WASM_GZIP_BASE64 = '__WASM_GZIP_BASE64__';
 // A pasted config.json goes into the page's address only up to this many bytes, so that
@@ -15,14 +16,17 @@ const DEFAULTS = {
   model: '70b', config: '', bits: '', gpu: 'h100-sxm', gtyped: '', gib: '', usable: '', gbw: '', flops: '',
   link: 'nvlink4', ltyped: '', lbw: '', step: '', base: '', per: '', between: 'ib-ndr', split: 'slices',
   words: '1', tokens: '', cbits: '', cpc: '', overlap: '', rcache: '', heads: '', auto: '', n: '4',
-  budget: '8', target: '', pick: '',
+  budget: '8', target: '', pick: '', ...RULES_DEFAULTS,
 };
 const FIELDS = Object.keys(DEFAULTS);
 const CHECKBOXES = ['gtyped', 'ltyped', 'cpc', 'overlap', 'rcache', 'heads', 'auto'];
-const SELECTS = ['model', 'gpu', 'link', 'between', 'split'];
+const SELECTS = ['model', 'gpu', 'link', 'between', 'split', 'engine'];
 const state = { ...DEFAULTS };
 let log = ''; // a pasted nccl-tests log: kept in the page only, being long
 let module = null;
+// Whether NCCL's rules price the all-reduce (ticked, or held by real rules): only then the
+// machine's line names NCCL's protocol, as report's table prints it only under --nccl auto.
+let ncclPrices = false;
 // The plan's budget and target as last settled: the plan searches again only once a person
 // pauses typing them (PAUSE_MS) or leaves the box, not at every keystroke.
 const PLAN_ASKS = ['budget', 'target'];
@@ -47,6 +51,7 @@ function readFragment() {
     state[field] = value === null ? DEFAULTS[field] : value;
     if (SELECTS.includes(field) && ![...form.elements[field].options].some((o) => o.value === state[field])) state[field] = DEFAULTS[field];
   }
+  state.rules = rulesValue(state.rules);
 }
 
 // The state into the controls (after a fragment is read).
@@ -166,17 +171,20 @@ function useMachine() {
     }
   }
   module.useBetweenKey(state.between);
-  module.plan({
+  askRules(module, state);
+  const planned = module.plan({
     split: state.split, words: whole(state.words), perServer: whole(state.per), chatTokens: whole(state.tokens),
     cacheBits: whole(state.cbits), cachePerChat: state.cpc === '1', overlap: state.overlap === '1',
     readCache: state.rcache === '1', divideHeads: state.heads === '1', ncclAuto: state.auto === '1',
   });
+  showRules(planned.rules, state, form);
+  ncclPrices = planned.rules.nccl === 'auto';
 }
 
 // The cards: the figures of one priced layout (the count chosen, or the plan's point chosen).
 function showSetting(now) {
   const v = now.view;
-  const protocol = now.fits && state.auto === '1' ? now.protocol : null;
+  const protocol = now.fits && ncclPrices ? now.protocol : null;
   $('memory').textContent = v.memory;
   $('parts').textContent = `weights ${v.weights}, cache ${v.cache}, working ${v.working}`;
   $('usable-note').textContent = `of ${v.usable} a GPU can use${now.fits ? '' : ': it does not fit'}`;
@@ -344,6 +352,7 @@ function render() {
   } catch (error) {
     if (!error.step) throw error;
     clearFigures();
+    clearRules(state, form);
     status(STEP_STATUS[error.step] || 'plan-status', error.message, true);
   }
   laterWriteFragment(linkable);
@@ -438,6 +447,7 @@ async function start() {
   fill(form.elements.gpu, module.gpus);
   fill(form.elements.link, module.links);
   fill(form.elements.between, module.links);
+  fillEngines(form.elements.engine, module.engines);
   form.elements.n.max = String(module.maxGpus);
   readFragment();
   showState();

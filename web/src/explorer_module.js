@@ -4,10 +4,11 @@
 // explorer page inlines this file; the Node and browser tests import it, so all read the
 // module alike.
 import { buffersOf, instantiate, readRecord, readRecords, readStrings } from './module_memory.js';
-import { ARCHS, CHART, CHARTED, FRONTIER, GPU, LINK, LINK_KINDS, LOG, PLANNED, SETTING, SWEPT, SWITCHES, TICK } from './fields.js';
+import { ARCHS, CHART, CHARTED, FRONTIER, GPU, LINK, LINK_KINDS, LOG, PLANNED, RULES, SETTING, SWEPT, SWITCHES, TICK } from './fields.js';
 
 export { SWITCHES };
 export const SPLIT_KEYS = ['slices', 'groups', 'slices-groups']; // enum gs_split
+const USE_RULES = ['lesson', 'real', 'gpu']; // use_rules' 0, 1, 2 (csrc/wasm/explorer.c)
 
 // A failure of one step: the module's one line, and the step it came from ('model',
 // 'gpu', 'link', 'log', 'between', 'plan', 'price', 'sweep', 'explain').
@@ -59,6 +60,7 @@ export async function openExplorer(bytes) {
     models: list(0),
     gpus: list(1),
     links: list(2),
+    engines: list(3).map((e) => e.key),
     useModel(index, bits) {
       check('model', w.use_model(index >>> 0, bits));
     },
@@ -93,18 +95,29 @@ export async function openExplorer(bytes) {
       key('between', k);
       check('between', w.use_between_key());
     },
-    // The rules the next plan() takes: false the lesson's (the page's own), true real
-    // hardware's with data/efficiency.json's fitted efficiency (report --assume real).
-    useRules(real) {
-      check('rules', w.use_rules(real ? 1 : 0));
+    // The rules the next plan() takes: 'lesson' (switch by switch as the page sets them),
+    // 'real' (report --assume real: real hardware's, with data/efficiency.json's fitted
+    // efficiency), or 'gpu' (report with neither: real for a catalogue GPU, the lesson's for
+    // the lesson's GPU).
+    useRules(rules) {
+      check('rules', w.use_rules(USE_RULES.indexOf(rules) >>> 0));
     },
-    // p: split key, words, perServer, chatTokens, cacheBits (numbers) and the switches.
+    // The engine whose fitted figures price under real rules (report --engine): one of
+    // engines, 'median', 'none' (the peaks), or '' for every engine's runs pooled.
+    useEngine(k) {
+      key('engine', k);
+      check('engine', w.use_engine());
+    },
+    // p: split key, words, perServer, chatTokens, cacheBits (numbers) and the switches. Gives
+    // the priced link, the message, and the rules that hold by their names in report's JSON
+    // (GS_RULES_RECORD: assume, assumptions, efficiency.from, engine, cache_per_chat, nccl,
+    // overlap, read_cache, divide_heads).
     plan(p) {
       let switches = 0;
       for (const [name, bit] of Object.entries(SWITCHES)) if (p[name]) switches |= bit;
       check('plan', w.plan(SPLIT_KEYS.indexOf(p.split) >>> 0, p.words, p.perServer, p.chatTokens, p.cacheBits, switches));
       const link = linkOf();
-      return { link, linkName: link.name, messageBytes: record(PLANNED, 'planned').message_bytes };
+      return { link, linkName: link.name, messageBytes: record(PLANNED, 'planned').message_bytes, rules: record(RULES, 'rules') };
     },
     // Every figure of n GPUs, by its path in csrc/core/fields.h.
     price(n) {

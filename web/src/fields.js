@@ -20,6 +20,7 @@ export const GPU = layout('key:t name:t arch:t gib:f usable:f usable_bytes:u ban
 export const LINK = layout('key:t name:t kind:t bandwidth:f step_us:f base_us:f');
 export const LOG = layout('gpus:c');
 export const PLANNED = layout('message_bytes:c');
+export const RULES = layout('assume:t assumptions:t efficiency.from:n engine:n cache_per_chat:b nccl:t overlap:b read_cache:b divide_heads:b');
 export const SHOWN = layout('fewest:c budget:c chart_rows:c busy:b');
 export const SWEPT = layout('count:c fewest:c best:c');
 export const CHARTED = layout('count:c chosen:f tried:c targeted:b dot:f across:c up:c fewest:c');
