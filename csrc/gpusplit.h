@@ -169,6 +169,17 @@ enum gs_experts {
   GS_EXPERTS_SPREAD = 1  /* E/n whole experts a GPU, attention copied (data-parallel) */
 };
 
+/* How attention is laid out beside spread experts (serve's --attention; csrc/core/mixed_spread.c):
+ * data, each GPU an attention rank serving its own requests (DeepSeek's V3 serving, vLLM's
+ * -dp N --enable-expert-parallel, SGLang's --enable-dp-attention); or slices, attention and
+ * every other copied weight cut over the GPUs as tensor parallelism cuts them, the routed
+ * experts still spread whole (TP with EP: SGLang's --tp N --ep N, vLLM's -tp N
+ * --enable-expert-parallel). Under experts sliced, attention is sliced and this is unread. */
+enum gs_attention {
+  GS_ATTENTION_DATA = 0,  /* the default beside spread experts: report's and plan's spread */
+  GS_ATTENTION_SLICES = 1
+};
+
 /* Whose all-reduce cost: the lesson's (NCCL's LL start-up with the link's full speed), or
  * NCCL's own choice of the cheapest protocol (csrc/core/nccl.c). */
 enum gs_nccl { GS_NCCL_LESSON = 0, GS_NCCL_AUTO = 1 };
@@ -274,6 +285,7 @@ typedef struct {
   int experts;            /* enum gs_experts; slices: the lesson's */
   const gs_allreduce_table *measured; /* real rules on a GPU and link with a measured table: its
                                          all-reduces on one server; NULL: NCCL's rules */
+  int attention;          /* enum gs_attention, under spread experts; data: the default */
 } gs_plan;
 
 /* NCCL's protocols (NCCL_PROTO_LL, _LL128, _SIMPLE); none when nothing is sent. */
@@ -947,6 +959,18 @@ void gs_step_work_add(const gs_model *m, gs_step_work *w, uint64_t context, uint
  * Refused: --experts spread (not yet priced per step), a step with no token. */
 int gs_mixed_step(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, double overlap_share,
                   const gs_step_work *w, gs_mixed_cost *out, gs_error *err);
+/* The same step under spread experts (csrc/core/mixed_spread.c): w holds `ranks` works, one
+ * for each attention rank (p->gpus of them under attention data, 1 under attention slices),
+ * all joined by the expert layers; the step lasts as its slowest rank's. The cost's
+ * read_bytes, read and compute are the slowest rank's, its ops all GPUs'. */
+int gs_mixed_step_spread(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, double overlap_share,
+                         const gs_step_work *w, uint64_t ranks, gs_mixed_cost *out, gs_error *err);
+/* The attention ranks of a served plan: its GPUs under spread experts with attention data
+ * parallel, else 1. */
+uint64_t gs_attention_ranks(const gs_plan *p);
+/* The most attention ranks a served engine may have (the simulation keeps each rank's
+ * state on the stack). */
+#define GS_SERVE_MAX_RANKS 64
 
 /* An engine's scheduler (csrc/serve/engine.c holds each engine's defaults and their sources). */
 typedef struct {
@@ -967,6 +991,9 @@ typedef struct {
                                   detokenising on the host), microseconds; 0: none */
   double flops_share;          /* share of the GPU's FLOP/s a served step computes at; 0: the plan's efficiency */
   double flops;                /* the peak a served step computes at; 0: the GPU's (gs_engine_peak) */
+  int limits_shared;           /* 1: max_seqs and max_batched_tokens are the whole engine's, shared out over its
+                                  attention ranks (SGLang divides them by dp_size); 0: each rank's own (vLLM's
+                                  and TensorRT-LLM's ranks each run their own scheduler) */
 } gs_scheduler;
 
 /* The peak a served step of setting s computes at, into e->flops: 4-bit weights on a GPU
@@ -1103,7 +1130,9 @@ typedef struct {
   uint64_t pool_blocks;          /* blocks one instance's pool holds */
   uint64_t peak_blocks;          /* the most any instance held at once */
   uint64_t pool_tokens;          /* pool_blocks x block_tokens */
-  uint64_t max_seqs;             /* the engine's cap on sequences as run (its rule applied when it was 0) */
+  uint64_t max_seqs;             /* the engine's cap on sequences as run (its rule applied when it was 0), a rank's */
+  uint64_t max_batched_tokens;   /* the tokens a step of one rank may compute, as run */
+  uint64_t ranks;                /* attention ranks an engine copy runs in lock step (1 but under attention data) */
   int overloaded;                /* open loop: the rate is above sustainable_rate */
   double sustainable_rate;       /* open loop: requests a second all instances complete saturated; 0 otherwise */
   gs_mixed_cost typical;         /* the step with the median count of tokens, for --explain */

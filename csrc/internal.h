@@ -148,6 +148,12 @@ uint64_t gs_spread_chats(const gs_plan *p);
 int gs_spread_check(const gs_model *m, const gs_plan *p, gs_error *err);
 uint64_t gs_spread_weights(const gs_model *m, uint64_t n);
 uint64_t gs_spread_read_bytes(const gs_model *m, uint64_t n, uint64_t tokens);
+uint64_t gs_spread_routed_bytes(const gs_model *m, uint64_t n, uint64_t tokens);
+/* core/mixed_step.c: the operations a served step's attention takes over all layers (its
+ * scores and weighted sum), shared with the spread experts' step (mixed_spread.c). */
+double gs_attention_ops(const gs_model *m, const gs_step_work *w);
+/* w plus another rank's work (for --explain's typical step). */
+void gs_step_work_sum(gs_step_work *w, const gs_step_work *add);
 /* Seconds one all-to-all takes when each GPU of r sends size bytes; the bytes each GPU
  * sends within its server and between servers, when not NULL. */
 double gs_all_to_all(uint64_t size, const gs_ring *r, double *bytes_within, double *bytes_between);
@@ -177,7 +183,9 @@ typedef struct {
   gs_itl_hist *itl;
   double area;
 } gs_serve_sim_args;
-int gs_serve_instance(gs_serve_sim_args *a, gs_error *err);
+/* a holds one args for each of `ranks` attention ranks run in lock step (1 but under
+ * attention data parallel); each rank's mine, run and wait its own. */
+int gs_serve_instance(gs_serve_sim_args *a, size_t ranks, gs_error *err);
 /* read/runs.c: an RFC 4180 CSV record at a time (the decode runs' reader and the serving
  * runs'), and a run's source: the note's leading tag ("P2"), else the source cell. */
 #define GS_CSV_FIELD_CAP GS_RUNS_FIELD_CAP

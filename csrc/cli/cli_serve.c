@@ -10,6 +10,7 @@
 
 static const char SERVE_HEAD[] =
     "usage: gpusplit serve --model M --gpu G --counts N [--split S] [--replicas R]\n"
+    "                      [--experts slices|spread] [--attention data|slices]\n"
     "                      [--concurrency C | --rate R] [--requests N] [--prompt-tokens P]\n"
     "                      [--output-tokens O] [--lengths FILE|sharegpt] [--seed S]\n"
     "                      [--engine vllm|sglang|trt-llm]\n"
@@ -28,6 +29,7 @@ static const char SERVE_HEAD[] =
 typedef struct {
   cli_load_flags lf;     /* the load and the engine's limits (load_flags.c) */
   int json, explain;
+  int attention;         /* 0: not given; 1: data; 2: slices */
 } serve_options;
 
 #define AT(member) offsetof(serve_options, member)
@@ -36,8 +38,16 @@ typedef struct {
  * and report's that a served load decides. */
 static const gs_flag SERVE_LOAD_HEAD[] = {GS_NOTE("The load (default: all --requests sent at once):")};
 static const gs_flag SERVE_FLAGS[] = {
-    GS_NOTE("The layout: --counts N (one count), --split, --replicas (requests shared round-robin).\n"
+    GS_NOTE("The layout: --counts N (one count), --split, --replicas (requests shared round-robin),\n"
+            "--experts (a mixture's experts sliced, or spread whole over the GPUs).\n"
             "The model, the machines and the rules take report's flags (gpusplit report --help)."),
+    GS_CHOICE("--attention", "data|slices", AT(attention),
+              "beside --experts spread: data (default), each GPU an attention rank\n"
+              "with its own requests, cache pool and scheduler, all joined by the\n"
+              "expert layers each step (any count the experts divide); or slices,\n"
+              "attention cut over the GPUs (TP with EP; the count divides the heads).\n"
+              "Under data, --max-seqs and --max-batched-tokens are each rank's for\n"
+              "vllm and trt-llm, the whole engine's for sglang (1/N a rank)"),
     GS_SWITCH("--explain", AT(explain), 0, "the sums of the step in which half the requests were done"),
     GS_SWITCH("--json", AT(json), 0, "one JSON object instead of the table"),
     DECIDED("--words"), DECIDED("--in-flight"), DECIDED("--gpus"), DECIDED("--max-n"), DECIDED("--cache-per-chat"),
@@ -76,15 +86,18 @@ static void serving_line(char *buf, size_t cap, const gs_plan *p, const gs_sched
   snprintf(buf, cap,
            "%s's scheduler simulated step by step (max %llu sequences and %llu tokens a step, %s, %s; a pool of %llu "
            "blocks of %llu tokens at %s of memory); a step's busy time max(read, compute) + %s x min, computing at %s of "
-           "the peak, plus %s us a sequence%s; requests shared round-robin over the replicas",
-           gs_engine_name(e->kind), (unsigned long long)r->max_seqs, (unsigned long long)e->max_batched_tokens,
+           "the peak, plus %s us a sequence%s; requests shared round-robin over the replicas%s",
+           gs_engine_name(e->kind), (unsigned long long)r->max_seqs, (unsigned long long)r->max_batched_tokens,
            e->mixed ? "prefill chunks beside decodes" : "a step prefills or decodes",
            e->reserve_full ? "a request's whole cache reserved, never preempted" : "preemption by recompute",
            (unsigned long long)r->pool_blocks, (unsigned long long)e->block_tokens,
            gs_plain((char[32]){0}, 32, e->memory_share), share,
            e->flops_share > 0 ? gs_plain((char[32]){0}, 32, e->flops_share) : "report's share",
            gs_plain((char[32]){0}, 32, e->seq_us),
-           p->split == GS_SLICES ? "" : "; a pipeline's groups work one step at a time (no micro-batches in flight yet)");
+           p->split == GS_SLICES ? "" : "; a pipeline's groups work one step at a time (no micro-batches in flight yet)",
+           r->ranks > 1 ? " and over each copy's attention ranks, each with its own scheduler and pool, their steps joined by "
+                          "the expert layers (a step lasts as the slowest rank's)"
+                        : "");
 }
 
 /* The mean of the requests' lengths, pairs replayed in order (exact: sums below 2^53). */
@@ -92,6 +105,11 @@ static double mean_length(const gs_load *l, const uint64_t *lengths) {
   uint64_t sum = 0, i;
   for (i = 0; i < l->requests; i++) sum += lengths[i % l->pairs];
   return (double)sum / (double)l->requests;
+}
+
+/* Attention beside the experts: data-parallel only beside spread experts. */
+static const char *attention_name(const gs_plan *p) {
+  return p->experts == GS_EXPERTS_SPREAD && p->attention == GS_ATTENTION_DATA ? "data" : "slices";
 }
 
 static const char *load_name(int kind) { return kind == GS_LOAD_CLOSED ? "closed" : kind == GS_LOAD_OPEN ? "open" : "batch"; }
@@ -111,6 +129,9 @@ static void print_json(const gs_setting *s, const serve_options *o, const gs_sch
   printf(",\"engine\":\"%s\",\"split\":\"%s\",\"gpus_per_replica\":%llu,\"replicas\":%llu,\"gpus\":%llu", gs_engine_name(e->kind),
          gs_split_name(s->plan.split), (unsigned long long)(r->gpus / s->replicas), (unsigned long long)s->replicas,
          (unsigned long long)r->gpus);
+  printf(",\"experts\":\"%s\",\"attention\":\"%s\",\"attention_ranks\":%llu,\"max_seqs\":%llu,\"max_batched_tokens\":%llu",
+         s->plan.experts == GS_EXPERTS_SPREAD ? "spread" : "slices", attention_name(&s->plan), (unsigned long long)r->ranks,
+         (unsigned long long)r->max_seqs, (unsigned long long)r->max_batched_tokens);
   printf(",\"load\":{\"kind\":\"%s\",\"requests\":%llu,\"concurrency\":%llu,\"rate\":", load_name(o->lf.load.kind),
          (unsigned long long)o->lf.load.requests, (unsigned long long)o->lf.load.concurrency);
   if (o->lf.load.kind == GS_LOAD_OPEN) cli_json_double(stdout, o->lf.load.rate);
@@ -161,8 +182,10 @@ static void print_dist_row(const char *name, const gs_dist *d) {
 
 static void print_table(const gs_setting *s, const serve_options *o, const gs_serve_result *r, const char *serving) {
   char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP], c[GS_FIGURE_CAP];
-  printf("Serve: %s on %llu x %s (%s), %llu replica%s: %llu GPU%s\n", s->model_name,
+  printf("Serve: %s on %llu x %s (%s%s%s), %llu replica%s: %llu GPU%s\n", s->model_name,
          (unsigned long long)(r->gpus / s->replicas), s->gpu_text.name, gs_split_name(s->plan.split),
+         s->plan.experts == GS_EXPERTS_SPREAD ? ", experts spread, attention " : "",
+         s->plan.experts == GS_EXPERTS_SPREAD ? (s->plan.attention == GS_ATTENTION_DATA ? "data-parallel" : "sliced") : "",
          (unsigned long long)s->replicas, s->replicas == 1 ? "" : "s", (unsigned long long)r->gpus, r->gpus == 1 ? "" : "s");
   if (o->lf.sharegpt) {
     printf("Load: %llu requests drawn from ShareGPT's lengths (seed %llu; prompts %s, outputs %s tokens on average), ",
@@ -188,8 +211,8 @@ static void print_table(const gs_setting *s, const serve_options *o, const gs_se
   printf("\nOutput tokens a second %s, all tokens %s, requests %s (over %s s, first arrival to last completion)\n",
          gs_fixed_grouped(a, sizeof a, r->output_tokens_per_s, 1), gs_fixed_grouped(b, sizeof b, r->total_tokens_per_s, 1),
          gs_fixed_grouped(c, sizeof c, r->requests_per_s, 3), gs_fixed_grouped((char[GS_FIGURE_CAP]){0}, GS_FIGURE_CAP, r->duration, 2));
-  printf("Cache pool: %llu blocks an instance, at most %llu used (%s%%); %llu preemptions; %llu steps\n",
-         (unsigned long long)r->pool_blocks, (unsigned long long)r->peak_blocks,
+  printf("Cache pool: %llu blocks an instance%s, at most %llu used (%s%%); %llu preemptions; %llu steps\n",
+         (unsigned long long)r->pool_blocks, r->ranks > 1 ? " (each attention rank's)" : "", (unsigned long long)r->peak_blocks,
          gs_fixed(a, sizeof a, 100.0 * (double)r->peak_blocks / (double)r->pool_blocks, 1), (unsigned long long)r->preemptions,
          (unsigned long long)r->steps);
   if (o->lf.load.kind == GS_LOAD_OPEN)
@@ -213,14 +236,23 @@ static void print_explain(const gs_serve_result *r) {
          gs_fixed((char[GS_FIGURE_CAP]){0}, GS_FIGURE_CAP, c->seconds * 1e3, 3));
 }
 
-/* The layout: one count, a plan the served step can price. */
-static int serve_plan(const cli_report_options *r, gs_plan *p) {
+/* The layout: one count, a plan the served step can price; attention data-parallel
+ * (the default beside spread experts) or sliced. */
+static int serve_plan(cli_report_options *r, int attention, gs_plan *p) {
+  const gs_model *m = &r->setting.model;
   *p = r->setting.plan;
   if (r->count_n != 1) return cli_bad("serve: --counts N is needed, one GPU count for the layout");
   p->gpus = r->counts[0];
   p->words = 1;
   p->in_flight = 0;
-  if (p->experts != GS_EXPERTS_SLICES) return cli_bad("--experts: serve prices experts sliced only, not yet spread");
+  if (attention == 1 && p->experts != GS_EXPERTS_SPREAD)
+    return cli_bad("--attention: data parallel attention is priced beside --experts spread only");
+  p->attention = attention == 2 ? GS_ATTENTION_SLICES : GS_ATTENTION_DATA;
+  if (p->experts == GS_EXPERTS_SPREAD && p->attention == GS_ATTENTION_SLICES && r->setting.divide_heads &&
+      m->heads % p->gpus != 0)
+    return cli_bad("--counts: %llu does not divide the %llu heads, as sliced attention needs (--attention data cuts no head)",
+                   (unsigned long long)p->gpus, (unsigned long long)m->heads);
+  r->setting.plan.attention = p->attention;
   return CLI_OK;
 }
 
@@ -262,7 +294,7 @@ int cli_serve(int argc, char **argv) {
   memset(&o, 0, sizeof o);
   if (!r || !f) rc = cli_bad("serve: out of memory");
   else if ((rc = read_flags(argc, argv, &o, f)) == CLI_OK && (rc = cli_report_resolve(f, r)) == CLI_OK &&
-           (rc = serve_plan(r, &p)) == CLI_OK && (rc = engine_limits(&o, f->q.engine, &r->setting, p.gpus, &e)) == CLI_OK) {
+           (rc = serve_plan(r, o.attention, &p)) == CLI_OK && (rc = engine_limits(&o, f->q.engine, &r->setting, p.gpus, &e)) == CLI_OK) {
     o.lf.load.prompt_tokens = p.prompt_tokens ? p.prompt_tokens : 1024;
     p.prompt_tokens = 0;
     if ((rc = cli_load_lengths(&o.lf)) == CLI_OK && (rc = simulate(r, &o, &p, &e, &out)) == CLI_OK) {

@@ -117,7 +117,10 @@ static void print_row(const serving_row *r, const serving_priced *p) {
   cli_put_padded(stdout, run->id, 6);
   cli_put_padded(stdout, run->source, 5);
   printf(" %-8s %-15s %-20s", r->engine_name, r->model_key, r->gpu_key);
-  snprintf(layout, sizeof layout, "%s%llu x%llu %s", r->plan.split == GS_GROUPS ? "pp" : "tp", (unsigned long long)r->plan.gpus,
+  /* ep N: experts spread, attention sliced (tp with ep); dep N: beside data-parallel attention */
+  int spread = r->plan.experts == GS_EXPERTS_SPREAD, data = spread && r->plan.attention == GS_ATTENTION_DATA;
+  snprintf(layout, sizeof layout, "%s%llu x%llu %s", data ? "dep" : spread ? "ep" : r->plan.split == GS_GROUPS ? "pp" : "tp",
+           (unsigned long long)r->plan.gpus,
            (unsigned long long)r->replicas, r->load.kind == GS_LOAD_CLOSED ? "closed" : "at once");
   printf(" %-18s", layout);
   figure_cells(p, r, FIT_TPUT);

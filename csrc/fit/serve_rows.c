@@ -9,8 +9,14 @@
  *   quantisation suffix (-FP4, -FP8, -NVFP4) dropped; weight_bits as --bits;
  * - GPU: the catalogue entry of the row's part (GPU_NAMES below); a part the catalogue
  *   lacks, or whose variant the row leaves open, is not priced;
- * - layout: tp x pp GPUs, slices (tp) or groups (pp), dp replicas; experts spread or
- *   attention data parallel, and tp mixed with pp, are not priced;
+ * - layout: tp x pp GPUs, slices (tp) or groups (pp), dp replicas; tp mixed with pp is not
+ *   priced. A row that states ep (issue 29 item 4, mapped before any held-out row's spread
+ *   figure was read): with attn_dp, experts spread beside data-parallel attention on
+ *   attn_dp GPUs (ep must equal it and tp be 1 or blank: SGLang's --dp N
+ *   --enable-dp-attention --ep N, TensorRT-LLM's enable_attention_dp, vLLM's -dp N
+ *   --enable-expert-parallel); without, experts spread beside sliced attention on tp GPUs
+ *   (ep must equal tp: SGLang's --tp N --ep N). attn_dp without ep, and ep with pp, are
+ *   not priced;
  * - engine: trt-llm, vllm or sglang from the software; DeepSpeed-FastGen's Dynamic
  *   SplitFuse runs prompt chunks beside decodes in one step (its blog,
  *   blogs/deepspeed-fastgen/README.md), as vLLM V1's scheduler does: priced as vllm;
@@ -134,8 +140,11 @@ static const char *refused(const gs_serving_run *r, const char **model, const ch
   if (!*model) return "model not in the catalogue";
   if (!*gpu) return "GPU not in the catalogue (or its variant not stated)";
   if (!*engine) return "engine serve does not simulate";
-  if (r->ep || r->attn_dp) return "experts spread or attention data parallel (serve prices experts sliced only)";
-  if (!r->tp) return "no layout in the files read";
+  if (r->attn_dp && !r->ep) return "attention data parallel without experts spread";
+  if (r->ep && r->pp > 1) return "experts spread with groups of layers";
+  if (r->ep && r->attn_dp && (r->ep != r->attn_dp || r->tp > 1)) return "ep unlike attn_dp, or attention data parallel beside tp";
+  if (r->ep && !r->attn_dp && r->ep != r->tp) return "ep unlike tp beside sliced attention";
+  if (!r->tp && !r->attn_dp) return "no layout in the files read";
   if (!(r->input_tokens >= 0.5) || !(r->output_tokens >= 0.5)) return "lengths not stated";
   if (r->prefill_only) return "prefill-only throughput";
   if (r->tp > 1 && r->pp > 1) return "tp and pp mixed on one server (slices-groups splits across servers only)";
@@ -150,11 +159,15 @@ static void request_of(const gs_serving_run *r, const char *model, const char *g
   q->gpu_key = gpu;
   q->between_key = "ib-ndr";
   q->split = r->pp > 1 ? GS_GROUPS : GS_SLICES;
+  q->experts = r->ep ? GS_EXPERTS_SPREAD : GS_EXPERTS_SLICES;
   q->replicas = r->dp;
   q->engine = engine;
   q->prompt_tokens = round_even(r->input_tokens);
   q->bits = r->weight_bits > 0 ? (uint64_t)r->weight_bits : 0;
 }
+
+/* A copy's GPUs: the attention ranks under attention data parallel, else tp x pp. */
+static uint64_t gpus_of(const gs_serving_run *r) { return r->attn_dp ? r->attn_dp : r->tp * r->pp; }
 
 int fit_serving_row(const gs_serving_run *r, serving_row *out) {
   static gs_setting s; /* its texts are large */
@@ -166,10 +179,11 @@ int fit_serving_row(const gs_serving_run *r, serving_row *out) {
   if (why) return gs_format(out->why, sizeof out->why, "%s", why), 0;
   request_of(r, model, gpu, engine, &q);
   if (gs_resolve(&q, &s, &err) != GS_OK) return gs_format(out->why, sizeof out->why, "refused: %s: %s", err.field, err.what), 0;
-  if (gs_count_allowed(&s, r->tp * r->pp, &err) != GS_OK)
+  s.plan.attention = r->ep && !r->attn_dp ? GS_ATTENTION_SLICES : GS_ATTENTION_DATA;
+  if (gs_count_allowed(&s, gpus_of(r), &err) != GS_OK)
     return gs_format(out->why, sizeof out->why, "refused: counts: %s", err.what), 0;
   out->model = s.model, out->gpu = s.gpu, out->link = s.link, out->plan = s.plan, out->replicas = s.replicas;
-  out->plan.gpus = r->tp * r->pp;
+  out->plan.gpus = gpus_of(r);
   out->plan.words = 1;
   out->plan.in_flight = 0;
   out->plan.prompt_tokens = 0;
@@ -187,7 +201,7 @@ int fit_serving_row(const gs_serving_run *r, serving_row *out) {
   out->model_key = model;
   out->gpu_key = gpu;
   out->fitted = fit_serving_fitted(r->source);
-  out->in_fit = out->fitted && out->plan.split == GS_SLICES;
+  out->in_fit = out->fitted && out->plan.split == GS_SLICES && out->plan.experts == GS_EXPERTS_SLICES;
   return out->ok = 1;
 }
 

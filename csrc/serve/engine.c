@@ -24,6 +24,18 @@
  * - max_running_requests, when not given, is max_total_num_tokens // 2, the pool's tokens
  *   halved (python/sglang/srt/managers/scheduler.py, as stored copies of 2025 versions read;
  *   the request pool's own size, which can cap it lower, is not modelled).
+ * - under attention data parallel (--enable-dp-attention), --chunked-prefill-size and
+ *   --max-running-requests are the engine's, each rank taking its 1/dp_size: ServerArgs
+ *   divides chunked_prefill_size by dp_size ("DP attention is enabled. The chunked prefill
+ *   size is adjusted to ..."), and the model runner sets each rank's max_running_requests
+ *   to max_running_requests // dp_size, or when not given to its own pool's tokens // 2
+ *   (python/sglang/srt/server_args.py and model_executor/model_runner.py, as stored copies
+ *   of the 2025 code read in this session; docs.sglang.io, server arguments: dp attention is
+ *   "DP for attention, TP for FFN"). So serve's --max-seqs and --max-batched-tokens are
+ *   the whole engine's under SGLang (limits_shared), and each rank's under vLLM, whose
+ *   data-parallel ranks each run a "core engine" with its own scheduler (docs.vllm.ai,
+ *   serving/data_parallel_deployment), and TensorRT-LLM, whose attention-DP ranks each
+ *   schedule their own requests (taken as vLLM's; its max_batch_size was not re-read).
  * TensorRT-LLM (PyTorch backend, LLM API / trtllm-serve):
  * - max_batch_size 2048 and max_num_tokens 8192 (BuildConfig's defaults, which the LLM API
  *   takes; tensorrt_llm/llmapi/llm_args.py, snapshot fcd3f31682808ae56118ae43c1d7864a3a945e6f;
@@ -88,6 +100,7 @@ static void sglang_defaults(const gs_gpu *g, uint64_t gpus, gs_scheduler *e) {
   e->block_tokens = 1;
   e->mixed = 0;
   e->chunked = 1;
+  e->limits_shared = 1;
 }
 
 static void trtllm_defaults(gs_scheduler *e) {
