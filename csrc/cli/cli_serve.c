@@ -42,12 +42,13 @@ static const gs_flag SERVE_FLAGS[] = {
             "--experts (a mixture's experts sliced, or spread whole over the GPUs).\n"
             "The model, the machines and the rules take report's flags (gpusplit report --help)."),
     GS_CHOICE("--attention", "data|slices", AT(attention),
-              "beside --experts spread: data (default), each GPU an attention rank\n"
-              "with its own requests, cache pool and scheduler, all joined by the\n"
-              "expert layers each step (any count the experts divide); or slices,\n"
-              "attention cut over the GPUs (TP with EP; the count divides the heads).\n"
-              "Under data, --max-seqs and --max-batched-tokens are each rank's for\n"
-              "vllm and trt-llm, the whole engine's for sglang (1/N a rank)"),
+              "beside --experts spread: data (default),\n"
+              "each GPU an attention rank with its own requests, cache pool and\n"
+              "scheduler, all joined by the expert layers each step (any count the\n"
+              "experts divide); or slices, attention cut over the GPUs (TP with EP;\n"
+              "the count divides the heads). Under data, --max-seqs and\n"
+              "--max-batched-tokens are each rank's for vllm and trt-llm, the whole\n"
+              "engine's for sglang (1/N a rank)"),
     GS_SWITCH("--explain", AT(explain), 0, "the sums of the step in which half the requests were done"),
     GS_SWITCH("--json", AT(json), 0, "one JSON object instead of the table"),
     DECIDED("--words"), DECIDED("--in-flight"), DECIDED("--gpus"), DECIDED("--max-n"), DECIDED("--cache-per-chat"),

@@ -548,7 +548,7 @@ bad "--rate;needs a value" serve --gpu h100-sxm --counts 4 --rate
 bad "--concurrency;--rate;give one" serve --gpu h100-sxm --counts 4 --rate 5 --concurrency 4
 bad "--concurrency;from 1 to" serve --gpu h100-sxm --counts 4 --concurrency 0
 bad "--concurrency;to the requests" serve --gpu h100-sxm --counts 4 --concurrency 2000
-bad "--concurrency;from the replicas (2)" serve --gpu h100-sxm --counts 4 --replicas 2 --concurrency 1
+bad "--concurrency;from the replicas times the attention ranks (2)" serve --gpu h100-sxm --counts 4 --replicas 2 --concurrency 1
 bad "--requests;from 1 to" serve --gpu h100-sxm --counts 4 --requests 0
 bad "--requests;at most 4294967296" serve --gpu h100-sxm --counts 4 --requests 200000 --output-tokens 30000
 bad "--requests;from 1 to 250000" serve --gpu h100-sxm --counts 4 --requests 250001
@@ -567,7 +567,13 @@ bad "serve;--emit;decides" serve --gpu h100-sxm --counts 4 --emit vllm
 bad "--memory-share;no room for the cache" serve --gpu h100-sxm --counts 1 --model 405b
 bad "--max-batched-tokens;9000;without chunks" serve --gpu h100-sxm --counts 4 --engine trt-llm --prompt-tokens 9000
 bad "pool;200000 tokens" serve --model 8b --counts 1 --gpu l4 --requests 1 --prompt-tokens 100000 --output-tokens 100000
-bad "--experts;sliced only" serve --model mixtral-8x7b --gpu h100-sxm --counts 8 --experts spread
+# issue 29 item 4: spread experts beside data-parallel or sliced attention
+bad "--concurrency;attention ranks (8)" serve --model mixtral-8x7b --gpu h100-sxm --counts 8 --experts spread --concurrency 4
+bad "--attention;beside --experts spread only" serve --model mixtral-8x7b --gpu h100-sxm --counts 8 --attention data
+bad "--attention;data or slices" serve --model mixtral-8x7b --gpu h100-sxm --counts 8 --experts spread --attention both
+bad "--counts;64 does not divide the 96 heads;sliced attention" serve --model glm-4.5-air --gpu h100-sxm --counts 64 --experts spread --attention slices
+bad "--counts;128 experts do not spread evenly over 48" serve --model qwen3-30b-a3b --gpu h100-sxm --counts 48 --experts spread
+bad "gpus;at most 64 ranks" serve --model qwen3-30b-a3b --gpu h100-sxm --counts 128 --experts spread
 printf '100,10\n3000,x\n' > "$tmp/lengths.csv"
 bad "lengths.csv;lengths: line 2;PROMPT,OUTPUT" serve --model 8b --gpu h100-sxm --counts 1 --lengths "$tmp/lengths.csv"
 bad "--lengths;leave out" serve --model 8b --gpu h100-sxm --counts 1 --lengths "$tmp/lengths.csv" --output-tokens 5
