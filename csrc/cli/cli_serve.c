@@ -227,6 +227,10 @@ static void print_explain(const gs_serve_result *r) {
   const gs_step_work *w = &r->typical_work;
   printf("\nThe step in which half the requests were done: %llu sequences, %llu tokens, %llu tokens of cache read\n",
          (unsigned long long)w->seqs, (unsigned long long)w->tokens, (unsigned long long)w->cache_full);
+  if (r->ranks > 1)
+    printf("  over %llu attention ranks joined by the expert layers: read and compute are the slowest rank's, the "
+           "operations all GPUs'\n",
+           (unsigned long long)r->ranks);
   printf("  read    %llu bytes a GPU = %s ms\n", (unsigned long long)c->read_bytes,
          gs_fixed((char[GS_FIGURE_CAP]){0}, GS_FIGURE_CAP, c->read * 1e3, 3));
   printf("  compute (%s GEMM + %s attention) operations = %s ms a GPU\n",
