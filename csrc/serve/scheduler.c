@@ -190,7 +190,7 @@ static int all_idle(const sim *s, size_t ranks, double *next) {
 
 /* The step's price: the mixed step, or under spread experts the ranks' joined step; the
  * host's work for each sequence held, the busiest rank's (each rank's host runs its own). */
-static int price(const sim *s, const gs_step_work *w, size_t ranks, gs_mixed_cost *c, gs_error *err) {
+static int price_step(const sim *s, const gs_step_work *w, size_t ranks, gs_mixed_cost *c, gs_error *err) {
   uint64_t seqs = 0;
   size_t r;
   int rc = s->p->experts == GS_EXPERTS_SPREAD ? gs_mixed_step_spread(s->m, s->g, s->l, s->p, s->e->overlap_share, w, ranks, c, err)
@@ -202,7 +202,7 @@ static int price(const sim *s, const gs_step_work *w, size_t ranks, gs_mixed_cos
 }
 
 /* The ranks' step done: time advanced on every rank, tokens computed, the pool's peak. */
-static void advance(sim *s, const gs_step_work *w, size_t ranks, double seconds, gs_serve_result *out) {
+static void advance_ranks(sim *s, const gs_step_work *w, size_t ranks, double seconds, gs_serve_result *out) {
   size_t r;
   out->steps++;
   for (r = 0; r < ranks; r++) {
@@ -253,8 +253,8 @@ int gs_serve_instance(gs_serve_sim_args *a, size_t ranks, gs_error *err) {
       continue;
     }
     empty = 0;
-    if ((rc = price(&s[0], w, ranks, &c, err)) != GS_OK) return rc;
-    advance(s, w, ranks, c.seconds, a->out);
+    if ((rc = price_step(&s[0], w, ranks, &c, err)) != GS_OK) return rc;
+    advance_ranks(s, w, ranks, c.seconds, a->out);
     for (done = 0, r = 0; r < ranks; r++) done += s[r].done;
     if (!typical && done >= (mine + 1) / 2) {
       typical = 1;
