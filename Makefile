@@ -25,7 +25,7 @@ LIB = csrc/core/primitives.c csrc/core/checks.c csrc/core/split.c csrc/core/step
 CLI = $(sort $(wildcard csrc/cli/*.c))
 # The command line's own reader (csrc/read/flags.h) and the JSON writer (csrc/emit/json.h):
 # native only, they read strtod's spellings and write printf's %.17g, which the modules leave out.
-ARGS = csrc/read/flags.c csrc/emit/json.c csrc/emit/random_setting.c
+ARGS = csrc/read/flags.c csrc/emit/json.c csrc/emit/serve_json.c csrc/emit/random_setting.c
 # The efficiency fit: a layer of the library the command line alone links (csrc/fit/fit.h).
 FIT = $(sort $(wildcard csrc/fit/*.c))
 HEADERS = csrc/gpusplit.h csrc/internal.h csrc/read/efficiency.h csrc/core/fields.h csrc/wasm/abi.h csrc/cli/cli.h csrc/cli/fit_work.h csrc/fit/fit.h csrc/emit/json.h csrc/emit/random_setting.h csrc/read/flags.h csrc/read/families/families.h
@@ -322,9 +322,10 @@ bench: deps build/bench_native_clang build/bench.wasm build/widget.html
 # at their extremes, the command line, the data readers, and the measured all-reduce
 # readers with the fit, the measured-runs reader, the plan's search over its inputs (budgets
 # to 65,536), the efficiency fit with what fit and validate print of it (fuzz_fit,
-# bounded to 24 runs an input), and serve's lengths reader (fuzz_lengths). `make fuzz`
+# bounded to 24 runs an input), serve's lengths reader (fuzz_lengths), and the serving runs'
+# reader with their mapping and the serving fit's table (fuzz_serving). `make fuzz`
 # runs each for FUZZ_SECONDS; `make test` runs each briefly (test-fuzz).
-FUZZ = config cli data measured runs plan fit lengths
+FUZZ = config cli data measured runs plan fit lengths serving
 FUZZ_SECONDS ?= 60
 FUZZ_CC = clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Icsrc -Icsrc/cli -Itests/fuzz
 
@@ -339,6 +340,9 @@ build/fuzz_cli: $(ARGS) $(FIT) $(CLI) build/sharegpt_lengths.c
 # So does the fit's: fit and validate over a runs text, through cli_run.
 build/fuzz_fit: FUZZ_DEFS = -DGS_NO_MAIN
 build/fuzz_fit: $(ARGS) $(FIT) $(CLI) build/sharegpt_lengths.c
+
+# The serving runs' harness maps rows as validate --serving does: it links the fit.
+build/fuzz_serving: $(ARGS) $(FIT)
 
 fuzz: deps $(FUZZ:%=build/fuzz_%)
 	$(Q)scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ)

@@ -1064,6 +1064,9 @@ void gs_lengths_draw(uint64_t *prompts, uint64_t *outputs, size_t count, uint64_
 /* n lengths rescaled to the mean given: each l to max(1, l x mean x n / sum), rounded half
  * up in integers; GS_OK, or GS_ERR_RANGE naming field when a length would pass most. */
 int gs_lengths_rescale(uint64_t *lengths, size_t n, uint64_t mean, uint64_t most, const char *field, gs_error *err);
+/* The mean of a load's requests' lengths (lengths: its prompts or outputs), pairs replayed
+ * in order (csrc/serve/load.c; exact: the sums stay below 2^53). */
+double gs_load_mean(const gs_load *l, const uint64_t *lengths);
 #define GS_SERVE_MAX_REQUESTS 250000
 /* The most tokens a load may hold, all requests' prompts and outputs: 2^32. */
 #define GS_SERVE_MAX_TOKENS 4294967296u
@@ -1166,6 +1169,8 @@ enum gs_served_stat { GS_STAT_MEAN = 0, GS_STAT_P50 = 1, GS_STAT_P90 = 2, GS_STA
  * requests, 495e6, took 2.5 s). */
 #define GS_SERVED_MAX_COUNT 64
 #define GS_SERVED_MAX_WORK 250000000u
+/* Room for every layout of a copy up to GS_SERVED_MAX_COUNT: slices, groups, slices-groups. */
+#define GS_SERVED_LAYOUTS_MAX (GS_SERVED_MAX_COUNT * 3)
 typedef struct {
   uint64_t gpus_max;       /* the budget, 1 to GS_MAX_GPUS */
   int has_load;            /* 1: load is the whole deployment's; 0: search each layout's Poisson rate */
@@ -1201,6 +1206,7 @@ typedef struct {
   int has_choice;
   gs_served_point choice;  /* with targets: the layout that holds the load (or the most rate) per GPU best */
   char why[512];           /* targets and no choice, or nothing fits: why */
+  gs_served_point searched[GS_SERVED_LAYOUTS_MAX]; /* the layouts searched (layouts of them), as last tried */
 } gs_served_result;
 
 /* The search; space has room for a.load.requests. GS_ERR_RANGE names a bad ask before any

@@ -214,7 +214,7 @@ typedef struct {
   size_t count;
   gs_serving_run rows[GS_SERVING_RUNS_MAX];
 } gs_serving_runs;
-int gs_serving_runs_parse(const char *text, size_t len, gs_serving_runs *out, gs_error *err);
+int gs_serving_runs_parse(const char *text, size_t len, gs_runs_scratch *scratch, gs_serving_runs *out, gs_error *err);
 
 /* a * b and a + b, or 0 when the result would not fit in 64 bits. */
 int gs_mul(uint64_t a, uint64_t b, uint64_t *out);

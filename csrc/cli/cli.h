@@ -150,9 +150,6 @@ int cli_run(int argc, char **argv);
  * double, a quoted string and a part of a string (gs_out_double, _string, _text). */
 gs_out cli_out(FILE *f);
 void cli_json_double(FILE *f, double x);
-/* ,"key":{"mean":..,"p50":..,"p90":..,"p99":..}: a distribution of seconds, in ms (serve's
- * and plan's JSON). */
-void cli_json_dist_ms(FILE *f, const char *key, const gs_dist *d);
 void cli_json_string(FILE *f, const char *s);
 void cli_json_text(FILE *f, const char *s);
 /* Text from the user for a terminal: control characters and non-UTF-8 bytes as \xNN

@@ -313,43 +313,11 @@ static void served_load_flags(const plan_options *o, int json) {
   }
 }
 
-static void json_served_point(const plan_options *o, const gs_served_point *pt, double gpu_hour) {
-  const gs_layout *l = &pt->layout;
-  double gpus = (double)(l->gpus * l->replicas);
-  char flags[200];
-  printf("{\"gpus\":%llu,\"split\":\"%s\",\"experts\":\"slices\",\"attention\":\"slices\",\"replicas\":%llu,"
-         "\"total_gpus\":%llu,\"max_seqs\":%llu,\"time_per_word\":",
-         (unsigned long long)l->gpus, gs_split_name(l->split), (unsigned long long)l->replicas,
-         (unsigned long long)(l->gpus * l->replicas), (unsigned long long)pt->max_seqs);
-  cli_json_double(stdout, l->word_s);
-  printf(",\"first_word\":");
-  cli_json_double(stdout, l->first_s);
-  printf(",\"words_per_s\":");
-  cli_json_double(stdout, l->words_per_s);
-  printf(",\"words_per_s_per_gpu\":");
-  cli_json_double(stdout, l->per_gpu);
-  printf(",\"cost_per_million\":");
-  json_ms_or_null(l->cost_per_million, l->cost_per_million >= 0);
-  printf(",\"load\":{\"kind\":\"%s\",\"requests_per_s\":", o->sask.has_load ? "given" : pt->saturated ? "saturated" : "poisson");
-  cli_json_double(stdout, pt->rate);
-  printf(",\"requests_per_s_per_gpu\":");
-  cli_json_double(stdout, pt->rate / gpus);
-  printf(",\"requests_per_dollar\":");
-  json_ms_or_null(gpu_hour > 0 ? pt->rate * 3600 / (gpus * gpu_hour) : 0, gpu_hour > 0);
-  printf(",\"copy_rate\":");
-  json_ms_or_null(pt->copy_rate, !o->sask.has_load);
-  printf("}");
-  cli_json_dist_ms(stdout, "ttft_ms", &pt->ttft);
-  cli_json_dist_ms(stdout, "tpot_ms", &pt->tpot);
-  printf(",\"preemptions\":%llu,\"flags\":", (unsigned long long)pt->preemptions);
-  cli_json_string(stdout, gs_served_flags(&o->sask, pt, flags, sizeof flags));
-  printf("}");
-}
-
 static const char *const STAT_NAMES[] = {"mean", "p50", "p90", "p99"};
 
 static void served_json(const plan_options *o, const cli_report_options *r, const gs_served_result *p) {
   const gs_served_ask *a = &o->sask;
+  gs_out out = cli_out(stdout);
   size_t i;
   json_head(r);
   printf(",\"gpus_max\":%llu,\"served\":true,\"validated\":false,\"engine\":\"%s\",\"target_stat\":\"%s\",\"target_word\":",
@@ -365,10 +333,10 @@ static void served_json(const plan_options *o, const cli_report_options *r, cons
   printf("\",\"frontier\":[");
   for (i = 0; i < p->count; i++) {
     if (i) printf(",");
-    json_served_point(o, &p->points[i], r->setting.gpu_hour);
+    gs_out_served_point(&out, a, &p->points[i], r->setting.gpu_hour);
   }
   printf("],\"choice\":");
-  if (p->has_choice) json_served_point(o, &p->choice, r->setting.gpu_hour);
+  if (p->has_choice) gs_out_served_point(&out, a, &p->choice, r->setting.gpu_hour);
   else printf("null");
   printf(",\"why\":");
   if (p->why[0]) cli_json_string(stdout, p->why);

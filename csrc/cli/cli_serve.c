@@ -101,79 +101,6 @@ static void serving_line(char *buf, size_t cap, const gs_plan *p, const gs_sched
                         : "");
 }
 
-/* The mean of the requests' lengths, pairs replayed in order (exact: sums below 2^53). */
-static double mean_length(const gs_load *l, const uint64_t *lengths) {
-  uint64_t sum = 0, i;
-  for (i = 0; i < l->requests; i++) sum += lengths[i % l->pairs];
-  return (double)sum / (double)l->requests;
-}
-
-/* Attention beside the experts: data-parallel only beside spread experts. */
-static const char *attention_name(const gs_plan *p) {
-  return p->experts == GS_EXPERTS_SPREAD && p->attention == GS_ATTENTION_DATA ? "data" : "slices";
-}
-
-static const char *load_name(int kind) { return kind == GS_LOAD_CLOSED ? "closed" : kind == GS_LOAD_OPEN ? "open" : "batch"; }
-
-static void print_json(const gs_setting *s, const serve_options *o, const gs_scheduler *e, const gs_serve_result *r,
-                       const char *serving) {
-  printf("{\"assumptions\":");
-  cli_json_string(stdout, s->assumptions);
-  printf(",\"serving_assumptions\":");
-  cli_json_string(stdout, serving);
-  printf(",\"serving_fit\":");
-  cli_json_string(stdout, GS_SERVING_TABLE.summary);
-  printf(",\"validated\":%s,\"model\":", GS_SERVING_TABLE.count ? "true" : "false");
-  cli_json_string(stdout, s->model_name);
-  printf(",\"gpu\":");
-  cli_json_string(stdout, s->gpu_text.name);
-  printf(",\"engine\":\"%s\",\"split\":\"%s\",\"gpus_per_replica\":%llu,\"replicas\":%llu,\"gpus\":%llu", gs_engine_name(e->kind),
-         gs_split_name(s->plan.split), (unsigned long long)(r->gpus / s->replicas), (unsigned long long)s->replicas,
-         (unsigned long long)r->gpus);
-  printf(",\"experts\":\"%s\",\"attention\":\"%s\",\"attention_ranks\":%llu,\"max_seqs\":%llu,\"max_batched_tokens\":%llu",
-         s->plan.experts == GS_EXPERTS_SPREAD ? "spread" : "slices", attention_name(&s->plan), (unsigned long long)r->ranks,
-         (unsigned long long)r->max_seqs, (unsigned long long)r->max_batched_tokens);
-  printf(",\"load\":{\"kind\":\"%s\",\"requests\":%llu,\"concurrency\":%llu,\"rate\":", load_name(o->lf.load.kind),
-         (unsigned long long)o->lf.load.requests, (unsigned long long)o->lf.load.concurrency);
-  if (o->lf.load.kind == GS_LOAD_OPEN) cli_json_double(stdout, o->lf.load.rate);
-  else printf("null");
-  if (o->lf.load.pairs) {
-    printf(",\"prompt_tokens\":null,\"output_tokens\":null,\"length_pairs\":%zu,\"lengths\":", o->lf.load.pairs);
-    cli_json_string(stdout, o->lf.sharegpt ? "sharegpt" : "file");
-    printf(",\"mean_prompt_tokens\":");
-    cli_json_double(stdout, mean_length(&o->lf.load, o->lf.load.prompts));
-    printf(",\"mean_output_tokens\":");
-    cli_json_double(stdout, mean_length(&o->lf.load, o->lf.load.outputs));
-  }
-  else
-    printf(",\"prompt_tokens\":%llu,\"output_tokens\":%llu", (unsigned long long)o->lf.load.prompt_tokens,
-           (unsigned long long)o->lf.load.output_tokens);
-  printf(",\"seed\":%llu}", (unsigned long long)o->lf.load.seed);
-  cli_json_dist_ms(stdout, "ttft_ms", &r->ttft);
-  cli_json_dist_ms(stdout, "tpot_ms", &r->tpot);
-  cli_json_dist_ms(stdout, "itl_ms", &r->itl);
-  cli_json_dist_ms(stdout, "e2e_ms", &r->e2e);
-  printf(",\"output_tokens_per_s\":");
-  cli_json_double(stdout, r->output_tokens_per_s);
-  printf(",\"total_tokens_per_s\":");
-  cli_json_double(stdout, r->total_tokens_per_s);
-  printf(",\"requests_per_s\":");
-  cli_json_double(stdout, r->requests_per_s);
-  printf(",\"duration_s\":");
-  cli_json_double(stdout, r->duration);
-  printf(",\"mean_in_flight\":");
-  cli_json_double(stdout, r->mean_in_flight);
-  printf(",\"steps\":%llu,\"preemptions\":%llu,\"pool_blocks\":%llu,\"pool_tokens\":%llu,\"pool_peak_blocks\":%llu",
-         (unsigned long long)r->steps, (unsigned long long)r->preemptions, (unsigned long long)r->pool_blocks,
-         (unsigned long long)r->pool_tokens, (unsigned long long)r->peak_blocks);
-  printf(",\"pool_peak_share\":");
-  cli_json_double(stdout, (double)r->peak_blocks / (double)r->pool_blocks);
-  printf(",\"overloaded\":%s,\"sustainable_rate\":", r->overloaded ? "true" : "false");
-  if (o->lf.load.kind == GS_LOAD_OPEN) cli_json_double(stdout, r->sustainable_rate);
-  else printf("null");
-  printf("}\n");
-}
-
 static void print_dist_row(const char *name, const gs_dist *d) {
   char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP], c[GS_FIGURE_CAP], e[GS_FIGURE_CAP];
   printf("  %-28s %12s %12s %12s %12s\n", name, gs_fixed_grouped(a, sizeof a, d->mean * 1e3, 2),
@@ -191,7 +118,7 @@ static void print_table(const gs_setting *s, const serve_options *o, const gs_se
   if (o->lf.sharegpt) {
     printf("Load: %llu requests drawn from ShareGPT's lengths (seed %llu; prompts %s, outputs %s tokens on average), ",
            (unsigned long long)o->lf.load.requests, (unsigned long long)o->lf.load.seed,
-           gs_fixed(a, sizeof a, mean_length(&o->lf.load, o->lf.load.prompts), 1), gs_fixed(b, sizeof b, mean_length(&o->lf.load, o->lf.load.outputs), 1));
+           gs_fixed(a, sizeof a, gs_load_mean(&o->lf.load, o->lf.load.prompts), 1), gs_fixed(b, sizeof b, gs_load_mean(&o->lf.load, o->lf.load.outputs), 1));
   } else if (o->lf.load.pairs) {
     printf("Load: %llu requests with lengths from ", (unsigned long long)o->lf.load.requests);
     cli_put_text(stdout, o->lf.lengths);
@@ -304,7 +231,8 @@ int cli_serve(int argc, char **argv) {
     p.prompt_tokens = 0;
     if ((rc = cli_load_lengths(&o.lf)) == CLI_OK && (rc = simulate(r, &o, &p, &e, &out)) == CLI_OK) {
       serving_line(serving, sizeof serving, &p, &e, &out);
-      if (o.json) print_json(&r->setting, &o, &e, &out, serving);
+      gs_out sink = cli_out(stdout);
+      if (o.json) gs_out_serve(&sink, &r->setting, &o.lf.load, o.lf.sharegpt ? "sharegpt" : "file", &e, &out, serving);
       else print_table(&r->setting, &o, &out, serving);
       if (o.explain && !o.json) print_explain(&out);
     }

@@ -9,16 +9,9 @@
 #include "cli.h"
 #include "fit/fit.h"
 
-typedef struct {
-  gs_serving_runs *runs;
-  serving_row *rows;
-  serving_priced *priced;
-  int *use;
-  gs_serve_space sp;
-} serving_work;
-
-static void work_close(serving_work *w) {
-  free(w->runs);
+/* The work's rows, prices and room, with the file's runs (w->runs is ours to free). */
+static void work_close(fit_serving_work *w) {
+  free((void *)w->runs);
   free(w->rows);
   free(w->priced);
   free(w->use);
@@ -29,22 +22,26 @@ static void work_close(serving_work *w) {
 }
 
 /* The file read, each row mapped, room for the largest load. */
-static int work_open(const char *path, serving_work *w) {
+static int work_open(const char *path, fit_serving_work *w) {
   char *text;
-  size_t len, i, cap = 1;
+  size_t len, cap;
+  gs_serving_runs *runs;
+  gs_runs_scratch *scratch = malloc(sizeof *scratch);
   gs_error err;
   int rc;
   memset(w, 0, sizeof *w);
-  if ((rc = cli_read_file(path, GS_RUNS_MAX_BYTES, "a serving runs file", &text, &len)) != CLI_OK) return rc;
-  if (!(w->runs = malloc(sizeof *w->runs))) rc = cli_bad("%s: out of memory", path);
-  else if (gs_serving_runs_parse(text, len, w->runs, &err) != GS_OK) rc = cli_bad_error(path, &err);
+  if (!scratch) return cli_bad("%s: out of memory", path);
+  if ((rc = cli_read_file(path, GS_RUNS_MAX_BYTES, "a serving runs file", &text, &len)) != CLI_OK) return free(scratch), rc;
+  if (!(runs = malloc(sizeof *runs))) rc = cli_bad("%s: out of memory", path);
+  else if (gs_serving_runs_parse(text, len, scratch, runs, &err) != GS_OK) rc = cli_bad_error(path, &err);
   free(text);
-  if (rc != CLI_OK) return free(w->runs), rc;
-  w->rows = calloc(w->runs->count, sizeof *w->rows);
-  w->priced = calloc(w->runs->count, sizeof *w->priced);
-  w->use = calloc(w->runs->count, sizeof *w->use);
-  for (i = 0; w->rows && i < w->runs->count; i++)
-    if (fit_serving_row(&w->runs->rows[i], &w->rows[i]) && w->rows[i].load.requests > cap) cap = (size_t)w->rows[i].load.requests;
+  free(scratch);
+  if (rc != CLI_OK) return free(runs), rc;
+  w->runs = runs;
+  w->rows = calloc(runs->count, sizeof *w->rows);
+  w->priced = calloc(runs->count, sizeof *w->priced);
+  w->use = calloc(runs->count, sizeof *w->use);
+  cap = w->rows ? fit_serving_map(w) : 1;
   w->sp.cap = cap;
   w->sp.reqs = malloc(cap * sizeof *w->sp.reqs);
   w->sp.ids = malloc(3 * cap * sizeof *w->sp.ids);
@@ -55,45 +52,20 @@ static int work_open(const char *path, serving_work *w) {
   return cli_bad("%s: out of memory", path);
 }
 
-/* Each row priced with its engine's figures of fits (NULL: data/serving.json's); a row serve
- * refuses keeps why. */
-static void price_all(serving_work *w, const fit_serving_result *fits) {
-  size_t i;
-  for (i = 0; i < w->runs->count; i++) {
-    gs_error err;
-    serving_row *r = &w->rows[i];
-    memset(&w->priced[i], 0, sizeof w->priced[i]);
-    if (!r->ok) continue;
-    if (fit_serving_price(r, fits ? fit_serving_pick(fits, r->engine.kind) : NULL, &w->sp, &w->priced[i], &err) != GS_OK) {
-      r->ok = 0;
-      gs_format(r->why, sizeof r->why, "refused: %s: %s", err.field, err.what);
-    }
-  }
-}
-
-/* The median |error| of figure k over the priced rows keep() takes, into buf ("-": none). */
-static const char *median(char *buf, size_t cap, const serving_work *w, int k, int (*keep)(const serving_row *, const char *),
-                          const char *arg, size_t *count) {
-  static double e[GS_SERVING_RUNS_MAX];
-  size_t i, n = 0;
+/* The median |error| of figure k over the rows keep takes, into buf ("-": none). */
+static const char *median(char *buf, size_t cap, const fit_serving_work *w, int k, int keep, const char *source) {
   char a[GS_FIGURE_CAP];
-  for (i = 0; i < w->runs->count; i++)
-    if (w->priced[i].ok && w->priced[i].has[k] && keep(&w->rows[i], arg))
-      e[n++] = w->priced[i].error[k] < 0 ? -w->priced[i].error[k] : w->priced[i].error[k];
-  if (count) *count = n;
+  double m;
+  size_t n = fit_serving_median(w, k, keep, source, &m);
   if (n == 0) return "-";
-  snprintf(buf, cap, "%s%% (%zu)", gs_fixed(a, sizeof a, fit_median(e, n) * 100, 1), n);
+  snprintf(buf, cap, "%s%% (%zu)", gs_fixed(a, sizeof a, m * 100, 1), n);
   return buf;
 }
 
-static int fitted_row(const serving_row *r, const char *arg) { return (void)arg, r->fitted; }
-static int held_row(const serving_row *r, const char *arg) { return (void)arg, !r->fitted; }
-static int source_row(const serving_row *r, const char *arg) { return strcmp(r->run->source, arg) == 0; }
-
-static void medians_line(const char *label, const serving_work *w, int (*keep)(const serving_row *, const char *), const char *arg) {
+static void medians_line(const char *label, const fit_serving_work *w, int keep, const char *source) {
   char a[64], b[64], c[64];
-  printf("%-30s %16s %16s %16s\n", label, median(a, sizeof a, w, FIT_TPOT, keep, arg, NULL),
-         median(b, sizeof b, w, FIT_TPUT, keep, arg, NULL), median(c, sizeof c, w, FIT_TTFT, keep, arg, NULL));
+  printf("%-30s %16s %16s %16s\n", label, median(a, sizeof a, w, FIT_TPOT, keep, source),
+         median(b, sizeof b, w, FIT_TPUT, keep, source), median(c, sizeof c, w, FIT_TTFT, keep, source));
 }
 
 /* One figure's measured, priced and signed error, or blanks. */
@@ -129,7 +101,7 @@ static void print_row(const serving_row *r, const serving_priced *p) {
   printf("%s\n", r->fitted ? "  (fitted)" : "");
 }
 
-static void print_table(const char *path, const serving_work *w) {
+static void print_table(const char *path, const fit_serving_work *w) {
   size_t i;
   printf("Serving runs of ");
   cli_put_text(stdout, path);
@@ -142,7 +114,7 @@ static void print_table(const char *path, const serving_work *w) {
     if (w->priced[i].ok) print_row(&w->rows[i], &w->priced[i]);
 }
 
-static void print_skipped(const serving_work *w) {
+static void print_skipped(const fit_serving_work *w) {
   size_t i;
   printf("\nNot priced:\n");
   for (i = 0; i < w->runs->count; i++)
@@ -160,93 +132,55 @@ static void medians_head(const char *title) {
 }
 
 /* Each fitted source's rows priced with a fit to the other fitted sources' rows only. */
-static int left_out(serving_work *w) {
+static int left_out(fit_serving_work *w) {
   static fit_serving_result fits;
-  size_t s, i;
+  size_t s;
   gs_error err;
   medians_head("median |error|, source left out");
   for (s = 0; s < FIT_SERVING_SOURCE_COUNT; s++) {
     const char *left = FIT_SERVING_SOURCES[s];
     char label[64];
-    for (i = 0; i < w->runs->count; i++) w->use[i] = w->rows[i].in_fit && strcmp(w->runs->rows[i].source, left) != 0;
-    if (fit_serving(w->rows, w->use, w->runs->count, &w->sp, &fits, &err) != GS_OK) {
+    if (fit_serving_all(w, left, &fits, &err) != GS_OK) {
       printf("%-30s no other fitted source's row is priced\n", left);
       continue;
     }
-    price_all(w, &fits);
     snprintf(label, sizeof label, "%s, fitted on the others", left);
-    medians_line(label, w, source_row, left);
+    medians_line(label, w, FIT_KEEP_SOURCE, left);
   }
   return CLI_OK;
 }
 
 int cli_validate_serving(const char *path, int leave_out) {
-  serving_work w;
+  fit_serving_work w;
   int rc;
   if ((rc = work_open(path, &w)) != CLI_OK) return rc;
-  price_all(&w, NULL);
+  fit_serving_price_all(&w, NULL);
   print_table(path, &w);
   medians_head("median |error| (rows)");
-  medians_line("fitted sources", &w, fitted_row, NULL);
-  medians_line("held-out sources", &w, held_row, NULL);
+  medians_line("fitted sources", &w, FIT_KEEP_FITTED, NULL);
+  medians_line("held-out sources", &w, FIT_KEEP_HELD, NULL);
   print_skipped(&w);
   if (leave_out) rc = left_out(&w);
   work_close(&w);
   return rc;
 }
 
-/* data/serving.json's summary: the fitted rows and the held-out medians. */
-static void summary(char *buf, size_t cap, const serving_work *w) {
-  char a[64], b[64], c[64];
-  size_t i, n = 0;
-  for (i = 0; i < w->runs->count; i++) n += (size_t)w->use[i];
-  snprintf(buf, cap,
-           "fitted to %zu measured serving runs of %s and %s (tensor parallel); held out, median |error| (runs): time per "
-           "output token %s, output tokens a second %s, first token %s",
-           n, FIT_SERVING_SOURCES[0], FIT_SERVING_SOURCES[1], median(a, sizeof a, w, FIT_TPOT, held_row, NULL, NULL),
-           median(b, sizeof b, w, FIT_TPUT, held_row, NULL, NULL), median(c, sizeof c, w, FIT_TTFT, held_row, NULL, NULL));
-}
-
-/* A fit's engine as --engine names it, or "any" for the pooled one. */
-static const char *engine_label(int kind) { return kind < 0 ? "any" : kind == GS_ENGINE_TRTLLM ? "trt-llm" : gs_engine_name(kind); }
-
-static void print_fit_json(const fit_serving_result *fits, const char *sum) {
-  size_t i;
-  printf("{\"_source\":\"gpusplit fit --serving tests/measured/serving-runs.csv --json: each engine's served-step figures "
-         "fitted to the fitted sources' rows (csrc/fit/serve_fit.c: a coordinate search over a grid minimising the mean "
-         "|log error|, sources weighted alike); make test-reference checks this file equals the fit\",\"summary\":");
-  cli_json_string(stdout, sum);
-  printf(",\"figures\":[");
-  for (i = 0; i < fits->count; i++) {
-    const gs_serving_fit *f = &fits->f[i];
-    printf("%s{\"engine\":\"%s\",\"flops_share\":", i ? "," : "", engine_label(f->kind));
-    cli_json_double(stdout, f->flops_share);
-    printf(",\"seq_us\":");
-    cli_json_double(stdout, f->seq_us);
-    printf(",\"overlap_share\":");
-    cli_json_double(stdout, f->overlap_share);
-    printf(",\"rows\":%llu}", (unsigned long long)f->rows);
-  }
-  printf("]}\n");
-}
-
 int cli_fit_serving(const char *path, int json) {
   static fit_serving_result fits;
-  serving_work w;
+  fit_serving_work w;
   char sum[512];
   size_t i;
   gs_error err;
+  gs_out o = cli_out(stdout);
   int rc;
   if ((rc = work_open(path, &w)) != CLI_OK) return rc;
-  for (i = 0; i < w.runs->count; i++) w.use[i] = w.rows[i].in_fit;
-  if (fit_serving(w.rows, w.use, w.runs->count, &w.sp, &fits, &err) != GS_OK) rc = cli_bad_error(path, &err);
+  if (fit_serving_all(&w, NULL, &fits, &err) != GS_OK) rc = cli_bad_error(path, &err);
   if (rc == CLI_OK) {
-    price_all(&w, &fits);
-    summary(sum, sizeof sum, &w);
-    if (json) print_fit_json(&fits, sum);
+    fit_serving_summary(sum, sizeof sum, &w);
+    if (json) fit_serving_json(&o, &fits, sum);
     for (i = 0; !json && i < fits.count; i++)
       printf("%s: %llu rows, flops_share %s, seq_us %s, overlap_share %s; mean |log error| %s\n",
-             engine_label(fits.f[i].kind), (unsigned long long)fits.f[i].rows,
+             fit_serving_engine_label(fits.f[i].kind), (unsigned long long)fits.f[i].rows,
              gs_plain((char[32]){0}, 32, fits.f[i].flops_share), gs_plain((char[32]){0}, 32, fits.f[i].seq_us),
              gs_plain((char[32]){0}, 32, fits.f[i].overlap_share), gs_fixed((char[32]){0}, 32, fits.loss[i], 3));
     if (!json) printf("%s\n", sum);

@@ -147,6 +147,33 @@ const gs_serving_fit *fit_serving_pick(const fit_serving_result *r, int kind);
  * the loss reached, fig the figures. */
 double fit_serving_search(const serving_row *rows, const int *use, size_t n, gs_serve_space *sp, gs_serving_fit *fig);
 
+/* serve_validate.c: a serving runs file's rows, mapped (rows), priced (priced) and fitted
+ * (use: the rows the last fit took), with room sp for the largest load; the caller's memory. */
+typedef struct {
+  const gs_serving_runs *runs;
+  serving_row *rows;
+  serving_priced *priced;
+  int *use;
+  gs_serve_space sp;
+} fit_serving_work;
+/* Each row mapped (fit_serving_row); the requests of the largest load, the room sp needs. */
+size_t fit_serving_map(fit_serving_work *w);
+/* Each mapped row priced with its engine's figures of fits (NULL: data/serving.json's); a
+ * row serve refuses is no longer ok and says why. */
+void fit_serving_price_all(fit_serving_work *w, const fit_serving_result *fits);
+/* The fit to the fitted rows (without left_out's, NULL: none left out), and every row priced with it. */
+int fit_serving_all(fit_serving_work *w, const char *left_out, fit_serving_result *fits, gs_error *err);
+/* The median |error| of figure k over the priced rows of the fitted sources, the held-out
+ * ones or one source; the rows it took (0: none, *median 0). */
+enum { FIT_KEEP_FITTED, FIT_KEEP_HELD, FIT_KEEP_SOURCE };
+size_t fit_serving_median(const fit_serving_work *w, int k, int keep, const char *source, double *median);
+/* data/serving.json's summary: the rows the fit took and the held-out medians. */
+void fit_serving_summary(char *buf, size_t cap, const fit_serving_work *w);
+/* A fit's engine as --engine names it, or "any" for the pooled one. */
+const char *fit_serving_engine_label(int kind);
+/* data/serving.json's text (gpusplit fit --serving --json) through o. */
+void fit_serving_json(const gs_out *o, const fit_serving_result *fits, const char *summary);
+
 /* validate.c: what `gpusplit validate` prints. */
 /* A table's all-reduces of 8 KiB to 1 MiB on gpus GPUs priced FIT_AR_WAYS ways: by the
  * lesson's rule on its link, by NCCL's rules on gpu's link (none when gpu is NULL), and by a

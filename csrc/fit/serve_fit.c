@@ -71,7 +71,7 @@ static double loss_once(const serving_row *rows, const int *use, size_t n, gs_se
 double fit_serving_search(const serving_row *rows, const int *use, size_t n, gs_serve_space *sp, gs_serving_fit *fig) {
   static const double *const GRID[3] = {FLOPS, SEQ_US, OVERLAP};
   static const size_t GRID_N[3] = {sizeof FLOPS / sizeof FLOPS[0], sizeof SEQ_US / sizeof SEQ_US[0], sizeof OVERLAP / sizeof OVERLAP[0]};
-  static seen s;
+  seen s;
   double best = 1e300;
   int round, k;
   size_t v;
@@ -123,7 +123,7 @@ static void fit_one(const serving_row *rows, const int *use, size_t n, int kind,
 int fit_serving(const serving_row *rows, const int *use, size_t n, gs_serve_space *sp, fit_serving_result *out, gs_error *err) {
   /* the engines in the order of their names, as data/serving.json lists them */
   static const int ORDER[] = {GS_ENGINE_SGLANG, GS_ENGINE_TRTLLM, GS_ENGINE_VLLM};
-  static int mine[GS_SERVING_RUNS_MAX];
+  int mine[GS_SERVING_RUNS_MAX];
   size_t k;
   memset(out, 0, sizeof *out);
   if (n > GS_SERVING_RUNS_MAX) return gs_fail(err, GS_ERR_RANGE, "runs", "more than %d", GS_SERVING_RUNS_MAX);

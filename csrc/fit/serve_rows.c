@@ -170,7 +170,7 @@ static void request_of(const gs_serving_run *r, const char *model, const char *g
 static uint64_t gpus_of(const gs_serving_run *r) { return r->attn_dp ? r->attn_dp : r->tp * r->pp; }
 
 int fit_serving_row(const gs_serving_run *r, serving_row *out) {
-  static gs_setting s; /* its texts are large */
+  gs_setting s;
   const char *model, *gpu, *engine, *why = refused(r, &model, &gpu, &engine);
   gs_request q;
   gs_error err;

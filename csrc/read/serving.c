@@ -41,7 +41,7 @@ static int one_fit(const gs_json *j, int at, gs_serving_fit *f, gs_error *err) {
 }
 
 int gs_serving_read(const char *text, gs_serving_table *t, gs_error *err) {
-  static jsmntok_t toks[512];
+  jsmntok_t toks[512];
   gs_json j;
   int list, at, i, rc;
   memset(t, 0, sizeof *t);

@@ -14,7 +14,7 @@ static const char *const COLUMNS[C_KNOWN] = {"id", "hf_repo", "weight_bits", "kv
                                              "ttft_ms", "software", "source", "note"};
 static const int REQUIRED[] = {C_ID, C_REPO, C_GPU, C_TP, C_IN, C_OUT, C_TPUT};
 static const int FILLED[] = {C_ID, C_REPO, C_GPU, C_TPUT}; /* the rest may be empty: not stated */
-#define MAX_COLUMNS 64
+#define MAX_COLUMNS GS_RUNS_COLUMNS
 
 /* A decimal from 0 to 1e12 (0 when empty); a count is one whose value is whole (a
  * concurrency of "1000.0" is read as 1000). */
@@ -79,8 +79,8 @@ static int header(char f[][GS_CSV_FIELD_CAP], int n, int *at, gs_error *err) {
   return GS_OK;
 }
 
-int gs_serving_runs_parse(const char *text_in, size_t len, gs_serving_runs *out, gs_error *err) {
-  static char f[MAX_COLUMNS][GS_CSV_FIELD_CAP];
+int gs_serving_runs_parse(const char *text_in, size_t len, gs_runs_scratch *scratch, gs_serving_runs *out, gs_error *err) {
+  char(*f)[GS_CSV_FIELD_CAP] = scratch->field;
   int at[C_KNOWN], n, header_n, rc, k;
   gs_csv c;
   out->count = 0;
