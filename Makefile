@@ -19,18 +19,19 @@ FAMILIES = $(sort $(wildcard csrc/read/families/*.c))
 LIB = csrc/core/primitives.c csrc/core/checks.c csrc/core/split.c csrc/core/step.c csrc/core/nccl.c csrc/core/prefill.c csrc/core/experts.c csrc/core/plan.c csrc/core/plan_counts.c csrc/core/explain.c csrc/read/measured.c csrc/read/calibrate.c csrc/read/runs.c \
       csrc/read/config.c csrc/read/tally.c csrc/read/json.c csrc/core/utf8.c csrc/read/hardware.c \
       csrc/core/format.c csrc/core/view.c csrc/read/data.c csrc/core/error.c csrc/core/price.c csrc/read/resolve.c $(FAMILIES) \
-      csrc/core/figure.c csrc/core/lesson_figures.c csrc/read/number.c csrc/emit/launch.c csrc/emit/plan_chart.c csrc/read/efficiency.c csrc/core/mixed_step.c csrc/serve/engine.c \
-      csrc/serve/load.c csrc/serve/stats.c csrc/serve/scheduler.c csrc/serve/serve.c csrc/read/lengths.c csrc/serve/plan_served.c
+       csrc/core/figure.c csrc/core/lesson_figures.c csrc/read/number.c csrc/emit/launch.c csrc/emit/plan_chart.c csrc/read/efficiency.c csrc/core/mixed_step.c csrc/serve/engine.c \
+       csrc/serve/load.c csrc/serve/draw.c csrc/serve/stats.c csrc/serve/scheduler.c csrc/serve/serve.c csrc/read/lengths.c csrc/serve/plan_served.c \
+       csrc/read/serving.c csrc/read/serving_runs.c csrc/core/mixed_spread.c
 CLI = $(sort $(wildcard csrc/cli/*.c))
 # The command line's own reader (csrc/read/flags.h) and the JSON writer (csrc/emit/json.h):
 # native only, they read strtod's spellings and write printf's %.17g, which the modules leave out.
-ARGS = csrc/read/flags.c csrc/emit/json.c csrc/emit/random_setting.c
+ARGS = csrc/read/flags.c csrc/emit/json.c csrc/emit/serve_json.c csrc/emit/random_setting.c
 # The efficiency fit: a layer of the library the command line alone links (csrc/fit/fit.h).
 FIT = $(sort $(wildcard csrc/fit/*.c))
 HEADERS = csrc/gpusplit.h csrc/internal.h csrc/read/efficiency.h csrc/core/fields.h csrc/wasm/abi.h csrc/cli/cli.h csrc/cli/fit_work.h csrc/fit/fit.h csrc/emit/json.h csrc/emit/random_setting.h csrc/read/flags.h csrc/read/families/families.h
-DATA = data/gpus.json data/links.json data/widget.json data/efficiency.json
+DATA = data/gpus.json data/links.json data/widget.json data/efficiency.json data/serving.json
 CATALOGUE = data/models/catalogue.json $(wildcard data/models/*.json)
-C_TESTS = model config families format view machines measured figure bounds efficiency runs experts launch serve allreduce plan_chart
+C_TESTS = model config families format view machines measured figure bounds efficiency runs experts launch serve allreduce plan_chart draw serve_spread
 TEST_LIB = tests/c/test_support.c
 
 comma := ,
@@ -51,7 +52,7 @@ WEB = web/src/widget.html web/src/widget.css web/src/widget.js web/src/widget_st
 # would otherwise look up to date).
 .DELETE_ON_ERROR:
 
-.PHONY: validate efficiency all deps help figures run test test-deps fields test-c test-san test-fuzz test-reference test-js test-browser wasm widget explorer bench fuzz clean
+.PHONY: validate efficiency serving all deps help figures run test test-deps fields test-c test-san test-fuzz test-reference test-js test-browser wasm widget explorer bench fuzz clean
 
 all: build/gpusplit
 
@@ -85,6 +86,11 @@ build/data_files.c: scripts/embed_data.sh $(DATA)
 	@mkdir -p build
 	$(Q)scripts/embed_data.sh $(DATA) > $@
 
+# ShareGPT's length table (serve --lengths sharegpt): the command line's text, not the modules'.
+build/sharegpt_lengths.c: scripts/embed_data.sh data/sharegpt_lengths.csv
+	@mkdir -p build
+	$(Q)scripts/embed_data.sh data/sharegpt_lengths.csv > $@
+
 # data/models/ as a C table: every model for the program, the lesson's three for the module.
 build/catalogue.c: scripts/catalogue.mjs $(CATALOGUE)
 	@mkdir -p build
@@ -104,13 +110,13 @@ build/efficiency_table.c: build/tables data/allreduce.json $(wildcard tests/meas
 # exit status after a failure that is not bad input (tests/c/failure_test.sh).
 build/broken/efficiency_table.c: Makefile
 	@mkdir -p $(@D)
-	$(Q)printf '#include "read/efficiency.h"\nconst fit_result GS_EFFICIENCY_TABLE = {.count = 0};\nconst gs_allreduce_table GS_ALLREDUCE_TABLE[1];\nconst size_t GS_ALLREDUCE_TABLE_COUNT = 0;\n' > $@
+	$(Q)printf '#include "read/efficiency.h"\nconst fit_result GS_EFFICIENCY_TABLE = {.count = 0};\nconst gs_allreduce_table GS_ALLREDUCE_TABLE[1];\nconst size_t GS_ALLREDUCE_TABLE_COUNT = 0;\nconst gs_serving_table GS_SERVING_TABLE = {.count = 0};\n' > $@
 
 # The command line and the C tests are built natively in build/, and under ASan and UBSan
 # in build/asan/: the same recipe with other flags.
 OPT = $(CFLAGS)
 build/asan/%: OPT = $(SAN)
-PROGRAM = $(LIB) $(ARGS) $(FIT) $(CLI) build/tables.c build/catalogue.c
+PROGRAM = $(LIB) $(ARGS) $(FIT) $(CLI) build/tables.c build/catalogue.c build/sharegpt_lengths.c
 
 build/gpusplit build/asan/gpusplit: $(PROGRAM) build/efficiency_table.c $(HEADERS)
 build/broken/gpusplit: $(PROGRAM) build/broken/efficiency_table.c $(HEADERS)
@@ -119,7 +125,7 @@ build/gpusplit build/asan/gpusplit build/broken/gpusplit:
 	$(Q)$(CC) $(OPT) $(WARN) -Icsrc -o $@ $(filter %.c,$^) -lm
 
 # The tests link data/'s text too (build/data_files.c), to read it with the readers.
-TEST_LINK = $(TEST_LIB) $(LIB) build/tables.c build/efficiency_table.c build/data_files.c build/catalogue.c
+TEST_LINK = $(TEST_LIB) $(LIB) build/tables.c build/efficiency_table.c build/data_files.c build/catalogue.c build/sharegpt_lengths.c
 TEST_DEPS = tests/c/test_support.h $(TEST_LINK) $(HEADERS)
 TEST_CC = $(CC) $(OPT) $(WARN) -Icsrc -Itests/c
 
@@ -281,6 +287,7 @@ test-reference: build/gpusplit
 	$(SUITE) "reference: lesson figures" plain tests/lesson/check_figures.sh build/gpusplit || status=1; \
 	PYTHONDONTWRITEBYTECODE=1 $(SUITE) "reference: figure svgs" plain python3 tests/reference/check_figures_svg.py build/gpusplit web/figures README.md || status=1; \
 	PYTHONDONTWRITEBYTECODE=1 $(SUITE) "reference: readme examples" plain python3 tests/reference/check_readme_examples.py build/gpusplit README.md docs/*.md || status=1; \
+	PYTHONDONTWRITEBYTECODE=1 $(SUITE) "reference: serving fit" plain python3 tests/reference/check_serve_fit.py build/gpusplit || status=1; \
 	exit $$status
 
 # scripts/install-deps.sh on a bare Debian 12 and a Debian 13, played by stubbed apt-get,
@@ -315,9 +322,10 @@ bench: deps build/bench_native_clang build/bench.wasm build/widget.html
 # at their extremes, the command line, the data readers, and the measured all-reduce
 # readers with the fit, the measured-runs reader, the plan's search over its inputs (budgets
 # to 65,536), the efficiency fit with what fit and validate print of it (fuzz_fit,
-# bounded to 24 runs an input), and serve's lengths reader (fuzz_lengths). `make fuzz`
+# bounded to 24 runs an input), serve's lengths reader (fuzz_lengths), and the serving runs'
+# reader with their mapping and the serving fit's table (fuzz_serving). `make fuzz`
 # runs each for FUZZ_SECONDS; `make test` runs each briefly (test-fuzz).
-FUZZ = config cli data measured runs plan fit lengths
+FUZZ = config cli data measured runs plan fit lengths serving
 FUZZ_SECONDS ?= 60
 FUZZ_CC = clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Icsrc -Icsrc/cli -Itests/fuzz
 
@@ -327,11 +335,14 @@ build/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_check.h $(LIB) build/tables.c 
 
 # The command line's harness calls cli_run itself: it links the commands, without main().
 build/fuzz_cli: FUZZ_DEFS = -DGS_NO_MAIN
-build/fuzz_cli: $(ARGS) $(FIT) $(CLI)
+build/fuzz_cli: $(ARGS) $(FIT) $(CLI) build/sharegpt_lengths.c
 
 # So does the fit's: fit and validate over a runs text, through cli_run.
 build/fuzz_fit: FUZZ_DEFS = -DGS_NO_MAIN
-build/fuzz_fit: $(ARGS) $(FIT) $(CLI)
+build/fuzz_fit: $(ARGS) $(FIT) $(CLI) build/sharegpt_lengths.c
+
+# The serving runs' harness maps rows as validate --serving does: it links the fit.
+build/fuzz_serving: $(ARGS) $(FIT)
 
 fuzz: deps $(FUZZ:%=build/fuzz_%)
 	$(Q)scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ)
@@ -359,11 +370,19 @@ validate: deps build/gpusplit
 	$(Q)build/gpusplit validate --runs $(MEASURED)/decode-heldout.csv
 	@echo
 	$(Q)build/gpusplit validate --runs $(MEASURED)/decode-runs.csv --leave-source-out
+	@echo
+	$(Q)build/gpusplit validate --serving $(MEASURED)/serving-runs.csv --leave-source-out
 
 # data/efficiency.json: the fit to the shared runs (run it again when the catalogue grows).
 efficiency: build/gpusplit
 	$(Q)build/gpusplit fit --json --leave-source-out $(MEASURED)/decode-runs.csv > build/efficiency.json
 	$(Q)mv build/efficiency.json data/efficiency.json
+
+# data/serving.json: the serving fit to the fitted sources of the serving runs (issue 29);
+# make test-reference holds the committed file to it.
+serving: build/gpusplit
+	$(Q)build/gpusplit fit --serving $(MEASURED)/serving-runs.csv --json > build/serving.json
+	$(Q)mv build/serving.json data/serving.json
 
 clean:
 	rm -rf build

@@ -169,6 +169,17 @@ enum gs_experts {
   GS_EXPERTS_SPREAD = 1  /* E/n whole experts a GPU, attention copied (data-parallel) */
 };
 
+/* How attention is laid out beside spread experts (serve's --attention; csrc/core/mixed_spread.c):
+ * data, each GPU an attention rank serving its own requests (DeepSeek's V3 serving, vLLM's
+ * -dp N --enable-expert-parallel, SGLang's --enable-dp-attention); or slices, attention and
+ * every other copied weight cut over the GPUs as tensor parallelism cuts them, the routed
+ * experts still spread whole (TP with EP: SGLang's --tp N --ep N, vLLM's -tp N
+ * --enable-expert-parallel). Under experts sliced, attention is sliced and this is unread. */
+enum gs_attention {
+  GS_ATTENTION_DATA = 0,  /* the default beside spread experts: report's and plan's spread */
+  GS_ATTENTION_SLICES = 1
+};
+
 /* Whose all-reduce cost: the lesson's (NCCL's LL start-up with the link's full speed), or
  * NCCL's own choice of the cheapest protocol (csrc/core/nccl.c). */
 enum gs_nccl { GS_NCCL_LESSON = 0, GS_NCCL_AUTO = 1 };
@@ -274,6 +285,7 @@ typedef struct {
   int experts;            /* enum gs_experts; slices: the lesson's */
   const gs_allreduce_table *measured; /* real rules on a GPU and link with a measured table: its
                                          all-reduces on one server; NULL: NCCL's rules */
+  int attention;          /* enum gs_attention, under spread experts; data: the default */
 } gs_plan;
 
 /* NCCL's protocols (NCCL_PROTO_LL, _LL128, _SIMPLE); none when nothing is sent. */
@@ -947,6 +959,18 @@ void gs_step_work_add(const gs_model *m, gs_step_work *w, uint64_t context, uint
  * Refused: --experts spread (not yet priced per step), a step with no token. */
 int gs_mixed_step(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, double overlap_share,
                   const gs_step_work *w, gs_mixed_cost *out, gs_error *err);
+/* The same step under spread experts (csrc/core/mixed_spread.c): w holds `ranks` works, one
+ * for each attention rank (p->gpus of them under attention data, 1 under attention slices),
+ * all joined by the expert layers; the step lasts as its slowest rank's. The cost's
+ * read_bytes, read and compute are the slowest rank's, its ops all GPUs'. */
+int gs_mixed_step_spread(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, double overlap_share,
+                         const gs_step_work *w, uint64_t ranks, gs_mixed_cost *out, gs_error *err);
+/* The attention ranks of a served plan: its GPUs under spread experts with attention data
+ * parallel, else 1. */
+uint64_t gs_attention_ranks(const gs_plan *p);
+/* The most attention ranks a served engine may have (the simulation keeps each rank's
+ * state on the stack). */
+#define GS_SERVE_MAX_RANKS 64
 
 /* An engine's scheduler (csrc/serve/engine.c holds each engine's defaults and their sources). */
 typedef struct {
@@ -963,7 +987,39 @@ typedef struct {
   int reserve_full;            /* 1: a request is admitted only with room for its whole prompt and output, never
                                   preempted (TensorRT-LLM's GUARANTEED_NO_EVICT); 0: preempted and recomputed */
   double overlap_share;        /* gs_mixed_step's; 0: the larger of reading and computing (today's rule) */
+  double seq_us;               /* the engine's own time a step for each sequence it holds (scheduling, sampling,
+                                  detokenising on the host), microseconds; 0: none */
+  double flops_share;          /* share of the GPU's FLOP/s a served step computes at; 0: the plan's efficiency */
+  double flops;                /* the peak a served step computes at; 0: the GPU's (gs_engine_peak) */
+  int limits_shared;           /* 1: max_seqs and max_batched_tokens are the whole engine's, shared out over its
+                                  attention ranks (SGLang divides them by dp_size); 0: each rank's own (vLLM's
+                                  and TensorRT-LLM's ranks each run their own scheduler) */
 } gs_scheduler;
+
+/* The peak a served step of setting s computes at, into e->flops: 4-bit weights on a GPU
+ * with FP4 tensor cores under the real rules multiply at its FP4 peak (NVFP4 checkpoints
+ * quantize the activations too, W4A4); otherwise the setting's own (e->flops 0). */
+void gs_engine_peak(const gs_setting *s, gs_scheduler *e);
+
+/* The serving fit (data/serving.json, written by gpusplit fit --serving): for each engine,
+ * the figures a served step takes that no data sheet gives, fitted to the fitted sources of
+ * tests/measured/serving-runs.csv (its README names them); gs_engine_defaults applies them. */
+typedef struct {
+  int kind;             /* enum gs_engine; -1: every fitted run pooled ("any") */
+  double flops_share;   /* gs_scheduler's */
+  double seq_us;        /* gs_scheduler's */
+  double overlap_share; /* gs_scheduler's */
+  uint64_t rows;        /* the fitted runs it was fitted on */
+} gs_serving_fit;
+#define GS_SERVING_FIT_MAX 8
+typedef struct {
+  gs_serving_fit f[GS_SERVING_FIT_MAX];
+  size_t count;
+  char summary[512]; /* the fitted runs and the held-out error, in one line */
+} gs_serving_table;
+extern const gs_serving_table GS_SERVING_TABLE;
+/* data/serving.json's text read into t (scripts/tables.c compiles it into GS_SERVING_TABLE). */
+int gs_serving_read(const char *text, gs_serving_table *t, gs_error *err);
 
 /* The engine's defaults for a GPU (its memory, its catalogue key: vLLM treats A100s apart)
  * and the GPUs of one instance; name vllm (NULL too), sglang, trtllm or trt-llm (as --engine
@@ -972,7 +1028,8 @@ int gs_engine_defaults(const char *name, const gs_gpu *g, const char *gpu_key, u
                        gs_error *err);
 /* Which of an engine's limits were given (the rest are the engine's own at each count). */
 enum gs_served_given {
-  GS_GIVEN_MAX_SEQS = 1, GS_GIVEN_BATCHED = 2, GS_GIVEN_SHARE = 4, GS_GIVEN_BLOCK = 8, GS_GIVEN_OVERLAP = 16
+  GS_GIVEN_MAX_SEQS = 1, GS_GIVEN_BATCHED = 2, GS_GIVEN_SHARE = 4, GS_GIVEN_BLOCK = 8, GS_GIVEN_OVERLAP = 16,
+  GS_GIVEN_SEQ_US = 32, GS_GIVEN_FLOPS = 64
 };
 /* The limits of `given` (enum gs_served_given bits) copied from limits into e, over its
  * defaults: serve's one layout and each layout of the served plan take them alike. */
@@ -998,6 +1055,18 @@ typedef struct {
  * outputs, room for cap; *count the pairs read. */
 int gs_lengths_parse(const char *text, size_t len, uint64_t *prompts, uint64_t *outputs, size_t cap, size_t *count,
                      gs_error *err);
+/* n requests' lengths drawn from a table of count pairs (csrc/serve/draw.c), as vLLM's
+ * benchmark draws ShareGPT's: the table shuffled with the seed (prompts and outputs are
+ * shuffled in place), request i taking shuffled pair i, and past the table's end a pair
+ * picked uniformly at random from it. */
+void gs_lengths_draw(uint64_t *prompts, uint64_t *outputs, size_t count, uint64_t seed, size_t n, uint64_t *draw_prompts,
+                     uint64_t *draw_outputs);
+/* n lengths rescaled to the mean given: each l to max(1, l x mean x n / sum), rounded half
+ * up in integers; GS_OK, or GS_ERR_RANGE naming field when a length would pass most. */
+int gs_lengths_rescale(uint64_t *lengths, size_t n, uint64_t mean, uint64_t most, const char *field, gs_error *err);
+/* The mean of a load's requests' lengths (lengths: its prompts or outputs), pairs replayed
+ * in order (csrc/serve/load.c; exact: the sums stay below 2^53). */
+double gs_load_mean(const gs_load *l, const uint64_t *lengths);
 #define GS_SERVE_MAX_REQUESTS 250000
 /* The most tokens a load may hold, all requests' prompts and outputs: 2^32. */
 #define GS_SERVE_MAX_TOKENS 4294967296u
@@ -1064,7 +1133,9 @@ typedef struct {
   uint64_t pool_blocks;          /* blocks one instance's pool holds */
   uint64_t peak_blocks;          /* the most any instance held at once */
   uint64_t pool_tokens;          /* pool_blocks x block_tokens */
-  uint64_t max_seqs;             /* the engine's cap on sequences as run (its rule applied when it was 0) */
+  uint64_t max_seqs;             /* the engine's cap on sequences as run (its rule applied when it was 0), a rank's */
+  uint64_t max_batched_tokens;   /* the tokens a step of one rank may compute, as run */
+  uint64_t ranks;                /* attention ranks an engine copy runs in lock step (1 but under attention data) */
   int overloaded;                /* open loop: the rate is above sustainable_rate */
   double sustainable_rate;       /* open loop: requests a second all instances complete saturated; 0 otherwise */
   gs_mixed_cost typical;         /* the step with the median count of tokens, for --explain */
@@ -1098,6 +1169,8 @@ enum gs_served_stat { GS_STAT_MEAN = 0, GS_STAT_P50 = 1, GS_STAT_P90 = 2, GS_STA
  * requests, 495e6, took 2.5 s). */
 #define GS_SERVED_MAX_COUNT 64
 #define GS_SERVED_MAX_WORK 250000000u
+/* Room for every layout of a copy up to GS_SERVED_MAX_COUNT: slices, groups, slices-groups. */
+#define GS_SERVED_LAYOUTS_MAX (GS_SERVED_MAX_COUNT * 3)
 typedef struct {
   uint64_t gpus_max;       /* the budget, 1 to GS_MAX_GPUS */
   int has_load;            /* 1: load is the whole deployment's; 0: search each layout's Poisson rate */
@@ -1133,6 +1206,7 @@ typedef struct {
   int has_choice;
   gs_served_point choice;  /* with targets: the layout that holds the load (or the most rate) per GPU best */
   char why[512];           /* targets and no choice, or nothing fits: why */
+  gs_served_point searched[GS_SERVED_LAYOUTS_MAX]; /* the layouts searched (layouts of them), as last tried */
 } gs_served_result;
 
 /* The search; space has room for a.load.requests. GS_ERR_RANGE names a bad ask before any

@@ -148,6 +148,12 @@ uint64_t gs_spread_chats(const gs_plan *p);
 int gs_spread_check(const gs_model *m, const gs_plan *p, gs_error *err);
 uint64_t gs_spread_weights(const gs_model *m, uint64_t n);
 uint64_t gs_spread_read_bytes(const gs_model *m, uint64_t n, uint64_t tokens);
+uint64_t gs_spread_routed_bytes(const gs_model *m, uint64_t n, uint64_t tokens);
+/* core/mixed_step.c: the operations a served step's attention takes over all layers (its
+ * scores and weighted sum), shared with the spread experts' step (mixed_spread.c). */
+double gs_attention_ops(const gs_model *m, const gs_step_work *w);
+/* w plus another rank's work (for --explain's typical step). */
+void gs_step_work_sum(gs_step_work *w, const gs_step_work *add);
 /* Seconds one all-to-all takes when each GPU of r sends size bytes; the bytes each GPU
  * sends within its server and between servers, when not NULL. */
 double gs_all_to_all(uint64_t size, const gs_ring *r, double *bytes_within, double *bytes_between);
@@ -177,7 +183,39 @@ typedef struct {
   gs_itl_hist *itl;
   double area;
 } gs_serve_sim_args;
-int gs_serve_instance(gs_serve_sim_args *a, gs_error *err);
+/* a holds one args for each of `ranks` attention ranks run in lock step (1 but under
+ * attention data parallel); each rank's mine, run and wait its own. */
+int gs_serve_instance(gs_serve_sim_args *a, size_t ranks, gs_error *err);
+/* read/runs.c: an RFC 4180 CSV record at a time (the decode runs' reader and the serving
+ * runs'), and a run's source: the note's leading tag ("P2"), else the source cell. */
+#define GS_CSV_FIELD_CAP GS_RUNS_FIELD_CAP
+typedef struct {
+  const char *at, *end;
+  size_t line; /* the line the current record starts on, 1-based */
+  size_t next_line;
+} gs_csv;
+int gs_csv_record(gs_csv *c, char f[][GS_CSV_FIELD_CAP], int cap, int *n, gs_error *err);
+int gs_run_source(const char *note, const char *source, size_t line, char *out, size_t cap, gs_error *err);
+
+/* read/serving_runs.c: measured serving runs, the CSV of tests/measured/serving-runs.csv
+ * (../shared/reference/serving-measured/runs.csv's columns; its README says what each
+ * holds). Required columns: id, hf_repo, gpu, tp, input_tokens, output_tokens,
+ * throughput_tok_s, of which id, hf_repo, gpu and throughput_tok_s may not be empty; the
+ * others may be absent, and any other cell empty (0: not stated). */
+#define GS_SERVING_RUNS_MAX 512
+typedef struct {
+  char id[64], repo[128], gpu[64], software[128], source[64];
+  double weight_bits, input_tokens, output_tokens; /* lengths: the configured or mean tokens */
+  uint64_t kv_bits, tp, pp, ep, dp, attn_dp, concurrency; /* pp, dp: 1 when not stated; the rest 0 */
+  double throughput, itl_ms, ttft_ms; /* output tokens a second (the deployment's); ms; 0: not given */
+  int prefill_only;   /* the note starts PREFILL-ONLY: the throughput counts input tokens */
+} gs_serving_run;
+typedef struct {
+  size_t count;
+  gs_serving_run rows[GS_SERVING_RUNS_MAX];
+} gs_serving_runs;
+int gs_serving_runs_parse(const char *text, size_t len, gs_runs_scratch *scratch, gs_serving_runs *out, gs_error *err);
+
 /* a * b and a + b, or 0 when the result would not fit in 64 bits. */
 int gs_mul(uint64_t a, uint64_t b, uint64_t *out);
 int gs_add(uint64_t a, uint64_t b, uint64_t *out);

@@ -22,6 +22,7 @@
 extern const char GS_DATA_widget_json[];
 extern const char GS_DATA_gpus_json[];
 extern const char GS_DATA_efficiency_json[];
+extern const char GS_DATA_serving_json[];
 
 enum { FULL, MODULE, LESSON, EFFICIENCY };
 
@@ -155,6 +156,25 @@ static int gpu_fit(const char *key, int mode) {
   return 0;
 }
 
+/* data/serving.json as GS_SERVING_TABLE, read by its own reader (csrc/read/serving.c), in
+ * the same generated file as the efficiency: every build that links one links both. */
+static int serving(void) {
+  static gs_serving_table t;
+  gs_error err;
+  size_t i;
+  if (gs_serving_read(GS_DATA_serving_json, &t, &err) != GS_OK)
+    return fprintf(stderr, "tables: data/serving.json: %s: %s\n", err.field, err.what), 1;
+  printf("\nconst gs_serving_table GS_SERVING_TABLE = {\n .f = {\n");
+  for (i = 0; i < t.count; i++)
+    printf("  {.kind = %d, .flops_share = %a, .seq_us = %a, .overlap_share = %a, .rows = UINT64_C(%llu)},\n", t.f[i].kind,
+           t.f[i].flops_share, t.f[i].seq_us, t.f[i].overlap_share, (unsigned long long)t.f[i].rows);
+  if (!t.count) printf("  {.kind = 0},\n"); /* no empty braces in ISO C */
+  printf(" },\n .count = %zu,\n", t.count);
+  text("summary", t.summary);
+  printf("};\n");
+  return 0;
+}
+
 /* data/efficiency.json as a fit_result (csrc/read/efficiency.h), read by its own reader. */
 static int efficiency(void) {
   static fit_result fr;
@@ -189,7 +209,7 @@ static int efficiency(void) {
   printf("}},\n .startup_runs = {");
   for (g = 0; g < GS_GENERATION_COUNT; g++) printf("%s%zu", g ? ", " : "", fr.startup_runs[g]);
   printf("},\n};\n");
-  return 0;
+  return serving();
 }
 
 /* A file's whole text, NUL-terminated, into buf; its length, or (size_t)-1 when it cannot. */

@@ -59,16 +59,20 @@ int cli_flags_or_help_shown(const gs_flag_set *sets, size_t set_n, size_t shown,
  * gs_served_ask's mask as it stands. */
 enum cli_load_given {
   CLI_LOAD_MAX_SEQS = GS_GIVEN_MAX_SEQS, CLI_LOAD_BATCHED = GS_GIVEN_BATCHED, CLI_LOAD_SHARE = GS_GIVEN_SHARE,
-  CLI_LOAD_BLOCK = GS_GIVEN_BLOCK, CLI_LOAD_OVERLAP = GS_GIVEN_OVERLAP,
-  CLI_LOAD_LIMITS = GS_GIVEN_MAX_SEQS | GS_GIVEN_BATCHED | GS_GIVEN_SHARE | GS_GIVEN_BLOCK | GS_GIVEN_OVERLAP,
-  CLI_LOAD_CONCURRENCY = 32, CLI_LOAD_RATE = 64, CLI_LOAD_REQUESTS = 128, CLI_LOAD_OUTPUT = 256, CLI_LOAD_SEED = 512,
-  CLI_LOAD_LENGTHS = 1024
+  CLI_LOAD_BLOCK = GS_GIVEN_BLOCK, CLI_LOAD_OVERLAP = GS_GIVEN_OVERLAP, CLI_LOAD_SEQ_US = GS_GIVEN_SEQ_US,
+  CLI_LOAD_FLOPS = GS_GIVEN_FLOPS,
+  CLI_LOAD_LIMITS = GS_GIVEN_MAX_SEQS | GS_GIVEN_BATCHED | GS_GIVEN_SHARE | GS_GIVEN_BLOCK | GS_GIVEN_OVERLAP |
+                    GS_GIVEN_SEQ_US | GS_GIVEN_FLOPS,
+  CLI_LOAD_CONCURRENCY = 128, CLI_LOAD_RATE = 256, CLI_LOAD_REQUESTS = 512, CLI_LOAD_OUTPUT = 1024, CLI_LOAD_SEED = 2048,
+  CLI_LOAD_LENGTHS = 4096
 };
 typedef struct {
   gs_load load;          /* requests, output tokens, seed, rate, concurrency and kind (cli_load_check) */
   gs_scheduler limits;   /* the engine's limits given (their bits of given) */
   unsigned given;        /* enum cli_load_given */
-  const char *lengths;   /* --lengths FILE, or NULL */
+  const char *lengths;   /* --lengths FILE or sharegpt, or NULL */
+  int sharegpt;          /* --lengths sharegpt */
+  int prompt_given;      /* --prompt-tokens given (with sharegpt: the prompts' mean) */
   uint64_t *pairs;       /* the file's prompts, then its outputs (malloc'd by cli_load_lengths; the caller frees) */
 } cli_load_flags;
 extern const gs_flag CLI_LOAD_FLAGS[];
@@ -77,9 +81,10 @@ extern const size_t CLI_LOAD_FLAG_N;
  * sent at once. */
 void cli_load_defaults(cli_load_flags *l);
 /* What the flags say together, for command cmd ("serve"): one load, lengths from a file
- * or from the flags (prompt_given: report's --prompt-tokens), and the load's kind. */
-int cli_load_check(cli_load_flags *l, int prompt_given, const char *cmd);
-/* --lengths FILE, when given, read into l->pairs and the load. */
+ * or from the flags (prompt: report's --prompt-tokens as given, or NULL), and the load's kind. */
+int cli_load_check(cli_load_flags *l, const char *prompt, const char *cmd);
+/* --lengths FILE, when given, read into l->pairs and the load; --lengths sharegpt drawn
+ * (l->load's requests, seed, and prompt and output tokens when given, as means). */
 int cli_load_lengths(cli_load_flags *l);
 
 /* The whole of a file, NUL-terminated, in memory the caller frees; at most max_bytes. */
@@ -91,6 +96,9 @@ int cli_read_file(const char *path, size_t max_bytes, const char *what, char **t
 int cli_fit_file(const char *path, const char *allreduce_dir, int json, int left_out);
 /* fit_from: refit on that runs file instead of data/efficiency.json's figures (NULL: not). */
 int cli_validate_runs(const char *path, const char *fit_from);
+/* validate --serving FILE [--leave-source-out], fit --serving FILE [--json] (validate_serving.c). */
+int cli_validate_serving(const char *path, int leave_out);
+int cli_fit_serving(const char *path, int json);
 int cli_validate_left_out(const char *path);
 /* A runs file read and parsed into memory the caller frees. */
 int cli_read_runs(const char *path, gs_runs **out);
@@ -142,9 +150,6 @@ int cli_run(int argc, char **argv);
  * double, a quoted string and a part of a string (gs_out_double, _string, _text). */
 gs_out cli_out(FILE *f);
 void cli_json_double(FILE *f, double x);
-/* ,"key":{"mean":..,"p50":..,"p90":..,"p99":..}: a distribution of seconds, in ms (serve's
- * and plan's JSON). */
-void cli_json_dist_ms(FILE *f, const char *key, const gs_dist *d);
 void cli_json_string(FILE *f, const char *s);
 void cli_json_text(FILE *f, const char *s);
 /* Text from the user for a terminal: control characters and non-UTF-8 bytes as \xNN

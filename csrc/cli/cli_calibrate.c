@@ -42,6 +42,15 @@ static const char VALIDATE_HELP[] =
     "How far off the fit is on runs it never saw: each source's runs priced with figures\n"
     "fitted again on the other sources' runs only; medians by source left out and over all\n"
     "(at most 32 sources: each is a fit again).\n"
+    "\n"
+    "       gpusplit validate --serving RUNS.csv [--leave-source-out]\n"
+    "\n"
+    "The served load against measured serving runs (the columns of\n"
+    "tests/measured/serving-runs.csv): each row priced as gpusplit serve prices it, with\n"
+    "data/serving.json's step figures; measured and priced output tokens a second, time per\n"
+    "output token and to the first token with the signed error; each row not priced with the\n"
+    "reason; medians of |error| for the fitted sources (P1, P2) and the held-out ones. With\n"
+    "--leave-source-out, also each fitted source priced with a fit to the others only.\n"
     "\n";
 
 /* The lesson's message sizes: one word of 4,096, 8,192 and 16,384 numbers of 2 bytes (8B,
@@ -182,7 +191,7 @@ static int validate_count(const char *text, size_t len, const char *dir, uint64_
 }
 
 typedef struct {
-  const char *path, *dir, *lesson_key, *gpu_key, *link_key, *name, *runs, *fit_from;
+  const char *path, *dir, *lesson_key, *gpu_key, *link_key, *name, *runs, *fit_from, *serving;
   int left_out;
 } validate_flags;
 
@@ -196,7 +205,9 @@ static const gs_flag VALIDATE_FLAGS[] = {
     GS_TEXT("--name", "NAME", AT(name), "the name of the table's rows (default: TABLE's path)"),
     GS_PATH("--runs", "RUNS.csv", AT(runs), "measured decode runs instead of an all-reduce table"),
     GS_PATH("--efficiency-from", "FIT.csv", AT(fit_from), "with --runs: the figures fitted to FIT.csv's runs"),
-    GS_SWITCH("--leave-source-out", AT(left_out), 0, "with --runs: each source priced by a fit without it"),
+    GS_PATH("--serving", "FILE", AT(serving), "measured serving runs (tests/measured/serving-runs.csv's columns),\n"
+                                             "each priced as gpusplit serve prices it"),
+    GS_SWITCH("--leave-source-out", AT(left_out), 0, "with --runs or --serving: each source priced by a fit without it"),
 };
 
 /* --runs FILE: the decode tables (validate_runs.c). */
@@ -219,8 +230,14 @@ int cli_validate(int argc, char **argv) {
   int rc, found = 0;
   memset(&f, 0, sizeof f);
   if ((rc = cli_flags_or_help(&set, 1, argc, argv, VALIDATE_HELP, "")) != CLI_OK) return rc == CLI_HELPED ? CLI_OK : rc;
+  if (f.runs && f.serving) return cli_bad("validate: --runs and --serving are two files; give one");
   if (f.runs) return validate_runs(&f);
-  if (f.left_out) return cli_bad("validate: --leave-source-out goes with --runs FILE");
+  if (f.serving) {
+    if (f.path || f.dir || f.lesson_key || f.gpu_key || f.link_key || f.name || f.fit_from)
+      return cli_bad("validate: --serving FILE takes only --leave-source-out");
+    return cli_validate_serving(f.serving, f.left_out);
+  }
+  if (f.left_out) return cli_bad("validate: --leave-source-out goes with --runs FILE or --serving FILE");
   if (f.fit_from) return cli_bad("validate: --efficiency-from goes with --runs FILE");
   if (!f.path || !f.dir || !f.lesson_key || (f.gpu_key == NULL) != (f.link_key == NULL))
     return cli_bad("validate: give TABLE, --source-dir and --lesson-link, and --gpu with --link (see gpusplit validate --help)");

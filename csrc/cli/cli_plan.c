@@ -66,7 +66,7 @@ static const gs_flag PLAN_FLAGS[] = {
     CHOSEN("--split"), CHOSEN("--experts"), CHOSEN("--words"), CHOSEN("--in-flight"), CHOSEN("--replicas"),
     CHOSEN("--counts"), CHOSEN("--max-n"), CHOSEN("--gpus"), CHOSEN("--explain"),
     GS_NOTE("\nA served load (any flag below): each layout is simulated by serve's scheduler\n"
-            "(gpusplit serve --help), not yet fitted to measured serving runs. Layouts: a copy of\n"
+            "(gpusplit serve --help; its step fitted to measured serving runs). Layouts: a copy of\n"
             "up to 64 GPUs, slices, groups or slices-groups, experts sliced, and with a per-token\n"
             "target and no --max-seqs the best three again at the engine's cap halved, down to 32."),
     GS_REAL_IN("--target-ttft-ms", "T", AT(ttft_ms), 0, 86400e3, 1, "time to the first token within T ms (--target-first-ms too)"),
@@ -104,7 +104,7 @@ static int served_ask(plan_options *o, const cli_report_flags *rf, const cli_rep
   if (o->emit) return cli_bad("--emit: not with a served plan yet; plan without the load and target flags, or serve the choice");
   if ((o->word_ms > 0 && o->tpot_ms > 0) || (o->first_ms > 0 && o->ttft_ms > 0))
     return cli_bad("plan: --target-word-ms is --target-tpot-ms and --target-first-ms is --target-ttft-ms in a served plan; give one of each");
-  if ((rc = cli_load_check(&o->lf, rf->prompt_tokens != NULL, "plan")) != CLI_OK) return rc;
+  if ((rc = cli_load_check(&o->lf, rf->prompt_tokens, "plan")) != CLI_OK) return rc;
   a->gpus_max = o->ask.gpus_max;
   a->engine = rf->q.engine;
   a->stat = o->stat ? o->stat - 1 : GS_STAT_P90;
@@ -116,6 +116,7 @@ static int served_ask(plan_options *o, const cli_report_flags *rf, const cli_rep
   a->target_tpot_s = (o->tpot_ms > 0 ? o->tpot_ms : o->word_ms) / 1e3;
   a->target_ttft_s = (o->ttft_ms > 0 ? o->ttft_ms : o->first_ms) / 1e3;
   if (a->load.kind == GS_LOAD_CLOSED && a->load.concurrency > a->load.requests) return cli_bad("--concurrency: must be at most the requests");
+  o->lf.load.prompt_tokens = a->load.prompt_tokens; /* sharegpt's prompts' mean */
   if ((rc = cli_load_lengths(&o->lf)) != CLI_OK) return rc;
   a->load.prompts = o->lf.load.prompts;
   a->load.outputs = o->lf.load.outputs;
@@ -312,43 +313,11 @@ static void served_load_flags(const plan_options *o, int json) {
   }
 }
 
-static void json_served_point(const plan_options *o, const gs_served_point *pt, double gpu_hour) {
-  const gs_layout *l = &pt->layout;
-  double gpus = (double)(l->gpus * l->replicas);
-  char flags[200];
-  printf("{\"gpus\":%llu,\"split\":\"%s\",\"experts\":\"slices\",\"attention\":\"slices\",\"replicas\":%llu,"
-         "\"total_gpus\":%llu,\"max_seqs\":%llu,\"time_per_word\":",
-         (unsigned long long)l->gpus, gs_split_name(l->split), (unsigned long long)l->replicas,
-         (unsigned long long)(l->gpus * l->replicas), (unsigned long long)pt->max_seqs);
-  cli_json_double(stdout, l->word_s);
-  printf(",\"first_word\":");
-  cli_json_double(stdout, l->first_s);
-  printf(",\"words_per_s\":");
-  cli_json_double(stdout, l->words_per_s);
-  printf(",\"words_per_s_per_gpu\":");
-  cli_json_double(stdout, l->per_gpu);
-  printf(",\"cost_per_million\":");
-  json_ms_or_null(l->cost_per_million, l->cost_per_million >= 0);
-  printf(",\"load\":{\"kind\":\"%s\",\"requests_per_s\":", o->sask.has_load ? "given" : pt->saturated ? "saturated" : "poisson");
-  cli_json_double(stdout, pt->rate);
-  printf(",\"requests_per_s_per_gpu\":");
-  cli_json_double(stdout, pt->rate / gpus);
-  printf(",\"requests_per_dollar\":");
-  json_ms_or_null(gpu_hour > 0 ? pt->rate * 3600 / (gpus * gpu_hour) : 0, gpu_hour > 0);
-  printf(",\"copy_rate\":");
-  json_ms_or_null(pt->copy_rate, !o->sask.has_load);
-  printf("}");
-  cli_json_dist_ms(stdout, "ttft_ms", &pt->ttft);
-  cli_json_dist_ms(stdout, "tpot_ms", &pt->tpot);
-  printf(",\"preemptions\":%llu,\"flags\":", (unsigned long long)pt->preemptions);
-  cli_json_string(stdout, gs_served_flags(&o->sask, pt, flags, sizeof flags));
-  printf("}");
-}
-
 static const char *const STAT_NAMES[] = {"mean", "p50", "p90", "p99"};
 
 static void served_json(const plan_options *o, const cli_report_options *r, const gs_served_result *p) {
   const gs_served_ask *a = &o->sask;
+  gs_out out = cli_out(stdout);
   size_t i;
   json_head(r);
   printf(",\"gpus_max\":%llu,\"served\":true,\"validated\":false,\"engine\":\"%s\",\"target_stat\":\"%s\",\"target_word\":",
@@ -364,10 +333,10 @@ static void served_json(const plan_options *o, const cli_report_options *r, cons
   printf("\",\"frontier\":[");
   for (i = 0; i < p->count; i++) {
     if (i) printf(",");
-    json_served_point(o, &p->points[i], r->setting.gpu_hour);
+    gs_out_served_point(&out, a, &p->points[i], r->setting.gpu_hour);
   }
   printf("],\"choice\":");
-  if (p->has_choice) json_served_point(o, &p->choice, r->setting.gpu_hour);
+  if (p->has_choice) gs_out_served_point(&out, a, &p->choice, r->setting.gpu_hour);
   else printf("null");
   printf(",\"why\":");
   if (p->why[0]) cli_json_string(stdout, p->why);
@@ -396,7 +365,7 @@ static void served_table(const plan_options *o, const cli_report_options *r, con
   int shown = 0;
   printf("Plan: ");
   cli_put_text(stdout, s->model_name);
-  printf(" on %s, up to %llu GPUs, served by %s's scheduler simulated step by step (not yet fitted to measured serving runs)\n",
+  printf(" on %s, up to %llu GPUs, served by %s's scheduler simulated step by step (its step fitted: data/serving.json)\n",
          s->gpu_text.name, (unsigned long long)a->gpus_max, a->engine ? a->engine : "vllm");
   printf("Assumptions: %s\n", s->assumptions);
   if (a->has_load) printf("Load: the deployment's, given; each layout with the fewest replicas that hold it within the targets.\n");

@@ -10,21 +10,26 @@
 
 static const char SERVE_HEAD[] =
     "usage: gpusplit serve --model M --gpu G --counts N [--split S] [--replicas R]\n"
+    "                      [--experts slices|spread] [--attention data|slices]\n"
     "                      [--concurrency C | --rate R] [--requests N] [--prompt-tokens P]\n"
-    "                      [--output-tokens O] [--seed S] [--engine vllm|sglang|trt-llm]\n"
+    "                      [--output-tokens O] [--lengths FILE|sharegpt] [--seed S]\n"
+    "                      [--engine vllm|sglang|trt-llm]\n"
     "                      [--max-seqs N] [--max-batched-tokens N] [--memory-share F]\n"
-    "                      [--block-tokens N] [--overlap-share F] [--explain] [--json]\n"
+    "                      [--block-tokens N] [--overlap-share F] [--seq-us U]\n"
+    "                      [--step-flops-share F] [--explain] [--json]\n"
     "\n"
     "A load served by one layout, simulated step by step: requests arrive, their prompts\n"
     "are prefilled in chunks beside other chats' decoding, the cache pool fills, the engine\n"
     "caps the batch. Prints time to the first token, time per output token, the gaps\n"
     "between tokens and the whole request as mean, p50, p90 and p99, and the tokens a\n"
-    "second. The serving figures are not yet fitted to or checked against measured runs.\n"
+    "second. The engine's step figures are fitted to measured serving runs (data/serving.json;\n"
+    "the output's Fitted line names the runs and the error on runs the fit never saw).\n"
     "\n";
 
 typedef struct {
   cli_load_flags lf;     /* the load and the engine's limits (load_flags.c) */
   int json, explain;
+  int attention;         /* 0: not given; 1: data; 2: slices */
 } serve_options;
 
 #define AT(member) offsetof(serve_options, member)
@@ -33,8 +38,17 @@ typedef struct {
  * and report's that a served load decides. */
 static const gs_flag SERVE_LOAD_HEAD[] = {GS_NOTE("The load (default: all --requests sent at once):")};
 static const gs_flag SERVE_FLAGS[] = {
-    GS_NOTE("The layout: --counts N (one count), --split, --replicas (requests shared round-robin).\n"
+    GS_NOTE("The layout: --counts N (one count), --split, --replicas (requests shared round-robin),\n"
+            "--experts (a mixture's experts sliced, or spread whole over the GPUs).\n"
             "The model, the machines and the rules take report's flags (gpusplit report --help)."),
+    GS_CHOICE("--attention", "data|slices", AT(attention),
+              "beside --experts spread: data (default),\n"
+              "each GPU an attention rank with its own requests, cache pool and\n"
+              "scheduler, all joined by the expert layers each step (any count the\n"
+              "experts divide); or slices, attention cut over the GPUs (TP with EP;\n"
+              "the count divides the heads). Under data, --max-seqs and\n"
+              "--max-batched-tokens are each rank's for vllm and trt-llm, the whole\n"
+              "engine's for sglang (1/N a rank)"),
     GS_SWITCH("--explain", AT(explain), 0, "the sums of the step in which half the requests were done"),
     GS_SWITCH("--json", AT(json), 0, "one JSON object instead of the table"),
     DECIDED("--words"), DECIDED("--in-flight"), DECIDED("--gpus"), DECIDED("--max-n"), DECIDED("--cache-per-chat"),
@@ -54,7 +68,7 @@ static int read_flags(int argc, char **argv, serve_options *o, cli_report_flags 
   engine = rf->q.engine;
   if (engine && strcmp(engine, "vllm") != 0 && strcmp(engine, "sglang") != 0 && strcmp(engine, "trt-llm") != 0)
     return cli_bad("--engine: serve simulates vllm, sglang or trt-llm, not '%s'", engine);
-  return cli_load_check(&o->lf, rf->prompt_tokens != NULL, "serve");
+  return cli_load_check(&o->lf, rf->prompt_tokens, "serve");
 }
 
 /* The engine's defaults for this GPU and count, then each limit given. */
@@ -62,6 +76,7 @@ static int engine_limits(const serve_options *o, const char *engine, const gs_se
   gs_error err;
   if (gs_engine_defaults(engine, &s->gpu, s->gpu_text.key, gpus, e, &err) != GS_OK) return cli_bad("--engine: %s", err.what);
   gs_engine_given(e, &o->lf.limits, o->lf.given & CLI_LOAD_LIMITS);
+  gs_engine_peak(s, e);
   return CLI_OK;
 }
 
@@ -71,63 +86,19 @@ static void serving_line(char *buf, size_t cap, const gs_plan *p, const gs_sched
   snprintf(share, sizeof share, "%s", gs_plain((char[32]){0}, 32, e->overlap_share));
   snprintf(buf, cap,
            "%s's scheduler simulated step by step (max %llu sequences and %llu tokens a step, %s, %s; a pool of %llu "
-           "blocks of %llu tokens at %s of memory); a step's busy time max(read, compute) + %s x min%s; requests shared "
-           "round-robin over the replicas; not yet fitted to or validated against measured serving runs",
-           gs_engine_name(e->kind), (unsigned long long)r->max_seqs, (unsigned long long)e->max_batched_tokens,
+           "blocks of %llu tokens at %s of memory); a step's busy time max(read, compute) + %s x min, computing at %s of "
+           "the peak, plus %s us a sequence%s; requests shared round-robin over the replicas%s",
+           gs_engine_name(e->kind), (unsigned long long)r->max_seqs, (unsigned long long)r->max_batched_tokens,
            e->mixed ? "prefill chunks beside decodes" : "a step prefills or decodes",
            e->reserve_full ? "a request's whole cache reserved, never preempted" : "preemption by recompute",
            (unsigned long long)r->pool_blocks, (unsigned long long)e->block_tokens,
            gs_plain((char[32]){0}, 32, e->memory_share), share,
-           p->split == GS_SLICES ? "" : "; a pipeline's groups work one step at a time (no micro-batches in flight yet)");
-}
-
-static const char *load_name(int kind) { return kind == GS_LOAD_CLOSED ? "closed" : kind == GS_LOAD_OPEN ? "open" : "batch"; }
-
-static void print_json(const gs_setting *s, const serve_options *o, const gs_scheduler *e, const gs_serve_result *r,
-                       const char *serving) {
-  printf("{\"assumptions\":");
-  cli_json_string(stdout, s->assumptions);
-  printf(",\"serving_assumptions\":");
-  cli_json_string(stdout, serving);
-  printf(",\"validated\":false,\"model\":");
-  cli_json_string(stdout, s->model_name);
-  printf(",\"gpu\":");
-  cli_json_string(stdout, s->gpu_text.name);
-  printf(",\"engine\":\"%s\",\"split\":\"%s\",\"gpus_per_replica\":%llu,\"replicas\":%llu,\"gpus\":%llu", gs_engine_name(e->kind),
-         gs_split_name(s->plan.split), (unsigned long long)(r->gpus / s->replicas), (unsigned long long)s->replicas,
-         (unsigned long long)r->gpus);
-  printf(",\"load\":{\"kind\":\"%s\",\"requests\":%llu,\"concurrency\":%llu,\"rate\":", load_name(o->lf.load.kind),
-         (unsigned long long)o->lf.load.requests, (unsigned long long)o->lf.load.concurrency);
-  if (o->lf.load.kind == GS_LOAD_OPEN) cli_json_double(stdout, o->lf.load.rate);
-  else printf("null");
-  if (o->lf.load.pairs) printf(",\"prompt_tokens\":null,\"output_tokens\":null,\"length_pairs\":%zu", o->lf.load.pairs);
-  else
-    printf(",\"prompt_tokens\":%llu,\"output_tokens\":%llu", (unsigned long long)o->lf.load.prompt_tokens,
-           (unsigned long long)o->lf.load.output_tokens);
-  printf(",\"seed\":%llu}", (unsigned long long)o->lf.load.seed);
-  cli_json_dist_ms(stdout, "ttft_ms", &r->ttft);
-  cli_json_dist_ms(stdout, "tpot_ms", &r->tpot);
-  cli_json_dist_ms(stdout, "itl_ms", &r->itl);
-  cli_json_dist_ms(stdout, "e2e_ms", &r->e2e);
-  printf(",\"output_tokens_per_s\":");
-  cli_json_double(stdout, r->output_tokens_per_s);
-  printf(",\"total_tokens_per_s\":");
-  cli_json_double(stdout, r->total_tokens_per_s);
-  printf(",\"requests_per_s\":");
-  cli_json_double(stdout, r->requests_per_s);
-  printf(",\"duration_s\":");
-  cli_json_double(stdout, r->duration);
-  printf(",\"mean_in_flight\":");
-  cli_json_double(stdout, r->mean_in_flight);
-  printf(",\"steps\":%llu,\"preemptions\":%llu,\"pool_blocks\":%llu,\"pool_tokens\":%llu,\"pool_peak_blocks\":%llu",
-         (unsigned long long)r->steps, (unsigned long long)r->preemptions, (unsigned long long)r->pool_blocks,
-         (unsigned long long)r->pool_tokens, (unsigned long long)r->peak_blocks);
-  printf(",\"pool_peak_share\":");
-  cli_json_double(stdout, (double)r->peak_blocks / (double)r->pool_blocks);
-  printf(",\"overloaded\":%s,\"sustainable_rate\":", r->overloaded ? "true" : "false");
-  if (o->lf.load.kind == GS_LOAD_OPEN) cli_json_double(stdout, r->sustainable_rate);
-  else printf("null");
-  printf("}\n");
+           e->flops_share > 0 ? gs_plain((char[32]){0}, 32, e->flops_share) : "report's share",
+           gs_plain((char[32]){0}, 32, e->seq_us),
+           p->split == GS_SLICES ? "" : "; a pipeline's groups work one step at a time (no micro-batches in flight yet)",
+           r->ranks > 1 ? " and over each copy's attention ranks, each with its own scheduler and pool, their steps joined by "
+                          "the expert layers (a step lasts as the slowest rank's)"
+                        : "");
 }
 
 static void print_dist_row(const char *name, const gs_dist *d) {
@@ -139,10 +110,16 @@ static void print_dist_row(const char *name, const gs_dist *d) {
 
 static void print_table(const gs_setting *s, const serve_options *o, const gs_serve_result *r, const char *serving) {
   char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP], c[GS_FIGURE_CAP];
-  printf("Serve: %s on %llu x %s (%s), %llu replica%s: %llu GPU%s\n", s->model_name,
+  printf("Serve: %s on %llu x %s (%s%s%s), %llu replica%s: %llu GPU%s\n", s->model_name,
          (unsigned long long)(r->gpus / s->replicas), s->gpu_text.name, gs_split_name(s->plan.split),
+         s->plan.experts == GS_EXPERTS_SPREAD ? ", experts spread, attention " : "",
+         s->plan.experts == GS_EXPERTS_SPREAD ? (s->plan.attention == GS_ATTENTION_DATA ? "data-parallel" : "sliced") : "",
          (unsigned long long)s->replicas, s->replicas == 1 ? "" : "s", (unsigned long long)r->gpus, r->gpus == 1 ? "" : "s");
-  if (o->lf.load.pairs) {
+  if (o->lf.sharegpt) {
+    printf("Load: %llu requests drawn from ShareGPT's lengths (seed %llu; prompts %s, outputs %s tokens on average), ",
+           (unsigned long long)o->lf.load.requests, (unsigned long long)o->lf.load.seed,
+           gs_fixed(a, sizeof a, gs_load_mean(&o->lf.load, o->lf.load.prompts), 1), gs_fixed(b, sizeof b, gs_load_mean(&o->lf.load, o->lf.load.outputs), 1));
+  } else if (o->lf.load.pairs) {
     printf("Load: %llu requests with lengths from ", (unsigned long long)o->lf.load.requests);
     cli_put_text(stdout, o->lf.lengths);
     printf(" (%zu pairs, replayed in order), ", o->lf.load.pairs);
@@ -153,7 +130,7 @@ static void print_table(const gs_setting *s, const serve_options *o, const gs_se
   if (o->lf.load.kind == GS_LOAD_CLOSED) printf("%llu in flight (closed loop)", (unsigned long long)o->lf.load.concurrency);
   else if (o->lf.load.kind == GS_LOAD_OPEN) printf("Poisson at %s a second (seed %llu)", gs_plain(a, sizeof a, o->lf.load.rate), (unsigned long long)o->lf.load.seed);
   else printf("all sent at once");
-  printf("\nAssumptions: %s\nServing: %s\n\n", s->assumptions, serving);
+  printf("\nAssumptions: %s\nServing: %s\nFitted: %s\n\n", s->assumptions, serving, GS_SERVING_TABLE.summary);
   printf("  %-28s %12s %12s %12s %12s\n", "ms", "mean", "p50", "p90", "p99");
   print_dist_row("time to first token", &r->ttft);
   print_dist_row("time per output token", &r->tpot);
@@ -162,8 +139,8 @@ static void print_table(const gs_setting *s, const serve_options *o, const gs_se
   printf("\nOutput tokens a second %s, all tokens %s, requests %s (over %s s, first arrival to last completion)\n",
          gs_fixed_grouped(a, sizeof a, r->output_tokens_per_s, 1), gs_fixed_grouped(b, sizeof b, r->total_tokens_per_s, 1),
          gs_fixed_grouped(c, sizeof c, r->requests_per_s, 3), gs_fixed_grouped((char[GS_FIGURE_CAP]){0}, GS_FIGURE_CAP, r->duration, 2));
-  printf("Cache pool: %llu blocks an instance, at most %llu used (%s%%); %llu preemptions; %llu steps\n",
-         (unsigned long long)r->pool_blocks, (unsigned long long)r->peak_blocks,
+  printf("Cache pool: %llu blocks an instance%s, at most %llu used (%s%%); %llu preemptions; %llu steps\n",
+         (unsigned long long)r->pool_blocks, r->ranks > 1 ? " (each attention rank's)" : "", (unsigned long long)r->peak_blocks,
          gs_fixed(a, sizeof a, 100.0 * (double)r->peak_blocks / (double)r->pool_blocks, 1), (unsigned long long)r->preemptions,
          (unsigned long long)r->steps);
   if (o->lf.load.kind == GS_LOAD_OPEN)
@@ -177,6 +154,10 @@ static void print_explain(const gs_serve_result *r) {
   const gs_step_work *w = &r->typical_work;
   printf("\nThe step in which half the requests were done: %llu sequences, %llu tokens, %llu tokens of cache read\n",
          (unsigned long long)w->seqs, (unsigned long long)w->tokens, (unsigned long long)w->cache_full);
+  if (r->ranks > 1)
+    printf("  over %llu attention ranks joined by the expert layers: read and compute are the slowest rank's, the "
+           "operations all GPUs'\n",
+           (unsigned long long)r->ranks);
   printf("  read    %llu bytes a GPU = %s ms\n", (unsigned long long)c->read_bytes,
          gs_fixed((char[GS_FIGURE_CAP]){0}, GS_FIGURE_CAP, c->read * 1e3, 3));
   printf("  compute (%s GEMM + %s attention) operations = %s ms a GPU\n",
@@ -187,14 +168,23 @@ static void print_explain(const gs_serve_result *r) {
          gs_fixed((char[GS_FIGURE_CAP]){0}, GS_FIGURE_CAP, c->seconds * 1e3, 3));
 }
 
-/* The layout: one count, a plan the served step can price. */
-static int serve_plan(const cli_report_options *r, gs_plan *p) {
+/* The layout: one count, a plan the served step can price; attention data-parallel
+ * (the default beside spread experts) or sliced. */
+static int serve_plan(cli_report_options *r, int attention, gs_plan *p) {
+  const gs_model *m = &r->setting.model;
   *p = r->setting.plan;
   if (r->count_n != 1) return cli_bad("serve: --counts N is needed, one GPU count for the layout");
   p->gpus = r->counts[0];
   p->words = 1;
   p->in_flight = 0;
-  if (p->experts != GS_EXPERTS_SLICES) return cli_bad("--experts: serve prices experts sliced only, not yet spread");
+  if (attention == 1 && p->experts != GS_EXPERTS_SPREAD)
+    return cli_bad("--attention: data parallel attention is priced beside --experts spread only");
+  p->attention = attention == 2 ? GS_ATTENTION_SLICES : GS_ATTENTION_DATA;
+  if (p->experts == GS_EXPERTS_SPREAD && p->attention == GS_ATTENTION_SLICES && r->setting.divide_heads &&
+      m->heads % p->gpus != 0)
+    return cli_bad("--counts: %llu does not divide the %llu heads, as sliced attention needs (--attention data cuts no head)",
+                   (unsigned long long)p->gpus, (unsigned long long)m->heads);
+  r->setting.plan.attention = p->attention;
   return CLI_OK;
 }
 
@@ -236,12 +226,13 @@ int cli_serve(int argc, char **argv) {
   memset(&o, 0, sizeof o);
   if (!r || !f) rc = cli_bad("serve: out of memory");
   else if ((rc = read_flags(argc, argv, &o, f)) == CLI_OK && (rc = cli_report_resolve(f, r)) == CLI_OK &&
-           (rc = serve_plan(r, &p)) == CLI_OK && (rc = engine_limits(&o, f->q.engine, &r->setting, p.gpus, &e)) == CLI_OK) {
+           (rc = serve_plan(r, o.attention, &p)) == CLI_OK && (rc = engine_limits(&o, f->q.engine, &r->setting, p.gpus, &e)) == CLI_OK) {
     o.lf.load.prompt_tokens = p.prompt_tokens ? p.prompt_tokens : 1024;
     p.prompt_tokens = 0;
     if ((rc = cli_load_lengths(&o.lf)) == CLI_OK && (rc = simulate(r, &o, &p, &e, &out)) == CLI_OK) {
       serving_line(serving, sizeof serving, &p, &e, &out);
-      if (o.json) print_json(&r->setting, &o, &e, &out, serving);
+      gs_out sink = cli_out(stdout);
+      if (o.json) gs_out_serve(&sink, &r->setting, &o.lf.load, o.lf.sharegpt ? "sharegpt" : "file", &e, &out, serving);
       else print_table(&r->setting, &o, &out, serving);
       if (o.explain && !o.json) print_explain(&out);
     }

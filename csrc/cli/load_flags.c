@@ -4,6 +4,7 @@
  * command prints its own heading before these rows. */
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 
@@ -22,7 +23,10 @@ const gs_flag CLI_LOAD_FLAGS[] = {
     GIVEN("--seed", "S", load.seed, &SEED_MOST, CLI_LOAD_SEED, "the arrivals' seed (default 1)"),
     {"--lengths", GS_FLAG_PATH, "FILE", AT(lengths), CLI_LOAD_LENGTHS, AT(given), NULL, 0, 0, 0, 0,
      "each request's prompt and output from FILE, \"PROMPT,OUTPUT\" a\n"
-     "line ('#' comments), replayed in order (instead of the two above)"},
+     "line ('#' comments), replayed in order (instead of the two above);\n"
+     "or sharegpt: drawn from ShareGPT's lengths as vLLM's benchmark\n"
+     "draws them (data/sharegpt_lengths.csv, shuffled with --seed),\n"
+     "rescaled to the means --prompt-tokens and --output-tokens give"},
     GS_NOTE("The engine, one instance per copy of the layout (defaults: the engine's own, some\n"
             "depending on the GPU; csrc/serve/engine.c names the sources):\n"
             "  --engine E         vllm (default), sglang or trt-llm; also picks report's fitted\n"
@@ -32,8 +36,12 @@ const gs_flag CLI_LOAD_FLAGS[] = {
           "tokens a step computes (the prefill chunk budget)"),
     SHARE("--memory-share", "F", limits.memory_share, 0.01, CLI_LOAD_SHARE, "share of each GPU's memory the engine takes, 0.01 to 1"),
     GIVEN("--block-tokens", "N", limits.block_tokens, &BLOCK_MOST, CLI_LOAD_BLOCK, "tokens a cache block holds"),
-    SHARE("--overlap-share", "F", limits.overlap_share, 0, CLI_LOAD_OVERLAP, "busy = max(read, compute) + F x min(read, compute), 0 to 1\n"
-                                                                           "(default 0: the larger of the two, as report prices a step)"),
+    GS_NOTE("The engine's step, each default the engine's fitted figure (data/serving.json):"),
+    SHARE("--overlap-share", "F", limits.overlap_share, 0, CLI_LOAD_OVERLAP, "busy = max(read, compute) + F x min(read, compute), 0 to 1"),
+    {"--seq-us", GS_FLAG_REAL, "U", AT(limits.seq_us), CLI_LOAD_SEQ_US, AT(given), NULL, 0, 1e6, 0, 0,
+     "the engine's host time a step for each sequence it holds, us"},
+    SHARE("--step-flops-share", "F", limits.flops_share, 0.01, CLI_LOAD_FLOPS, "share of the GPU's peak FLOP/s a step computes at, 0.01 to 1\n"
+                                                                             "(4-bit weights on a GPU with FP4 tensor cores: the FP4 peak)"),
 };
 const size_t CLI_LOAD_FLAG_N = sizeof CLI_LOAD_FLAGS / sizeof CLI_LOAD_FLAGS[0];
 
@@ -44,14 +52,49 @@ void cli_load_defaults(cli_load_flags *l) {
   l->load.kind = GS_LOAD_BATCH;
 }
 
-int cli_load_check(cli_load_flags *l, int prompt_given, const char *cmd) {
+int cli_load_check(cli_load_flags *l, const char *prompt, const char *cmd) {
   if ((l->given & CLI_LOAD_CONCURRENCY) && (l->given & CLI_LOAD_RATE))
     return cli_bad("%s: --concurrency and --rate are two loads; give one", cmd);
-  if (l->lengths && ((l->given & CLI_LOAD_OUTPUT) || prompt_given))
+  l->sharegpt = l->lengths && strcmp(l->lengths, "sharegpt") == 0;
+  l->prompt_given = prompt != NULL;
+  if (l->lengths && !l->sharegpt && ((l->given & CLI_LOAD_OUTPUT) || prompt))
     return cli_bad("--lengths: gives each request's prompt and output; leave out --prompt-tokens and --output-tokens");
+  if (l->sharegpt && prompt && strcmp(prompt, "none") == 0)
+    return cli_bad("--prompt-tokens: with --lengths sharegpt, the prompts' mean in tokens, not 'none'");
   if (l->given & CLI_LOAD_CONCURRENCY) l->load.kind = GS_LOAD_CLOSED;
   if (l->given & CLI_LOAD_RATE) l->load.kind = GS_LOAD_OPEN;
   return CLI_OK;
+}
+
+/* ShareGPT's lengths (data/sharegpt_lengths.csv, compiled in): the table read, each request's
+ * pair drawn from it with the seed into l->pairs, and rescaled to the means given. */
+static int draw_sharegpt(cli_load_flags *l) {
+  extern const char GS_DATA_sharegpt_lengths_csv[];
+  const char *text = GS_DATA_sharegpt_lengths_csv;
+  size_t len = strlen(text), cap = 1, i, count, n = (size_t)l->load.requests;
+  uint64_t *table;
+  gs_error err;
+  int rc = CLI_OK;
+  for (i = 0; i < len; i++) cap += text[i] == '\n';
+  table = malloc(2 * cap * sizeof *table);
+  l->pairs = malloc(2 * n * sizeof *l->pairs);
+  if (!table || !l->pairs) rc = cli_bad("--lengths sharegpt: out of memory for %zu requests", n);
+  else if (gs_lengths_parse(text, len, table, table + cap, cap, &count, &err) != GS_OK) rc = cli_bad_error("sharegpt", &err);
+  if (rc == CLI_OK) {
+    gs_lengths_draw(table, table + cap, count, l->load.seed, n, l->pairs, l->pairs + n);
+    if ((l->prompt_given && gs_lengths_rescale(l->pairs, n, l->load.prompt_tokens, GS_MAX_CHAT_TOKENS, "--prompt-tokens", &err) != GS_OK) ||
+        ((l->given & CLI_LOAD_OUTPUT) && gs_lengths_rescale(l->pairs + n, n, l->load.output_tokens, GS_MAX_CHAT_TOKENS, "--output-tokens", &err) != GS_OK))
+      rc = cli_bad("%s: %s", err.field, err.what);
+  }
+  for (i = 0; rc == CLI_OK && i < n; i++)
+    if (l->pairs[i] + l->pairs[n + i] > GS_MAX_CHAT_TOKENS)
+      rc = cli_bad("--lengths sharegpt: rescaled, a prompt and an output of %llu tokens together, above %llu",
+                   (unsigned long long)(l->pairs[i] + l->pairs[n + i]), (unsigned long long)GS_MAX_CHAT_TOKENS);
+  free(table);
+  l->load.prompts = l->pairs;
+  l->load.outputs = l->pairs + n;
+  l->load.pairs = n;
+  return rc;
 }
 
 int cli_load_lengths(cli_load_flags *l) {
@@ -60,6 +103,7 @@ int cli_load_lengths(cli_load_flags *l) {
   gs_error err;
   int rc;
   if (!l->lengths) return CLI_OK;
+  if (l->sharegpt) return draw_sharegpt(l);
   if ((rc = cli_read_file(l->lengths, 64u << 20, "a lengths file", &text, &len)) != CLI_OK) return rc;
   for (cap = 1, i = 0; i < len; i++) cap += text[i] == '\n';
   if (cap > GS_SERVE_MAX_REQUESTS) cap = GS_SERVE_MAX_REQUESTS;

@@ -108,15 +108,3 @@ int cli_read_file(const char *path, size_t max_bytes, const char *what, char **t
   *len = n;
   return CLI_OK;
 }
-
-void cli_json_dist_ms(FILE *f, const char *key, const gs_dist *d) {
-  const double v[] = {d->mean, d->p50, d->p90, d->p99};
-  static const char *const names[] = {"mean", "p50", "p90", "p99"};
-  size_t k;
-  fprintf(f, ",\"%s\":{", key);
-  for (k = 0; k < 4; k++) {
-    fprintf(f, "%s\"%s\":", k ? "," : "", names[k]);
-    cli_json_double(f, v[k] * 1e3);
-  }
-  fputc('}', f);
-}

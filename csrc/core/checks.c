@@ -187,11 +187,18 @@ const char *gs_split_name(int split) {
 }
 
 /* The rule of which GPU counts a setting may take: a plan that passes its checks, and
- * with --divide-heads a count that divides the attention heads. */
+ * with --divide-heads (real rules) a count that divides the attention heads, unless the
+ * experts are spread beside data-parallel attention, which cuts no head. */
 int gs_count_allowed(const gs_setting *s, uint64_t n, gs_error *err) {
   gs_plan p = s->plan;
+  int whole_heads = 0;
   p.gpus = n;
-  if (s->divide_heads && n != 0 && s->model.heads % n != 0)
+#ifndef GS_LESSON_ONLY
+  /* experts spread beside data-parallel attention cut no head: each GPU holds every head
+   * (csrc/core/mixed_spread.c), so only the experts must divide (gs_spread_check) */
+  whole_heads = p.experts == GS_EXPERTS_SPREAD && p.attention == GS_ATTENTION_DATA;
+#endif
+  if (s->divide_heads && n != 0 && s->model.heads % n != 0 && !whole_heads)
     return gs_fail(err, GS_ERR_SHAPE, "gpus", "%llu does not divide the %llu heads", (unsigned long long)n,
                    (unsigned long long)s->model.heads);
   return gs_plan_check(&s->model, &p, err);

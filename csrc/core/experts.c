@@ -51,13 +51,18 @@ uint64_t gs_spread_weights(const gs_model *m, uint64_t n) {
 /* Bytes of weights one GPU reads when `tokens` tokens pass: the copied weights a word
  * passes through, and its experts that the tokens pick, at least one a MoE layer. */
 uint64_t gs_spread_read_bytes(const gs_model *m, uint64_t n, uint64_t tokens) {
-  uint64_t copied = m->stored_bytes - m->unread_bytes - m->routed_bytes, routed;
+  return m->stored_bytes - m->unread_bytes - m->routed_bytes + gs_spread_routed_bytes(m, n, tokens);
+}
+
+/* Of those, its own experts' bytes that the tokens pick, at least one expert a MoE layer. */
+uint64_t gs_spread_routed_bytes(const gs_model *m, uint64_t n, uint64_t tokens) {
+  uint64_t routed;
   double held = (double)(m->experts / n), picked = held * gs_routed_share(m, tokens), x;
   if (picked < 1) picked = 1;
   x = picked * ((double)m->routed_bytes / (double)m->experts);
   routed = (uint64_t)x;
   if ((double)routed < x) routed++;
-  return copied + routed;
+  return routed;
 }
 
 /* One all-to-all in which each of the ring's GPUs sends `size` bytes, spread evenly over

@@ -16,7 +16,8 @@
  *   share of the cache a token adds (the model holds no count of them). Note prefill.c's
  *   first word keeps Kaplan's 2 a pair (scores only) so the report's figures do not move;
  * - reading and computing overlap in part: busy = max + overlap_share x min, one stated
- *   parameter, 0 by default (today's rule: the larger); not yet fitted;
+ *   parameter, 0 by default (today's rule: the larger), an engine's fitted share in serve
+ *   (data/serving.json);
  * - the all-reduces (or hand-offs) of every token's hidden vector and the fixed costs a
  *   step and a layer, through gs_split_time, as a decode step pays them.
  * The compute runs at the fitted FLOP/s share when one is set (it was fitted on prefills)
@@ -42,9 +43,18 @@ void gs_step_work_add(const gs_model *m, gs_step_work *w, uint64_t context, uint
   w->pairs_kept += capped_pairs(context, tokens, window);
 }
 
+void gs_step_work_sum(gs_step_work *w, const gs_step_work *add) {
+  w->seqs += add->seqs;
+  w->tokens += add->tokens;
+  w->cache_full += add->cache_full;
+  w->cache_kept += add->cache_kept;
+  w->pairs_full += add->pairs_full;
+  w->pairs_kept += add->pairs_kept;
+}
+
 /* Operations a step's attention takes over all layers: the width above, the layers split
  * between every-token and sliding by their share of a token's cache. */
-static double attention_ops(const gs_model *m, const gs_step_work *w) {
+double gs_attention_ops(const gs_model *m, const gs_step_work *w) {
   double per_token = (double)(m->cache_full_bytes + m->cache_window_bytes), width, full_share;
   if (per_token == 0) return 0;
   full_share = (double)m->cache_full_bytes / per_token;
@@ -62,7 +72,7 @@ int gs_mixed_step(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs
   int protocol;
   memset(out, 0, sizeof *out);
   if (p->experts != GS_EXPERTS_SLICES)
-    return gs_fail(err, GS_ERR_UNSUPPORTED, "experts", "a served step is priced with experts sliced only, not yet spread");
+    return gs_fail(err, GS_ERR_UNSUPPORTED, "experts", "a step of spread experts is gs_mixed_step_spread's");
   if (w->tokens == 0 || w->seqs == 0) return gs_fail(err, GS_ERR_RANGE, "step", "a step computes at least one token");
   if (!(overlap_share >= 0 && overlap_share <= 1)) return gs_fail(err, GS_ERR_RANGE, "overlap_share", "must be from 0 to 1");
   cache = gs_cache_bytes_at(m, w->cache_full, w->cache_kept, bits);
@@ -70,7 +80,7 @@ int gs_mixed_step(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs
   out->read = gs_read_seconds(out->read_bytes, g, &p->efficiency);
   out->gemm_ops = (double)(2 * (m->active_params - m->table_params)) * (double)w->tokens +
                   (double)(2 * m->vocab * m->hidden) * (double)w->seqs;
-  out->attention_ops = attention_ops(m, w);
+  out->attention_ops = gs_attention_ops(m, w);
   out->compute = gs_compute_seconds(out->gemm_ops + out->attention_ops, n, g, &p->efficiency);
   longer = out->read >= out->compute ? out->read : out->compute;
   shorter = out->read >= out->compute ? out->compute : out->read;

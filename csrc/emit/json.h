@@ -45,4 +45,22 @@ void gs_out_timeline(const gs_out *o, const gs_timeline_row *rows, size_t n);
  * efficiency_from's words, "" for none, then GS_REPORT_TAIL_FIELDS). */
 void gs_out_report_head(const gs_out *o, const gs_setting *r, const gs_sweep *f, const char *efficiency_from);
 
+/* serve_json.c: a distribution's mean, p50, p90 and p99 in ms as a member ",\"key\":{...}";
+ * `gpusplit serve --json`'s object for a load (lengths: its lengths' source, "sharegpt" or
+ * "file", when it has pairs; serving: the step's assumptions line); a point of the served
+ * plan's frontier (gpu_hour 0: no price). */
+void gs_out_dist_ms(const gs_out *o, const char *key, const gs_dist *d);
+void gs_out_serve(const gs_out *o, const gs_setting *s, const gs_load *l, const char *lengths, const gs_scheduler *e,
+                  const gs_serve_result *r, const char *serving);
+void gs_out_served_point(const gs_out *o, const gs_served_ask *a, const gs_served_point *pt, double gpu_hour);
+
+/* serve_json.c: a distribution's mean, p50, p90 and p99 in ms as a member ",\"key\":{...}";
+ * `gpusplit serve --json`'s object for a load (lengths: its lengths' source, "sharegpt" or
+ * "file", when it has pairs; serving: the step's assumptions line); a point of the served
+ * plan's frontier (gpu_hour 0: no price). */
+void gs_out_dist_ms(const gs_out *o, const char *key, const gs_dist *d);
+void gs_out_serve(const gs_out *o, const gs_setting *s, const gs_load *l, const char *lengths, const gs_scheduler *e,
+                  const gs_serve_result *r, const char *serving);
+void gs_out_served_point(const gs_out *o, const gs_served_ask *a, const gs_served_point *pt, double gpu_hour);
+
 #endif

@@ -82,6 +82,98 @@ int fit_left_out_errors(const gs_runs *runs, const priced_run *p, const ar_fit *
 /* Each engine's left_out_error (and the pooled one's), from the runs' errors. */
 void fit_note_left_out(const gs_runs *runs, const priced_run *p, const left_out_error *e, fit_result *fr);
 
+/* ---- Measured serving runs (serve_rows.c, serve_fit.c) ----
+ * Each row of a serving runs file (gs_serving_runs_parse) priced as `gpusplit serve`
+ * prices it, and the serving fit: per engine, the step figures of data/serving.json
+ * (gs_serving_fit) searched on the fitted sources' rows. */
+#define FIT_SERVING_SOURCE_COUNT 2
+extern const char *const FIT_SERVING_SOURCES[FIT_SERVING_SOURCE_COUNT];
+/* 1 when the serving fit sees the source (tests/measured/serving-runs-README.md). */
+int fit_serving_fitted(const char *source);
+/* The engine serve simulates for a row's software ("trt-llm", "vllm", "sglang"), or NULL. */
+const char *fit_serving_engine(const char *software);
+
+/* The figures compared: time per output token, output tokens a second, first token. */
+enum { FIT_TPOT, FIT_TPUT, FIT_TTFT, FIT_SERVING_FIGURES };
+
+/* A row as serve prices it, or why it cannot be. */
+typedef struct {
+  const gs_serving_run *run;
+  int ok;
+  char why[640];
+  gs_model model;
+  gs_gpu gpu;
+  gs_link link;
+  gs_plan plan;             /* its gpus the row's tp x pp */
+  uint64_t replicas;
+  gs_scheduler engine;      /* the engine's defaults for the GPU and count, data/serving.json's figures in */
+  const char *engine_name;  /* as --engine names it */
+  const char *model_key, *gpu_key; /* the catalogue's */
+  gs_load load;
+  int fitted;               /* its source is one the fit sees */
+  int in_fit;               /* fitted, and not a pipeline (serve runs one group at a time: a missing
+                               mechanism no figure should absorb) */
+} serving_row;
+/* The row mapped (out->ok, or out->why): 1 when it can be priced. */
+int fit_serving_row(const gs_serving_run *r, serving_row *out);
+
+/* A row priced: serve's result, its figures (ms, tokens a second) and priced/measured - 1
+ * where the row gives the figure (has). */
+typedef struct {
+  int ok;
+  gs_serve_result result;
+  double value[FIT_SERVING_FIGURES], error[FIT_SERVING_FIGURES];
+  int has[FIT_SERVING_FIGURES];
+} serving_priced;
+/* The row simulated with fig's figures (NULL: data/serving.json's, as serve prices it);
+ * sp has room for the row's requests. */
+int fit_serving_price(const serving_row *row, const gs_serving_fit *fig, gs_serve_space *sp, serving_priced *out,
+                      gs_error *err);
+
+/* The serving fit's grids and its answer: a fit for each engine the rows hold, then every
+ * row pooled ("any", kind -1), as data/serving.json holds them. */
+typedef struct {
+  gs_serving_fit f[GS_SERVING_FIT_MAX];
+  double loss[GS_SERVING_FIT_MAX]; /* the mean |log error| each reached */
+  size_t count;
+} fit_serving_result;
+/* Fits rows[i] with use[i] set (sp: room for the largest load): GS_OK, GS_ERR_NONE_FITS when
+ * no row is used. */
+int fit_serving(const serving_row *rows, const int *use, size_t n, gs_serve_space *sp, fit_serving_result *out,
+                gs_error *err);
+/* The fit for an engine kind: its own, else the pooled one; NULL when there is none. */
+const gs_serving_fit *fit_serving_pick(const fit_serving_result *r, int kind);
+/* One fit by coordinate search from (0.5, 0, 0) over the grids, three rounds (serve_fit.c):
+ * the loss reached, fig the figures. */
+double fit_serving_search(const serving_row *rows, const int *use, size_t n, gs_serve_space *sp, gs_serving_fit *fig);
+
+/* serve_validate.c: a serving runs file's rows, mapped (rows), priced (priced) and fitted
+ * (use: the rows the last fit took), with room sp for the largest load; the caller's memory. */
+typedef struct {
+  const gs_serving_runs *runs;
+  serving_row *rows;
+  serving_priced *priced;
+  int *use;
+  gs_serve_space sp;
+} fit_serving_work;
+/* Each row mapped (fit_serving_row); the requests of the largest load, the room sp needs. */
+size_t fit_serving_map(fit_serving_work *w);
+/* Each mapped row priced with its engine's figures of fits (NULL: data/serving.json's); a
+ * row serve refuses is no longer ok and says why. */
+void fit_serving_price_all(fit_serving_work *w, const fit_serving_result *fits);
+/* The fit to the fitted rows (without left_out's, NULL: none left out), and every row priced with it. */
+int fit_serving_all(fit_serving_work *w, const char *left_out, fit_serving_result *fits, gs_error *err);
+/* The median |error| of figure k over the priced rows of the fitted sources, the held-out
+ * ones or one source; the rows it took (0: none, *median 0). */
+enum { FIT_KEEP_FITTED, FIT_KEEP_HELD, FIT_KEEP_SOURCE };
+size_t fit_serving_median(const fit_serving_work *w, int k, int keep, const char *source, double *median);
+/* data/serving.json's summary: the rows the fit took and the held-out medians. */
+void fit_serving_summary(char *buf, size_t cap, const fit_serving_work *w);
+/* A fit's engine as --engine names it, or "any" for the pooled one. */
+const char *fit_serving_engine_label(int kind);
+/* data/serving.json's text (gpusplit fit --serving --json) through o. */
+void fit_serving_json(const gs_out *o, const fit_serving_result *fits, const char *summary);
+
 /* validate.c: what `gpusplit validate` prints. */
 /* A table's all-reduces of 8 KiB to 1 MiB on gpus GPUs priced FIT_AR_WAYS ways: by the
  * lesson's rule on its link, by NCCL's rules on gpu's link (none when gpu is NULL), and by a

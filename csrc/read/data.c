@@ -47,6 +47,7 @@ const size_t GS_GPU_FIT_TABLE_COUNT = 0;
 const fit_result GS_EFFICIENCY_TABLE = {.count = 0};
 const gs_allreduce_table GS_ALLREDUCE_TABLE[1];
 const size_t GS_ALLREDUCE_TABLE_COUNT = 0;
+const gs_serving_table GS_SERVING_TABLE = {.count = 0}; /* written from data/serving.json */
 
 int gs_builtin_model(const char *key, uint64_t bits, gs_model *out, gs_error *err) {
   const gs_model_entry *e = gs_find_model(key);

@@ -16,17 +16,13 @@ static const char *const COLUMNS[C_KNOWN] = {"id", "model", "hf_repo", "weight_b
 static const int REQUIRED[] = {C_ID, C_REPO, C_WBITS, C_GPU, C_TP, C_BATCH, C_ITL};
 
 #define MAX_COLUMNS GS_RUNS_COLUMNS
-#define FIELD_CAP GS_RUNS_FIELD_CAP
+#define FIELD_CAP GS_CSV_FIELD_CAP
+typedef gs_csv csv;
 
-typedef struct {
-  const char *at, *end;
-  size_t line; /* the line the current record starts on, 1-based */
-  size_t next_line;
-} csv;
-
-/* The next record's fields into f (each cut to FIELD_CAP - 1 bytes: a longer one is
- * refused), their count into *n; 0 at the end of the text, -1 on a bad quote. */
-static int record(csv *c, char f[][FIELD_CAP], int cap, int *n, gs_error *err) {
+/* The next record's fields into f (a field of FIELD_CAP bytes or more is refused), their
+ * count into *n; 0 at the end of the text, -1 on a bad quote. Also the serving runs'
+ * reader's (serving_runs.c). */
+int gs_csv_record(gs_csv *c, char f[][GS_CSV_FIELD_CAP], int cap, int *n, gs_error *err) {
   int count = 0;
   if (c->at >= c->end) return 0;
   c->line = c->next_line;
@@ -175,7 +171,7 @@ static int speculative(const char *note) {
 
 /* The note's leading tag, a capital letter and digits before a ';' ("S7", "H1"), else the
  * source cell, kept whole or refused. */
-static int source_of(const char *note, const char *source, size_t line, char *out, size_t cap, gs_error *err) {
+int gs_run_source(const char *note, const char *source, size_t line, char *out, size_t cap, gs_error *err) {
   size_t i = 1;
   if (note[0] >= 'A' && note[0] <= 'Z') {
     while (note[i] >= '0' && note[i] <= '9') i++;
@@ -202,7 +198,7 @@ static int read_run(const char *const *v, size_t line, const gs_run *prev, gs_ru
       (rc = keep(r->gpu, sizeof r->gpu, v[C_GPU], "gpu", line, err)) != GS_OK ||
       (rc = keep(r->software, sizeof r->software, v[C_SOFTWARE], "software", line, err)) != GS_OK ||
       (rc = keep(r->interconnect, sizeof r->interconnect, v[C_INTERCONNECT], "interconnect", line, err)) != GS_OK ||
-      (rc = source_of(v[C_NOTE], v[C_SOURCE], line, r->source, sizeof r->source, err)) != GS_OK)
+      (rc = gs_run_source(v[C_NOTE], v[C_SOURCE], line, r->source, sizeof r->source, err)) != GS_OK)
     return rc;
   r->derived = strstr(v[C_NOTE], "derived") != NULL;
   r->serving = strstr(v[C_NOTE], "concurrency") != NULL;
@@ -246,7 +242,7 @@ int gs_runs_parse(const char *text, size_t len, gs_runs_scratch *scratch, gs_run
   c.end = text + len;
   c.line = c.next_line = 1;
   if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) c.at += 3; /* a byte-order mark */
-  if ((rc = record(&c, f, MAX_COLUMNS, &header_n, err)) <= 0)
+  if ((rc = gs_csv_record(&c, f, MAX_COLUMNS, &header_n, err)) <= 0)
     return rc < 0 ? err ? err->code : GS_ERR_JSON : gs_fail(err, GS_ERR_MISSING, "runs", "is empty: it needs a header row and runs");
   for (k = 0; k < C_KNOWN; k++) {
     int j;
@@ -262,7 +258,7 @@ int gs_runs_parse(const char *text, size_t len, gs_runs_scratch *scratch, gs_run
       return gs_fail(err, GS_ERR_MISSING, COLUMNS[REQUIRED[i]], "the header has no such column (a runs file in the shared format starts id,model,hf_repo,...)");
   for (;;) {
     const char *v[C_KNOWN];
-    if ((rc = record(&c, f, MAX_COLUMNS, &n, err)) < 0) return err ? err->code : GS_ERR_JSON;
+    if ((rc = gs_csv_record(&c, f, MAX_COLUMNS, &n, err)) < 0) return err ? err->code : GS_ERR_JSON;
     if (rc == 0) break;
     if (blank(f, n)) continue;
     if (n != header_n)

@@ -24,6 +24,18 @@
  * - max_running_requests, when not given, is max_total_num_tokens // 2, the pool's tokens
  *   halved (python/sglang/srt/managers/scheduler.py, as stored copies of 2025 versions read;
  *   the request pool's own size, which can cap it lower, is not modelled).
+ * - under attention data parallel (--enable-dp-attention), --chunked-prefill-size and
+ *   --max-running-requests are the engine's, each rank taking its 1/dp_size: ServerArgs
+ *   divides chunked_prefill_size by dp_size ("DP attention is enabled. The chunked prefill
+ *   size is adjusted to ..."), and the model runner sets each rank's max_running_requests
+ *   to max_running_requests // dp_size, or when not given to its own pool's tokens // 2
+ *   (python/sglang/srt/server_args.py and model_executor/model_runner.py, as stored copies
+ *   of the 2025 code read in this session; docs.sglang.io, server arguments: dp attention is
+ *   "DP for attention, TP for FFN"). So serve's --max-seqs and --max-batched-tokens are
+ *   the whole engine's under SGLang (limits_shared), and each rank's under vLLM, whose
+ *   data-parallel ranks each run a "core engine" with its own scheduler (docs.vllm.ai,
+ *   serving/data_parallel_deployment), and TensorRT-LLM, whose attention-DP ranks each
+ *   schedule their own requests (taken as vLLM's; its max_batch_size was not re-read).
  * TensorRT-LLM (PyTorch backend, LLM API / trtllm-serve):
  * - max_batch_size 2048 and max_num_tokens 8192 (BuildConfig's defaults, which the LLM API
  *   takes; tensorrt_llm/llmapi/llm_args.py, snapshot fcd3f31682808ae56118ae43c1d7864a3a945e6f;
@@ -88,6 +100,7 @@ static void sglang_defaults(const gs_gpu *g, uint64_t gpus, gs_scheduler *e) {
   e->block_tokens = 1;
   e->mixed = 0;
   e->chunked = 1;
+  e->limits_shared = 1;
 }
 
 static void trtllm_defaults(gs_scheduler *e) {
@@ -102,6 +115,29 @@ static void trtllm_defaults(gs_scheduler *e) {
   e->reserve_full = 1;
 }
 
+/* NVIDIA's NVFP4 recipe quantizes weights and activations to FP4 and runs its GEMMs on
+ * Blackwell's FP4 tensor cores (TensorRT-LLM, docs/source/features/quantization.md: "FP4",
+ * https://nvidia.github.io/TensorRT-LLM/features/quantization.html); the served runs' 4-bit
+ * rows are such checkpoints (nvidia/...-FP4). A 4-bit integer checkpoint (AWQ, GPTQ) would
+ * multiply at 16 bits; serve cannot tell them apart and takes the FP4 reading. */
+void gs_engine_peak(const gs_setting *s, gs_scheduler *e) {
+  e->flops = s->real && s->bits == 4 && s->gpu.flops_fp4 > 0 ? s->gpu.flops_fp4 : 0;
+}
+
+/* The serving fit's figures for the engine (data/serving.json): its own when the fitted
+ * runs hold the engine, else the fit of every fitted run pooled (kind -1, "any"). */
+static void serving_fit(gs_scheduler *e) {
+  const gs_serving_fit *use = NULL;
+  size_t i;
+  for (i = 0; i < GS_SERVING_TABLE.count; i++)
+    if (GS_SERVING_TABLE.f[i].kind == e->kind || (!use && GS_SERVING_TABLE.f[i].kind < 0))
+      use = &GS_SERVING_TABLE.f[i];
+  if (!use) return;
+  e->flops_share = use->flops_share;
+  e->seq_us = use->seq_us;
+  e->overlap_share = use->overlap_share;
+}
+
 int gs_engine_defaults(const char *name, const gs_gpu *g, const char *gpu_key, uint64_t gpus, gs_scheduler *out,
                        gs_error *err) {
   int kind = !name ? GS_ENGINE_VLLM : strcmp(name, "trt-llm") == 0 ? GS_ENGINE_TRTLLM : gs_engine_parse(name);
@@ -111,6 +147,7 @@ int gs_engine_defaults(const char *name, const gs_gpu *g, const char *gpu_key, u
   else if (kind == GS_ENGINE_SGLANG) sglang_defaults(g, gpus, out);
   else if (kind == GS_ENGINE_TRTLLM) trtllm_defaults(out);
   else return gs_fail(err, GS_ERR_UNKNOWN, "engine", "serve simulates vllm, sglang or trt-llm, not '%s'", name);
+  serving_fit(out);
   return GS_OK;
 }
 
@@ -120,4 +157,6 @@ void gs_engine_given(gs_scheduler *e, const gs_scheduler *limits, unsigned given
   if (given & GS_GIVEN_SHARE) e->memory_share = limits->memory_share;
   if (given & GS_GIVEN_BLOCK) e->block_tokens = limits->block_tokens;
   if (given & GS_GIVEN_OVERLAP) e->overlap_share = limits->overlap_share;
+  if (given & GS_GIVEN_SEQ_US) e->seq_us = limits->seq_us;
+  if (given & GS_GIVEN_FLOPS) e->flops_share = limits->flops_share;
 }

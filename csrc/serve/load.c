@@ -73,3 +73,9 @@ void gs_load_fill(const gs_load *load, gs_serve_req *reqs) {
     reqs[i].arrival = t;
   }
 }
+
+double gs_load_mean(const gs_load *l, const uint64_t *lengths) {
+  uint64_t sum = 0, i;
+  for (i = 0; i < l->requests; i++) sum += lengths[i % l->pairs];
+  return (double)sum / (double)l->requests;
+}

@@ -112,6 +112,7 @@ static int layout_at(const search *q, uint64_t n, int split, uint64_t max_seqs, 
   if (split != GS_SLICES && (split == GS_GROUPS ? n : gs_plan_servers(p)) > q->s->model.layers) return SKIP;
   if ((rc = gs_engine_defaults(a->engine, &q->s->gpu, q->s->gpu_text.key, n, e, q->err)) != GS_OK) return rc;
   gs_engine_given(e, &a->limits, a->given);
+  gs_engine_peak(q->s, e); /* as serve prices its one layout */
   if (max_seqs) e->max_seqs = max_seqs;
   return GS_OK;
 }
@@ -349,7 +350,7 @@ static int check_ask(const gs_served_ask *a, uint64_t layouts, gs_error *err) {
 }
 
 int gs_plan_served(const gs_setting *s, const gs_served_ask *a, gs_serve_space *space, gs_served_result *out, gs_error *err) {
-  static gs_served_point all[GS_SERVED_MAX_COUNT * 3];
+  gs_served_point *all = out->searched;
   search q;
   char f1[160], f2[160], ms1[GS_FIGURE_CAP], ms2[GS_FIGURE_CAP];
   size_t i, n;
@@ -359,7 +360,7 @@ int gs_plan_served(const gs_setting *s, const gs_served_ask *a, gs_serve_space *
   q.s = s, q.a = a, q.sp = space, q.out = out, q.err = err;
   if (a->gpus_max < 1 || a->gpus_max > GS_MAX_GPUS)
     return gs_fail(err, GS_ERR_RANGE, "gpus_max", "must be from 1 to %llu", (unsigned long long)GS_MAX_GPUS);
-  n = layouts(&q, all, sizeof all / sizeof all[0]);
+  n = layouts(&q, all, GS_SERVED_LAYOUTS_MAX);
   if ((rc = check_ask(a, n, err)) != GS_OK) return rc;
   out->layouts = n;
   if (a->has_load) {

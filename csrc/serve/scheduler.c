@@ -25,7 +25,7 @@ typedef struct {
   gs_serve_req *reqs;
   uint32_t *mine, *run, *wait; /* this instance's requests by arrival; running; waiting (a ring) */
   size_t mine_n, next, run_n, wait_head, wait_n, released; /* released: closed loop's next to release */
-  uint64_t pool, free_blocks, peak, in_system, done, half;
+  uint64_t pool, free_blocks, peak, in_system, done;
   double now, area;            /* area: requests in the system, integrated over time */
   gs_serve_result *out;
   gs_itl_hist *itl;
@@ -173,46 +173,99 @@ static void finish_step(sim *s) {
   s->run_n = kept;
 }
 
-/* Runs one instance until its requests are done; fills the result's step counts, and the
- * step in which half its requests were done as the typical one. */
-int gs_serve_instance(gs_serve_sim_args *a, gs_error *err) {
-  sim s;
-  gs_step_work w;
+/* 1 when no rank holds or waits for anything; *next the earliest arrival to come (-1: none). */
+static int all_idle(const sim *s, size_t ranks, double *next) {
+  size_t r;
+  *next = -1;
+  for (r = 0; r < ranks; r++) {
+    const sim *x = &s[r];
+    if (x->run_n > 0 || x->wait_n > 0) return 0;
+    if (x->next < x->mine_n && x->reqs[x->mine[x->next]].arrival >= 0) {
+      double t = x->reqs[x->mine[x->next]].arrival;
+      if (*next < 0 || t < *next) *next = t;
+    }
+  }
+  return 1;
+}
+
+/* The step's price: the mixed step, or under spread experts the ranks' joined step; the
+ * host's work for each sequence held, the busiest rank's (each rank's host runs its own). */
+static int price_step(const sim *s, const gs_step_work *w, size_t ranks, gs_mixed_cost *c, gs_error *err) {
+  uint64_t seqs = 0;
+  size_t r;
+  int rc = s->p->experts == GS_EXPERTS_SPREAD ? gs_mixed_step_spread(s->m, s->g, s->l, s->p, s->e->overlap_share, w, ranks, c, err)
+                                              : gs_mixed_step(s->m, s->g, s->l, s->p, s->e->overlap_share, w, c, err);
+  for (r = 0; r < ranks; r++)
+    if (w[r].seqs > seqs) seqs = w[r].seqs;
+  c->seconds += s->e->seq_us * 1e-6 * (double)seqs;
+  return rc;
+}
+
+/* The ranks' step done: time advanced on every rank, tokens computed, the pool's peak. */
+static void advance_ranks(sim *s, const gs_step_work *w, size_t ranks, double seconds, gs_serve_result *out) {
+  size_t r;
+  out->steps++;
+  for (r = 0; r < ranks; r++) {
+    s[r].area += (double)s[r].in_system * seconds;
+    s[r].now += seconds;
+    out->computed_tokens += w[r].tokens;
+    if (s[r].pool - s[r].free_blocks > s[r].peak) s[r].peak = s[r].pool - s[r].free_blocks;
+    finish_step(&s[r]);
+  }
+}
+
+static void sim_init(sim *s, const gs_serve_sim_args *a) {
+  memset(s, 0, sizeof *s);
+  s->m = a->m, s->g = a->g, s->l = a->l, s->p = a->p, s->e = a->e, s->load = a->load;
+  s->reqs = a->reqs, s->mine = a->mine, s->run = a->run, s->wait = a->wait, s->mine_n = a->mine_n;
+  s->released = a->released, s->pool = s->free_blocks = a->pool, s->out = a->out, s->itl = a->itl;
+}
+
+/* Runs one engine copy, its `ranks` attention ranks in lock step (one but under attention
+ * data parallel), until their requests are done; fills the result's step counts, and the
+ * step in which half the copy's requests were done as the typical one. */
+int gs_serve_instance(gs_serve_sim_args *a, size_t ranks, gs_error *err) {
+  sim s[GS_SERVE_MAX_RANKS];
+  gs_step_work w[GS_SERVE_MAX_RANKS];
   gs_mixed_cost c;
+  size_t r, mine = 0;
+  uint64_t done;
   int rc, empty = 0, typical = 0;
-  memset(&s, 0, sizeof s);
-  s.m = a->m, s.g = a->g, s.l = a->l, s.p = a->p, s.e = a->e, s.load = a->load;
-  s.reqs = a->reqs, s.mine = a->mine, s.run = a->run, s.wait = a->wait, s.mine_n = a->mine_n;
-  s.released = a->released, s.pool = s.free_blocks = a->pool, s.out = a->out, s.itl = a->itl;
-  s.half = (s.mine_n + 1) / 2;
-  while (s.done < s.mine_n) {
-    arrive(&s);
-    build_step(&s, &w);
-    if (w.tokens == 0) {
-      if (s.run_n == 0 && s.wait_n == 0 && s.next < s.mine_n && s.reqs[s.mine[s.next]].arrival >= 0) {
-        s.now = s.reqs[s.mine[s.next]].arrival; /* idle until the next arrival */
+  if (ranks < 1 || ranks > GS_SERVE_MAX_RANKS) return gs_fail(err, GS_ERR_RANGE, "ranks", "must be from 1 to %d", GS_SERVE_MAX_RANKS);
+  for (r = 0; r < ranks; r++) sim_init(&s[r], &a[r]), mine += a[r].mine_n;
+  for (done = 0; done < mine;) {
+    double next;
+    uint64_t tokens = 0;
+    for (r = 0; r < ranks; r++) {
+      s[r].now = s[0].now;
+      arrive(&s[r]);
+      build_step(&s[r], &w[r]);
+      tokens += w[r].tokens;
+    }
+    if (tokens == 0) {
+      if (all_idle(s, ranks, &next) && next >= 0) {
+        s[0].now = next; /* idle until the next arrival */
         continue;
       }
       if (++empty > 2)
         return gs_fail(err, GS_ERR_NONE_FITS, "pool", "no request can run: the cache pool of %llu blocks cannot hold one",
-                       (unsigned long long)s.pool);
+                       (unsigned long long)s[0].pool);
       continue;
     }
     empty = 0;
-    if ((rc = gs_mixed_step(s.m, s.g, s.l, s.p, s.e->overlap_share, &w, &c, err)) != GS_OK) return rc;
-    s.area += (double)s.in_system * c.seconds;
-    s.now += c.seconds;
-    s.out->steps++;
-    s.out->computed_tokens += w.tokens;
-    if (s.pool - s.free_blocks > s.peak) s.peak = s.pool - s.free_blocks;
-    finish_step(&s);
-    if (!typical && s.done >= s.half) {
+    if ((rc = price_step(&s[0], w, ranks, &c, err)) != GS_OK) return rc;
+    advance_ranks(s, w, ranks, c.seconds, a->out);
+    for (done = 0, r = 0; r < ranks; r++) done += s[r].done;
+    if (!typical && done >= (mine + 1) / 2) {
       typical = 1;
       a->out->typical = c;
-      a->out->typical_work = w;
+      a->out->typical_work = w[0];
+      for (r = 1; r < ranks; r++) gs_step_work_sum(&a->out->typical_work, &w[r]);
     }
   }
-  if (s.peak > a->out->peak_blocks) a->out->peak_blocks = s.peak;
-  a->area = s.area;
+  for (r = 0; r < ranks; r++) {
+    if (s[r].peak > a->out->peak_blocks) a->out->peak_blocks = s[r].peak;
+    a[r].area = s[r].area;
+  }
   return GS_OK;
 }

@@ -2,26 +2,36 @@
  * the memory its weights leave, the requests shared round-robin over the replicas (a
  * router that sends each new request to the next copy), each copy simulated by its
  * engine's scheduler (scheduler.c), and the requests' times gathered into distributions
- * (stats.c). Not yet fitted to or checked against measured serving runs. */
+ * (stats.c). The engine's step figures are fitted to measured serving runs (data/serving.json). */
 #include <string.h>
 
 #include "internal.h"
 
 /* Each GPU holds its share of the weights (as gs_cost's memory: 1/n of them, split by
- * slices or by groups) and a pool of cache blocks in what the engine's share leaves:
+ * slices or by groups; under spread experts every weight but the experts and E/n of those)
+ * and a pool of cache blocks in what the engine's share leaves:
  * - vLLM: share x memory - weights - working memory (it profiles activations inside it);
  * - SGLang: share x memory - weights (activations live outside its static share);
  * - TensorRT-LLM: share x (memory - weights - working memory).
  * The working memory is the lesson's estimate (gs_working_bytes). A block holds
  * block_tokens tokens of every layer's cache, the sliding layers' too (vLLM's hybrid
  * allocator frees what slides out of the window; not modelled), shared into the same
- * parts as a chat's cache (gs_cache_parts). */
+ * parts as a chat's cache (gs_cache_parts); under attention data parallel each GPU is an
+ * attention rank with a pool of its own, its chats' caches whole. */
 int gs_serve_pool(const gs_model *m, const gs_gpu *g, const gs_plan *p, const gs_scheduler *e, uint64_t *blocks,
                   gs_error *err) {
   double memory = g->gib * (double)GS_GIB, weights = (double)gs_ceil_div(m->stored_bytes, p->gpus);
   double working = (double)gs_working_bytes(m), pool;
   uint64_t bits = p->cache_bits ? p->cache_bits : 16;
   uint64_t block = gs_ceil_div(gs_cache_bytes_at(m, e->block_tokens, e->block_tokens, bits), gs_cache_parts(m, p));
+  if (p->experts == GS_EXPERTS_SPREAD && p->attention == GS_ATTENTION_DATA) {
+    /* copies of all but the experts (experts.c); an attention rank holds its own chats'
+     * caches whole */
+    weights = (double)gs_spread_weights(m, p->gpus);
+    block = gs_cache_bytes_at(m, e->block_tokens, e->block_tokens, bits);
+  } else if (p->experts == GS_EXPERTS_SPREAD) { /* attention sliced: 1/n of the rest, E/n experts */
+    weights = (double)(gs_ceil_div(m->stored_bytes - m->routed_bytes, p->gpus) + gs_ceil_div(m->routed_bytes, p->gpus));
+  }
   if (e->share_of_free) pool = e->memory_share * (memory - weights - working);
   else pool = e->memory_share * memory - weights - (e->activations_inside ? working : 0);
   *blocks = 0;
@@ -64,7 +74,7 @@ static uint64_t load_steps(const gs_load *l, const gs_scheduler *e) {
   return steps;
 }
 
-static int check_args(uint64_t replicas, const gs_scheduler *e, const gs_load *load, const gs_serve_space *sp,
+static int check_args(uint64_t replicas, uint64_t ranks, const gs_scheduler *e, const gs_load *load, const gs_serve_space *sp,
                       gs_error *err) {
   if (load->requests < 1 || load->requests > GS_SERVE_MAX_REQUESTS || load->requests > sp->cap)
     return gs_fail(err, GS_ERR_RANGE, "requests", "must be from 1 to %llu", (unsigned long long)GS_SERVE_MAX_REQUESTS);
@@ -81,9 +91,12 @@ static int check_args(uint64_t replicas, const gs_scheduler *e, const gs_load *l
                    (unsigned long long)GS_SERVE_MAX_TOKENS);
   if (replicas < 1 || replicas > load->requests)
     return gs_fail(err, GS_ERR_RANGE, "replicas", "must be from 1 to the requests");
-  if (load->kind == GS_LOAD_CLOSED && (load->concurrency < replicas || load->concurrency > load->requests))
-    return gs_fail(err, GS_ERR_RANGE, "concurrency", "must be from the replicas (%llu) to the requests",
-                   (unsigned long long)replicas);
+  if (ranks > GS_SERVE_MAX_RANKS)
+    return gs_fail(err, GS_ERR_UNSUPPORTED, "gpus", "attention data parallel is simulated on at most %d ranks, not %llu",
+                   GS_SERVE_MAX_RANKS, (unsigned long long)ranks);
+  if (load->kind == GS_LOAD_CLOSED && (load->concurrency < replicas * ranks || load->concurrency > load->requests))
+    return gs_fail(err, GS_ERR_RANGE, "concurrency", "must be from the replicas times the attention ranks (%llu) to the requests",
+                   (unsigned long long)(replicas * ranks));
   if (load->kind == GS_LOAD_OPEN && !(load->rate > 0 && load->rate <= 1e9))
     return gs_fail(err, GS_ERR_RANGE, "rate", "must be above 0 and at most 1e9 requests a second");
   if (e->max_batched_tokens < 1 || e->block_tokens < 1 || !(e->memory_share > 0 && e->memory_share <= 1))
@@ -99,29 +112,48 @@ static int check_args(uint64_t replicas, const gs_scheduler *e, const gs_load *l
   return GS_OK;
 }
 
+/* Replica r's requests (i = r, r + R, ...) shared round-robin over its attention ranks:
+ * rank d's list, running list and waiting ring in ids at off, n + off and 2n + off; a
+ * closed loop's share of the concurrency in flight from the start, the rest released as
+ * its own requests end. */
+static void rank_args(const gs_load *load, gs_serve_space *sp, uint64_t replicas, size_t r, uint64_t ranks,
+                      gs_serve_sim_args *a) {
+  size_t n = (size_t)load->requests, d, i, k, off = 0;
+  uint64_t mine = load->concurrency / replicas + (r < load->concurrency % replicas);
+  for (d = 0; d < ranks; d++) {
+    size_t mine_n = 0, conc = 0;
+    uint32_t *ids = sp->ids + off;
+    for (i = r, k = 0; i < n; i += replicas, k++)
+      if (k % ranks == d) ids[mine_n++] = (uint32_t)i;
+    if (load->kind == GS_LOAD_CLOSED) {
+      conc = (size_t)(mine / ranks + (d < mine % ranks));
+      for (i = conc; i < mine_n; i++) sp->reqs[ids[i]].arrival = -1;
+    }
+    a[d].mine = ids, a[d].run = ids + n, a[d].wait = ids + 2 * n, a[d].mine_n = mine_n, a[d].released = conc;
+    off += mine_n;
+  }
+}
+
 /* Every replica's requests run; the result's step counts, pool and in-flight area. */
 static int run_replicas(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, uint64_t replicas,
                         const gs_scheduler *e, const gs_load *load, gs_serve_space *sp, uint64_t pool, gs_serve_result *out,
                         double *area, gs_error *err) {
-  size_t n = (size_t)load->requests, r, i;
+  gs_serve_sim_args a[GS_SERVE_MAX_RANKS];
+  uint64_t ranks = gs_attention_ranks(p);
+  size_t r, d;
   int rc;
   *area = 0;
   gs_load_fill(load, sp->reqs);
   memset(sp->itl, 0, sizeof *sp->itl);
   for (r = 0; r < replicas; r++) {
-    gs_serve_sim_args a;
-    size_t mine_n = 0, conc = 0;
-    memset(&a, 0, sizeof a);
-    for (i = r; i < n; i += replicas) sp->ids[mine_n++] = (uint32_t)i;
-    if (load->kind == GS_LOAD_CLOSED) {
-      conc = (size_t)(load->concurrency / replicas + (r < load->concurrency % replicas));
-      for (i = conc; i < mine_n; i++) sp->reqs[sp->ids[i]].arrival = -1;
+    memset(a, 0, sizeof a);
+    for (d = 0; d < ranks; d++) {
+      a[d].m = m, a[d].g = g, a[d].l = l, a[d].p = p, a[d].e = e, a[d].load = load, a[d].reqs = sp->reqs;
+      a[d].pool = pool, a[d].out = out, a[d].itl = sp->itl;
     }
-    a.m = m, a.g = g, a.l = l, a.p = p, a.e = e, a.load = load, a.reqs = sp->reqs;
-    a.mine = sp->ids, a.run = sp->ids + n, a.wait = sp->ids + 2 * n, a.mine_n = mine_n, a.released = conc;
-    a.pool = pool, a.out = out, a.itl = sp->itl;
-    if ((rc = gs_serve_instance(&a, err)) != GS_OK) return rc;
-    *area += a.area;
+    rank_args(load, sp, replicas, r, ranks, a);
+    if ((rc = gs_serve_instance(a, (size_t)ranks, err)) != GS_OK) return rc;
+    for (d = 0; d < ranks; d++) *area += a[d].area;
   }
   return GS_OK;
 }
@@ -158,15 +190,25 @@ static void summarize(const gs_load *load, gs_serve_space *sp, double area, gs_s
 static int serve_run(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, uint64_t replicas,
                      const gs_scheduler *e, const gs_load *load, gs_serve_space *space, gs_serve_result *out, int saturate,
                      gs_error *err) {
-  uint64_t pool, max_prompt, max_request, all;
+  uint64_t pool, max_prompt, max_request, all, ranks = gs_attention_ranks(p);
   gs_scheduler engine;
+  gs_plan served = *p;
+  gs_gpu gpu = *g;
   double area, sustainable = 0;
   int rc;
   memset(out, 0, sizeof *out);
-  if ((rc = check_args(replicas, e, load, space, err)) != GS_OK || (rc = gs_plan_check(m, p, err)) != GS_OK ||
+  if ((rc = check_args(replicas, ranks, e, load, space, err)) != GS_OK || (rc = gs_plan_check(m, p, err)) != GS_OK ||
       (rc = gs_serve_pool(m, g, p, e, &pool, err)) != GS_OK)
     return rc;
+  if (e->flops_share > 0) served.efficiency.flops_share = e->flops_share; /* a served step's own share */
+  p = &served;
+  if (e->flops > 0) gpu.flops = e->flops; /* gs_engine_peak's */
+  g = &gpu;
   engine = *e;
+  if (e->limits_shared) { /* the engine's limits shared out over its attention ranks (engine.c) */
+    engine.max_seqs = e->max_seqs / ranks > 0 || e->max_seqs == 0 ? e->max_seqs / ranks : 1;
+    engine.max_batched_tokens = e->max_batched_tokens / ranks > 0 ? e->max_batched_tokens / ranks : 1;
+  }
   if (engine.max_seqs == 0) engine.max_seqs = pool * e->block_tokens / 2 > 0 ? pool * e->block_tokens / 2 : 1;
   e = &engine;
   load_extent(load, &max_prompt, &max_request, &all);
@@ -188,6 +230,8 @@ static int serve_run(const gs_model *m, const gs_gpu *g, const gs_link *l, const
   out->pool_blocks = pool;
   out->pool_tokens = pool * e->block_tokens;
   out->max_seqs = e->max_seqs;
+  out->max_batched_tokens = e->max_batched_tokens;
+  out->ranks = ranks;
   out->sustainable_rate = sustainable;
   out->overloaded = load->kind == GS_LOAD_OPEN && saturate && load->rate > sustainable;
   return GS_OK;

@@ -501,6 +501,14 @@ sed 's|nccl/2.27.3|nccl/0.0.0|' tests/measured/l40s_nccl.csv >"$tmp/ar_none/l40s
 printf '%s\n%s\n' "$head" "$row" >"$tmp/one_run.csv"
 bad "fit: --allreduce;ar_bad/h100_sxm_nccl.csv;not a measured all-reduce table" fit --allreduce "$tmp/ar_bad" "$tmp/one_run.csv"
 bad "fit: --allreduce;ar_none/l40s_nccl.csv;no rows from nccl/2.27.3" fit --allreduce "$tmp/ar_none" "$tmp/one_run.csv"
+# Serving runs (validate --serving, fit --serving): a decode runs file lacks their columns;
+# a cell that is not a number is named by column and line; the two files are two commands.
+bad "one_run.csv: throughput_tok_s: the header has no such column" validate --serving "$tmp/one_run.csv"
+printf 'id,hf_repo,gpu,tp,input_tokens,output_tokens,throughput_tok_s\nx,a/b,H100,1,10,10,abc\n' >"$tmp/serving_bad.csv"
+bad "serving_bad.csv: throughput_tok_s: line 2: must be a number" fit --serving "$tmp/serving_bad.csv"
+bad "validate: --runs and --serving are two files; give one" validate --runs "$tmp/one_run.csv" --serving "$tmp/one_run.csv"
+bad "fit: --serving FILE takes only --json" fit --serving "$tmp/serving_bad.csv" "$tmp/one_run.csv"
+bad "validate: --serving FILE takes only --leave-source-out" validate --serving "$tmp/serving_bad.csv" --name x
 far=$(printf '%04200d' 0)
 bad "--allreduce;the folder's path is 4200 bytes, longer than;$far" fit --allreduce "$far" "$tmp/one_run.csv"
 # --leave-source-out: at most 32 sources, checked before any fit (a fit of these 1,024 runs
@@ -547,7 +555,7 @@ bad "--rate;needs a value" serve --gpu h100-sxm --counts 4 --rate
 bad "--concurrency;--rate;give one" serve --gpu h100-sxm --counts 4 --rate 5 --concurrency 4
 bad "--concurrency;from 1 to" serve --gpu h100-sxm --counts 4 --concurrency 0
 bad "--concurrency;to the requests" serve --gpu h100-sxm --counts 4 --concurrency 2000
-bad "--concurrency;from the replicas (2)" serve --gpu h100-sxm --counts 4 --replicas 2 --concurrency 1
+bad "--concurrency;from the replicas times the attention ranks (2)" serve --gpu h100-sxm --counts 4 --replicas 2 --concurrency 1
 bad "--requests;from 1 to" serve --gpu h100-sxm --counts 4 --requests 0
 bad "--requests;at most 4294967296" serve --gpu h100-sxm --counts 4 --requests 200000 --output-tokens 30000
 bad "--requests;from 1 to 250000" serve --gpu h100-sxm --counts 4 --requests 250001
@@ -566,7 +574,13 @@ bad "serve;--emit;decides" serve --gpu h100-sxm --counts 4 --emit vllm
 bad "--memory-share;no room for the cache" serve --gpu h100-sxm --counts 1 --model 405b
 bad "--max-batched-tokens;9000;without chunks" serve --gpu h100-sxm --counts 4 --engine trt-llm --prompt-tokens 9000
 bad "pool;200000 tokens" serve --model 8b --counts 1 --gpu l4 --requests 1 --prompt-tokens 100000 --output-tokens 100000
-bad "--experts;sliced only" serve --model mixtral-8x7b --gpu h100-sxm --counts 8 --experts spread
+# issue 29 item 4: spread experts beside data-parallel or sliced attention
+bad "--concurrency;attention ranks (8)" serve --model mixtral-8x7b --gpu h100-sxm --counts 8 --experts spread --concurrency 4
+bad "--attention;beside --experts spread only" serve --model mixtral-8x7b --gpu h100-sxm --counts 8 --attention data
+bad "--attention;data or slices" serve --model mixtral-8x7b --gpu h100-sxm --counts 8 --experts spread --attention both
+bad "--counts;64 does not divide the 96 heads;sliced attention" serve --model glm-4.5-air --gpu h100-sxm --counts 64 --experts spread --attention slices
+bad "--counts;128 experts do not spread evenly over 48" serve --model qwen3-30b-a3b --gpu h100-sxm --counts 48 --experts spread
+bad "gpus;at most 64 ranks" serve --model qwen3-30b-a3b --gpu h100-sxm --counts 128 --experts spread
 printf '100,10\n3000,x\n' > "$tmp/lengths.csv"
 bad "lengths.csv;lengths: line 2;PROMPT,OUTPUT" serve --model 8b --gpu h100-sxm --counts 1 --lengths "$tmp/lengths.csv"
 bad "--lengths;leave out" serve --model 8b --gpu h100-sxm --counts 1 --lengths "$tmp/lengths.csv" --output-tokens 5
@@ -575,6 +589,11 @@ bad "missing.csv" serve --model 8b --gpu h100-sxm --counts 1 --lengths "$tmp/mis
 good serve --model 8b --gpu h100-sxm --counts 1 --requests 50 --output-tokens 8
 printf '# prompt,output\n100,10\n3000,50\n' > "$tmp/lengths-good.csv"
 good serve --model 8b --gpu h100-sxm --counts 1 --requests 20 --lengths "$tmp/lengths-good.csv"
+bad "--prompt-tokens;from 1 to" serve --model 8b --gpu h100-sxm --counts 1 --lengths sharegpt --prompt-tokens 0
+bad "--prompt-tokens;with --lengths sharegpt;not 'none'" serve --model 8b --gpu h100-sxm --counts 1 --lengths sharegpt --prompt-tokens none
+bad "--prompt-tokens;rescaled to a mean of 16000000;above 16777216" serve --model 8b --gpu h100-sxm --counts 1 --lengths sharegpt --prompt-tokens 16000000
+bad "--output-tokens;from 1 to" serve --model 8b --gpu h100-sxm --counts 1 --lengths sharegpt --output-tokens 0
+good serve --model 8b --gpu h100-sxm --counts 1 --requests 50 --lengths sharegpt --output-tokens 64 --seed 9
 good serve --help
 
 # Good inputs: any value that parses as a number, and --flag=value.

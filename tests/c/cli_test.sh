@@ -379,7 +379,8 @@ assert 'every_count_to' not in p64 and 'Past 64' not in json.dumps(p64)
 
 # A served load (issue 29): serve --json holds the issue's keys, its percentiles in order,
 # e2e = ttft + tpot x (output - 1) on the means with fixed lengths, the deployment's GPUs,
-# and says its rules and that the serving figures are not yet validated; the table says so too.
+# and says its rules and the serving fit it prices with (data/serving.json: its fitted runs
+# and held-out error); the table says so too.
 "$binary" serve --model 8b --gpu h100-sxm --counts 2 --replicas 2 --concurrency 8 --requests 200 --output-tokens 32 --json > "$tmp/serve.json"
 check "serve --json holds its keys, percentiles in order, e2e = ttft + tpot x 31, 4 GPUs" python3 -c "
 import json, sys
@@ -388,9 +389,10 @@ for k in ('ttft_ms', 'tpot_ms', 'itl_ms', 'e2e_ms'):
     assert d[k]['p50'] <= d[k]['p90'] <= d[k]['p99'] and d[k]['mean'] > 0, k
 for k in ('output_tokens_per_s', 'total_tokens_per_s', 'requests_per_s', 'pool_peak_blocks', 'preemptions', 'overloaded', 'sustainable_rate'):
     assert k in d, k
-assert d['gpus'] == 4 and d['replicas'] == 2 and d['validated'] is False
+assert d['gpus'] == 4 and d['replicas'] == 2 and d['validated'] is True
 assert abs(d['e2e_ms']['mean'] - (d['ttft_ms']['mean'] + 31 * d['tpot_ms']['mean'])) <= 1e-9 * d['e2e_ms']['mean']
-assert d['assumptions'] and 'not yet fitted' in d['serving_assumptions']
+assert d['assumptions'] and 'computing at' in d['serving_assumptions'] and d['serving_fit'].startswith('fitted to ')
+assert 'held out' in d['serving_fit']
 " "$tmp/serve.json"
 "$binary" serve --model 8b --gpu h100-sxm --counts 1 --rate 1e6 --requests 100 --output-tokens 16 --json > "$tmp/over.json"
 check "an open loop far above capacity is overloaded, with the rate it can hold" python3 -c "
@@ -399,10 +401,37 @@ d = json.load(open(sys.argv[1]))
 assert d['overloaded'] is True and 0 < d['sustainable_rate'] < 1e6
 " "$tmp/over.json"
 "$binary" serve --model 8b --gpu h100-sxm --counts 1 --requests 100 > "$tmp/serve.txt"
-check "serve's table says its rules and that it is not yet validated" sh -c "grep -q '^Assumptions: ' '$tmp/serve.txt' && grep -q 'not yet fitted to or validated' '$tmp/serve.txt'"
+check "serve's table says its rules and the serving fit it prices with" sh -c "grep -q '^Assumptions: ' '$tmp/serve.txt' && grep -q '^Fitted: fitted to .* held out' '$tmp/serve.txt'"
 "$binary" serve --model 8b --gpu h100-sxm --counts 1 --rate 20 --requests 100 --seed 3 --json > "$tmp/s1.json"
 "$binary" serve --model 8b --gpu h100-sxm --counts 1 --rate 20 --requests 100 --seed 3 --json > "$tmp/s2.json"
 check "serve: the same seed prints the same figures" cmp -s "$tmp/s1.json" "$tmp/s2.json"
+
+# --lengths sharegpt: the draw's means near the table's (computed here from the file), the
+# same seed the same figures and another seed others, and rescaled means within rounding.
+awk -F, '!/^#/ { p += $1; o += $2; n++ } END { printf "%.6f %.6f\n", p / n, o / n }' data/sharegpt_lengths.csv > "$tmp/sg_means"
+sg() { "$binary" serve --model 8b --gpu h100-sxm --counts 1 --requests 4000 --lengths sharegpt --json "$@"; }
+sg --seed 5 > "$tmp/sg5.json"
+sg --seed 5 > "$tmp/sg5b.json"
+sg --seed 6 > "$tmp/sg6.json"
+sg --seed 5 --prompt-tokens 1000 --output-tokens 200 > "$tmp/sg_scaled.json"
+check "serve --lengths sharegpt: 4,000 draws' means within 5% of the table's (each over 4 standard errors)" python3 -c "
+import json, sys
+table = [float(x) for x in open(sys.argv[2]).read().split()]
+d = json.load(open(sys.argv[1]))['load']
+assert d['lengths'] == 'sharegpt' and d['length_pairs'] == 4000, d
+assert abs(d['mean_prompt_tokens'] / table[0] - 1) < 0.05 and abs(d['mean_output_tokens'] / table[1] - 1) < 0.05, (d, table)
+" "$tmp/sg5.json" "$tmp/sg_means"
+check "serve --lengths sharegpt: the same seed prints the same figures" cmp -s "$tmp/sg5.json" "$tmp/sg5b.json"
+check "serve --lengths sharegpt: another seed draws other lengths and figures" python3 -c "
+import json, sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert a['load']['mean_prompt_tokens'] != b['load']['mean_prompt_tokens'] and a['ttft_ms'] != b['ttft_ms']
+" "$tmp/sg5.json" "$tmp/sg6.json"
+check "serve --lengths sharegpt --prompt-tokens 1000 --output-tokens 200: means 1000 and 200 within rounding (0.5)" python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))['load']
+assert abs(d['mean_prompt_tokens'] - 1000) <= 0.5 and abs(d['mean_output_tokens'] - 200) <= 0.5, d
+" "$tmp/sg_scaled.json"
 
 # Every command reads --flag=VALUE as --flag VALUE (one reader, csrc/read/flags.c); and each
 # one's --help prints on standard output, nothing on standard error, and exits 0.

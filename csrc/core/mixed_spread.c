@@ -1,0 +1,93 @@
+/* One served engine step under spread experts (issue 29 item 4; gs_mixed_step_spread),
+ * the routed experts held E/n whole a GPU (csrc/core/experts.c), attention beside them
+ * laid out one of two ways (enum gs_attention):
+ * - data: each of the n GPUs is an attention rank with its own requests, its own step's
+ *   work and its own caches whole (a latent or a head's cache is not cut), holding a copy
+ *   of every weight but the routed experts. The ranks' steps are joined by every MoE layer:
+ *   each rank's tokens are sent to their experts' GPUs and back (gs_split_time's
+ *   all-to-all, a dispatch and a combine a MoE layer), so no rank runs ahead, and a rank
+ *   with nothing to do still runs its share (vLLM's docs, serving/data_parallel_deployment:
+ *   "expert layers across all ranks are required to synchronize during every forward
+ *   pass", with "dummy" passes on idle ranks). The step lasts as its slowest rank's: the
+ *   copied weights it reads, its own caches, its own tokens' operations, plus the expert
+ *   part every rank shares. The all-to-all sends the busiest rank's tokens (the slowest
+ *   sender sets it);
+ * - slices: tensor parallelism over the n GPUs for attention and every copied weight (each
+ *   reads 1/n of them and its share of the caches as gs_cost shares them), the tokens of
+ *   the one step on every GPU, the experts spread: after each layer the slices' all-reduce
+ *   of every token's hidden vector, as under experts sliced (SGLang's --tp N --ep N and
+ *   vLLM's -tp N --enable-expert-parallel combine the experts' outputs by that all-reduce).
+ * The expert part, on each GPU, whichever the attention: its own experts that the step's
+ * T tokens (all ranks') pick, by the expected-distinct rule, at least one whole expert a
+ * MoE layer (gs_spread_routed_bytes), and 2 operations per routed weight a token uses, k of
+ * E experts, for T tokens shared evenly over the n GPUs (routing uniform: every expert as
+ * likely; a skew is not modelled). Each rank's busy time is the overlap form of the
+ * mixed step (max + overlap_share x min); fixed costs as gs_split_time pays them. */
+#include <string.h>
+
+#include "internal.h"
+
+uint64_t gs_attention_ranks(const gs_plan *p) {
+  return p->experts == GS_EXPERTS_SPREAD && p->attention == GS_ATTENTION_DATA ? p->gpus : 1;
+}
+
+/* 2 operations a copied weight a token (the tables left out), the output table once a
+ * sequence: mixed_step.c's GEMM operations less the routed experts'. */
+static double copied_ops(const gs_model *m, const gs_step_work *w, double routed_active) {
+  return 2 * ((double)(m->active_params - m->table_params) - routed_active) * (double)w->tokens +
+         (double)(2 * m->vocab * m->hidden) * (double)w->seqs;
+}
+
+static int check(const gs_plan *p, double overlap_share, const gs_step_work *w, uint64_t ranks, uint64_t *total,
+                 uint64_t *most, gs_error *err) {
+  uint64_t r;
+  if (p->experts != GS_EXPERTS_SPREAD) return gs_fail(err, GS_ERR_UNSUPPORTED, "experts", "this step is spread experts' only");
+  if (ranks != gs_attention_ranks(p))
+    return gs_fail(err, GS_ERR_RANGE, "ranks", "%llu works for %llu attention ranks", (unsigned long long)ranks,
+                   (unsigned long long)gs_attention_ranks(p));
+  if (!(overlap_share >= 0 && overlap_share <= 1)) return gs_fail(err, GS_ERR_RANGE, "overlap_share", "must be from 0 to 1");
+  *total = *most = 0;
+  for (r = 0; r < ranks; r++) {
+    *total += w[r].tokens;
+    if (w[r].tokens > *most) *most = w[r].tokens;
+  }
+  if (*total == 0) return gs_fail(err, GS_ERR_RANGE, "step", "a step computes at least one token");
+  return GS_OK;
+}
+
+int gs_mixed_step_spread(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, double overlap_share,
+                         const gs_step_work *w, uint64_t ranks, gs_mixed_cost *out, gs_error *err) {
+  uint64_t n = p->gpus, bits = p->cache_bits ? p->cache_bits : 16, total = 0, most = 0, r, copied, experts, parts;
+  int data = p->attention == GS_ATTENTION_DATA, protocol, rc;
+  double routed_active, expert_ops, expert_compute, worst = -1;
+  gs_plan joined = *p;
+  memset(out, 0, sizeof *out);
+  if ((rc = check(p, overlap_share, w, ranks, &total, &most, err)) != GS_OK) return rc;
+  copied = m->stored_bytes - m->unread_bytes - m->routed_bytes;
+  if (!data) copied = gs_ceil_div(copied, n);
+  experts = gs_spread_routed_bytes(m, n, total);
+  parts = data ? 1 : gs_cache_parts(m, p);
+  routed_active = (double)m->routed_params * (double)m->experts_per_token / (double)m->experts;
+  expert_ops = 2 * routed_active * (double)total;
+  expert_compute = gs_compute_seconds(expert_ops, n, g, &p->efficiency);
+  for (r = 0; r < ranks; r++) {
+    uint64_t bytes = copied + experts + gs_ceil_div(gs_cache_bytes_at(m, w[r].cache_full, w[r].cache_kept, bits), parts);
+    double ops = copied_ops(m, &w[r], routed_active), attention = gs_attention_ops(m, &w[r]);
+    double read = gs_read_seconds(bytes, g, &p->efficiency);
+    double compute = gs_compute_seconds(ops + attention, data ? 1 : n, g, &p->efficiency) + expert_compute;
+    double longer = read >= compute ? read : compute, shorter = read >= compute ? compute : read;
+    double busy = overlap_share > 0 ? longer + overlap_share * shorter : longer;
+    out->gemm_ops += ops;
+    out->attention_ops += attention;
+    if (busy > worst) worst = busy, out->read_bytes = bytes, out->read = read, out->compute = compute;
+  }
+  out->gemm_ops += expert_ops;
+  out->busy = worst;
+  if (!data) joined.experts = GS_EXPERTS_SLICES; /* the slices' all-reduces of every token */
+  gs_split_time(m, g, l, &joined, worst, gs_message_bytes(m) * (data ? most : total), &out->time, &out->swap, &protocol);
+  out->time.total = out->time.read + out->time.transfer;
+  out->seconds = out->time.total;
+  if (!(out->seconds > 0 && out->seconds <= GS_MAX_STEP_SECONDS))
+    return gs_fail(err, GS_ERR_RANGE, "time", "a served step would take more than 1e24 seconds; use faster figures");
+  return GS_OK;
+}

@@ -1,0 +1,232 @@
+/* Measured serving runs (gs_serving_runs_parse) as `gpusplit serve` prices them (issue 29,
+ * item 7): each row mapped to serve's model, GPU, layout, engine and load, or the reason
+ * it cannot be, then simulated (gs_serve_run) and its figures compared. Shared by
+ * `gpusplit validate --serving` and `gpusplit fit --serving` (serve_fit.c).
+ *
+ * How a row maps (the same decisions scripts/serve_compare.py made before any held-out row
+ * was priced; tests/measured/serving-runs-README.md):
+ * - model: the catalogue entry of the row's repository, its organisation and its
+ *   quantisation suffix (-FP4, -FP8, -NVFP4) dropped; weight_bits as --bits;
+ * - GPU: the catalogue entry of the row's part (GPU_NAMES below); a part the catalogue
+ *   lacks, or whose variant the row leaves open, is not priced;
+ * - layout: tp x pp GPUs, slices (tp) or groups (pp), dp replicas; tp mixed with pp is not
+ *   priced. A row that states ep (issue 29 item 4, mapped before any held-out row's spread
+ *   figure was read): with attn_dp, experts spread beside data-parallel attention on
+ *   attn_dp GPUs (ep must equal it and tp be 1 or blank: SGLang's --dp N
+ *   --enable-dp-attention --ep N, TensorRT-LLM's enable_attention_dp, vLLM's -dp N
+ *   --enable-expert-parallel); without, experts spread beside sliced attention on tp GPUs
+ *   (ep must equal tp: SGLang's --tp N --ep N). attn_dp without ep, and ep with pp, are
+ *   not priced;
+ * - engine: trt-llm, vllm or sglang from the software; DeepSpeed-FastGen's Dynamic
+ *   SplitFuse runs prompt chunks beside decodes in one step (its blog,
+ *   blogs/deepspeed-fastgen/README.md), as vLLM V1's scheduler does: priced as vllm;
+ * - load: a row with a concurrency is a closed loop of that many, max(1000, it) requests;
+ *   one without is every request sent at once (trtllm-bench's throughput runs at infinite
+ *   rate; the README), 1,000 requests, or for trtllm-bench's rows the count its source
+ *   states for the lengths (BENCH_REQUESTS); lengths rounded half to even (Python's round);
+ * - compared: output tokens a second (all rows but PREFILL-ONLY ones, not priced), and
+ *   the mean time per output token and to the first token where the row gives them. */
+#include <string.h>
+
+#include "fit/fit.h"
+
+/* The sources the serving fit sees; every other is held out (tests/measured/
+ * serving-runs-README.md, decided 2026-12-05 before any held-out row was priced). */
+const char *const FIT_SERVING_SOURCES[FIT_SERVING_SOURCE_COUNT] = {"P1", "P2"};
+
+/* The repository's model name (organisation and quantisation dropped) and its key. */
+static const char *const MODEL_NAMES[][2] = {
+    {"Llama-3.3-70B-Instruct", "llama-3.3-70b"},  {"Llama-3.1-405B-Instruct", "405b"},
+    {"Llama-2-70b-chat-hf", "llama-2-70b"},       {"Llama-2-70b-hf", "llama-2-70b"},
+    {"Qwen3-235B-A22B", "qwen3-235b-a22b"},       {"Qwen3-30B-A3B", "qwen3-30b-a3b"},
+    {"DeepSeek-V3", "deepseek-v3"},               {"Mixtral-8x7B-Instruct-v0.1", "mixtral-8x7b"},
+    {"GLM-4.5-Air", "glm-4.5-air"},               {"DeepSeek-V3.2", "deepseek-v3.2"}};
+/* The serving runs' GPU names (the README's gpu column) and the catalogue's keys; the A100
+ * whose form factor DeepSpeed-FastGen does not state is taken as SXM (8 a node). */
+static const char *const GPU_NAMES[][2] = {
+    {"B200-180GB", "b200"}, {"H200-SXM-141GB", "h200"}, {"H100-SXM5-80GB", "h100-sxm"}, {"A100-SXM4-80GB", "a100-80gb-sxm"},
+    {"MI300X-192GB", "mi300x"}, {"RTX-PRO-6000-Blackwell-Server", "rtx-pro-6000-server"},
+    {"GB200-192GB (NVL72 system)", "gb200"}, {"GB200", "gb200"}, {"GB200 (NVL72)", "gb200"}, {"GB300", "gb300"},
+    {"A100-80GB (form factor not stated)", "a100-80gb-sxm"}};
+
+static int holds(const char *text, const char *word);
+
+/* The requests trtllm-bench's throughput runs were given for each input and output length
+ * (TensorRT-LLM docs/source/performance/perf-overview.md @ 00f37686aa854010d68bcbd0f4ab000221541ca6,
+ * "Preparing a Dataset": "$num_requests" by ISL and OSL, more for short requests "to
+ * guarantee that the system hit a steady state"); added after the fitted rows were read,
+ * before any held-out row was priced again: no held-out row is a trtllm-bench run. */
+static const uint64_t BENCH_REQUESTS[][3] = {{128, 128, 30000}, {128, 2048, 3000}, {128, 4096, 1500}, {1000, 2000, 1500},
+                                             {2048, 128, 3000}, {2048, 2048, 1500}, {5000, 500, 1500}, {1000, 1000, 3000},
+                                             {500, 2000, 3000}, {20000, 2000, 1000}};
+
+/* The requests of a load sent at once: trtllm-bench's count for its lengths, at most what
+ * serve's bound on steps allows (GS_SERVE_MAX_STEPS: a request takes at most its output
+ * plus one step for its whole prompt, as TensorRT-LLM does not chunk), else 1,000. */
+static uint64_t batch_requests(const gs_serving_run *r, uint64_t prompt, uint64_t output) {
+  size_t i;
+  if (!holds(r->software, "trtllm-bench")) return 1000;
+  for (i = 0; i < sizeof BENCH_REQUESTS / sizeof BENCH_REQUESTS[0]; i++)
+    if (BENCH_REQUESTS[i][0] == prompt && BENCH_REQUESTS[i][1] == output) {
+      uint64_t most = GS_SERVE_MAX_STEPS / (output + 1);
+      return BENCH_REQUESTS[i][2] < most ? BENCH_REQUESTS[i][2] : most;
+    }
+  return 1000;
+}
+
+static const char *model_key(const char *repo) {
+  char name[128];
+  size_t n = strcspn(repo, " "), i;
+  const char *slash = memchr(repo, '/', n);
+  static const char *const SUFFIX[] = {"-FP4", "-FP8", "-NVFP4"};
+  if (slash) n -= (size_t)(slash + 1 - repo), repo = slash + 1;
+  if (n >= sizeof name) return NULL;
+  memcpy(name, repo, n);
+  name[n] = '\0';
+  for (i = 0; i < 3; i++) {
+    size_t k = strlen(SUFFIX[i]);
+    if (n > k && strcmp(name + n - k, SUFFIX[i]) == 0) name[n -= k] = '\0';
+  }
+  for (i = 0; i < sizeof MODEL_NAMES / sizeof MODEL_NAMES[0]; i++)
+    if (strcmp(name, MODEL_NAMES[i][0]) == 0) return MODEL_NAMES[i][1];
+  return NULL;
+}
+
+static const char *gpu_key(const char *gpu) {
+  size_t i;
+  for (i = 0; i < sizeof GPU_NAMES / sizeof GPU_NAMES[0]; i++)
+    if (strcmp(gpu, GPU_NAMES[i][0]) == 0) return GPU_NAMES[i][1];
+  return NULL;
+}
+
+/* Whether text holds word, letters compared without case. */
+static int holds(const char *text, const char *word) {
+  size_t i, n = strlen(word);
+  for (; *text; text++) {
+    for (i = 0; i < n && gs_ascii_lower(text[i]) == word[i]; i++) {}
+    if (i == n) return 1;
+  }
+  return 0;
+}
+
+const char *fit_serving_engine(const char *software) {
+  if (holds(software, "tensorrt")) return "trt-llm";
+  if (holds(software, "vllm")) return "vllm";
+  if (holds(software, "sglang")) return "sglang";
+  if (holds(software, "deepspeed-fastgen")) return "vllm";
+  return NULL;
+}
+
+int fit_serving_fitted(const char *source) {
+  size_t i;
+  for (i = 0; i < FIT_SERVING_SOURCE_COUNT; i++)
+    if (strcmp(source, FIT_SERVING_SOURCES[i]) == 0) return 1;
+  return 0;
+}
+
+/* x rounded to a whole number, halves to even (as Python's round, which the first
+ * comparison used: a mean of 214.5 tokens is 214). */
+static uint64_t round_even(double x) {
+  uint64_t w = (uint64_t)x;
+  double f = x - (double)w;
+  return f > 0.5 || (f == 0.5 && (w & 1)) ? w + 1 : w;
+}
+
+/* Why a row cannot be priced, before any resolving; NULL when it may be. */
+static const char *refused(const gs_serving_run *r, const char **model, const char **gpu, const char **engine) {
+  *model = model_key(r->repo);
+  *gpu = gpu_key(r->gpu);
+  *engine = fit_serving_engine(r->software);
+  if (!*model) return "model not in the catalogue";
+  if (!*gpu) return "GPU not in the catalogue (or its variant not stated)";
+  if (!*engine) return "engine serve does not simulate";
+  if (r->attn_dp && !r->ep) return "attention data parallel without experts spread";
+  if (r->ep && r->pp > 1) return "experts spread with groups of layers";
+  if (r->ep && r->attn_dp && (r->ep != r->attn_dp || r->tp > 1)) return "ep unlike attn_dp, or attention data parallel beside tp";
+  if (r->ep && !r->attn_dp && r->ep != r->tp) return "ep unlike tp beside sliced attention";
+  if (!r->tp && !r->attn_dp) return "no layout in the files read";
+  if (!(r->input_tokens >= 0.5) || !(r->output_tokens >= 0.5)) return "lengths not stated";
+  if (r->prefill_only) return "prefill-only throughput";
+  if (r->tp > 1 && r->pp > 1) return "tp and pp mixed on one server (slices-groups splits across servers only)";
+  return NULL;
+}
+
+/* The request serve's flags make of the row: --model --gpu --split --replicas --engine
+ * --prompt-tokens --bits, real rules (a catalogue GPU's default). */
+static void request_of(const gs_serving_run *r, const char *model, const char *gpu, const char *engine, gs_request *q) {
+  memset(q, 0, sizeof *q);
+  q->model_key = model;
+  q->gpu_key = gpu;
+  q->between_key = "ib-ndr";
+  q->split = r->pp > 1 ? GS_GROUPS : GS_SLICES;
+  q->experts = r->ep ? GS_EXPERTS_SPREAD : GS_EXPERTS_SLICES;
+  q->replicas = r->dp;
+  q->engine = engine;
+  q->prompt_tokens = round_even(r->input_tokens);
+  q->bits = r->weight_bits > 0 ? (uint64_t)r->weight_bits : 0;
+}
+
+/* A copy's GPUs: the attention ranks under attention data parallel, else tp x pp. */
+static uint64_t gpus_of(const gs_serving_run *r) { return r->attn_dp ? r->attn_dp : r->tp * r->pp; }
+
+int fit_serving_row(const gs_serving_run *r, serving_row *out) {
+  gs_setting s;
+  const char *model, *gpu, *engine, *why = refused(r, &model, &gpu, &engine);
+  gs_request q;
+  gs_error err;
+  memset(out, 0, sizeof *out);
+  out->run = r;
+  if (why) return gs_format(out->why, sizeof out->why, "%s", why), 0;
+  request_of(r, model, gpu, engine, &q);
+  if (gs_resolve(&q, &s, &err) != GS_OK) return gs_format(out->why, sizeof out->why, "refused: %s: %s", err.field, err.what), 0;
+  s.plan.attention = r->ep && !r->attn_dp ? GS_ATTENTION_SLICES : GS_ATTENTION_DATA;
+  if (gs_count_allowed(&s, gpus_of(r), &err) != GS_OK)
+    return gs_format(out->why, sizeof out->why, "refused: counts: %s", err.what), 0;
+  out->model = s.model, out->gpu = s.gpu, out->link = s.link, out->plan = s.plan, out->replicas = s.replicas;
+  out->plan.gpus = gpus_of(r);
+  out->plan.words = 1;
+  out->plan.in_flight = 0;
+  out->plan.prompt_tokens = 0;
+  if (gs_engine_defaults(engine, &s.gpu, s.gpu_text.key, out->plan.gpus, &out->engine, &err) != GS_OK)
+    return gs_format(out->why, sizeof out->why, "refused: %s", err.what), 0;
+  gs_engine_peak(&s, &out->engine);
+  out->load.kind = r->concurrency ? GS_LOAD_CLOSED : GS_LOAD_BATCH;
+  out->load.concurrency = r->concurrency;
+  out->load.prompt_tokens = q.prompt_tokens;
+  out->load.output_tokens = round_even(r->output_tokens);
+  out->load.requests = r->concurrency ? (r->concurrency > 1000 ? r->concurrency : 1000)
+                                      : batch_requests(r, out->load.prompt_tokens, out->load.output_tokens);
+  out->load.seed = 1;
+  out->engine_name = engine;
+  out->model_key = model;
+  out->gpu_key = gpu;
+  out->fitted = fit_serving_fitted(r->source);
+  out->in_fit = out->fitted && out->plan.split == GS_SLICES && out->plan.experts == GS_EXPERTS_SLICES;
+  return out->ok = 1;
+}
+
+/* priced / measured - 1 of each figure the row gives (has[k] 0 where it gives none). */
+static void errors_of(const gs_serving_run *r, serving_priced *p) {
+  const gs_serve_result *o = &p->result;
+  double measured[FIT_SERVING_FIGURES] = {r->itl_ms, r->throughput, r->ttft_ms};
+  int k;
+  p->value[FIT_TPOT] = o->tpot.mean * 1e3;
+  p->value[FIT_TPUT] = o->output_tokens_per_s;
+  p->value[FIT_TTFT] = o->ttft.mean * 1e3;
+  for (k = 0; k < FIT_SERVING_FIGURES; k++) {
+    p->has[k] = measured[k] > 0;
+    p->error[k] = p->has[k] ? p->value[k] / measured[k] - 1 : 0;
+  }
+}
+
+int fit_serving_price(const serving_row *row, const gs_serving_fit *fig, gs_serve_space *sp, serving_priced *out, gs_error *err) {
+  gs_scheduler e = row->engine;
+  int rc;
+  memset(out, 0, sizeof *out);
+  if (fig) e.flops_share = fig->flops_share, e.seq_us = fig->seq_us, e.overlap_share = fig->overlap_share;
+  rc = gs_serve_run(&row->model, &row->gpu, &row->link, &row->plan, row->replicas, &e, &row->load, sp, &out->result, err);
+  if (rc != GS_OK) return rc;
+  errors_of(row->run, out);
+  out->ok = 1;
+  return GS_OK;
+}

@@ -1,0 +1,98 @@
+/* The serving runs priced and fitted as `gpusplit validate --serving` and `gpusplit fit
+ * --serving` show them (issue 29 item 7): every mapped row priced with a fit's figures,
+ * the medians of |error| over a set of rows, a fitted source left out, and
+ * data/serving.json's text. The command line reads the file and prints; the sums are here. */
+#include <string.h>
+
+#include "emit/json.h"
+#include "fit/fit.h"
+
+size_t fit_serving_map(fit_serving_work *w) {
+  size_t i, cap = 1;
+  for (i = 0; i < w->runs->count; i++)
+    if (fit_serving_row(&w->runs->rows[i], &w->rows[i]) && w->rows[i].load.requests > cap) cap = (size_t)w->rows[i].load.requests;
+  return cap;
+}
+
+void fit_serving_price_all(fit_serving_work *w, const fit_serving_result *fits) {
+  size_t i;
+  for (i = 0; i < w->runs->count; i++) {
+    gs_error err;
+    serving_row *r = &w->rows[i];
+    memset(&w->priced[i], 0, sizeof w->priced[i]);
+    if (!r->ok) continue;
+    if (fit_serving_price(r, fits ? fit_serving_pick(fits, r->engine.kind) : NULL, &w->sp, &w->priced[i], &err) != GS_OK) {
+      r->ok = 0;
+      gs_format(r->why, sizeof r->why, "refused: %s: %s", err.field, err.what);
+    }
+  }
+}
+
+static int kept(const serving_row *r, int keep, const char *source) {
+  return keep == FIT_KEEP_FITTED ? r->fitted : keep == FIT_KEEP_HELD ? !r->fitted : strcmp(r->run->source, source) == 0;
+}
+
+size_t fit_serving_median(const fit_serving_work *w, int k, int keep, const char *source, double *median) {
+  double e[GS_SERVING_RUNS_MAX];
+  size_t i, n = 0;
+  for (i = 0; i < w->runs->count; i++)
+    if (w->priced[i].ok && w->priced[i].has[k] && kept(&w->rows[i], keep, source))
+      e[n++] = w->priced[i].error[k] < 0 ? -w->priced[i].error[k] : w->priced[i].error[k];
+  *median = n ? fit_median(e, n) : 0;
+  return n;
+}
+
+int fit_serving_all(fit_serving_work *w, const char *left_out, fit_serving_result *fits, gs_error *err) {
+  size_t i;
+  int rc;
+  for (i = 0; i < w->runs->count; i++)
+    w->use[i] = w->rows[i].in_fit && (!left_out || strcmp(w->runs->rows[i].source, left_out) != 0);
+  if ((rc = fit_serving(w->rows, w->use, w->runs->count, &w->sp, fits, err)) != GS_OK) return rc;
+  fit_serving_price_all(w, fits);
+  return GS_OK;
+}
+
+/* A median as "12.3% (4)", or "-" when no row gives it. */
+static const char *median_text(char *buf, size_t cap, const fit_serving_work *w, int k) {
+  char a[GS_FIGURE_CAP];
+  double m;
+  size_t n = fit_serving_median(w, k, FIT_KEEP_HELD, NULL, &m);
+  if (n == 0) return "-";
+  gs_format(buf, cap, "%s%% (%zu)", gs_fixed(a, sizeof a, m * 100, 1), n);
+  return buf;
+}
+
+void fit_serving_summary(char *buf, size_t cap, const fit_serving_work *w) {
+  char a[64], b[64], c[64];
+  size_t i, n = 0;
+  for (i = 0; i < w->runs->count; i++) n += (size_t)w->use[i];
+  gs_format(buf, cap,
+            "fitted to %zu measured serving runs of %s and %s (tensor parallel); held out, median |error| (runs): time per "
+            "output token %s, output tokens a second %s, first token %s",
+            n, FIT_SERVING_SOURCES[0], FIT_SERVING_SOURCES[1], median_text(a, sizeof a, w, FIT_TPOT),
+            median_text(b, sizeof b, w, FIT_TPUT), median_text(c, sizeof c, w, FIT_TTFT));
+}
+
+const char *fit_serving_engine_label(int kind) {
+  return kind < 0 ? "any" : kind == GS_ENGINE_TRTLLM ? "trt-llm" : gs_engine_name(kind);
+}
+
+void fit_serving_json(const gs_out *o, const fit_serving_result *fits, const char *summary) {
+  size_t i;
+  gs_out_text(o, "{\"_source\":\"gpusplit fit --serving tests/measured/serving-runs.csv --json: each engine's served-step figures "
+                 "fitted to the fitted sources' rows (csrc/fit/serve_fit.c: a coordinate search over a grid minimising the mean "
+                 "|log error|, sources weighted alike); make test-reference checks this file equals the fit\",\"summary\":");
+  gs_out_json_string(o, summary);
+  gs_out_text(o, ",\"figures\":[");
+  for (i = 0; i < fits->count; i++) {
+    const gs_serving_fit *f = &fits->f[i];
+    gs_out_format(o, "%s{\"engine\":\"%s\",\"flops_share\":", i ? "," : "", fit_serving_engine_label(f->kind));
+    gs_out_double(o, f->flops_share);
+    gs_out_text(o, ",\"seq_us\":");
+    gs_out_double(o, f->seq_us);
+    gs_out_text(o, ",\"overlap_share\":");
+    gs_out_double(o, f->overlap_share);
+    gs_out_format(o, ",\"rows\":%llu}", (unsigned long long)f->rows);
+  }
+  gs_out_text(o, "]}\n");
+}

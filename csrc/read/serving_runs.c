@@ -1,0 +1,107 @@
+/* Measured serving runs (gs_serving_runs_parse): the CSV of tests/measured/serving-runs.csv,
+ * whose columns ../shared/reference/serving-measured/README.md defines, read from text with
+ * the decode runs' CSV reader (runs.c). The header names the columns in any order; unknown
+ * columns are passed over. Counts are digits; lengths, bits, throughput and times decimals
+ * (gs_read_number), each cell read whole or refused naming its column and line. */
+#include <string.h>
+
+#include "internal.h"
+
+enum { C_ID, C_REPO, C_WBITS, C_KVBITS, C_GPU, C_TP, C_PP, C_EP, C_DP, C_ADP, C_CONC, C_IN, C_OUT, C_TPUT, C_ITL, C_TTFT,
+       C_SOFTWARE, C_SOURCE, C_NOTE, C_KNOWN };
+static const char *const COLUMNS[C_KNOWN] = {"id", "hf_repo", "weight_bits", "kv_bits", "gpu", "tp", "pp", "ep", "dp", "attn_dp",
+                                             "concurrency", "input_tokens", "output_tokens", "throughput_tok_s", "itl_ms",
+                                             "ttft_ms", "software", "source", "note"};
+static const int REQUIRED[] = {C_ID, C_REPO, C_GPU, C_TP, C_IN, C_OUT, C_TPUT};
+static const int FILLED[] = {C_ID, C_REPO, C_GPU, C_TPUT}; /* the rest may be empty: not stated */
+#define MAX_COLUMNS GS_RUNS_COLUMNS
+
+/* A decimal from 0 to 1e12 (0 when empty); a count is one whose value is whole (a
+ * concurrency of "1000.0" is read as 1000). */
+static int cell(const char *s, int column, size_t line, int whole, double *out, gs_error *err) {
+  *out = 0;
+  if (!s[0]) return GS_OK;
+  if (gs_read_number(s, out) != GS_NUMBER_OK || !(*out >= 0 && *out <= 1e12) || (whole && *out != (double)(uint64_t)*out))
+    return gs_fail(err, GS_ERR_RANGE, COLUMNS[column], "line %zu: must be %s from 0 to 1e12, written as digits", line,
+                   whole ? "a whole number" : "a number");
+  return GS_OK;
+}
+
+static int text(char *dst, size_t cap, const char *src, int column, size_t line, gs_error *err) {
+  size_t n = strlen(src);
+  if (n >= cap) return gs_fail(err, GS_ERR_TOO_LONG, COLUMNS[column], "line %zu: is longer than the %zu bytes kept", line, cap - 1);
+  memcpy(dst, src, n + 1);
+  return GS_OK;
+}
+
+static int read_row(const char *const *v, size_t line, gs_serving_run *r, gs_error *err) {
+  double x[C_KNOWN] = {0};
+  static const int WHOLE[] = {C_KVBITS, C_TP, C_PP, C_EP, C_DP, C_ADP, C_CONC}, REAL[] = {C_WBITS, C_IN, C_OUT, C_TPUT, C_ITL, C_TTFT};
+  size_t i;
+  int rc;
+  memset(r, 0, sizeof *r);
+  for (i = 0; i < sizeof FILLED / sizeof FILLED[0]; i++)
+    if (!v[FILLED[i]][0]) return gs_fail(err, GS_ERR_MISSING, COLUMNS[FILLED[i]], "line %zu: is empty", line);
+  for (i = 0; i < sizeof WHOLE / sizeof WHOLE[0]; i++)
+    if ((rc = cell(v[WHOLE[i]], WHOLE[i], line, 1, &x[WHOLE[i]], err)) != GS_OK) return rc;
+  for (i = 0; i < sizeof REAL / sizeof REAL[0]; i++)
+    if ((rc = cell(v[REAL[i]], REAL[i], line, 0, &x[REAL[i]], err)) != GS_OK) return rc;
+  if ((rc = text(r->id, sizeof r->id, v[C_ID], C_ID, line, err)) != GS_OK ||
+      (rc = text(r->repo, sizeof r->repo, v[C_REPO], C_REPO, line, err)) != GS_OK ||
+      (rc = text(r->gpu, sizeof r->gpu, v[C_GPU], C_GPU, line, err)) != GS_OK ||
+      (rc = text(r->software, sizeof r->software, v[C_SOFTWARE], C_SOFTWARE, line, err)) != GS_OK ||
+      (rc = gs_run_source(v[C_NOTE], v[C_SOURCE], line, r->source, sizeof r->source, err)) != GS_OK)
+    return rc;
+  if (!(x[C_TPUT] > 0)) return gs_fail(err, GS_ERR_RANGE, "throughput_tok_s", "line %zu: must be above 0", line);
+  r->weight_bits = x[C_WBITS], r->input_tokens = x[C_IN], r->output_tokens = x[C_OUT];
+  r->throughput = x[C_TPUT], r->itl_ms = x[C_ITL], r->ttft_ms = x[C_TTFT];
+  r->kv_bits = (uint64_t)x[C_KVBITS], r->tp = (uint64_t)x[C_TP], r->ep = (uint64_t)x[C_EP], r->attn_dp = (uint64_t)x[C_ADP];
+  r->pp = x[C_PP] >= 1 ? (uint64_t)x[C_PP] : 1;
+  r->dp = x[C_DP] >= 1 ? (uint64_t)x[C_DP] : 1;
+  r->concurrency = (uint64_t)x[C_CONC];
+  r->prefill_only = strstr(v[C_NOTE], "PREFILL-ONLY") != NULL;
+  return GS_OK;
+}
+
+/* The header's column of each known name (-1: absent). */
+static int header(char f[][GS_CSV_FIELD_CAP], int n, int *at, gs_error *err) {
+  int k, j;
+  size_t i;
+  for (k = 0; k < C_KNOWN; k++)
+    for (at[k] = -1, j = 0; j < n; j++)
+      if (strcmp(f[j], COLUMNS[k]) == 0) {
+        if (at[k] >= 0) return gs_fail(err, GS_ERR_SHAPE, COLUMNS[k], "the header names this column twice");
+        at[k] = j;
+      }
+  for (i = 0; i < sizeof REQUIRED / sizeof REQUIRED[0]; i++)
+    if (at[REQUIRED[i]] < 0)
+      return gs_fail(err, GS_ERR_MISSING, COLUMNS[REQUIRED[i]], "the header has no such column (a serving runs file starts id,model,hf_repo,...)");
+  return GS_OK;
+}
+
+int gs_serving_runs_parse(const char *text_in, size_t len, gs_runs_scratch *scratch, gs_serving_runs *out, gs_error *err) {
+  char(*f)[GS_CSV_FIELD_CAP] = scratch->field;
+  int at[C_KNOWN], n, header_n, rc, k;
+  gs_csv c;
+  out->count = 0;
+  if (len > GS_RUNS_MAX_BYTES) return gs_fail(err, GS_ERR_TOO_LONG, "runs", "is longer than %u bytes", GS_RUNS_MAX_BYTES);
+  if (memchr(text_in, '\0', len) || gs_utf8_invalid_at(text_in, len) < len)
+    return gs_fail(err, GS_ERR_JSON, "runs", "is not a UTF-8 CSV text file");
+  c.at = text_in, c.end = text_in + len, c.line = c.next_line = 1;
+  if (len >= 3 && memcmp(text_in, "\xef\xbb\xbf", 3) == 0) c.at += 3; /* a byte-order mark */
+  if ((rc = gs_csv_record(&c, f, MAX_COLUMNS, &header_n, err)) <= 0)
+    return rc < 0 ? err->code : gs_fail(err, GS_ERR_MISSING, "runs", "is empty: it needs a header row and runs");
+  if ((rc = header(f, header_n, at, err)) != GS_OK) return rc;
+  while ((rc = gs_csv_record(&c, f, MAX_COLUMNS, &n, err)) > 0) {
+    const char *v[C_KNOWN];
+    if (n == 1 && f[0][0] == '\0') continue;
+    if (n != header_n) return gs_fail(err, GS_ERR_SHAPE, "runs", "line %zu: %d fields where the header has %d", c.line, n, header_n);
+    if (out->count == GS_SERVING_RUNS_MAX) return gs_fail(err, GS_ERR_TOO_LONG, "runs", "more than %d runs", GS_SERVING_RUNS_MAX);
+    for (k = 0; k < C_KNOWN; k++) v[k] = at[k] >= 0 ? f[at[k]] : "";
+    if ((rc = read_row(v, c.line, &out->rows[out->count], err)) != GS_OK) return rc;
+    out->count++;
+  }
+  if (rc < 0) return err->code;
+  if (out->count == 0) return gs_fail(err, GS_ERR_MISSING, "runs", "has a header but no runs");
+  return GS_OK;
+}

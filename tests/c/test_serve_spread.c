@@ -1,0 +1,286 @@
+/* A served load on spread experts (issue 29 item 4): attention data-parallel, each GPU an
+ * attention rank with its own requests and pool, the ranks' steps joined by the expert
+ * layers; and attention sliced beside spread experts (TP with EP). Expected figures are
+ * worked by hand from the model's totals and the rules in csrc/core/mixed_spread.c and
+ * csrc/serve/serve.c, not read from a run. Qwen3-30B-A3B: 32 heads, 4 key/value heads,
+ * 128 routed experts, 8 a token, no sliding window. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "test_support.h"
+#include "internal.h"
+
+static gs_model builtin(const char *key) {
+  gs_model m;
+  gs_error err;
+  memset(&err, 0, sizeof err);
+  if (gs_builtin_model(key, 0, &m, &err) != GS_OK) fail_msg("%s: %s: %s", key, err.field, err.what);
+  return m;
+}
+
+static gs_gpu h100(void) {
+  gs_gpu g;
+  memset(&g, 0, sizeof g);
+  g.gib = 80;
+  g.usable = 1;
+  g.bandwidth = 3.35e12;
+  g.flops = 9.895e14;
+  g.arch = GS_ARCH_HOPPER;
+  return g;
+}
+
+static gs_plan spread_plan(uint64_t gpus, int attention) {
+  gs_plan p;
+  memset(&p, 0, sizeof p);
+  p.gpus = gpus;
+  p.split = GS_SLICES;
+  p.words = 1;
+  p.experts = GS_EXPERTS_SPREAD;
+  p.attention = attention;
+  return p;
+}
+
+static gs_scheduler engine(const char *name) {
+  gs_scheduler e;
+  gs_gpu g = h100();
+  gs_error err;
+  if (gs_engine_defaults(name, &g, "h100-sxm", 8, &e, &err) != GS_OK) fail_msg("%s", err.what);
+  e.flops_share = 0, e.seq_us = 0, e.overlap_share = 0; /* the bare step: the mechanics alone */
+  return e;
+}
+
+static gs_load load_of(int kind, uint64_t n, uint64_t prompt, uint64_t output) {
+  gs_load l;
+  memset(&l, 0, sizeof l);
+  l.kind = kind;
+  l.requests = n;
+  l.prompt_tokens = prompt;
+  l.output_tokens = output;
+  l.seed = 1;
+  return l;
+}
+
+static gs_serve_result serve(const gs_plan *p, uint64_t replicas, const gs_scheduler *e, const gs_load *load) {
+  gs_model m = builtin("qwen3-30b-a3b");
+  gs_gpu g = h100();
+  gs_link l;
+  gs_serve_result r;
+  gs_serve_space sp;
+  gs_error err;
+  size_t n = (size_t)load->requests;
+  int rc;
+  ts_link("fast", &l);
+  sp.cap = n;
+  sp.reqs = calloc(n, sizeof *sp.reqs);
+  sp.ids = calloc(3 * n, sizeof *sp.ids);
+  sp.scratch = calloc(n, sizeof *sp.scratch);
+  sp.itl = calloc(1, sizeof *sp.itl);
+  assert_true(sp.reqs && sp.ids && sp.scratch && sp.itl);
+  memset(&err, 0, sizeof err);
+  rc = gs_serve_run(&m, &g, &l, p, replicas, e, load, &sp, &r, &err);
+  free(sp.reqs), free(sp.ids), free(sp.scratch), free(sp.itl);
+  if (rc != GS_OK) fail_msg("serve: %s: %s", err.field, err.what);
+  return r;
+}
+
+/* Each rank's pool: 0.92 x 80 GiB less a rank's weights (every weight but the experts, and
+ * 16 of the 128 experts whole) less the working memory (gs_working_bytes), in blocks of 16
+ * tokens of a token's whole cache (a rank cuts no head). Sliced attention: 1/8 of the
+ * copies, the same experts, a block shared into 4 (4 key/value heads). */
+static void pool_is_each_ranks(void **state) {
+  gs_model m = builtin("qwen3-30b-a3b");
+  gs_gpu g = h100();
+  gs_scheduler e = engine("vllm");
+  gs_plan data = spread_plan(8, GS_ATTENTION_DATA), sliced = spread_plan(8, GS_ATTENTION_SLICES);
+  uint64_t blocks, copied = m.stored_bytes - m.routed_bytes, mine = m.routed_bytes / 8, block = m.cache_full_bytes * 16;
+  double memory = 80.0 * 1073741824.0, working = (double)gs_working_bytes(&m);
+  gs_error err;
+  (void)state;
+  assert_true(m.routed_bytes % 8 == 0 && m.window == 0 && m.cache_window_bytes == 0 && block % 4 == 0);
+  assert_true(e.memory_share == 0.92 && e.block_tokens == 16 && e.activations_inside && !e.share_of_free);
+  assert_int_equal(gs_serve_pool(&m, &g, &data, &e, &blocks, &err), GS_OK);
+  assert_true(blocks == (uint64_t)((0.92 * memory - (double)(copied + mine) - working) / (double)block));
+  assert_int_equal(gs_serve_pool(&m, &g, &sliced, &e, &blocks, &err), GS_OK);
+  assert_true(blocks == (uint64_t)((0.92 * memory - (double)((copied + 7) / 8 + mine) - working) / (double)(block / 4)));
+}
+
+/* One token on one rank at context 0: it reads the copies whole (its own attention and
+ * every other weight) and one whole expert a MoE layer (16 held x 8/128 picked = 1 expert:
+ * routed bytes / 128); sliced, 1/8 of the copies and the same expert. No cache yet. */
+static void one_token_reads_its_copies_and_one_expert(void **state) {
+  gs_model m = builtin("qwen3-30b-a3b");
+  gs_gpu g = h100();
+  gs_link l;
+  gs_step_work w[8];
+  gs_mixed_cost c;
+  gs_plan data = spread_plan(8, GS_ATTENTION_DATA), sliced = spread_plan(8, GS_ATTENTION_SLICES);
+  uint64_t copied = m.stored_bytes - m.unread_bytes - m.routed_bytes, expert = m.routed_bytes / 128;
+  gs_error err;
+  (void)state;
+  ts_link("fast", &l);
+  memset(w, 0, sizeof w);
+  gs_step_work_add(&m, &w[3], 0, 1);
+  assert_int_equal(gs_mixed_step_spread(&m, &g, &l, &data, 0, w, 8, &c, &err), GS_OK);
+  assert_true(c.read_bytes == copied + expert);
+  assert_int_equal(gs_mixed_step_spread(&m, &g, &l, &sliced, 0, &w[3], 1, &c, &err), GS_OK);
+  assert_true(c.read_bytes == (copied + 7) / 8 + expert);
+  /* the wrong count of works is refused by name */
+  assert_int_equal(gs_mixed_step_spread(&m, &g, &l, &data, 0, w, 1, &c, &err), GS_ERR_RANGE);
+  assert_string_equal(err.field, "ranks");
+}
+
+/* The joined step: the all-to-all sends the busiest rank's tokens, so 4 tokens on every
+ * rank move as long as 4 on one; the step lasts as the slowest rank's, whichever it is. With
+ * attention sliced the transfers are the slices' all-reduces of every token, as under
+ * experts sliced. */
+static void joined_step_waits_for_the_busiest_rank(void **state) {
+  gs_model m = builtin("qwen3-30b-a3b");
+  gs_gpu g = h100();
+  gs_link l;
+  gs_step_work all[8], one[8], other[8], sum;
+  gs_mixed_cost a, b, c, s, t;
+  gs_plan data = spread_plan(8, GS_ATTENTION_DATA), sliced = spread_plan(8, GS_ATTENTION_SLICES), plain = sliced;
+  gs_error err;
+  size_t r;
+  (void)state;
+  ts_link("fast", &l);
+  memset(all, 0, sizeof all), memset(one, 0, sizeof one), memset(other, 0, sizeof other), memset(&sum, 0, sizeof sum);
+  for (r = 0; r < 8; r++) gs_step_work_add(&m, &all[r], 100, 4);
+  gs_step_work_add(&m, &one[0], 100, 4);
+  gs_step_work_add(&m, &other[5], 100, 4);
+  assert_int_equal(gs_mixed_step_spread(&m, &g, &l, &data, 0, all, 8, &a, &err), GS_OK);
+  assert_int_equal(gs_mixed_step_spread(&m, &g, &l, &data, 0, one, 8, &b, &err), GS_OK);
+  assert_int_equal(gs_mixed_step_spread(&m, &g, &l, &data, 0, other, 8, &c, &err), GS_OK);
+  assert_true(a.time.transfer == b.time.transfer && a.time.transfer > 0);
+  assert_true(b.seconds == c.seconds); /* which rank is busy does not matter */
+  assert_true(a.seconds > b.seconds);   /* more tokens pick more experts and compute more */
+  /* sliced attention: the same all-reduces as experts sliced for the same 32 tokens */
+  for (r = 0; r < 8; r++) gs_step_work_add(&m, &sum, 100, 4);
+  plain.experts = GS_EXPERTS_SLICES;
+  assert_int_equal(gs_mixed_step_spread(&m, &g, &l, &sliced, 0, &sum, 1, &s, &err), GS_OK);
+  assert_int_equal(gs_mixed_step(&m, &g, &l, &plain, 0, &sum, &t, &err), GS_OK);
+  assert_true(s.time.transfer == t.time.transfer);
+  ts_assert_close(s.gemm_ops + s.attention_ops, t.gemm_ops + t.attention_ops, 1e-12);
+}
+
+/* 8 requests, all at once, on 8 ranks: one each, so no rank's pool ever holds more than
+ * one request's blocks, ceil((512 + 64) / 16) = 36 (all on one rank would hold 8 x 36);
+ * 16 requests, two each: 72. Every request then runs the same steps: one prefill and 63
+ * decodes, 64 steps in all, and the same times. */
+static void each_rank_serves_its_eighth(void **state) {
+  gs_scheduler e = engine("vllm");
+  gs_plan p = spread_plan(8, GS_ATTENTION_DATA);
+  gs_load l = load_of(GS_LOAD_BATCH, 8, 512, 64);
+  gs_serve_result r;
+  (void)state;
+  r = serve(&p, 1, &e, &l);
+  assert_int_equal(r.ranks, 8);
+  assert_int_equal(r.peak_blocks, 36);
+  assert_int_equal(r.steps, 64);
+  assert_true(r.ttft.p50 == r.ttft.p99 && r.e2e.p50 == r.e2e.p99);
+  l.requests = 16;
+  r = serve(&p, 1, &e, &l);
+  assert_int_equal(r.peak_blocks, 72);
+  assert_int_equal(r.steps, 64);
+  assert_int_equal(r.gpus, 8);
+}
+
+/* The invariants of any honest run hold under attention data parallel: percentiles in
+ * order, e2e = ttft + tpot x (output - 1), every token computed once, and Little's law in
+ * a closed loop of 16 (2 a rank) over 800 requests (drain at most 2%). */
+static void invariants_hold_on_ranks(void **state) {
+  gs_scheduler e = engine("vllm");
+  gs_plan p = spread_plan(8, GS_ATTENTION_DATA);
+  gs_load l = load_of(GS_LOAD_OPEN, 400, 512, 64);
+  gs_serve_result r;
+  const gs_dist *d[4];
+  size_t i;
+  (void)state;
+  l.rate = 20;
+  r = serve(&p, 1, &e, &l);
+  d[0] = &r.ttft, d[1] = &r.tpot, d[2] = &r.itl, d[3] = &r.e2e;
+  for (i = 0; i < 4; i++) assert_true(d[i]->p50 > 0 && d[i]->p50 <= d[i]->p90 && d[i]->p90 <= d[i]->p99);
+  ts_assert_close(r.e2e.mean, r.ttft.mean + r.tpot.mean * 63, 1e-9);
+  assert_int_equal(r.preemptions, 0);
+  assert_true(r.computed_tokens == 400 * (512 + 64 - 1));
+  l = load_of(GS_LOAD_CLOSED, 800, 256, 32);
+  l.concurrency = 16;
+  r = serve(&p, 1, &e, &l);
+  ts_assert_close(r.requests_per_s * r.e2e.mean, 16, 0.02);
+  ts_assert_close(r.mean_in_flight, 16, 0.02);
+  /* fewer in flight than ranks would leave a rank with none: refused */
+  {
+    gs_model m = builtin("qwen3-30b-a3b");
+    gs_gpu g = h100();
+    gs_link k;
+    gs_serve_space sp;
+    gs_error err;
+    ts_link("fast", &k);
+    memset(&sp, 0, sizeof sp);
+    sp.cap = 800;
+    l.concurrency = 4;
+    assert_int_equal(gs_serve_run(&m, &g, &k, &p, 1, &e, &l, &sp, &r, &err), GS_ERR_RANGE);
+    assert_string_equal(err.field, "concurrency");
+  }
+}
+
+/* SGLang's limits are the engine's, 1/8 a rank under 8 attention ranks (8192 / 8 = 1024
+ * tokens a step); vLLM's each rank's own. Sliced attention is one rank: SGLang's whole. */
+static void sglang_shares_its_limits_over_ranks(void **state) {
+  gs_scheduler s = engine("sglang"), v = engine("vllm");
+  gs_plan data = spread_plan(8, GS_ATTENTION_DATA), sliced = spread_plan(8, GS_ATTENTION_SLICES);
+  gs_load l = load_of(GS_LOAD_BATCH, 16, 256, 8);
+  gs_serve_result r;
+  (void)state;
+  assert_true(s.max_batched_tokens == 8192 && v.max_batched_tokens == 8192);
+  r = serve(&data, 1, &s, &l);
+  assert_int_equal(r.max_batched_tokens, 1024);
+  r = serve(&data, 1, &v, &l);
+  assert_int_equal(r.max_batched_tokens, 8192);
+  r = serve(&sliced, 1, &s, &l);
+  assert_int_equal(r.max_batched_tokens, 8192);
+  assert_int_equal(r.ranks, 1);
+}
+
+/* Under real rules a count must divide the heads, unless the experts are spread beside
+ * data-parallel attention, which cuts no head: 64 GPUs divide Qwen3-30B-A3B's 128 experts
+ * and not its 32 heads. */
+static void counts_need_not_divide_heads_beside_data_attention(void **state) {
+  static gs_setting s;
+  gs_request q;
+  gs_error err;
+  (void)state;
+  memset(&q, 0, sizeof q);
+  q.model_key = "qwen3-30b-a3b";
+  q.gpu_key = "h100-sxm";
+  q.assume = GS_ASSUME_REAL;
+  q.words = 1;
+  q.experts = GS_EXPERTS_SPREAD;
+  assert_int_equal(gs_resolve(&q, &s, &err), GS_OK);
+  assert_true(s.divide_heads);
+  assert_int_equal(gs_count_allowed(&s, 64, &err), GS_OK);
+  assert_int_equal(gs_count_allowed(&s, 48, &err), GS_ERR_SHAPE); /* 128 experts do not spread over 48 */
+  s.plan.attention = GS_ATTENTION_SLICES;
+  assert_int_equal(gs_count_allowed(&s, 64, &err), GS_ERR_SHAPE);
+  assert_string_equal(err.field, "gpus");
+  s.plan.experts = GS_EXPERTS_SLICES, s.plan.attention = GS_ATTENTION_DATA;
+  assert_int_equal(gs_count_allowed(&s, 64, &err), GS_ERR_SHAPE); /* experts sliced cut the heads */
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(pool_is_each_ranks),
+      cmocka_unit_test(one_token_reads_its_copies_and_one_expert),
+      cmocka_unit_test(joined_step_waits_for_the_busiest_rank),
+      cmocka_unit_test(each_rank_serves_its_eighth),
+      cmocka_unit_test(invariants_hold_on_ranks),
+      cmocka_unit_test(sglang_shares_its_limits_over_ranks),
+      cmocka_unit_test(counts_need_not_divide_heads_beside_data_attention),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
