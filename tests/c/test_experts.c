@@ -10,14 +10,6 @@
 
 #include "test_support.h"
 
-static gs_model builtin(const char *key) {
-  gs_model m;
-  gs_error err;
-  memset(&err, 0, sizeof err);
-  if (gs_builtin_model(key, 0, &m, &err) != GS_OK) fail_msg("%s: %s: %s", key, err.field, err.what);
-  return m;
-}
-
 /* A GPU and links with round figures, so that the sums can be done by hand. */
 static gs_gpu round_gpu(double gib, double bandwidth, double flops) {
   gs_gpu g;
@@ -83,7 +75,7 @@ static gs_cost_result cost_ok(const gs_model *m, const gs_gpu *g, const gs_link 
  *     a dispatch and a combine in each of 32 layers: 64 x 7.27168 = 465.38752 us
  *   total: 7.779651584 + 0.46538752 = 8.245039104 ms */
 static void mixtral_spread_on_8_gpus_adds_up_by_hand(void **state) {
-  gs_model m = builtin("mixtral-8x7b");
+  gs_model m = ts_builtin("mixtral-8x7b");
   gs_gpu g = round_gpu(80, 2e12, 1e15);
   gs_link l = round_link(400e9, 0.6, GS_LINK_NVLINK);
   gs_plan p = spread_plan(8, 16, 4096);
@@ -126,7 +118,7 @@ static void mixtral_spread_on_8_gpus_adds_up_by_hand(void **state) {
  *     4.58752 us, the longer) + 6.6 + 2.7 us = 13.88752 us; 2 x 58 layers: 1.61095232 ms
  *   total: 11.855317474 + 1.61095232 = 13.466269794 ms */
 static void deepseek_v3_spread_on_16_gpus_adds_up_by_hand(void **state) {
-  gs_model m = builtin("deepseek-v3");
+  gs_model m = ts_builtin("deepseek-v3");
   gs_gpu g = round_gpu(141, 4.8e12, 989.5e12);
   gs_link l = round_link(450e9, 0.6, GS_LINK_NVLINK);
   gs_plan p = spread_plan(16, 64, 8192);
@@ -152,7 +144,7 @@ static void deepseek_v3_spread_on_16_gpus_adds_up_by_hand(void **state) {
 
 /* The sums --explain prints for the Mixtral case above, with its numbers put in. */
 static void the_sums_show_the_hand_worked_mixtral_figures(void **state) {
-  gs_model m = builtin("mixtral-8x7b");
+  gs_model m = ts_builtin("mixtral-8x7b");
   gs_gpu g = round_gpu(80, 2e12, 1e15);
   gs_link l = round_link(400e9, 0.6, GS_LINK_NVLINK);
   gs_plan p = spread_plan(8, 16, 4096);
@@ -173,7 +165,7 @@ static void the_sums_show_the_hand_worked_mixtral_figures(void **state) {
 
 /* On one GPU spread holds, reads and computes what slices do, and sends nothing. */
 static void spread_on_one_gpu_costs_what_slices_do(void **state) {
-  gs_model m = builtin("mixtral-8x7b");
+  gs_model m = ts_builtin("mixtral-8x7b");
   gs_gpu g = round_gpu(141, 2e12, 1e15);
   gs_link l = round_link(400e9, 0.6, GS_LINK_NVLINK);
   gs_plan p = spread_plan(1, 7, 4096);
@@ -200,7 +192,7 @@ static void refused(const gs_model *m, const gs_plan *p, int code, const char *w
 }
 
 static void spread_refuses_by_name_what_it_cannot_price(void **state) {
-  gs_model mixtral = builtin("mixtral-8x7b"), dense = builtin("70b");
+  gs_model mixtral = ts_builtin("mixtral-8x7b"), dense = ts_builtin("70b");
   gs_plan p = spread_plan(3, 4, 4096);
   (void)state;
   refused(&mixtral, &p, GS_ERR_SHAPE, "8 experts do not spread evenly over 3 GPUs");

@@ -14,26 +14,6 @@
 
 #include "test_support.h"
 
-static gs_model builtin(const char *key) {
-  gs_model m;
-  gs_error err;
-  memset(&err, 0, sizeof err);
-  if (gs_builtin_model(key, 0, &m, &err) != GS_OK) fail_msg("%s: %s: %s", key, err.field, err.what);
-  return m;
-}
-
-/* An H100 SXM's sheet figures (data/gpus.json), round enough to check by hand. */
-static gs_gpu h100(void) {
-  gs_gpu g;
-  memset(&g, 0, sizeof g);
-  g.gib = 80;
-  g.usable = 1;
-  g.bandwidth = 3.35e12;
-  g.flops = 9.895e14;
-  g.arch = GS_ARCH_HOPPER;
-  return g;
-}
-
 static gs_plan serve_plan(uint64_t gpus) {
   gs_plan p;
   memset(&p, 0, sizeof p);
@@ -76,8 +56,8 @@ static void log_agrees_with_libm(void **state) {
  * stated terms: the tables less one output multiply, and attention's 4 x heads x head_dim
  * x layers x (T + 1) for a token that attends T cached tokens and itself. */
 static void decode_at_batch_one_is_todays_step(void **state) {
-  gs_model m = builtin("70b");
-  gs_gpu g = h100();
+  gs_model m = ts_builtin("70b");
+  gs_gpu g = ts_h100();
   gs_link l;
   gs_plan p = serve_plan(4);
   gs_cost_result c;
@@ -116,8 +96,8 @@ static void decode_at_batch_one_is_todays_step(void **state) {
 
 /* The overlap form: busy = max + share x min, and share 0 is the larger alone. */
 static void overlap_share_adds_its_part_of_the_shorter(void **state) {
-  gs_model m = builtin("8b");
-  gs_gpu g = h100();
+  gs_model m = ts_builtin("8b");
+  gs_gpu g = ts_h100();
   gs_link l;
   gs_plan p = serve_plan(1);
   gs_step_work w;
@@ -174,8 +154,8 @@ static void space_free(space_t *s) {
 }
 
 static gs_serve_result serve(const char *model, uint64_t gpus, uint64_t replicas, const gs_scheduler *e, const gs_load *load) {
-  gs_model m = builtin(model);
-  gs_gpu g = h100();
+  gs_model m = ts_builtin(model);
+  gs_gpu g = ts_h100();
   gs_link l;
   gs_plan p = serve_plan(gpus);
   gs_serve_result r;
@@ -193,7 +173,7 @@ static gs_serve_result serve(const char *model, uint64_t gpus, uint64_t replicas
 
 static gs_scheduler engine(const char *name) {
   gs_scheduler e;
-  gs_gpu g = h100();
+  gs_gpu g = ts_h100();
   gs_error err;
   if (gs_engine_defaults(name, &g, "h100-sxm", 1, &e, &err) != GS_OK) fail_msg("%s", err.what);
   /* the scheduler's mechanics, priced by the bare mixed step: the serving fit's figures off */
@@ -316,8 +296,8 @@ static void overload_is_named(void **state) {
  * ttft is the three chunks' sum and e2e that plus the three decodes, and the pooled gaps
  * are exactly those decodes. */
 static void one_request_is_its_chunks_then_its_decodes(void **state) {
-  gs_model m = builtin("8b");
-  gs_gpu g = h100();
+  gs_model m = ts_builtin("8b");
+  gs_gpu g = ts_h100();
   gs_link l;
   gs_plan p = serve_plan(1);
   gs_scheduler e = engine("vllm");
@@ -409,7 +389,7 @@ static void lengths_are_read_and_replayed(void **state) {
  * 2048 (its name excepted), a 48 GB L40S 256 and 2048; SGLang's chunk 8192 under 160 GiB,
  * 16384 above; an unknown engine is refused. */
 static void engine_defaults_follow_the_gpu(void **state) {
-  gs_gpu g = h100();
+  gs_gpu g = ts_h100();
   gs_scheduler e;
   gs_error err;
   (void)state;

@@ -15,25 +15,6 @@
 #include "test_support.h"
 #include "internal.h"
 
-static gs_model builtin(const char *key) {
-  gs_model m;
-  gs_error err;
-  memset(&err, 0, sizeof err);
-  if (gs_builtin_model(key, 0, &m, &err) != GS_OK) fail_msg("%s: %s: %s", key, err.field, err.what);
-  return m;
-}
-
-static gs_gpu h100(void) {
-  gs_gpu g;
-  memset(&g, 0, sizeof g);
-  g.gib = 80;
-  g.usable = 1;
-  g.bandwidth = 3.35e12;
-  g.flops = 9.895e14;
-  g.arch = GS_ARCH_HOPPER;
-  return g;
-}
-
 static gs_plan spread_plan(uint64_t gpus, int attention) {
   gs_plan p;
   memset(&p, 0, sizeof p);
@@ -47,7 +28,7 @@ static gs_plan spread_plan(uint64_t gpus, int attention) {
 
 static gs_scheduler engine(const char *name) {
   gs_scheduler e;
-  gs_gpu g = h100();
+  gs_gpu g = ts_h100();
   gs_error err;
   if (gs_engine_defaults(name, &g, "h100-sxm", 8, &e, &err) != GS_OK) fail_msg("%s", err.what);
   e.flops_share = 0, e.seq_us = 0, e.overlap_share = 0; /* the bare step: the mechanics alone */
@@ -66,8 +47,8 @@ static gs_load load_of(int kind, uint64_t n, uint64_t prompt, uint64_t output) {
 }
 
 static gs_serve_result serve(const gs_plan *p, uint64_t replicas, const gs_scheduler *e, const gs_load *load) {
-  gs_model m = builtin("qwen3-30b-a3b");
-  gs_gpu g = h100();
+  gs_model m = ts_builtin("qwen3-30b-a3b");
+  gs_gpu g = ts_h100();
   gs_link l;
   gs_serve_result r;
   gs_serve_space sp;
@@ -93,8 +74,8 @@ static gs_serve_result serve(const gs_plan *p, uint64_t replicas, const gs_sched
  * tokens of a token's whole cache (a rank cuts no head). Sliced attention: 1/8 of the
  * copies, the same experts, a block shared into 4 (4 key/value heads). */
 static void pool_is_each_ranks(void **state) {
-  gs_model m = builtin("qwen3-30b-a3b");
-  gs_gpu g = h100();
+  gs_model m = ts_builtin("qwen3-30b-a3b");
+  gs_gpu g = ts_h100();
   gs_scheduler e = engine("vllm");
   gs_plan data = spread_plan(8, GS_ATTENTION_DATA), sliced = spread_plan(8, GS_ATTENTION_SLICES);
   uint64_t blocks, copied = m.stored_bytes - m.routed_bytes, mine = m.routed_bytes / 8, block = m.cache_full_bytes * 16;
@@ -113,8 +94,8 @@ static void pool_is_each_ranks(void **state) {
  * every other weight) and one whole expert a MoE layer (16 held x 8/128 picked = 1 expert:
  * routed bytes / 128); sliced, 1/8 of the copies and the same expert. No cache yet. */
 static void one_token_reads_its_copies_and_one_expert(void **state) {
-  gs_model m = builtin("qwen3-30b-a3b");
-  gs_gpu g = h100();
+  gs_model m = ts_builtin("qwen3-30b-a3b");
+  gs_gpu g = ts_h100();
   gs_link l;
   gs_step_work w[8];
   gs_mixed_cost c;
@@ -139,8 +120,8 @@ static void one_token_reads_its_copies_and_one_expert(void **state) {
  * attention sliced the transfers are the slices' all-reduces of every token, as under
  * experts sliced. */
 static void joined_step_waits_for_the_busiest_rank(void **state) {
-  gs_model m = builtin("qwen3-30b-a3b");
-  gs_gpu g = h100();
+  gs_model m = ts_builtin("qwen3-30b-a3b");
+  gs_gpu g = ts_h100();
   gs_link l;
   gs_step_work all[8], one[8], other[8], sum;
   gs_mixed_cost a, b, c, s, t;
@@ -215,8 +196,8 @@ static void invariants_hold_on_ranks(void **state) {
   ts_assert_close(r.mean_in_flight, 16, 0.02);
   /* fewer in flight than ranks would leave a rank with none: refused */
   {
-    gs_model m = builtin("qwen3-30b-a3b");
-    gs_gpu g = h100();
+    gs_model m = ts_builtin("qwen3-30b-a3b");
+    gs_gpu g = ts_h100();
     gs_link k;
     gs_serve_space sp;
     gs_error err;

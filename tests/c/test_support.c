@@ -160,3 +160,22 @@ void ts_refused(const char *json, int code, const char *field, const char *words
     fail_msg("expected %d on '%s' saying '%s'; got %d (err.code %d) on '%s': %s\n  for %s", code, field,
              words ? words : "anything", rc, err.code, err.field, err.what, json);
 }
+
+gs_model ts_builtin(const char *key) {
+  gs_model m;
+  gs_error err;
+  memset(&err, 0, sizeof err);
+  if (gs_builtin_model(key, 0, &m, &err) != GS_OK) fail_msg("%s: %s: %s", key, err.field, err.what);
+  return m;
+}
+
+gs_gpu ts_h100(void) {
+  gs_gpu g;
+  memset(&g, 0, sizeof g);
+  g.gib = 80;
+  g.usable = 1;
+  g.bandwidth = 3.35e12;
+  g.flops = 9.895e14;
+  g.arch = GS_ARCH_HOPPER;
+  return g;
+}

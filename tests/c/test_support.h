@@ -13,6 +13,10 @@ extern const char GS_DATA_links_json[];
 
 /* Fills out with the built-in model "8b", "70b" or "405b"; fails the test on error. */
 void ts_model(const char *key, gs_model *out);
+/* A catalogue or built-in model by its key (gs_builtin_model); fails the test on error. */
+gs_model ts_builtin(const char *key);
+/* An H100 SXM's sheet figures (data/gpus.json), round enough to check by hand. */
+gs_gpu ts_h100(void);
 /* Fills out with data/gpu.json's GPU; fails the test on error. */
 void ts_gpu(gs_gpu *out);
 /* Fills out with the link "fast" or "slow" from data/links.json; fails the test on error. */
