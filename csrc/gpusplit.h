@@ -971,6 +971,11 @@ uint64_t gs_attention_ranks(const gs_plan *p);
 /* The most attention ranks a served engine may have (the simulation keeps each rank's
  * state on the stack). */
 #define GS_SERVE_MAX_RANKS 64
+/* A served pipeline's stages: its groups (groups: one a GPU; slices-groups across servers:
+ * one a server), else 1. */
+uint64_t gs_pipeline_stages(const gs_plan *p);
+/* The most stages a served pipeline may have (each stage's clock is kept on the stack). */
+#define GS_SERVE_MAX_STAGES 1024
 
 /* An engine's scheduler (csrc/serve/engine.c holds each engine's defaults and their sources). */
 typedef struct {
@@ -1136,6 +1141,8 @@ typedef struct {
   uint64_t max_seqs;             /* the engine's cap on sequences as run (its rule applied when it was 0), a rank's */
   uint64_t max_batched_tokens;   /* the tokens a step of one rank may compute, as run */
   uint64_t ranks;                /* attention ranks an engine copy runs in lock step (1 but under attention data) */
+  uint64_t stages;               /* a pipeline's stages (gs_pipeline_stages); 1 without groups */
+  uint64_t in_flight;            /* micro-batches a pipeline keeps in flight, each its own scheduler; 1 without groups */
   int overloaded;                /* open loop: the rate is above sustainable_rate */
   double sustainable_rate;       /* open loop: requests a second all instances complete saturated; 0 otherwise */
   gs_mixed_cost typical;         /* the step with the median count of tokens, for --explain */

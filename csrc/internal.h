@@ -186,6 +186,9 @@ typedef struct {
 /* a holds one args for each of `ranks` attention ranks run in lock step (1 but under
  * attention data parallel); each rank's mine, run and wait its own. */
 int gs_serve_instance(gs_serve_sim_args *a, size_t ranks, gs_error *err);
+/* a holds one args for each of `flight` micro-batches a pipeline of `stages` stages keeps
+ * in flight, each its own scheduler over its own requests and pool (serve/pipeline.c). */
+int gs_serve_pipeline(gs_serve_sim_args *a, size_t flight, uint64_t stages, gs_error *err);
 /* read/runs.c: an RFC 4180 CSV record at a time (the decode runs' reader and the serving
  * runs'), and a run's source: the note's leading tag ("P2"), else the source cell. */
 #define GS_CSV_FIELD_CAP GS_RUNS_FIELD_CAP

@@ -9,8 +9,8 @@
 #include "cli.h"
 
 static const char SERVE_HEAD[] =
-    "usage: gpusplit serve --model M --gpu G --counts N [--split S] [--replicas R]\n"
-    "                      [--experts slices|spread] [--attention data|slices]\n"
+    "usage: gpusplit serve --model M --gpu G --counts N [--split S] [--in-flight B]\n"
+    "                      [--replicas R] [--experts slices|spread] [--attention data|slices]\n"
     "                      [--concurrency C | --rate R] [--requests N] [--prompt-tokens P]\n"
     "                      [--output-tokens O] [--lengths FILE|sharegpt] [--seed S]\n"
     "                      [--engine vllm|sglang|trt-llm]\n"
@@ -39,7 +39,10 @@ typedef struct {
 static const gs_flag SERVE_LOAD_HEAD[] = {GS_NOTE("The load (default: all --requests sent at once):")};
 static const gs_flag SERVE_FLAGS[] = {
     GS_NOTE("The layout: --counts N (one count), --split, --replicas (requests shared round-robin),\n"
-            "--experts (a mixture's experts sliced, or spread whole over the GPUs).\n"
+            "--experts (a mixture's experts sliced, or spread whole over the GPUs),\n"
+            "--in-flight B under groups: B micro-batches in the pipeline (default one a\n"
+            "stage), each its own scheduler with 1/B of the cache pool, as vLLM's virtual\n"
+            "engines; --max-seqs and --max-batched-tokens are each micro-batch's.\n"
             "The model, the machines and the rules take report's flags (gpusplit report --help)."),
     GS_CHOICE("--attention", "data|slices", AT(attention),
               "beside --experts spread: data (default),\n"
@@ -51,7 +54,7 @@ static const gs_flag SERVE_FLAGS[] = {
               "engine's for sglang (1/N a rank)"),
     GS_SWITCH("--explain", AT(explain), 0, "the sums of the step in which half the requests were done"),
     GS_SWITCH("--json", AT(json), 0, "one JSON object instead of the table"),
-    DECIDED("--words"), DECIDED("--in-flight"), DECIDED("--gpus"), DECIDED("--max-n"), DECIDED("--cache-per-chat"),
+    DECIDED("--words"), DECIDED("--gpus"), DECIDED("--max-n"), DECIDED("--cache-per-chat"),
     DECIDED("--no-cache-per-chat"), DECIDED("--emit"),
 };
 
@@ -81,9 +84,14 @@ static int engine_limits(const serve_options *o, const char *engine, const gs_se
 }
 
 /* The rules of the serving figures, in one line. */
-static void serving_line(char *buf, size_t cap, const gs_plan *p, const gs_scheduler *e, const gs_serve_result *r) {
-  char share[32];
+static void serving_line(char *buf, size_t cap, const gs_scheduler *e, const gs_serve_result *r) {
+  char share[32], pipeline[192];
   snprintf(share, sizeof share, "%s", gs_plain((char[32]){0}, 32, e->overlap_share));
+  snprintf(pipeline, sizeof pipeline,
+           "; a pipeline of %llu stages with %llu micro-batch%s in flight, each its own scheduler and 1/%llu of the pool, "
+           "each stage holding a micro-batch for 1/%llu of its step",
+           (unsigned long long)r->stages, (unsigned long long)r->in_flight, r->in_flight == 1 ? "" : "es",
+           (unsigned long long)r->in_flight, (unsigned long long)r->stages);
   snprintf(buf, cap,
            "%s's scheduler simulated step by step (max %llu sequences and %llu tokens a step, %s, %s; a pool of %llu "
            "blocks of %llu tokens at %s of memory); a step's busy time max(read, compute) + %s x min, computing at %s of "
@@ -95,7 +103,7 @@ static void serving_line(char *buf, size_t cap, const gs_plan *p, const gs_sched
            gs_plain((char[32]){0}, 32, e->memory_share), share,
            e->flops_share > 0 ? gs_plain((char[32]){0}, 32, e->flops_share) : "report's share",
            gs_plain((char[32]){0}, 32, e->seq_us),
-           p->split == GS_SLICES ? "" : "; a pipeline's groups work one step at a time (no micro-batches in flight yet)",
+           r->stages > 1 ? pipeline : "",
            r->ranks > 1 ? " and over each copy's attention ranks, each with its own scheduler and pool, their steps joined by "
                           "the expert layers (a step lasts as the slowest rank's)"
                         : "");
@@ -140,7 +148,8 @@ static void print_table(const gs_setting *s, const serve_options *o, const gs_se
          gs_fixed_grouped(a, sizeof a, r->output_tokens_per_s, 1), gs_fixed_grouped(b, sizeof b, r->total_tokens_per_s, 1),
          gs_fixed_grouped(c, sizeof c, r->requests_per_s, 3), gs_fixed_grouped((char[GS_FIGURE_CAP]){0}, GS_FIGURE_CAP, r->duration, 2));
   printf("Cache pool: %llu blocks an instance%s, at most %llu used (%s%%); %llu preemptions; %llu steps\n",
-         (unsigned long long)r->pool_blocks, r->ranks > 1 ? " (each attention rank's)" : "", (unsigned long long)r->peak_blocks,
+         (unsigned long long)r->pool_blocks,
+         r->ranks > 1 ? " (each attention rank's)" : r->in_flight > 1 ? " (each micro-batch's)" : "", (unsigned long long)r->peak_blocks,
          gs_fixed(a, sizeof a, 100.0 * (double)r->peak_blocks / (double)r->pool_blocks, 1), (unsigned long long)r->preemptions,
          (unsigned long long)r->steps);
   if (o->lf.load.kind == GS_LOAD_OPEN)
@@ -176,7 +185,7 @@ static int serve_plan(cli_report_options *r, int attention, gs_plan *p) {
   if (r->count_n != 1) return cli_bad("serve: --counts N is needed, one GPU count for the layout");
   p->gpus = r->counts[0];
   p->words = 1;
-  p->in_flight = 0;
+  p->in_flight = r->setting.plan.in_flight; /* 0: one a stage (serve.c) */
   if (attention == 1 && p->experts != GS_EXPERTS_SPREAD)
     return cli_bad("--attention: data parallel attention is priced beside --experts spread only");
   p->attention = attention == 2 ? GS_ATTENTION_SLICES : GS_ATTENTION_DATA;
@@ -230,7 +239,7 @@ int cli_serve(int argc, char **argv) {
     o.lf.load.prompt_tokens = p.prompt_tokens ? p.prompt_tokens : 1024;
     p.prompt_tokens = 0;
     if ((rc = cli_load_lengths(&o.lf)) == CLI_OK && (rc = simulate(r, &o, &p, &e, &out)) == CLI_OK) {
-      serving_line(serving, sizeof serving, &p, &e, &out);
+      serving_line(serving, sizeof serving, &e, &out);
       gs_out sink = cli_out(stdout);
       if (o.json) gs_out_serve(&sink, &r->setting, &o.lf.load, o.lf.sharegpt ? "sharegpt" : "file", &e, &out, serving);
       else print_table(&r->setting, &o, &out, serving);

@@ -67,6 +67,7 @@ void gs_out_serve(const gs_out *o, const gs_setting *s, const gs_load *l, const 
                 s->plan.experts == GS_EXPERTS_SPREAD ? "spread" : "slices",
                 s->plan.experts == GS_EXPERTS_SPREAD && s->plan.attention == GS_ATTENTION_DATA ? "data" : "slices",
                 (unsigned long long)r->ranks, (unsigned long long)r->max_seqs, (unsigned long long)r->max_batched_tokens);
+  gs_out_format(o, ",\"stages\":%llu,\"in_flight\":%llu", (unsigned long long)r->stages, (unsigned long long)r->in_flight);
   load_json(o, l, lengths);
   gs_out_dist_ms(o, "ttft_ms", &r->ttft);
   gs_out_dist_ms(o, "tpot_ms", &r->tpot);
@@ -91,9 +92,10 @@ void gs_out_served_point(const gs_out *o, const gs_served_ask *a, const gs_serve
   double gpus = (double)(l->gpus * l->replicas);
   char flags[200];
   gs_out_format(o, "{\"gpus\":%llu,\"split\":\"%s\",\"experts\":\"slices\",\"attention\":\"slices\",\"replicas\":%llu,"
-                   "\"total_gpus\":%llu,\"max_seqs\":%llu",
+                   "\"total_gpus\":%llu,\"max_seqs\":%llu,\"in_flight\":%llu",
                 (unsigned long long)l->gpus, gs_split_name(l->split), (unsigned long long)l->replicas,
-                (unsigned long long)(l->gpus * l->replicas), (unsigned long long)pt->max_seqs);
+                (unsigned long long)(l->gpus * l->replicas), (unsigned long long)pt->max_seqs,
+                (unsigned long long)l->in_flight);
   member(o, "time_per_word", l->word_s);
   member(o, "first_word", l->first_s);
   member(o, "words_per_s", l->words_per_s);

@@ -135,6 +135,7 @@ static void point_of(const search *q, const gs_serve_result *r, uint64_t replica
   const gs_served_ask *a = q->a;
   double gpus = (double)(pt->layout.gpus * replicas), copies = a->has_load ? 1 : (double)replicas;
   pt->layout.replicas = replicas;
+  pt->layout.in_flight = r->in_flight; /* a pipeline's micro-batches, as serve runs it */
   pt->layout.word_s = gs_served_stat_of(&r->tpot, a->stat);
   pt->layout.first_s = gs_served_stat_of(&r->ttft, a->stat);
   pt->layout.words_per_s = r->output_tokens_per_s * copies;

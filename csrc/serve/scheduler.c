@@ -15,21 +15,7 @@
 
 #include "internal.h"
 
-typedef struct {
-  const gs_model *m;
-  const gs_gpu *g;
-  const gs_link *l;
-  const gs_plan *p;
-  const gs_scheduler *e;
-  const gs_load *load;
-  gs_serve_req *reqs;
-  uint32_t *mine, *run, *wait; /* this instance's requests by arrival; running; waiting (a ring) */
-  size_t mine_n, next, run_n, wait_head, wait_n, released; /* released: closed loop's next to release */
-  uint64_t pool, free_blocks, peak, in_system, done;
-  double now, area;            /* area: requests in the system, integrated over time */
-  gs_serve_result *out;
-  gs_itl_hist *itl;
-} sim;
+#include "sim.h"
 
 static uint64_t blocks_for(const sim *s, uint64_t tokens) { return gs_ceil_div(tokens, s->e->block_tokens); }
 
@@ -42,8 +28,8 @@ static void wait_push(sim *s, uint32_t id, int front) {
 }
 
 /* Requests whose time has come join the queue, in arrival order. A closed loop's later
- * requests have no arrival (-1) until a completion releases them (finish_step). */
-static void arrive(sim *s) {
+ * requests have no arrival (-1) until a completion releases them (sim_finish_step). */
+void sim_arrive(sim *s) {
   while (s->next < s->mine_n) {
     gs_serve_req *q = &s->reqs[s->mine[s->next]];
     if (q->arrival < 0 || q->arrival > s->now) break;
@@ -129,7 +115,7 @@ static int can_admit(const sim *s) {
 }
 
 /* Builds the next step; w->tokens is 0 when nothing can run. */
-static void build_step(sim *s, gs_step_work *w) {
+void sim_build_step(sim *s, gs_step_work *w) {
   uint64_t budget = s->e->max_batched_tokens;
   int phase = -1, preempted; /* -1: both; 1: prefill only; 0: decode only */
   size_t i;
@@ -145,7 +131,7 @@ static void build_step(sim *s, gs_step_work *w) {
 
 /* After the step: the tokens computed, a token sampled where a sequence is whole, the
  * finished released (and, closed loop, their successors). */
-static void finish_step(sim *s) {
+void sim_finish_step(sim *s) {
   size_t i, kept = 0;
   for (i = 0; i < s->run_n; i++) {
     uint32_t id = s->run[i];
@@ -174,7 +160,7 @@ static void finish_step(sim *s) {
 }
 
 /* 1 when no rank holds or waits for anything; *next the earliest arrival to come (-1: none). */
-static int all_idle(const sim *s, size_t ranks, double *next) {
+int sim_all_idle(const sim *s, size_t ranks, double *next) {
   size_t r;
   *next = -1;
   for (r = 0; r < ranks; r++) {
@@ -190,7 +176,7 @@ static int all_idle(const sim *s, size_t ranks, double *next) {
 
 /* The step's price: the mixed step, or under spread experts the ranks' joined step; the
  * host's work for each sequence held, the busiest rank's (each rank's host runs its own). */
-static int price_step(const sim *s, const gs_step_work *w, size_t ranks, gs_mixed_cost *c, gs_error *err) {
+int sim_price_step(const sim *s, const gs_step_work *w, size_t ranks, gs_mixed_cost *c, gs_error *err) {
   uint64_t seqs = 0;
   size_t r;
   int rc = s->p->experts == GS_EXPERTS_SPREAD ? gs_mixed_step_spread(s->m, s->g, s->l, s->p, s->e->overlap_share, w, ranks, c, err)
@@ -202,7 +188,7 @@ static int price_step(const sim *s, const gs_step_work *w, size_t ranks, gs_mixe
 }
 
 /* The ranks' step done: time advanced on every rank, tokens computed, the pool's peak. */
-static void advance_ranks(sim *s, const gs_step_work *w, size_t ranks, double seconds, gs_serve_result *out) {
+void sim_advance_ranks(sim *s, const gs_step_work *w, size_t ranks, double seconds, gs_serve_result *out) {
   size_t r;
   out->steps++;
   for (r = 0; r < ranks; r++) {
@@ -210,11 +196,11 @@ static void advance_ranks(sim *s, const gs_step_work *w, size_t ranks, double se
     s[r].now += seconds;
     out->computed_tokens += w[r].tokens;
     if (s[r].pool - s[r].free_blocks > s[r].peak) s[r].peak = s[r].pool - s[r].free_blocks;
-    finish_step(&s[r]);
+    sim_finish_step(&s[r]);
   }
 }
 
-static void sim_init(sim *s, const gs_serve_sim_args *a) {
+void sim_init(sim *s, const gs_serve_sim_args *a) {
   memset(s, 0, sizeof *s);
   s->m = a->m, s->g = a->g, s->l = a->l, s->p = a->p, s->e = a->e, s->load = a->load;
   s->reqs = a->reqs, s->mine = a->mine, s->run = a->run, s->wait = a->wait, s->mine_n = a->mine_n;
@@ -238,12 +224,12 @@ int gs_serve_instance(gs_serve_sim_args *a, size_t ranks, gs_error *err) {
     uint64_t tokens = 0;
     for (r = 0; r < ranks; r++) {
       s[r].now = s[0].now;
-      arrive(&s[r]);
-      build_step(&s[r], &w[r]);
+      sim_arrive(&s[r]);
+      sim_build_step(&s[r], &w[r]);
       tokens += w[r].tokens;
     }
     if (tokens == 0) {
-      if (all_idle(s, ranks, &next) && next >= 0) {
+      if (sim_all_idle(s, ranks, &next) && next >= 0) {
         s[0].now = next; /* idle until the next arrival */
         continue;
       }
@@ -253,8 +239,8 @@ int gs_serve_instance(gs_serve_sim_args *a, size_t ranks, gs_error *err) {
       continue;
     }
     empty = 0;
-    if ((rc = price_step(&s[0], w, ranks, &c, err)) != GS_OK) return rc;
-    advance_ranks(s, w, ranks, c.seconds, a->out);
+    if ((rc = sim_price_step(&s[0], w, ranks, &c, err)) != GS_OK) return rc;
+    sim_advance_ranks(s, w, ranks, c.seconds, a->out);
     for (done = 0, r = 0; r < ranks; r++) done += s[r].done;
     if (!typical && done >= (mine + 1) / 2) {
       typical = 1;

@@ -74,8 +74,8 @@ static uint64_t load_steps(const gs_load *l, const gs_scheduler *e) {
   return steps;
 }
 
-static int check_args(uint64_t replicas, uint64_t ranks, const gs_scheduler *e, const gs_load *load, const gs_serve_space *sp,
-                      gs_error *err) {
+static int check_args(uint64_t replicas, uint64_t ranks, uint64_t flight, const gs_scheduler *e, const gs_load *load,
+                      const gs_serve_space *sp, gs_error *err) {
   if (load->requests < 1 || load->requests > GS_SERVE_MAX_REQUESTS || load->requests > sp->cap)
     return gs_fail(err, GS_ERR_RANGE, "requests", "must be from 1 to %llu", (unsigned long long)GS_SERVE_MAX_REQUESTS);
   uint64_t max_prompt, max_request, all;
@@ -94,9 +94,14 @@ static int check_args(uint64_t replicas, uint64_t ranks, const gs_scheduler *e, 
   if (ranks > GS_SERVE_MAX_RANKS)
     return gs_fail(err, GS_ERR_UNSUPPORTED, "gpus", "attention data parallel is simulated on at most %d ranks, not %llu",
                    GS_SERVE_MAX_RANKS, (unsigned long long)ranks);
-  if (load->kind == GS_LOAD_CLOSED && (load->concurrency < replicas * ranks || load->concurrency > load->requests))
-    return gs_fail(err, GS_ERR_RANGE, "concurrency", "must be from the replicas times the attention ranks (%llu) to the requests",
-                   (unsigned long long)(replicas * ranks));
+  if (flight > GS_SERVE_MAX_RANKS)
+    return gs_fail(err, GS_ERR_RANGE, "in_flight", "a pipeline is simulated with at most %d micro-batches in flight, not %llu",
+                   GS_SERVE_MAX_RANKS, (unsigned long long)flight);
+  if (ranks > 1 && flight > 1)
+    return gs_fail(err, GS_ERR_UNSUPPORTED, "split", "attention data parallel is priced without groups of layers");
+  if (load->kind == GS_LOAD_CLOSED && (load->concurrency < replicas * ranks * flight || load->concurrency > load->requests))
+    return gs_fail(err, GS_ERR_RANGE, "concurrency", "must be from the replicas times the %s (%llu) to the requests",
+                   flight > 1 ? "micro-batches in flight" : "attention ranks", (unsigned long long)(replicas * ranks * flight));
   if (load->kind == GS_LOAD_OPEN && !(load->rate > 0 && load->rate <= 1e9))
     return gs_fail(err, GS_ERR_RANGE, "rate", "must be above 0 and at most 1e9 requests a second");
   if (e->max_batched_tokens < 1 || e->block_tokens < 1 || !(e->memory_share > 0 && e->memory_share <= 1))
@@ -110,6 +115,18 @@ static int check_args(uint64_t replicas, uint64_t ranks, const gs_scheduler *e, 
                    "(a run then answers in under a second)",
                    (unsigned long long)GS_SERVE_MAX_STEPS);
   return GS_OK;
+}
+
+/* The micro-batches a served pipeline keeps in flight: the plan's in_flight, or by default
+ * one a stage, at most GS_SERVE_MAX_RANKS, and under a closed loop at most the requests
+ * each copy keeps in flight (a micro-batch with none would never get one); 1 without groups. */
+static uint64_t flight_of(const gs_plan *p, const gs_load *load, uint64_t replicas) {
+  uint64_t stages = gs_pipeline_stages(p), most = GS_SERVE_MAX_RANKS;
+  if (stages == 1) return 1;
+  if (p->in_flight) return p->in_flight;
+  if (load->kind == GS_LOAD_CLOSED && replicas > 0 && load->concurrency / replicas < most) most = load->concurrency / replicas;
+  if (most < 1) most = 1;
+  return stages < most ? stages : most;
 }
 
 /* Replica r's requests (i = r, r + R, ...) shared round-robin over its attention ranks:
@@ -139,7 +156,7 @@ static int run_replicas(const gs_model *m, const gs_gpu *g, const gs_link *l, co
                         const gs_scheduler *e, const gs_load *load, gs_serve_space *sp, uint64_t pool, gs_serve_result *out,
                         double *area, gs_error *err) {
   gs_serve_sim_args a[GS_SERVE_MAX_RANKS];
-  uint64_t ranks = gs_attention_ranks(p);
+  uint64_t ranks = gs_attention_ranks(p), flight = flight_of(p, load, replicas), lanes = ranks > 1 ? ranks : flight;
   size_t r, d;
   int rc;
   *area = 0;
@@ -147,13 +164,14 @@ static int run_replicas(const gs_model *m, const gs_gpu *g, const gs_link *l, co
   memset(sp->itl, 0, sizeof *sp->itl);
   for (r = 0; r < replicas; r++) {
     memset(a, 0, sizeof a);
-    for (d = 0; d < ranks; d++) {
+    for (d = 0; d < lanes; d++) {
       a[d].m = m, a[d].g = g, a[d].l = l, a[d].p = p, a[d].e = e, a[d].load = load, a[d].reqs = sp->reqs;
       a[d].pool = pool, a[d].out = out, a[d].itl = sp->itl;
     }
-    rank_args(load, sp, replicas, r, ranks, a);
-    if ((rc = gs_serve_instance(a, (size_t)ranks, err)) != GS_OK) return rc;
-    for (d = 0; d < ranks; d++) *area += a[d].area;
+    rank_args(load, sp, replicas, r, lanes, a);
+    rc = flight > 1 ? gs_serve_pipeline(a, (size_t)flight, gs_pipeline_stages(p), err) : gs_serve_instance(a, (size_t)ranks, err);
+    if (rc != GS_OK) return rc;
+    for (d = 0; d < lanes; d++) *area += a[d].area;
   }
   return GS_OK;
 }
@@ -190,16 +208,19 @@ static void summarize(const gs_load *load, gs_serve_space *sp, double area, gs_s
 static int serve_run(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, uint64_t replicas,
                      const gs_scheduler *e, const gs_load *load, gs_serve_space *space, gs_serve_result *out, int saturate,
                      gs_error *err) {
-  uint64_t pool, max_prompt, max_request, all, ranks = gs_attention_ranks(p);
+  uint64_t pool, max_prompt, max_request, all, ranks = gs_attention_ranks(p), flight = flight_of(p, load, replicas);
   gs_scheduler engine;
   gs_plan served = *p;
   gs_gpu gpu = *g;
   double area, sustainable = 0;
   int rc;
   memset(out, 0, sizeof *out);
-  if ((rc = check_args(replicas, ranks, e, load, space, err)) != GS_OK || (rc = gs_plan_check(m, p, err)) != GS_OK ||
+  if ((rc = check_args(replicas, ranks, flight, e, load, space, err)) != GS_OK || (rc = gs_plan_check(m, p, err)) != GS_OK ||
       (rc = gs_serve_pool(m, g, p, e, &pool, err)) != GS_OK)
     return rc;
+  if (gs_pipeline_stages(p) > GS_SERVE_MAX_STAGES)
+    return gs_fail(err, GS_ERR_RANGE, "stages", "a served pipeline has at most %d stages", GS_SERVE_MAX_STAGES);
+  pool /= flight; /* each micro-batch's scheduler its share of the pool (pipeline.c) */
   if (e->flops_share > 0) served.efficiency.flops_share = e->flops_share; /* a served step's own share */
   p = &served;
   if (e->flops > 0) gpu.flops = e->flops; /* gs_engine_peak's */
@@ -232,6 +253,8 @@ static int serve_run(const gs_model *m, const gs_gpu *g, const gs_link *l, const
   out->max_seqs = e->max_seqs;
   out->max_batched_tokens = e->max_batched_tokens;
   out->ranks = ranks;
+  out->stages = gs_pipeline_stages(p);
+  out->in_flight = flight;
   out->sustainable_rate = sustainable;
   out->overloaded = load->kind == GS_LOAD_OPEN && saturate && load->rate > sustainable;
   return GS_OK;

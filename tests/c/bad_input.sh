@@ -556,6 +556,10 @@ bad "--concurrency;--rate;give one" serve --gpu h100-sxm --counts 4 --rate 5 --c
 bad "--concurrency;from 1 to" serve --gpu h100-sxm --counts 4 --concurrency 0
 bad "--concurrency;to the requests" serve --gpu h100-sxm --counts 4 --concurrency 2000
 bad "--concurrency;from the replicas times the attention ranks (2)" serve --gpu h100-sxm --counts 4 --replicas 2 --concurrency 1
+# a pipeline's micro-batches: one a stage by default, each needs a request in flight
+bad "--concurrency;from the replicas times the micro-batches in flight (8)" serve --gpu h100-sxm --counts 4 --split groups --in-flight 4 --replicas 2 --concurrency 6
+bad "--in-flight;slices keep no batches in flight" serve --gpu h100-sxm --counts 4 --in-flight 2 --concurrency 8
+bad "--in-flight;from 1 to" serve --gpu h100-sxm --counts 4 --split groups --in-flight 0 --concurrency 8
 bad "--requests;from 1 to" serve --gpu h100-sxm --counts 4 --requests 0
 bad "--requests;at most 4294967296" serve --gpu h100-sxm --counts 4 --requests 200000 --output-tokens 30000
 bad "--requests;from 1 to 250000" serve --gpu h100-sxm --counts 4 --requests 250001

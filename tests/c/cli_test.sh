@@ -394,6 +394,18 @@ assert abs(d['e2e_ms']['mean'] - (d['ttft_ms']['mean'] + 31 * d['tpot_ms']['mean
 assert d['assumptions'] and 'computing at' in d['serving_assumptions'] and d['serving_fit'].startswith('fitted to ')
 assert 'held out' in d['serving_fit']
 " "$tmp/serve.json"
+# A pipeline (issue 29 item 4): one micro-batch a stage in flight by default, --in-flight
+# otherwise; the JSON and the Serving line say which, and more in flight hold more.
+"$binary" serve --model 70b --gpu h100-sxm --counts 4 --split groups --concurrency 32 --requests 200 --json > "$tmp/pp4.json"
+"$binary" serve --model 70b --gpu h100-sxm --counts 4 --split groups --in-flight 1 --concurrency 32 --requests 200 --json > "$tmp/pp1.json"
+check "serve under groups: 4 stages with 4 micro-batches in flight by default, --in-flight 1 one, fewer tokens a second" python3 -c "
+import json, sys
+four, one = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert (four['stages'], four['in_flight'], one['stages'], one['in_flight']) == (4, 4, 4, 1)
+assert '4 micro-batches in flight' in four['serving_assumptions'] and '1 micro-batch in flight' in one['serving_assumptions']
+assert one['output_tokens_per_s'] < four['output_tokens_per_s']
+assert four['pool_blocks'] == one['pool_blocks'] // 4
+" "$tmp/pp4.json" "$tmp/pp1.json"
 "$binary" serve --model 8b --gpu h100-sxm --counts 1 --rate 1e6 --requests 100 --output-tokens 16 --json > "$tmp/over.json"
 check "an open loop far above capacity is overloaded, with the rate it can hold" python3 -c "
 import json, sys

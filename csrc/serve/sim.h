@@ -1,0 +1,40 @@
+/* One engine instance's scheduler state and its moves (scheduler.c), shared by the two
+ * ways instances are run: attention ranks in lock step (gs_serve_instance, scheduler.c)
+ * and a pipeline's micro-batches in flight (gs_serve_pipeline, pipeline.c). */
+#ifndef GS_SERVE_SIM_H
+#define GS_SERVE_SIM_H
+
+#include "internal.h"
+
+typedef struct {
+  const gs_model *m;
+  const gs_gpu *g;
+  const gs_link *l;
+  const gs_plan *p;
+  const gs_scheduler *e;
+  const gs_load *load;
+  gs_serve_req *reqs;
+  uint32_t *mine, *run, *wait; /* this instance's requests by arrival; running; waiting (a ring) */
+  size_t mine_n, next, run_n, wait_head, wait_n, released; /* released: closed loop's next to release */
+  uint64_t pool, free_blocks, peak, in_system, done;
+  double now, area;            /* area: requests in the system, integrated over time */
+  gs_serve_result *out;
+  gs_itl_hist *itl;
+} sim;
+
+void sim_init(sim *s, const gs_serve_sim_args *a);
+/* Requests whose time (s->now) has come join the queue. */
+void sim_arrive(sim *s);
+/* The next step's work; w->tokens is 0 when nothing can run. */
+void sim_build_step(sim *s, gs_step_work *w);
+/* After a step: tokens computed and sampled, the finished released. */
+void sim_finish_step(sim *s);
+/* 1 when none of the `ranks` instances holds or waits for anything; *next the earliest
+ * arrival to come (-1: none). */
+int sim_all_idle(const sim *s, size_t ranks, double *next);
+/* The price of the ranks' joined step, the host's time for each sequence held included. */
+int sim_price_step(const sim *s, const gs_step_work *w, size_t ranks, gs_mixed_cost *c, gs_error *err);
+/* The ranks' step done after `seconds`: their clocks, tokens and pool peaks advanced. */
+void sim_advance_ranks(sim *s, const gs_step_work *w, size_t ranks, double seconds, gs_serve_result *out);
+
+#endif

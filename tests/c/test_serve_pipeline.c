@@ -1,0 +1,180 @@
+/* A served pipeline with micro-batches in flight (issue 29 item 4; csrc/serve/pipeline.c).
+ * Expected figures are worked by hand from the rule there: a micro-batch's step, priced
+ * whole, holds each of the S stages for 1/S of it, a stage works one micro-batch at a
+ * time, first come first served. Not read from a run. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "test_support.h"
+#include "internal.h"
+
+typedef struct {
+  gs_serve_space sp;
+} space_t;
+
+static void space_alloc(space_t *s, size_t n) {
+  s->sp.cap = n;
+  s->sp.reqs = calloc(n, sizeof *s->sp.reqs);
+  s->sp.ids = calloc(3 * n, sizeof *s->sp.ids);
+  s->sp.scratch = calloc(n, sizeof *s->sp.scratch);
+  s->sp.itl = calloc(1, sizeof *s->sp.itl);
+  assert_non_null(s->sp.reqs);
+  assert_non_null(s->sp.ids);
+  assert_non_null(s->sp.scratch);
+  assert_non_null(s->sp.itl);
+}
+
+static void space_free(space_t *s) {
+  free(s->sp.reqs);
+  free(s->sp.ids);
+  free(s->sp.scratch);
+  free(s->sp.itl);
+}
+
+/* vLLM's limits, priced by the bare mixed step (the serving fit's figures off). */
+static gs_scheduler bare_vllm(void) {
+  gs_scheduler e;
+  gs_gpu g = ts_h100();
+  gs_error err;
+  if (gs_engine_defaults("vllm", &g, "h100-sxm", 1, &e, &err) != GS_OK) fail_msg("%s", err.what);
+  e.flops_share = 0, e.seq_us = 0, e.overlap_share = 0;
+  return e;
+}
+
+static gs_load load_of(int kind, uint64_t n, uint64_t prompt, uint64_t output) {
+  gs_load l;
+  memset(&l, 0, sizeof l);
+  l.kind = kind;
+  l.requests = n;
+  l.prompt_tokens = prompt;
+  l.output_tokens = output;
+  l.seed = 1;
+  return l;
+}
+
+/* 70B on `gpus` H100s by groups, `flight` micro-batches in flight (0: serve's default). */
+static int run(uint64_t gpus, uint64_t flight, const gs_scheduler *e, const gs_load *load, gs_serve_result *r, gs_error *err) {
+  gs_model m = ts_builtin("70b");
+  gs_gpu g = ts_h100();
+  gs_link l;
+  gs_plan p;
+  space_t s;
+  int rc;
+  ts_link("fast", &l);
+  memset(&p, 0, sizeof p);
+  p.gpus = gpus;
+  p.split = GS_GROUPS;
+  p.words = 1;
+  p.in_flight = flight;
+  space_alloc(&s, (size_t)load->requests);
+  memset(err, 0, sizeof *err);
+  rc = gs_serve_run(&m, &g, &l, &p, 1, e, load, &s.sp, r, err);
+  space_free(&s);
+  return rc;
+}
+
+static gs_serve_result served(uint64_t gpus, uint64_t flight, const gs_scheduler *e, const gs_load *load) {
+  gs_serve_result r;
+  gs_error err;
+  if (run(gpus, flight, e, load, &r, &err) != GS_OK) fail_msg("serve: %s: %s", err.field, err.what);
+  return r;
+}
+
+/* Two requests of one output token each (done at their first token), sent at once, on two
+ * stages with two micro-batches in flight: each instance holds one request, so each step
+ * is the same work, a whole step T, a stage T/2. The first leaves stage 2 at T; the
+ * second enters stage 1 when the first leaves it, at T/2, and leaves stage 2 at 3T/2.
+ * One request alone, one micro-batch, takes T. So the mean first token is 5T/4 and the
+ * last completion 3T/2. */
+static void two_micro_batches_overlap_by_a_stage(void **state) {
+  gs_scheduler e = bare_vllm();
+  gs_load one = load_of(GS_LOAD_BATCH, 1, 512, 1), two = load_of(GS_LOAD_BATCH, 2, 512, 1);
+  gs_serve_result alone, pair;
+  double t;
+  (void)state;
+  alone = served(2, 1, &e, &one);
+  t = alone.ttft.mean;
+  assert_true(t > 0);
+  assert_int_equal(alone.stages, 2);
+  assert_int_equal(alone.in_flight, 1);
+  pair = served(2, 2, &e, &two);
+  assert_int_equal(pair.in_flight, 2);
+  ts_assert_close(pair.ttft.mean, 1.25 * t, 1e-12);
+  ts_assert_close(pair.duration, 1.5 * t, 1e-12);
+  /* each instance's pool is half the one instance's */
+  assert_true(pair.pool_blocks == alone.pool_blocks / 2);
+}
+
+/* The default: one micro-batch a stage. */
+static void serve_keeps_one_micro_batch_a_stage(void **state) {
+  gs_scheduler e = bare_vllm();
+  gs_load l = load_of(GS_LOAD_CLOSED, 200, 256, 32);
+  gs_serve_result r;
+  (void)state;
+  l.concurrency = 16;
+  r = served(4, 0, &e, &l);
+  assert_int_equal(r.stages, 4);
+  assert_int_equal(r.in_flight, 4);
+}
+
+/* A pipeline whose instances are each capped at 16 sequences: one micro-batch in flight
+ * holds 16 requests at a time; four hold 64, each step of 16 reading the same weights as
+ * one of 16 alone. So four complete more, but no more than four times as much (every stage
+ * always busy). The same tokens are computed either way. */
+static void micro_batches_raise_throughput_up_to_the_stages(void **state) {
+  gs_scheduler e = bare_vllm();
+  gs_load l = load_of(GS_LOAD_BATCH, 64, 256, 64);
+  gs_serve_result one, four;
+  (void)state;
+  e.max_seqs = 16;
+  one = served(4, 1, &e, &l);
+  four = served(4, 4, &e, &l);
+  assert_true(four.output_tokens_per_s > 2 * one.output_tokens_per_s);
+  assert_true(four.output_tokens_per_s <= 4 * one.output_tokens_per_s);
+  assert_int_equal(four.preemptions, 0);
+  assert_true(four.computed_tokens == one.computed_tokens);
+}
+
+/* Little's law holds for a closed loop through a pipeline as for any (test_serve.c's
+ * bound: C = 8 of N = 800, the drain at most 1%). */
+static void closed_loop_through_a_pipeline_obeys_littles_law(void **state) {
+  gs_scheduler e = bare_vllm();
+  gs_load l = load_of(GS_LOAD_CLOSED, 800, 256, 32);
+  gs_serve_result r;
+  (void)state;
+  l.concurrency = 8;
+  r = served(4, 4, &e, &l);
+  ts_assert_close(r.requests_per_s * r.e2e.mean, 8, 0.02);
+  ts_assert_close(r.mean_in_flight, 8, 0.02);
+  ts_assert_close(r.e2e.mean, r.ttft.mean + r.tpot.mean * 31, 1e-9);
+}
+
+/* A closed loop needs a request for each micro-batch in flight. */
+static void fewer_requests_in_flight_than_micro_batches_is_refused(void **state) {
+  gs_scheduler e = bare_vllm();
+  gs_load l = load_of(GS_LOAD_CLOSED, 100, 256, 32);
+  gs_serve_result r;
+  gs_error err;
+  (void)state;
+  l.concurrency = 2;
+  assert_int_equal(run(4, 4, &e, &l, &r, &err), GS_ERR_RANGE);
+  assert_string_equal(err.field, "concurrency");
+  assert_int_equal(run(4, 65, &e, &l, &r, &err), GS_ERR_RANGE);
+  assert_string_equal(err.field, "in_flight");
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(two_micro_batches_overlap_by_a_stage),
+      cmocka_unit_test(serve_keeps_one_micro_batch_a_stage),
+      cmocka_unit_test(micro_batches_raise_throughput_up_to_the_stages),
+      cmocka_unit_test(closed_loop_through_a_pipeline_obeys_littles_law),
+      cmocka_unit_test(fewer_requests_in_flight_than_micro_batches_is_refused),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
