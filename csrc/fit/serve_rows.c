@@ -201,7 +201,7 @@ int fit_serving_row(const gs_serving_run *r, serving_row *out) {
   out->model_key = model;
   out->gpu_key = gpu;
   out->fitted = fit_serving_fitted(r->source);
-  out->in_fit = out->fitted && out->plan.split == GS_SLICES && out->plan.experts == GS_EXPERTS_SLICES;
+  out->in_fit = out->fitted && out->plan.experts == GS_EXPERTS_SLICES;
   return out->ok = 1;
 }
 
