@@ -111,8 +111,7 @@ typedef struct {
   const char *model_key, *gpu_key; /* the catalogue's */
   gs_load load;
   int fitted;               /* its source is one the fit sees */
-  int in_fit;               /* fitted, and not a pipeline (serve runs one group at a time: a missing
-                               mechanism no figure should absorb) */
+  int in_fit;               /* fitted, and experts sliced (spread experts are priced, kept out of the fit) */
 } serving_row;
 /* The row mapped (out->ok, or out->why): 1 when it can be priced. */
 int fit_serving_row(const gs_serving_run *r, serving_row *out);
@@ -167,6 +166,11 @@ int fit_serving_all(fit_serving_work *w, const char *left_out, fit_serving_resul
  * ones or one source; the rows it took (0: none, *median 0). */
 enum { FIT_KEEP_FITTED, FIT_KEEP_HELD, FIT_KEEP_SOURCE };
 size_t fit_serving_median(const fit_serving_work *w, int k, int keep, const char *source, double *median);
+/* Pairs of priced rows with different layouts on the same source, engine, model, GPU and
+ * load (lengths and concurrency): those whose output tokens a second a GPU are ordered as
+ * measured (*ordered), of all such pairs whose measured figures differ (the return); keep
+ * as fit_serving_median's. */
+size_t fit_serving_pairs(const fit_serving_work *w, int keep, const char *source, size_t *ordered);
 /* data/serving.json's summary: the rows the fit took and the held-out medians. */
 void fit_serving_summary(char *buf, size_t cap, const fit_serving_work *w);
 /* A fit's engine as --engine names it, or "any" for the pooled one. */

@@ -52,6 +52,42 @@ int fit_serving_all(fit_serving_work *w, const char *left_out, fit_serving_resul
   return GS_OK;
 }
 
+/* 1 when two rows are the same source, engine, model, GPU and load in different layouts. */
+static int same_but_layout(const serving_row *a, const serving_row *b) {
+  const gs_serving_run *x = a->run, *y = b->run;
+  int layout = a->plan.gpus != b->plan.gpus || a->plan.split != b->plan.split || a->plan.experts != b->plan.experts ||
+               a->plan.attention != b->plan.attention || a->replicas != b->replicas;
+  return layout && strcmp(x->source, y->source) == 0 && a->engine.kind == b->engine.kind &&
+         strcmp(a->model_key, b->model_key) == 0 && strcmp(a->gpu_key, b->gpu_key) == 0 &&
+         x->input_tokens == y->input_tokens && x->output_tokens == y->output_tokens && x->concurrency == y->concurrency &&
+         x->weight_bits == y->weight_bits && x->kv_bits == y->kv_bits;
+}
+
+/* Output tokens a second a GPU: the row's measured (priced 0) or priced (1). */
+static double per_gpu(const fit_serving_work *w, size_t i, int priced) {
+  const serving_row *r = &w->rows[i];
+  double gpus = (double)(r->plan.gpus * r->replicas);
+  return (priced ? w->priced[i].value[FIT_TPUT] : r->run->throughput) / gpus;
+}
+
+size_t fit_serving_pairs(const fit_serving_work *w, int keep, const char *source, size_t *ordered) {
+  size_t i, j, n = 0;
+  *ordered = 0;
+  for (i = 0; i < w->runs->count; i++) {
+    if (!w->priced[i].ok || !w->priced[i].has[FIT_TPUT] || !kept(&w->rows[i], keep, source)) continue;
+    for (j = i + 1; j < w->runs->count; j++) {
+      double measured, priced;
+      if (!w->priced[j].ok || !w->priced[j].has[FIT_TPUT] || !same_but_layout(&w->rows[i], &w->rows[j])) continue;
+      measured = per_gpu(w, i, 0) - per_gpu(w, j, 0);
+      priced = per_gpu(w, i, 1) - per_gpu(w, j, 1);
+      if (measured == 0) continue;
+      n++;
+      *ordered += (measured > 0) == (priced > 0);
+    }
+  }
+  return n;
+}
+
 /* A median as "12.3% (4)", or "-" when no row gives it. */
 static const char *median_text(char *buf, size_t cap, const fit_serving_work *w, int k) {
   char a[GS_FIGURE_CAP];
@@ -67,7 +103,7 @@ void fit_serving_summary(char *buf, size_t cap, const fit_serving_work *w) {
   size_t i, n = 0;
   for (i = 0; i < w->runs->count; i++) n += (size_t)w->use[i];
   gs_format(buf, cap,
-            "fitted to %zu measured serving runs of %s and %s (tensor parallel); held out, median |error| (runs): time per "
+            "fitted to %zu measured serving runs of %s and %s (tensor parallel and pipelines); held out, median |error| (runs): time per "
             "output token %s, output tokens a second %s, first token %s",
             n, FIT_SERVING_SOURCES[0], FIT_SERVING_SOURCES[1], median_text(a, sizeof a, w, FIT_TPOT),
             median_text(b, sizeof b, w, FIT_TPUT), median_text(c, sizeof c, w, FIT_TTFT));

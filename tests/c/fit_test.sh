@@ -421,5 +421,19 @@ cp tests/measured/*_nccl.csv "$deep/"
 check "fit --allreduce reads a folder of over 1,023 bytes" \
   sh -c "[ $? -eq 0 ] && [ ${#deep} -gt 1023 ] && grep -qF '($deep, 8 to 64 KiB' '$tmp/deep' && grep -q '^  hopper ' '$tmp/deep'"
 
+# Pairs of layouts ordered as measured (validate --serving): two held-out rows of one model,
+# GPU and load in two layouts (P15's 1 and 16 replicas of TP4). Their priced figures do not
+# depend on the measured throughput, so flipping which measures more a GPU must flip the
+# verdict: one file's pair is ordered, the other's not.
+head -1 tests/measured/serving-runs.csv > "$tmp/pairs_a.csv"
+grep -E '^s12[34],' tests/measured/serving-runs.csv >> "$tmp/pairs_a.csv"
+sed 's/^\(s123,\([^,]*,\)\{17\}\)87\.6,/\11000,/' "$tmp/pairs_a.csv" > "$tmp/pairs_b.csv"
+check "the flipped file differs in s123's throughput only" [ "$(diff "$tmp/pairs_a.csv" "$tmp/pairs_b.csv" | grep -c '^[<>]')" -eq 2 ]
+"$binary" validate --serving "$tmp/pairs_a.csv" > "$tmp/pairs_a" 2>&1
+"$binary" validate --serving "$tmp/pairs_b.csv" > "$tmp/pairs_b" 2>&1
+ordered_of() { sed -n 's/.*held-out sources \([0-9]*\) of 1 .*/\1/p' "$1"; }
+check "one pair each time, ordered as measured in exactly one of the two files" \
+  [ "$(ordered_of "$tmp/pairs_a")$(ordered_of "$tmp/pairs_b")" = "01" -o "$(ordered_of "$tmp/pairs_a")$(ordered_of "$tmp/pairs_b")" = "10" ]
+
 echo "fit_test: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
