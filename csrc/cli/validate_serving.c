@@ -131,17 +131,29 @@ static void medians_head(const char *title) {
   printf("\n%-30s %16s %16s %16s\n", title, "tpot", "output tok/s", "first token");
 }
 
-/* The pairs of layouts ordered as measured, fitted and held-out sources. */
-static void pairs_line(const fit_serving_work *w) {
-  char a[2][96], share[GS_FIGURE_CAP];
-  size_t n, ordered, k;
-  for (k = 0; k < 2; k++) {
-    n = fit_serving_pairs(w, k == 0 ? FIT_KEEP_FITTED : FIT_KEEP_HELD, NULL, &ordered);
-    if (n) snprintf(a[k], sizeof a[k], "%zu of %zu (%s%%)", ordered, n, gs_fixed(share, sizeof share, 100.0 * (double)ordered / (double)n, 1));
-    else snprintf(a[k], sizeof a[k], "none");
+/* A count "k of n (share%)", or "none". */
+static const char *share_of(char *buf, size_t cap, size_t k, size_t n) {
+  char share[GS_FIGURE_CAP];
+  if (n) snprintf(buf, cap, "%zu of %zu (%s%%)", k, n, gs_fixed(share, sizeof share, 100.0 * (double)k / (double)n, 1));
+  else snprintf(buf, cap, "none");
+  return buf;
+}
+
+/* The pairs of layouts ordered as measured, and the best priced layout of each group
+ * against the best measured, fitted and held-out sources. */
+static void pairs_lines(const fit_serving_work *w) {
+  char a[2][96], b[2][96];
+  size_t n, k, i;
+  for (i = 0; i < 2; i++) {
+    n = fit_serving_pairs(w, i == 0 ? FIT_KEEP_FITTED : FIT_KEEP_HELD, NULL, &k);
+    share_of(a[i], sizeof a[i], k, n);
+    n = fit_serving_choices(w, i == 0 ? FIT_KEEP_FITTED : FIT_KEEP_HELD, NULL, &k);
+    share_of(b[i], sizeof b[i], k, n);
   }
   printf("\nPairs of layouts (same source, engine, model, GPU and load) ordered as measured by output\n"
          "tokens a second a GPU: fitted sources %s, held-out sources %s\n", a[0], a[1]);
+  printf("Groups whose layout priced best a GPU measures within 5%% of the measured best: fitted\n"
+         "sources %s, held-out sources %s\n", b[0], b[1]);
 }
 
 /* Each fitted source's rows priced with a fit to the other fitted sources' rows only. */
@@ -172,7 +184,7 @@ int cli_validate_serving(const char *path, int leave_out) {
   medians_head("median |error| (rows)");
   medians_line("fitted sources", &w, FIT_KEEP_FITTED, NULL);
   medians_line("held-out sources", &w, FIT_KEEP_HELD, NULL);
-  pairs_line(&w);
+  pairs_lines(&w);
   print_skipped(&w);
   if (leave_out) rc = left_out(&w);
   work_close(&w);

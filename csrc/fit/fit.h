@@ -171,6 +171,10 @@ size_t fit_serving_median(const fit_serving_work *w, int k, int keep, const char
  * measured (*ordered), of all such pairs whose measured figures differ (the return); keep
  * as fit_serving_median's. */
 size_t fit_serving_pairs(const fit_serving_work *w, int keep, const char *source, size_t *ordered);
+/* Groups of such rows (two layouts or more): those where the row priced best a GPU measures
+ * within 5% of the row measured best a GPU (*within), of all groups (the return): the
+ * plan's choice among the layouts measured, as issue 29 asks of the plan. */
+size_t fit_serving_choices(const fit_serving_work *w, int keep, const char *source, size_t *within);
 /* data/serving.json's summary: the rows the fit took and the held-out medians. */
 void fit_serving_summary(char *buf, size_t cap, const fit_serving_work *w);
 /* A fit's engine as --engine names it, or "any" for the pooled one. */

@@ -52,15 +52,24 @@ int fit_serving_all(fit_serving_work *w, const char *left_out, fit_serving_resul
   return GS_OK;
 }
 
+/* 1 when two rows are the same source, engine, model, GPU and load. */
+static int same_load(const serving_row *a, const serving_row *b) {
+  const gs_serving_run *x = a->run, *y = b->run;
+  return strcmp(x->source, y->source) == 0 && a->engine.kind == b->engine.kind && strcmp(a->model_key, b->model_key) == 0 &&
+         strcmp(a->gpu_key, b->gpu_key) == 0 && x->input_tokens == y->input_tokens && x->output_tokens == y->output_tokens &&
+         x->concurrency == y->concurrency && x->weight_bits == y->weight_bits && x->kv_bits == y->kv_bits;
+}
+
 /* 1 when two rows are the same source, engine, model, GPU and load in different layouts. */
 static int same_but_layout(const serving_row *a, const serving_row *b) {
-  const gs_serving_run *x = a->run, *y = b->run;
   int layout = a->plan.gpus != b->plan.gpus || a->plan.split != b->plan.split || a->plan.experts != b->plan.experts ||
                a->plan.attention != b->plan.attention || a->replicas != b->replicas;
-  return layout && strcmp(x->source, y->source) == 0 && a->engine.kind == b->engine.kind &&
-         strcmp(a->model_key, b->model_key) == 0 && strcmp(a->gpu_key, b->gpu_key) == 0 &&
-         x->input_tokens == y->input_tokens && x->output_tokens == y->output_tokens && x->concurrency == y->concurrency &&
-         x->weight_bits == y->weight_bits && x->kv_bits == y->kv_bits;
+  return layout && same_load(a, b);
+}
+
+/* 1 when row i has its output tokens a second priced and keep takes it. */
+static int compared(const fit_serving_work *w, size_t i, int keep, const char *source) {
+  return w->priced[i].ok && w->priced[i].has[FIT_TPUT] && kept(&w->rows[i], keep, source);
 }
 
 /* Output tokens a second a GPU: the row's measured (priced 0) or priced (1). */
@@ -74,10 +83,10 @@ size_t fit_serving_pairs(const fit_serving_work *w, int keep, const char *source
   size_t i, j, n = 0;
   *ordered = 0;
   for (i = 0; i < w->runs->count; i++) {
-    if (!w->priced[i].ok || !w->priced[i].has[FIT_TPUT] || !kept(&w->rows[i], keep, source)) continue;
+    if (!compared(w, i, keep, source)) continue;
     for (j = i + 1; j < w->runs->count; j++) {
       double measured, priced;
-      if (!w->priced[j].ok || !w->priced[j].has[FIT_TPUT] || !same_but_layout(&w->rows[i], &w->rows[j])) continue;
+      if (!compared(w, j, keep, source) || !same_but_layout(&w->rows[i], &w->rows[j])) continue;
       measured = per_gpu(w, i, 0) - per_gpu(w, j, 0);
       priced = per_gpu(w, i, 1) - per_gpu(w, j, 1);
       if (measured == 0) continue;
@@ -86,6 +95,27 @@ size_t fit_serving_pairs(const fit_serving_work *w, int keep, const char *source
     }
   }
   return n;
+}
+
+size_t fit_serving_choices(const fit_serving_work *w, int keep, const char *source, size_t *within) {
+  size_t i, j, groups = 0;
+  *within = 0;
+  for (i = 0; i < w->runs->count; i++) {
+    size_t chosen = i, best = i, layouts = 0;
+    int first = compared(w, i, keep, source);
+    for (j = 0; first && j < i; j++) first = !(compared(w, j, keep, source) && same_load(&w->rows[i], &w->rows[j]));
+    if (!first) continue; /* each group once, at its first row */
+    for (j = i + 1; j < w->runs->count; j++) {
+      if (!compared(w, j, keep, source) || !same_load(&w->rows[i], &w->rows[j])) continue;
+      layouts += same_but_layout(&w->rows[i], &w->rows[j]) ? 1 : 0;
+      if (per_gpu(w, j, 1) > per_gpu(w, chosen, 1)) chosen = j;
+      if (per_gpu(w, j, 0) > per_gpu(w, best, 0)) best = j;
+    }
+    if (layouts == 0) continue;
+    groups++;
+    if (per_gpu(w, chosen, 0) >= 0.95 * per_gpu(w, best, 0)) (*within)++;
+  }
+  return groups;
 }
 
 /* A median as "12.3% (4)", or "-" when no row gives it. */

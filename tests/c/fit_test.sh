@@ -431,9 +431,17 @@ sed 's/^\(s123,\([^,]*,\)\{17\}\)87\.6,/\11000,/' "$tmp/pairs_a.csv" > "$tmp/pai
 check "the flipped file differs in s123's throughput only" [ "$(diff "$tmp/pairs_a.csv" "$tmp/pairs_b.csv" | grep -c '^[<>]')" -eq 2 ]
 "$binary" validate --serving "$tmp/pairs_a.csv" > "$tmp/pairs_a" 2>&1
 "$binary" validate --serving "$tmp/pairs_b.csv" > "$tmp/pairs_b" 2>&1
-ordered_of() { sed -n 's/.*held-out sources \([0-9]*\) of 1 .*/\1/p' "$1"; }
+sed 's/^\(s123,\([^,]*,\)\{17\}\)87\.6,/\110,/' "$tmp/pairs_a.csv" > "$tmp/pairs_c.csv"
+"$binary" validate --serving "$tmp/pairs_c.csv" > "$tmp/pairs_c" 2>&1
+ordered_of() { sed -n '/^tokens a second/s/.*held-out sources \([0-9]*\) of 1 .*/\1/p' "$1"; }
 check "one pair each time, ordered as measured in exactly one of the two files" \
   [ "$(ordered_of "$tmp/pairs_a")$(ordered_of "$tmp/pairs_b")" = "01" -o "$(ordered_of "$tmp/pairs_a")$(ordered_of "$tmp/pairs_b")" = "10" ]
+# The group's choice: the row priced best a GPU, within 5% of the measured best. In b s123
+# measures 250 a GPU, in c 2.5, against s124's 22.2: whichever row is priced best, it is
+# the measured best in exactly one of the two.
+chosen_of() { sed -n '/^sources/s/.*held-out sources \([0-9]*\) of 1 .*/\1/p' "$1"; }
+check "one group each time, its priced best within 5% of its measured best in exactly one of two files" \
+  [ "$(chosen_of "$tmp/pairs_b")$(chosen_of "$tmp/pairs_c")" = "01" -o "$(chosen_of "$tmp/pairs_b")$(chosen_of "$tmp/pairs_c")" = "10" ]
 
 echo "fit_test: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
