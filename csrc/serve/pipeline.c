@@ -10,8 +10,11 @@
  * - a stage works one micro-batch at a time, first come first served, so a micro-batch
  *   waits at a stage still busy with the one before;
  * - the host's time for the sequences it holds (the engine's seq_us) comes before the
- *   first stage, and the next micro-batch of the same instance starts when this one is
- *   through the last stage (its next tokens depend on this one's).
+ *   first stage, on the one host that schedules every micro-batch (an engine runs one
+ *   scheduler process: vLLM's engine core, SGLang's scheduler), so the micro-batches'
+ *   host times follow one another as a stage's work does;
+ * - the next micro-batch of the same instance starts when this one is through the last
+ *   stage (its next tokens depend on this one's).
  * With one micro-batch in flight this is the step priced whole, one at a time. */
 #include "sim.h"
 
@@ -44,7 +47,7 @@ static double through_stages(double *free_at, uint64_t stages, double start, dou
 
 int gs_serve_pipeline(gs_serve_sim_args *a, size_t flight, uint64_t stages, gs_error *err) {
   sim s[GS_SERVE_MAX_RANKS];
-  double free_at[GS_SERVE_MAX_STAGES] = {0};
+  double free_at[GS_SERVE_MAX_STAGES] = {0}, host_free = 0;
   gs_step_work w;
   gs_mixed_cost c;
   size_t v, mine = 0, done = 0;
@@ -73,7 +76,8 @@ int gs_serve_pipeline(gs_serve_sim_args *a, size_t flight, uint64_t stages, gs_e
     empty = 0;
     if ((rc = sim_price_step(x, &w, 1, &c, err)) != GS_OK) return rc;
     host = x->e->seq_us * 1e-6 * (double)w.seqs;
-    end = through_stages(free_at, stages, x->now + host, (c.seconds - host) / (double)stages);
+    host_free = (x->now > host_free ? x->now : host_free) + host;
+    end = through_stages(free_at, stages, host_free, (c.seconds - host) / (double)stages);
     sim_advance_ranks(x, &w, 1, end - x->now, a->out);
     for (v = 0, done = 0; v < flight; v++) done += s[v].done;
     if (!typical && done >= (mine + 1) / 2) {

@@ -110,6 +110,21 @@ static void two_micro_batches_overlap_by_a_stage(void **state) {
   assert_true(pair.pool_blocks == alone.pool_blocks / 2);
 }
 
+/* The host's time is one host's: with 100 ms of it for each sequence, longer than a
+ * stage's T/2, two micro-batches of one request each are scheduled one after the other,
+ * at h and 2h, so the second is through at 2h + T where one alone takes h + T. */
+static void one_host_schedules_the_micro_batches_in_turn(void **state) {
+  gs_scheduler e = bare_vllm();
+  gs_load one = load_of(GS_LOAD_BATCH, 1, 512, 1), two = load_of(GS_LOAD_BATCH, 2, 512, 1);
+  gs_serve_result alone, pair;
+  (void)state;
+  e.seq_us = 1e5;
+  alone = served(2, 1, &e, &one);
+  assert_true(alone.ttft.mean > 0.1 && (alone.ttft.mean - 0.1) / 2 < 0.1); /* h + T, a stage T/2 under h */
+  pair = served(2, 2, &e, &two);
+  ts_assert_close(pair.duration, alone.ttft.mean + 0.1, 1e-12);
+}
+
 /* The default: one micro-batch a stage. */
 static void serve_keeps_one_micro_batch_a_stage(void **state) {
   gs_scheduler e = bare_vllm();
@@ -171,6 +186,7 @@ static void fewer_requests_in_flight_than_micro_batches_is_refused(void **state)
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(two_micro_batches_overlap_by_a_stage),
+      cmocka_unit_test(one_host_schedules_the_micro_batches_in_turn),
       cmocka_unit_test(serve_keeps_one_micro_batch_a_stage),
       cmocka_unit_test(micro_batches_raise_throughput_up_to_the_stages),
       cmocka_unit_test(closed_loop_through_a_pipeline_obeys_littles_law),
