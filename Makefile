@@ -361,7 +361,9 @@ VALIDATE = a100_sxm:nccl/2.27.3:fast:a100-80gb-sxm:nvlink3 h100_sxm:nccl/2.27.3:
            rtx_pro_6000_server:nccl/2.29.2:slow::
 # Then the decode table: the shared measured runs (which data/efficiency.json is fitted on),
 # runs the fit has never seen (tests/measured/decode-heldout-README.md), and each shared
-# source priced with a fit to the others only.
+# source priced with a fit to the others only; then the serving runs (the fitted sources P1
+# and P2 with the held-out rest), and the gathered serving runs, every one held out
+# (tests/measured/serving-gathered-README.md).
 validate: deps build/gpusplit
 	$(Q)scripts/validate.sh build/gpusplit $(MEASURED) $(VALIDATE)
 	@echo
@@ -372,6 +374,8 @@ validate: deps build/gpusplit
 	$(Q)build/gpusplit validate --runs $(MEASURED)/decode-runs.csv --leave-source-out
 	@echo
 	$(Q)build/gpusplit validate --serving $(MEASURED)/serving-runs.csv --leave-source-out
+	@echo
+	$(Q)build/gpusplit validate --serving $(MEASURED)/serving-gathered.csv
 
 # data/efficiency.json: the fit to the shared runs (run it again when the catalogue grows).
 efficiency: build/gpusplit

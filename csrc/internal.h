@@ -203,8 +203,9 @@ int gs_run_source(const char *note, const char *source, size_t line, char *out, 
 /* read/serving_runs.c: measured serving runs, the CSV of tests/measured/serving-runs.csv
  * (../shared/reference/serving-measured/runs.csv's columns; its README says what each
  * holds). Required columns: id, hf_repo, gpu, tp, input_tokens, output_tokens,
- * throughput_tok_s, of which id, hf_repo, gpu and throughput_tok_s may not be empty; the
- * others may be absent, and any other cell empty (0: not stated). */
+ * throughput_tok_s, of which id, hf_repo and gpu may not be empty; the others may be
+ * absent, and any other cell empty (0: not stated). A note's "rate_qps=R" is the rate of
+ * an open loop the row was measured at. */
 #define GS_SERVING_RUNS_MAX 512
 typedef struct {
   char id[64], repo[128], gpu[64], software[128], source[64];
@@ -212,6 +213,7 @@ typedef struct {
   uint64_t kv_bits, tp, pp, ep, dp, attn_dp, concurrency; /* pp, dp: 1 when not stated; the rest 0 */
   double throughput, itl_ms, ttft_ms; /* output tokens a second (the deployment's); ms; 0: not given */
   int prefill_only;   /* the note starts PREFILL-ONLY: the throughput counts input tokens */
+  double rate;        /* the note's rate_qps: requests a second of an open loop; 0: none */
 } gs_serving_run;
 typedef struct {
   size_t count;

@@ -92,8 +92,8 @@ static void print_row(const serving_row *r, const serving_priced *p) {
   /* ep N: experts spread, attention sliced (tp with ep); dep N: beside data-parallel attention */
   int spread = r->plan.experts == GS_EXPERTS_SPREAD, data = spread && r->plan.attention == GS_ATTENTION_DATA;
   snprintf(layout, sizeof layout, "%s%llu x%llu %s", data ? "dep" : spread ? "ep" : r->plan.split == GS_GROUPS ? "pp" : "tp",
-           (unsigned long long)r->plan.gpus,
-           (unsigned long long)r->replicas, r->load.kind == GS_LOAD_CLOSED ? "closed" : "at once");
+           (unsigned long long)r->plan.gpus, (unsigned long long)r->replicas,
+           r->load.kind == GS_LOAD_CLOSED ? "closed" : r->load.kind == GS_LOAD_OPEN ? "rate" : "at once");
   printf(" %-18s", layout);
   figure_cells(p, r, FIT_TPUT);
   figure_cells(p, r, FIT_TPOT);
@@ -129,6 +129,22 @@ static void print_skipped(const fit_serving_work *w) {
 
 static void medians_head(const char *title) {
   printf("\n%-30s %16s %16s %16s\n", title, "tpot", "output tok/s", "first token");
+}
+
+/* Each source's medians, in the order the file first gives a priced row of it (issue 29:
+ * no source of three or more runs beyond 1.75 times the goals). */
+static void by_source(const fit_serving_work *w) {
+  size_t i, j;
+  medians_head("median |error| by source");
+  for (i = 0; i < w->runs->count; i++) {
+    const char *src = w->runs->rows[i].source;
+    char label[80];
+    int seen = !w->priced[i].ok;
+    for (j = 0; !seen && j < i; j++) seen = w->priced[j].ok && strcmp(w->runs->rows[j].source, src) == 0;
+    if (seen) continue;
+    snprintf(label, sizeof label, "%s%s", src, w->rows[i].fitted ? " (fitted)" : "");
+    medians_line(label, w, FIT_KEEP_SOURCE, src);
+  }
 }
 
 /* A count "k of n (share%)", or "none". */
@@ -184,6 +200,7 @@ int cli_validate_serving(const char *path, int leave_out) {
   medians_head("median |error| (rows)");
   medians_line("fitted sources", &w, FIT_KEEP_FITTED, NULL);
   medians_line("held-out sources", &w, FIT_KEEP_HELD, NULL);
+  by_source(&w);
   pairs_lines(&w);
   print_skipped(&w);
   if (leave_out) rc = left_out(&w);

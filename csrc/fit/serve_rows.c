@@ -40,14 +40,22 @@ static const char *const MODEL_NAMES[][2] = {
     {"Llama-2-70b-chat-hf", "llama-2-70b"},       {"Llama-2-70b-hf", "llama-2-70b"},
     {"Qwen3-235B-A22B", "qwen3-235b-a22b"},       {"Qwen3-30B-A3B", "qwen3-30b-a3b"},
     {"DeepSeek-V3", "deepseek-v3"},               {"Mixtral-8x7B-Instruct-v0.1", "mixtral-8x7b"},
-    {"GLM-4.5-Air", "glm-4.5-air"},               {"DeepSeek-V3.2", "deepseek-v3.2"}};
+    {"GLM-4.5-Air", "glm-4.5-air"},               {"DeepSeek-V3.2", "deepseek-v3.2"},
+    /* the gathered runs' (serving-gathered.csv): a base and its instruct tune share every
+     * shape the count reads, as Llama-2-70b-chat-hf's above */
+    {"Llama-3.1-8B", "8b"},                       {"Llama-3.1-8B-Instruct", "8b"},
+    {"Llama-3.1-70B", "70b"},                     {"Llama-3.1-70B-Instruct", "70b"},
+    {"Llama-3.1-405B", "405b"},                   {"Llama-2-7b-hf", "llama-2-7b"},
+    {"Llama-2-13b-hf", "llama-2-13b"},            {"Mixtral-8x7B-v0.1", "mixtral-8x7b"},
+    {"gpt-oss-20b", "gpt-oss-20b"},               {"gpt-oss-120b", "gpt-oss-120b"}};
 /* The serving runs' GPU names (the README's gpu column) and the catalogue's keys; the A100
  * whose form factor DeepSpeed-FastGen does not state is taken as SXM (8 a node). */
 static const char *const GPU_NAMES[][2] = {
     {"B200-180GB", "b200"}, {"H200-SXM-141GB", "h200"}, {"H100-SXM5-80GB", "h100-sxm"}, {"A100-SXM4-80GB", "a100-80gb-sxm"},
     {"MI300X-192GB", "mi300x"}, {"RTX-PRO-6000-Blackwell-Server", "rtx-pro-6000-server"},
     {"GB200-192GB (NVL72 system)", "gb200"}, {"GB200", "gb200"}, {"GB200 (NVL72)", "gb200"}, {"GB300", "gb300"},
-    {"A100-80GB (form factor not stated)", "a100-80gb-sxm"}};
+    {"A100-80GB (form factor not stated)", "a100-80gb-sxm"}, {"L40S", "l40s"}, {"GH200 (96 GB HBM3)", "gh200"},
+    {"MI325X", "mi325x"}};
 
 static int holds(const char *text, const char *word);
 
@@ -78,12 +86,12 @@ static const char *model_key(const char *repo) {
   char name[128];
   size_t n = strcspn(repo, " "), i;
   const char *slash = memchr(repo, '/', n);
-  static const char *const SUFFIX[] = {"-FP4", "-FP8", "-NVFP4"};
+  static const char *const SUFFIX[] = {"-FP4", "-FP8", "-NVFP4", "-FP8-KV"};
   if (slash) n -= (size_t)(slash + 1 - repo), repo = slash + 1;
   if (n >= sizeof name) return NULL;
   memcpy(name, repo, n);
   name[n] = '\0';
-  for (i = 0; i < 3; i++) {
+  for (i = 0; i < sizeof SUFFIX / sizeof SUFFIX[0]; i++) {
     size_t k = strlen(SUFFIX[i]);
     if (n > k && strcmp(name + n - k, SUFFIX[i]) == 0) name[n -= k] = '\0';
   }
@@ -147,6 +155,7 @@ static const char *refused(const gs_serving_run *r, const char **model, const ch
   if (!r->tp && !r->attn_dp) return "no layout in the files read";
   if (!(r->input_tokens >= 0.5) || !(r->output_tokens >= 0.5)) return "lengths not stated";
   if (r->prefill_only) return "prefill-only throughput";
+  if (!(r->throughput > 0 || r->itl_ms > 0 || r->ttft_ms > 0)) return "no figure in its columns";
   if (r->tp > 1 && r->pp > 1) return "tp and pp mixed on one server (slices-groups splits across servers only)";
   return NULL;
 }
@@ -190,8 +199,9 @@ int fit_serving_row(const gs_serving_run *r, serving_row *out) {
   if (gs_engine_defaults(engine, &s.gpu, s.gpu_text.key, out->plan.gpus, &out->engine, &err) != GS_OK)
     return gs_format(out->why, sizeof out->why, "refused: %s", err.what), 0;
   gs_engine_peak(&s, &out->engine);
-  out->load.kind = r->concurrency ? GS_LOAD_CLOSED : GS_LOAD_BATCH;
+  out->load.kind = r->concurrency ? GS_LOAD_CLOSED : r->rate > 0 ? GS_LOAD_OPEN : GS_LOAD_BATCH;
   out->load.concurrency = r->concurrency;
+  out->load.rate = r->rate;
   out->load.prompt_tokens = q.prompt_tokens;
   out->load.output_tokens = round_even(r->output_tokens);
   out->load.requests = r->concurrency ? (r->concurrency > 1000 ? r->concurrency : 1000)

@@ -13,7 +13,7 @@ static const char *const COLUMNS[C_KNOWN] = {"id", "hf_repo", "weight_bits", "kv
                                              "concurrency", "input_tokens", "output_tokens", "throughput_tok_s", "itl_ms",
                                              "ttft_ms", "software", "source", "note"};
 static const int REQUIRED[] = {C_ID, C_REPO, C_GPU, C_TP, C_IN, C_OUT, C_TPUT};
-static const int FILLED[] = {C_ID, C_REPO, C_GPU, C_TPUT}; /* the rest may be empty: not stated */
+static const int FILLED[] = {C_ID, C_REPO, C_GPU}; /* the rest may be empty: not stated */
 #define MAX_COLUMNS GS_RUNS_COLUMNS
 
 /* A decimal from 0 to 1e12 (0 when empty); a count is one whose value is whole (a
@@ -31,6 +31,27 @@ static int text(char *dst, size_t cap, const char *src, int column, size_t line,
   size_t n = strlen(src);
   if (n >= cap) return gs_fail(err, GS_ERR_TOO_LONG, COLUMNS[column], "line %zu: is longer than the %zu bytes kept", line, cap - 1);
   memcpy(dst, src, n + 1);
+  return GS_OK;
+}
+
+/* The note's "rate_qps=R" (serving-gathered-README.md: a row measured at a request rate
+ * carries it so): R requests a second, above 0 and at most 1e9; 0 when the note has none,
+ * or "rate_qps=inf" (every request sent at once). */
+static int note_rate(const char *note, size_t line, double *rate, gs_error *err) {
+  static const char KEY[] = "rate_qps=";
+  const char *at = strstr(note, KEY);
+  char digits[32];
+  size_t n;
+  *rate = 0;
+  if (!at) return GS_OK;
+  at += sizeof KEY - 1;
+  if (strncmp(at, "inf", 3) == 0) return GS_OK;
+  n = strspn(at, "0123456789.eE+-");
+  if (n == 0 || n >= sizeof digits) return gs_fail(err, GS_ERR_RANGE, "note", "line %zu: rate_qps= must be followed by a number", line);
+  memcpy(digits, at, n);
+  digits[n] = '\0';
+  if (gs_read_number(digits, rate) != GS_NUMBER_OK || !(*rate > 0 && *rate <= 1e9))
+    return gs_fail(err, GS_ERR_RANGE, "note", "line %zu: rate_qps must be a number above 0 and at most 1e9", line);
   return GS_OK;
 }
 
@@ -52,7 +73,6 @@ static int read_row(const char *const *v, size_t line, gs_serving_run *r, gs_err
       (rc = text(r->software, sizeof r->software, v[C_SOFTWARE], C_SOFTWARE, line, err)) != GS_OK ||
       (rc = gs_run_source(v[C_NOTE], v[C_SOURCE], line, r->source, sizeof r->source, err)) != GS_OK)
     return rc;
-  if (!(x[C_TPUT] > 0)) return gs_fail(err, GS_ERR_RANGE, "throughput_tok_s", "line %zu: must be above 0", line);
   r->weight_bits = x[C_WBITS], r->input_tokens = x[C_IN], r->output_tokens = x[C_OUT];
   r->throughput = x[C_TPUT], r->itl_ms = x[C_ITL], r->ttft_ms = x[C_TTFT];
   r->kv_bits = (uint64_t)x[C_KVBITS], r->tp = (uint64_t)x[C_TP], r->ep = (uint64_t)x[C_EP], r->attn_dp = (uint64_t)x[C_ADP];
@@ -60,7 +80,7 @@ static int read_row(const char *const *v, size_t line, gs_serving_run *r, gs_err
   r->dp = x[C_DP] >= 1 ? (uint64_t)x[C_DP] : 1;
   r->concurrency = (uint64_t)x[C_CONC];
   r->prefill_only = strstr(v[C_NOTE], "PREFILL-ONLY") != NULL;
-  return GS_OK;
+  return note_rate(v[C_NOTE], line, &r->rate, err);
 }
 
 /* The header's column of each known name (-1: absent). */

@@ -506,6 +506,10 @@ bad "fit: --allreduce;ar_none/l40s_nccl.csv;no rows from nccl/2.27.3" fit --allr
 bad "one_run.csv: throughput_tok_s: the header has no such column" validate --serving "$tmp/one_run.csv"
 printf 'id,hf_repo,gpu,tp,input_tokens,output_tokens,throughput_tok_s\nx,a/b,H100,1,10,10,abc\n' >"$tmp/serving_bad.csv"
 bad "serving_bad.csv: throughput_tok_s: line 2: must be a number" fit --serving "$tmp/serving_bad.csv"
+printf 'id,hf_repo,gpu,tp,input_tokens,output_tokens,throughput_tok_s,note\nx,a/b,H100,1,10,10,5,"G1; rate_qps=fast"\n' >"$tmp/serving_rate.csv"
+bad "serving_rate.csv: note: line 2: rate_qps= must be followed by a number" validate --serving "$tmp/serving_rate.csv"
+printf 'id,hf_repo,gpu,tp,input_tokens,output_tokens,throughput_tok_s,note\nx,a/b,H100,1,10,10,5,"G1; rate_qps=0"\n' >"$tmp/serving_rate0.csv"
+bad "serving_rate0.csv: note: line 2: rate_qps must be a number above 0" validate --serving "$tmp/serving_rate0.csv"
 bad "validate: --runs and --serving are two files; give one" validate --runs "$tmp/one_run.csv" --serving "$tmp/one_run.csv"
 bad "fit: --serving FILE takes only --json" fit --serving "$tmp/serving_bad.csv" "$tmp/one_run.csv"
 bad "validate: --serving FILE takes only --leave-source-out" validate --serving "$tmp/serving_bad.csv" --name x

@@ -443,5 +443,28 @@ chosen_of() { sed -n '/^sources/s/.*held-out sources \([0-9]*\) of 1 .*/\1/p' "$
 check "one group each time, its priced best within 5% of its measured best in exactly one of two files" \
   [ "$(chosen_of "$tmp/pairs_b")$(chosen_of "$tmp/pairs_c")" = "01" -o "$(chosen_of "$tmp/pairs_b")$(chosen_of "$tmp/pairs_c")" = "10" ]
 
+# A gathered row measured at a request rate (serving-gathered-README.md: the note's
+# rate_qps=R) is an open loop at R: 8B on one H100, 2 requests a second of 128 output
+# tokens, completes about 2 x 128 = 256 tokens a second however fast the GPU (1,000 Poisson
+# arrivals: the span of their times is 500 s give or take 3%); the same row without its
+# rate is every request at once, far above it. A row with a first token but no throughput
+# is priced for what it gives; one with no figure is not priced, and says why.
+cat > "$tmp/rate.csv" <<'CSV'
+id,model,hf_repo,weight_bits,kv_bits,gpu,gpus_per_server,servers,intra_link,inter_link,tp,pp,ep,dp,attn_dp,concurrency,input_tokens,output_tokens,throughput_tok_s,throughput_per_gpu_tok_s,itl_ms,ttft_ms,software,date,source,note
+q1,Llama-3.1-8B,meta-llama/Llama-3.1-8B,16,,H100-SXM5-80GB,8,1,,,1,1,,1,,,512,128,256,256,,,vLLM,2026,x,"G9; rate_qps=2 (hand-made)"
+q2,Llama-3.1-8B,meta-llama/Llama-3.1-8B,16,,H100-SXM5-80GB,8,1,,,1,1,,1,,,512,128,256,256,,,vLLM,2026,x,"G9; sent at once (hand-made)"
+q3,Llama-3.1-8B,meta-llama/Llama-3.1-8B,16,,H100-SXM5-80GB,8,1,,,1,1,,1,,,512,128,,,,50,vLLM,2026,x,"G9; rate_qps=2, a first token only"
+q4,Llama-3.1-8B,meta-llama/Llama-3.1-8B,16,,H100-SXM5-80GB,8,1,,,1,1,,1,,,512,128,,,,,vLLM,2026,x,"G9; no figure"
+CSV
+"$binary" validate --serving "$tmp/rate.csv" > "$tmp/rate" 2>&1
+priced_of() { awk -v id="$1" '$1 == id { sub(/.* (rate|at once|closed) +/, ""); print $2 }' "$tmp/rate"; }
+check "a row at rate_qps=2 is an open loop at 2 a second: within 10% of 2 x 128 tokens a second" \
+  awk -v p="$(priced_of q1 | tr -d ,)" 'BEGIN { exit !(p >= 0.9 * 256 && p <= 1.1 * 256) }'
+check "the row sent at once completes over 4 times as many" \
+  awk -v p="$(priced_of q2 | tr -d ,)" 'BEGIN { exit !(p > 4 * 256) }'
+check "a row with a first token only is priced, its throughput blank" \
+  sh -c "grep -q '^q3 .* rate  *- *- .*50.0 ' '$tmp/rate'"
+check "a row with no figure is not priced, and says so" has "$tmp/rate" "q4 (G9): no figure in its columns"
+
 echo "fit_test: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -43,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (runs.count < 1 || runs.count > GS_SERVING_RUNS_MAX) abort();
   for (i = 0; i < runs.count; i++) {
     const gs_serving_run *r = &runs.rows[i];
-    if (!r->id[0] || !r->gpu[0] || !(r->throughput > 0) || r->pp < 1 || r->dp < 1 || memchr(r->source, '\0', sizeof r->source) == NULL)
+    if (!r->id[0] || !r->gpu[0] || !(r->throughput >= 0) || !(r->rate >= 0 && r->rate <= 1e9) || r->pp < 1 || r->dp < 1 || memchr(r->source, '\0', sizeof r->source) == NULL)
       abort();
     if (!fit_serving_row(r, &row)) {
       if (!row.why[0] || memchr(row.why, '\0', sizeof row.why) == NULL) abort();
