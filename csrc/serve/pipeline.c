@@ -74,21 +74,13 @@ int gs_serve_pipeline(gs_serve_sim_args *a, size_t flight, uint64_t stages, gs_e
       continue;
     }
     empty = 0;
-    if ((rc = sim_price_step(x, &w, 1, &c, err)) != GS_OK) return rc;
-    host = x->e->seq_us * 1e-6 * (double)w.seqs;
+    if ((rc = sim_price_step(x, &w, 1, &c, &host, err)) != GS_OK) return rc;
     host_free = (x->now > host_free ? x->now : host_free) + host;
     end = through_stages(free_at, stages, host_free, (c.seconds - host) / (double)stages);
     sim_advance_ranks(x, &w, 1, end - x->now, a->out);
     for (v = 0, done = 0; v < flight; v++) done += s[v].done;
-    if (!typical && done >= (mine + 1) / 2) {
-      typical = 1;
-      a->out->typical = c;
-      a->out->typical_work = w;
-    }
+    sim_typical(done, mine, &c, &w, 1, &typical, a->out);
   }
-  for (v = 0; v < flight; v++) {
-    if (s[v].peak > a->out->peak_blocks) a->out->peak_blocks = s[v].peak;
-    a[v].area = s[v].area;
-  }
+  sim_close(s, flight, a);
   return GS_OK;
 }

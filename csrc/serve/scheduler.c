@@ -175,15 +175,17 @@ int sim_all_idle(const sim *s, size_t ranks, double *next) {
 }
 
 /* The step's price: the mixed step, or under spread experts the ranks' joined step; the
- * host's work for each sequence held, the busiest rank's (each rank's host runs its own). */
-int sim_price_step(const sim *s, const gs_step_work *w, size_t ranks, gs_mixed_cost *c, gs_error *err) {
+ * host's work for each sequence held, the busiest rank's (each rank's host runs its own),
+ * in c->seconds and alone in *host. */
+int sim_price_step(const sim *s, const gs_step_work *w, size_t ranks, gs_mixed_cost *c, double *host, gs_error *err) {
   uint64_t seqs = 0;
   size_t r;
   int rc = s->p->experts == GS_EXPERTS_SPREAD ? gs_mixed_step_spread(s->m, s->g, s->l, s->p, s->e->overlap_share, w, ranks, c, err)
                                               : gs_mixed_step(s->m, s->g, s->l, s->p, s->e->overlap_share, w, c, err);
   for (r = 0; r < ranks; r++)
     if (w[r].seqs > seqs) seqs = w[r].seqs;
-  c->seconds += s->e->seq_us * 1e-6 * (double)seqs;
+  *host = s->e->seq_us * 1e-6 * (double)seqs;
+  c->seconds += *host;
   return rc;
 }
 
@@ -197,6 +199,27 @@ void sim_advance_ranks(sim *s, const gs_step_work *w, size_t ranks, double secon
     out->computed_tokens += w[r].tokens;
     if (s[r].pool - s[r].free_blocks > s[r].peak) s[r].peak = s[r].pool - s[r].free_blocks;
     sim_finish_step(&s[r]);
+  }
+}
+
+/* The step in which half the copy's requests were done, once, as the typical one: its
+ * cost and its ranks' work summed. */
+void sim_typical(uint64_t done, uint64_t mine, const gs_mixed_cost *c, const gs_step_work *w, size_t ranks, int *noted,
+                 gs_serve_result *out) {
+  size_t r;
+  if (*noted || done < (mine + 1) / 2) return;
+  *noted = 1;
+  out->typical = *c;
+  out->typical_work = w[0];
+  for (r = 1; r < ranks; r++) gs_step_work_sum(&out->typical_work, &w[r]);
+}
+
+/* After the run: the pool's peak into the result, each instance's area into its args. */
+void sim_close(const sim *s, size_t n, gs_serve_sim_args *a) {
+  size_t r;
+  for (r = 0; r < n; r++) {
+    if (s[r].peak > a->out->peak_blocks) a->out->peak_blocks = s[r].peak;
+    a[r].area = s[r].area;
   }
 }
 
@@ -220,7 +243,7 @@ int gs_serve_instance(gs_serve_sim_args *a, size_t ranks, gs_error *err) {
   if (ranks < 1 || ranks > GS_SERVE_MAX_RANKS) return gs_fail(err, GS_ERR_RANGE, "ranks", "must be from 1 to %d", GS_SERVE_MAX_RANKS);
   for (r = 0; r < ranks; r++) sim_init(&s[r], &a[r]), mine += a[r].mine_n;
   for (done = 0; done < mine;) {
-    double next;
+    double next, host;
     uint64_t tokens = 0;
     for (r = 0; r < ranks; r++) {
       s[r].now = s[0].now;
@@ -239,19 +262,11 @@ int gs_serve_instance(gs_serve_sim_args *a, size_t ranks, gs_error *err) {
       continue;
     }
     empty = 0;
-    if ((rc = sim_price_step(&s[0], w, ranks, &c, err)) != GS_OK) return rc;
+    if ((rc = sim_price_step(&s[0], w, ranks, &c, &host, err)) != GS_OK) return rc;
     sim_advance_ranks(s, w, ranks, c.seconds, a->out);
     for (done = 0, r = 0; r < ranks; r++) done += s[r].done;
-    if (!typical && done >= (mine + 1) / 2) {
-      typical = 1;
-      a->out->typical = c;
-      a->out->typical_work = w[0];
-      for (r = 1; r < ranks; r++) gs_step_work_sum(&a->out->typical_work, &w[r]);
-    }
+    sim_typical(done, mine, &c, w, ranks, &typical, a->out);
   }
-  for (r = 0; r < ranks; r++) {
-    if (s[r].peak > a->out->peak_blocks) a->out->peak_blocks = s[r].peak;
-    a[r].area = s[r].area;
-  }
+  sim_close(s, ranks, a);
   return GS_OK;
 }

@@ -151,12 +151,13 @@ static void rank_args(const gs_load *load, gs_serve_space *sp, uint64_t replicas
   }
 }
 
-/* Every replica's requests run; the result's step counts, pool and in-flight area. */
+/* Every replica's requests run, a pipeline with `flight` micro-batches in flight (the one
+ * count serve_run divided the pool by); the result's step counts, pool and in-flight area. */
 static int run_replicas(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, uint64_t replicas,
-                        const gs_scheduler *e, const gs_load *load, gs_serve_space *sp, uint64_t pool, gs_serve_result *out,
-                        double *area, gs_error *err) {
+                        uint64_t flight, const gs_scheduler *e, const gs_load *load, gs_serve_space *sp, uint64_t pool,
+                        gs_serve_result *out, double *area, gs_error *err) {
   gs_serve_sim_args a[GS_SERVE_MAX_RANKS];
-  uint64_t ranks = gs_attention_ranks(p), flight = flight_of(p, load, replicas), lanes = ranks > 1 ? ranks : flight;
+  uint64_t ranks = gs_attention_ranks(p), lanes = ranks > 1 ? ranks : flight;
   size_t r, d;
   int rc;
   *area = 0;
@@ -240,12 +241,12 @@ static int serve_run(const gs_model *m, const gs_gpu *g, const gs_link *l, const
     /* what the deployment completes saturated: the same requests all sent at once */
     gs_load batch = *load;
     batch.kind = GS_LOAD_BATCH;
-    if ((rc = run_replicas(m, g, l, p, replicas, e, &batch, space, pool, out, &area, err)) != GS_OK) return rc;
+    if ((rc = run_replicas(m, g, l, p, replicas, flight, e, &batch, space, pool, out, &area, err)) != GS_OK) return rc;
     summarize(&batch, space, area, out);
     sustainable = out->requests_per_s;
     memset(out, 0, sizeof *out);
   }
-  if ((rc = run_replicas(m, g, l, p, replicas, e, load, space, pool, out, &area, err)) != GS_OK) return rc;
+  if ((rc = run_replicas(m, g, l, p, replicas, flight, e, load, space, pool, out, &area, err)) != GS_OK) return rc;
   summarize(load, space, area, out);
   out->gpus = p->gpus * replicas;
   out->pool_blocks = pool;

@@ -32,9 +32,17 @@ void sim_finish_step(sim *s);
 /* 1 when none of the `ranks` instances holds or waits for anything; *next the earliest
  * arrival to come (-1: none). */
 int sim_all_idle(const sim *s, size_t ranks, double *next);
-/* The price of the ranks' joined step, the host's time for each sequence held included. */
-int sim_price_step(const sim *s, const gs_step_work *w, size_t ranks, gs_mixed_cost *c, gs_error *err);
+/* The price of the ranks' joined step, the host's time for each sequence held included
+ * (and alone in *host). */
+int sim_price_step(const sim *s, const gs_step_work *w, size_t ranks, gs_mixed_cost *c, double *host, gs_error *err);
 /* The ranks' step done after `seconds`: their clocks, tokens and pool peaks advanced. */
 void sim_advance_ranks(sim *s, const gs_step_work *w, size_t ranks, double seconds, gs_serve_result *out);
+
+/* Notes the step c of work w (its `ranks` works) as the result's typical one when `done`
+ * of the copy's `mine` requests reach half, once (*noted). */
+void sim_typical(uint64_t done, uint64_t mine, const gs_mixed_cost *c, const gs_step_work *w, size_t ranks, int *noted,
+                 gs_serve_result *out);
+/* After the run: the pool's peak into a->out, each instance's area into its args. */
+void sim_close(const sim *s, size_t n, gs_serve_sim_args *a);
 
 #endif
