@@ -132,27 +132,6 @@ static void window_caps_each_tokens_reach(void **state) {
   assert_true(w.seqs == 2 && w.tokens == 6);
 }
 
-typedef struct {
-  gs_serve_space sp;
-} space_t;
-
-static void space_alloc(space_t *s, size_t n) {
-  s->sp.cap = n;
-  s->sp.reqs = calloc(n, sizeof *s->sp.reqs);
-  s->sp.ids = calloc(3 * n, sizeof *s->sp.ids);
-  s->sp.scratch = calloc(n, sizeof *s->sp.scratch);
-  s->sp.itl = calloc(1, sizeof *s->sp.itl);
-  assert_non_null(s->sp.reqs);
-  assert_non_null(s->sp.itl);
-}
-
-static void space_free(space_t *s) {
-  free(s->sp.reqs);
-  free(s->sp.ids);
-  free(s->sp.scratch);
-  free(s->sp.itl);
-}
-
 static gs_serve_result serve(const char *model, uint64_t gpus, uint64_t replicas, const gs_scheduler *e, const gs_load *load) {
   gs_model m = ts_builtin(model);
   gs_gpu g = ts_h100();
@@ -160,13 +139,12 @@ static gs_serve_result serve(const char *model, uint64_t gpus, uint64_t replicas
   gs_plan p = serve_plan(gpus);
   gs_serve_result r;
   gs_error err;
-  space_t s;
+  gs_serve_space sp = ts_space((size_t)load->requests);
   int rc;
   ts_link("fast", &l);
-  space_alloc(&s, (size_t)load->requests);
   memset(&err, 0, sizeof err);
-  rc = gs_serve_run(&m, &g, &l, &p, replicas, e, load, &s.sp, &r, &err);
-  space_free(&s);
+  rc = gs_serve_run(&m, &g, &l, &p, replicas, e, load, &sp, &r, &err);
+  ts_space_free(&sp);
   if (rc != GS_OK) fail_msg("serve: %s: %s", err.field, err.what);
   return r;
 }
@@ -179,17 +157,6 @@ static gs_scheduler engine(const char *name) {
   /* the scheduler's mechanics, priced by the bare mixed step: the serving fit's figures off */
   e.flops_share = 0, e.seq_us = 0, e.overlap_share = 0;
   return e;
-}
-
-static gs_load load_of(int kind, uint64_t n, uint64_t prompt, uint64_t output) {
-  gs_load l;
-  memset(&l, 0, sizeof l);
-  l.kind = kind;
-  l.requests = n;
-  l.prompt_tokens = prompt;
-  l.output_tokens = output;
-  l.seed = 1;
-  return l;
 }
 
 static void in_order(const gs_dist *d) {
@@ -205,7 +172,7 @@ static void percentiles_in_order_and_e2e_adds_up(void **state) {
   (void)state;
   for (i = 0; i < 3; i++) {
     gs_scheduler e = engine(engines[i]);
-    gs_load l = load_of(GS_LOAD_OPEN, 300, 512, 64);
+    gs_load l = ts_load(GS_LOAD_OPEN, 300, 512, 64);
     gs_serve_result r;
     l.rate = 4;
     r = serve("8b", 1, 1, &e, &l);
@@ -226,7 +193,7 @@ static void percentiles_in_order_and_e2e_adds_up(void **state) {
  * N = 800 the drain is at most 1%: 2% is allowed. */
 static void closed_loop_obeys_littles_law(void **state) {
   gs_scheduler e = engine("vllm");
-  gs_load l = load_of(GS_LOAD_CLOSED, 800, 256, 32);
+  gs_load l = ts_load(GS_LOAD_CLOSED, 800, 256, 32);
   gs_serve_result r;
   (void)state;
   l.concurrency = 8;
@@ -242,7 +209,7 @@ static void closed_loop_obeys_littles_law(void **state) {
 /* The same seed gives the same figures; another seed other arrivals. */
 static void same_seed_same_figures(void **state) {
   gs_scheduler e = engine("vllm");
-  gs_load l = load_of(GS_LOAD_OPEN, 200, 300, 40);
+  gs_load l = ts_load(GS_LOAD_OPEN, 200, 300, 40);
   gs_serve_result a, b, c;
   (void)state;
   l.rate = 20;
@@ -258,7 +225,7 @@ static void same_seed_same_figures(void **state) {
  * still ends; TensorRT-LLM reserves each whole cache and never preempts. */
 static void small_pool_preempts_unless_reserved(void **state) {
   gs_scheduler e = engine("vllm"), t = engine("trt-llm");
-  gs_load l = load_of(GS_LOAD_BATCH, 64, 2000, 2000);
+  gs_load l = ts_load(GS_LOAD_BATCH, 64, 2000, 2000);
   gs_serve_result r;
   (void)state;
   e.memory_share = 0.3; /* 8B's 16 GB of weights and 4.6 GB of working memory in 24 GB: ~3.4 GB of cache, ~26k tokens */
@@ -278,7 +245,7 @@ static void small_pool_preempts_unless_reserved(void **state) {
 /* An open loop far above what the deployment completes is overloaded; far below, held. */
 static void overload_is_named(void **state) {
   gs_scheduler e = engine("vllm");
-  gs_load l = load_of(GS_LOAD_OPEN, 300, 512, 64);
+  gs_load l = ts_load(GS_LOAD_OPEN, 300, 512, 64);
   gs_serve_result r;
   (void)state;
   l.rate = 1e6;
@@ -301,7 +268,7 @@ static void one_request_is_its_chunks_then_its_decodes(void **state) {
   gs_link l;
   gs_plan p = serve_plan(1);
   gs_scheduler e = engine("vllm");
-  gs_load load = load_of(GS_LOAD_BATCH, 1, 5000, 4);
+  gs_load load = ts_load(GS_LOAD_BATCH, 1, 5000, 4);
   const uint64_t steps[][2] = {{0, 2048}, {2048, 2048}, {4096, 904}, {5000, 1}, {5001, 1}, {5002, 1}};
   double ttft = 0, e2e = 0, decode_max = 0;
   gs_serve_result r;
@@ -342,7 +309,7 @@ static void one_request_is_its_chunks_then_its_decodes(void **state) {
  * are those prefill steps. (With mixed set, SGLang's steps would be vLLM's: this fails.) */
 static void sglang_keeps_prefill_and_decode_apart(void **state) {
   gs_scheduler v = engine("vllm"), sg = engine("sglang");
-  gs_load load = load_of(GS_LOAD_OPEN, 40, 600, 30);
+  gs_load load = ts_load(GS_LOAD_OPEN, 40, 600, 30);
   gs_serve_result a, b;
   (void)state;
   load.rate = 50; /* arrivals while others decode */
@@ -364,7 +331,7 @@ static void lengths_are_read_and_replayed(void **state) {
   size_t count;
   gs_error err;
   gs_scheduler e = engine("vllm");
-  gs_load load = load_of(GS_LOAD_BATCH, 2, 0, 0);
+  gs_load load = ts_load(GS_LOAD_BATCH, 2, 0, 0);
   gs_serve_result r;
   (void)state;
   assert_int_equal(gs_lengths_parse(good, strlen(good), prompts, outputs, 4, &count, &err), GS_OK);

@@ -13,29 +13,6 @@
 #include "test_support.h"
 #include "internal.h"
 
-typedef struct {
-  gs_serve_space sp;
-} space_t;
-
-static void space_alloc(space_t *s, size_t n) {
-  s->sp.cap = n;
-  s->sp.reqs = calloc(n, sizeof *s->sp.reqs);
-  s->sp.ids = calloc(3 * n, sizeof *s->sp.ids);
-  s->sp.scratch = calloc(n, sizeof *s->sp.scratch);
-  s->sp.itl = calloc(1, sizeof *s->sp.itl);
-  assert_non_null(s->sp.reqs);
-  assert_non_null(s->sp.ids);
-  assert_non_null(s->sp.scratch);
-  assert_non_null(s->sp.itl);
-}
-
-static void space_free(space_t *s) {
-  free(s->sp.reqs);
-  free(s->sp.ids);
-  free(s->sp.scratch);
-  free(s->sp.itl);
-}
-
 /* vLLM's limits, priced by the bare mixed step (the serving fit's figures off). */
 static gs_scheduler bare_vllm(void) {
   gs_scheduler e;
@@ -46,24 +23,13 @@ static gs_scheduler bare_vllm(void) {
   return e;
 }
 
-static gs_load load_of(int kind, uint64_t n, uint64_t prompt, uint64_t output) {
-  gs_load l;
-  memset(&l, 0, sizeof l);
-  l.kind = kind;
-  l.requests = n;
-  l.prompt_tokens = prompt;
-  l.output_tokens = output;
-  l.seed = 1;
-  return l;
-}
-
 /* 70B on `gpus` H100s by groups, `flight` micro-batches in flight (0: serve's default). */
 static int run(uint64_t gpus, uint64_t flight, const gs_scheduler *e, const gs_load *load, gs_serve_result *r, gs_error *err) {
   gs_model m = ts_builtin("70b");
   gs_gpu g = ts_h100();
   gs_link l;
   gs_plan p;
-  space_t s;
+  gs_serve_space sp = ts_space((size_t)load->requests);
   int rc;
   ts_link("fast", &l);
   memset(&p, 0, sizeof p);
@@ -71,10 +37,9 @@ static int run(uint64_t gpus, uint64_t flight, const gs_scheduler *e, const gs_l
   p.split = GS_GROUPS;
   p.words = 1;
   p.in_flight = flight;
-  space_alloc(&s, (size_t)load->requests);
   memset(err, 0, sizeof *err);
-  rc = gs_serve_run(&m, &g, &l, &p, 1, e, load, &s.sp, r, err);
-  space_free(&s);
+  rc = gs_serve_run(&m, &g, &l, &p, 1, e, load, &sp, r, err);
+  ts_space_free(&sp);
   return rc;
 }
 
@@ -93,7 +58,7 @@ static gs_serve_result served(uint64_t gpus, uint64_t flight, const gs_scheduler
  * last completion 3T/2. */
 static void two_micro_batches_overlap_by_a_stage(void **state) {
   gs_scheduler e = bare_vllm();
-  gs_load one = load_of(GS_LOAD_BATCH, 1, 512, 1), two = load_of(GS_LOAD_BATCH, 2, 512, 1);
+  gs_load one = ts_load(GS_LOAD_BATCH, 1, 512, 1), two = ts_load(GS_LOAD_BATCH, 2, 512, 1);
   gs_serve_result alone, pair;
   double t;
   (void)state;
@@ -115,7 +80,7 @@ static void two_micro_batches_overlap_by_a_stage(void **state) {
  * at h and 2h, so the second is through at 2h + T where one alone takes h + T. */
 static void one_host_schedules_the_micro_batches_in_turn(void **state) {
   gs_scheduler e = bare_vllm();
-  gs_load one = load_of(GS_LOAD_BATCH, 1, 512, 1), two = load_of(GS_LOAD_BATCH, 2, 512, 1);
+  gs_load one = ts_load(GS_LOAD_BATCH, 1, 512, 1), two = ts_load(GS_LOAD_BATCH, 2, 512, 1);
   gs_serve_result alone, pair;
   (void)state;
   e.seq_us = 1e5;
@@ -128,7 +93,7 @@ static void one_host_schedules_the_micro_batches_in_turn(void **state) {
 /* The default: one micro-batch a stage. */
 static void serve_keeps_one_micro_batch_a_stage(void **state) {
   gs_scheduler e = bare_vllm();
-  gs_load l = load_of(GS_LOAD_CLOSED, 200, 256, 32);
+  gs_load l = ts_load(GS_LOAD_CLOSED, 200, 256, 32);
   gs_serve_result r;
   (void)state;
   l.concurrency = 16;
@@ -143,7 +108,7 @@ static void serve_keeps_one_micro_batch_a_stage(void **state) {
  * always busy). The same tokens are computed either way. */
 static void micro_batches_raise_throughput_up_to_the_stages(void **state) {
   gs_scheduler e = bare_vllm();
-  gs_load l = load_of(GS_LOAD_BATCH, 64, 256, 64);
+  gs_load l = ts_load(GS_LOAD_BATCH, 64, 256, 64);
   gs_serve_result one, four;
   (void)state;
   e.max_seqs = 16;
@@ -159,7 +124,7 @@ static void micro_batches_raise_throughput_up_to_the_stages(void **state) {
  * bound: C = 8 of N = 800, the drain at most 1%). */
 static void closed_loop_through_a_pipeline_obeys_littles_law(void **state) {
   gs_scheduler e = bare_vllm();
-  gs_load l = load_of(GS_LOAD_CLOSED, 800, 256, 32);
+  gs_load l = ts_load(GS_LOAD_CLOSED, 800, 256, 32);
   gs_serve_result r;
   (void)state;
   l.concurrency = 8;
@@ -172,7 +137,7 @@ static void closed_loop_through_a_pipeline_obeys_littles_law(void **state) {
 /* A closed loop needs a request for each micro-batch in flight. */
 static void fewer_requests_in_flight_than_micro_batches_is_refused(void **state) {
   gs_scheduler e = bare_vllm();
-  gs_load l = load_of(GS_LOAD_CLOSED, 100, 256, 32);
+  gs_load l = ts_load(GS_LOAD_CLOSED, 100, 256, 32);
   gs_serve_result r;
   gs_error err;
   (void)state;

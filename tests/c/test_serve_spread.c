@@ -35,36 +35,18 @@ static gs_scheduler engine(const char *name) {
   return e;
 }
 
-static gs_load load_of(int kind, uint64_t n, uint64_t prompt, uint64_t output) {
-  gs_load l;
-  memset(&l, 0, sizeof l);
-  l.kind = kind;
-  l.requests = n;
-  l.prompt_tokens = prompt;
-  l.output_tokens = output;
-  l.seed = 1;
-  return l;
-}
-
 static gs_serve_result serve(const gs_plan *p, uint64_t replicas, const gs_scheduler *e, const gs_load *load) {
   gs_model m = ts_builtin("qwen3-30b-a3b");
   gs_gpu g = ts_h100();
   gs_link l;
   gs_serve_result r;
-  gs_serve_space sp;
+  gs_serve_space sp = ts_space((size_t)load->requests);
   gs_error err;
-  size_t n = (size_t)load->requests;
   int rc;
   ts_link("fast", &l);
-  sp.cap = n;
-  sp.reqs = calloc(n, sizeof *sp.reqs);
-  sp.ids = calloc(3 * n, sizeof *sp.ids);
-  sp.scratch = calloc(n, sizeof *sp.scratch);
-  sp.itl = calloc(1, sizeof *sp.itl);
-  assert_true(sp.reqs && sp.ids && sp.scratch && sp.itl);
   memset(&err, 0, sizeof err);
   rc = gs_serve_run(&m, &g, &l, p, replicas, e, load, &sp, &r, &err);
-  free(sp.reqs), free(sp.ids), free(sp.scratch), free(sp.itl);
+  ts_space_free(&sp);
   if (rc != GS_OK) fail_msg("serve: %s: %s", err.field, err.what);
   return r;
 }
@@ -156,7 +138,7 @@ static void joined_step_waits_for_the_busiest_rank(void **state) {
 static void each_rank_serves_its_eighth(void **state) {
   gs_scheduler e = engine("vllm");
   gs_plan p = spread_plan(8, GS_ATTENTION_DATA);
-  gs_load l = load_of(GS_LOAD_BATCH, 8, 512, 64);
+  gs_load l = ts_load(GS_LOAD_BATCH, 8, 512, 64);
   gs_serve_result r;
   (void)state;
   r = serve(&p, 1, &e, &l);
@@ -177,7 +159,7 @@ static void each_rank_serves_its_eighth(void **state) {
 static void invariants_hold_on_ranks(void **state) {
   gs_scheduler e = engine("vllm");
   gs_plan p = spread_plan(8, GS_ATTENTION_DATA);
-  gs_load l = load_of(GS_LOAD_OPEN, 400, 512, 64);
+  gs_load l = ts_load(GS_LOAD_OPEN, 400, 512, 64);
   gs_serve_result r;
   const gs_dist *d[4];
   size_t i;
@@ -189,7 +171,7 @@ static void invariants_hold_on_ranks(void **state) {
   ts_assert_close(r.e2e.mean, r.ttft.mean + r.tpot.mean * 63, 1e-9);
   assert_int_equal(r.preemptions, 0);
   assert_true(r.computed_tokens == 400 * (512 + 64 - 1));
-  l = load_of(GS_LOAD_CLOSED, 800, 256, 32);
+  l = ts_load(GS_LOAD_CLOSED, 800, 256, 32);
   l.concurrency = 16;
   r = serve(&p, 1, &e, &l);
   ts_assert_close(r.requests_per_s * r.e2e.mean, 16, 0.02);
@@ -215,7 +197,7 @@ static void invariants_hold_on_ranks(void **state) {
 static void sglang_shares_its_limits_over_ranks(void **state) {
   gs_scheduler s = engine("sglang"), v = engine("vllm");
   gs_plan data = spread_plan(8, GS_ATTENTION_DATA), sliced = spread_plan(8, GS_ATTENTION_SLICES);
-  gs_load l = load_of(GS_LOAD_BATCH, 16, 256, 8);
+  gs_load l = ts_load(GS_LOAD_BATCH, 16, 256, 8);
   gs_serve_result r;
   (void)state;
   assert_true(s.max_batched_tokens == 8192 && v.max_batched_tokens == 8192);

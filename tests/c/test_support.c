@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -178,4 +179,33 @@ gs_gpu ts_h100(void) {
   g.flops = 9.895e14;
   g.arch = GS_ARCH_HOPPER;
   return g;
+}
+
+gs_serve_space ts_space(size_t n) {
+  gs_serve_space sp;
+  sp.cap = n;
+  sp.reqs = calloc(n, sizeof *sp.reqs);
+  sp.ids = calloc(3 * n, sizeof *sp.ids);
+  sp.scratch = calloc(n, sizeof *sp.scratch);
+  sp.itl = calloc(1, sizeof *sp.itl);
+  if (!sp.reqs || !sp.ids || !sp.scratch || !sp.itl) fail_msg("out of memory for %zu requests", n);
+  return sp;
+}
+
+void ts_space_free(gs_serve_space *sp) {
+  free(sp->reqs);
+  free(sp->ids);
+  free(sp->scratch);
+  free(sp->itl);
+}
+
+gs_load ts_load(int kind, uint64_t n, uint64_t prompt, uint64_t output) {
+  gs_load l;
+  memset(&l, 0, sizeof l);
+  l.kind = kind;
+  l.requests = n;
+  l.prompt_tokens = prompt;
+  l.output_tokens = output;
+  l.seed = 1;
+  return l;
 }

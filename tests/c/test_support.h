@@ -17,6 +17,12 @@ void ts_model(const char *key, gs_model *out);
 gs_model ts_builtin(const char *key);
 /* An H100 SXM's sheet figures (data/gpus.json), round enough to check by hand. */
 gs_gpu ts_h100(void);
+/* The caller's memory for a served run of n requests (gs_serve_space), allocated; fails
+ * the test when it cannot be; ts_space_free gives it back. */
+gs_serve_space ts_space(size_t n);
+void ts_space_free(gs_serve_space *sp);
+/* A load of n requests of fixed lengths, seed 1 (its rate or concurrency the caller's). */
+gs_load ts_load(int kind, uint64_t n, uint64_t prompt, uint64_t output);
 /* Fills out with data/gpu.json's GPU; fails the test on error. */
 void ts_gpu(gs_gpu *out);
 /* Fills out with the link "fast" or "slow" from data/links.json; fails the test on error. */
