@@ -999,6 +999,9 @@ typedef struct {
   int limits_shared;           /* 1: max_seqs and max_batched_tokens are the whole engine's, shared out over its
                                   attention ranks (SGLang divides them by dp_size); 0: each rank's own (vLLM's
                                   and TensorRT-LLM's ranks each run their own scheduler) */
+  int bench_limits;            /* 1: TensorRT-LLM's limits as trtllm-bench sets them from the load
+                                  (gs_bench_limits): max_seqs and max_batched_tokens 0 until then */
+  uint64_t weight_bits;        /* the weights' bits as a quantization names them (4, 8, 16; gs_engine_peak) */
 } gs_scheduler;
 
 /* The peak a served step of setting s computes at, into e->flops: 4-bit weights on a GPU
@@ -1034,7 +1037,7 @@ int gs_engine_defaults(const char *name, const gs_gpu *g, const char *gpu_key, u
 /* Which of an engine's limits were given (the rest are the engine's own at each count). */
 enum gs_served_given {
   GS_GIVEN_MAX_SEQS = 1, GS_GIVEN_BATCHED = 2, GS_GIVEN_SHARE = 4, GS_GIVEN_BLOCK = 8, GS_GIVEN_OVERLAP = 16,
-  GS_GIVEN_SEQ_US = 32, GS_GIVEN_FLOPS = 64
+  GS_GIVEN_SEQ_US = 32, GS_GIVEN_FLOPS = 64, GS_GIVEN_BENCH = 8192
 };
 /* The limits of `given` (enum gs_served_given bits) copied from limits into e, over its
  * defaults: serve's one layout and each layout of the served plan take them alike. */
@@ -1153,6 +1156,12 @@ typedef struct {
  * requests shared round-robin, each copy run by engine e; fills out. */
 int gs_serve_run(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, uint64_t replicas,
                  const gs_scheduler *e, const gs_load *load, gs_serve_space *space, gs_serve_result *out, gs_error *err);
+/* e's max_seqs and max_batched_tokens, where 0, as trtllm-bench sets them for the load l
+ * (csrc/serve/bench_limits.c names its source): from the memory the weights leave at the
+ * load's mean lengths, the token cap raised to hold the longest prompt beside a full batch;
+ * GS_ERR_NONE_FITS when its estimate holds no request. */
+int gs_bench_limits(const gs_model *m, const gs_gpu *g, const gs_plan *p, const gs_scheduler *e, const gs_load *l,
+                    uint64_t *max_seqs, uint64_t *max_tokens, gs_error *err);
 /* The pool of one instance: blocks of e->block_tokens tokens on each GPU. */
 int gs_serve_pool(const gs_model *m, const gs_gpu *g, const gs_plan *p, const gs_scheduler *e, uint64_t *blocks,
                   gs_error *err);

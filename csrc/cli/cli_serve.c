@@ -13,7 +13,7 @@ static const char SERVE_HEAD[] =
     "                      [--replicas R] [--experts slices|spread] [--attention data|slices]\n"
     "                      [--concurrency C | --rate R] [--requests N] [--prompt-tokens P]\n"
     "                      [--output-tokens O] [--lengths FILE|sharegpt] [--seed S]\n"
-    "                      [--engine vllm|sglang|trt-llm]\n"
+    "                      [--engine vllm|sglang|trt-llm] [--limits engine|trtllm-bench]\n"
     "                      [--max-seqs N] [--max-batched-tokens N] [--memory-share F]\n"
     "                      [--block-tokens N] [--overlap-share F] [--seq-us U]\n"
     "                      [--step-flops-share F] [--explain] [--json]\n"
@@ -93,10 +93,11 @@ static void serving_line(char *buf, size_t cap, const gs_scheduler *e, const gs_
            (unsigned long long)r->stages, (unsigned long long)r->in_flight, r->in_flight == 1 ? "" : "es",
            (unsigned long long)r->in_flight, (unsigned long long)r->stages);
   snprintf(buf, cap,
-           "%s's scheduler simulated step by step (max %llu sequences and %llu tokens a step, %s, %s; a pool of %llu "
+           "%s's scheduler simulated step by step (max %llu sequences and %llu tokens a step%s, %s, %s; a pool of %llu "
            "blocks of %llu tokens at %s of memory); a step's busy time max(read, compute) + %s x min, computing at %s of "
            "the peak, plus %s us a sequence%s; requests shared round-robin over the replicas%s",
            gs_engine_name(e->kind), (unsigned long long)r->max_seqs, (unsigned long long)r->max_batched_tokens,
+           e->bench_limits ? " as trtllm-bench sets them for this load" : "",
            e->mixed ? "prefill chunks beside decodes" : "a step prefills or decodes",
            e->reserve_full ? "a request's whole cache reserved, never preempted" : "preemption by recompute",
            (unsigned long long)r->pool_blocks, (unsigned long long)e->block_tokens,

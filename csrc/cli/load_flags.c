@@ -31,6 +31,12 @@ const gs_flag CLI_LOAD_FLAGS[] = {
             "depending on the GPU; csrc/serve/engine.c names the sources):\n"
             "  --engine E         vllm (default), sglang or trt-llm; also picks report's fitted\n"
             "                     efficiency for that engine"),
+    GS_CHOICE("--limits", "engine|trtllm-bench", AT(limits_from),
+              "engine (default): the\n"
+              "limits below not given are the engine's own; trtllm-bench: with\n"
+              "trt-llm, --max-seqs and --max-batched-tokens not given are those\n"
+              "trtllm-bench sets from the model, the GPUs and the load's mean\n"
+              "lengths, as TensorRT-LLM's published throughput tables ran"),
     GIVEN("--max-seqs", "N", limits.max_seqs, &REQUESTS_MOST, CLI_LOAD_MAX_SEQS, "sequences a step holds"),
     GIVEN("--max-batched-tokens", "N", limits.max_batched_tokens, &GS_MAX_WORDS, CLI_LOAD_BATCHED,
           "tokens a step computes (the prefill chunk budget)"),
@@ -61,6 +67,7 @@ int cli_load_check(cli_load_flags *l, const char *prompt, const char *cmd) {
     return cli_bad("--lengths: gives each request's prompt and output; leave out --prompt-tokens and --output-tokens");
   if (l->sharegpt && prompt && strcmp(prompt, "none") == 0)
     return cli_bad("--prompt-tokens: with --lengths sharegpt, the prompts' mean in tokens, not 'none'");
+  if (l->limits_from == 2) l->limits.bench_limits = 1, l->given |= CLI_LOAD_BENCH;
   if (l->given & CLI_LOAD_CONCURRENCY) l->load.kind = GS_LOAD_CLOSED;
   if (l->given & CLI_LOAD_RATE) l->load.kind = GS_LOAD_OPEN;
   return CLI_OK;

@@ -68,6 +68,7 @@ void gs_out_serve(const gs_out *o, const gs_setting *s, const gs_load *l, const 
                 s->plan.experts == GS_EXPERTS_SPREAD && s->plan.attention == GS_ATTENTION_DATA ? "data" : "slices",
                 (unsigned long long)r->ranks, (unsigned long long)r->max_seqs, (unsigned long long)r->max_batched_tokens);
   gs_out_format(o, ",\"stages\":%llu,\"in_flight\":%llu", (unsigned long long)r->stages, (unsigned long long)r->in_flight);
+  gs_out_format(o, ",\"limits\":\"%s\"", e->bench_limits ? "trtllm-bench" : "engine");
   load_json(o, l, lengths);
   gs_out_dist_ms(o, "ttft_ms", &r->ttft);
   gs_out_dist_ms(o, "tpot_ms", &r->tpot);

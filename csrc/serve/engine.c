@@ -121,7 +121,11 @@ static void trtllm_defaults(gs_scheduler *e) {
  * rows are such checkpoints (nvidia/...-FP4). A 4-bit integer checkpoint (AWQ, GPTQ) would
  * multiply at 16 bits; serve cannot tell them apart and takes the FP4 reading. */
 void gs_engine_peak(const gs_setting *s, gs_scheduler *e) {
+  uint64_t params = s->model.params ? s->model.params : 1;
+  double per_weight = (double)s->model.stored_bytes / (double)params; /* bytes */
   e->flops = s->real && s->bits == 4 && s->gpu.flops_fp4 > 0 ? s->gpu.flops_fp4 : 0;
+  /* the quantization trtllm-bench's heuristic names: --bits, else the checkpoint's bytes a weight */
+  e->weight_bits = s->bits ? s->bits : per_weight < 0.75 ? 4 : per_weight < 1.5 ? 8 : 16;
 }
 
 /* The serving fit's figures for the engine (data/serving.json): its own when the fitted
@@ -159,4 +163,9 @@ void gs_engine_given(gs_scheduler *e, const gs_scheduler *limits, unsigned given
   if (given & GS_GIVEN_OVERLAP) e->overlap_share = limits->overlap_share;
   if (given & GS_GIVEN_SEQ_US) e->seq_us = limits->seq_us;
   if (given & GS_GIVEN_FLOPS) e->flops_share = limits->flops_share;
+  if ((given & GS_GIVEN_BENCH) && limits->bench_limits) { /* trtllm-bench's, where none is given (serve.c) */
+    e->bench_limits = 1;
+    if (!(given & GS_GIVEN_MAX_SEQS)) e->max_seqs = 0;
+    if (!(given & GS_GIVEN_BATCHED)) e->max_batched_tokens = 0;
+  }
 }

@@ -216,6 +216,14 @@ static int serve_run(const gs_model *m, const gs_gpu *g, const gs_link *l, const
   double area, sustainable = 0;
   int rc;
   memset(out, 0, sizeof *out);
+  engine = *e;
+  if (e->bench_limits) { /* trtllm-bench's limits for this load (bench_limits.c) */
+    if (e->kind != GS_ENGINE_TRTLLM)
+      return gs_fail(err, GS_ERR_UNSUPPORTED, "limits", "trtllm-bench sets TensorRT-LLM's limits only, not %s's",
+                     gs_engine_name(e->kind));
+    if ((rc = gs_bench_limits(m, g, p, e, load, &engine.max_seqs, &engine.max_batched_tokens, err)) != GS_OK) return rc;
+  }
+  e = &engine;
   if ((rc = check_args(replicas, ranks, flight, e, load, space, err)) != GS_OK || (rc = gs_plan_check(m, p, err)) != GS_OK ||
       (rc = gs_serve_pool(m, g, p, e, &pool, err)) != GS_OK)
     return rc;
@@ -226,7 +234,6 @@ static int serve_run(const gs_model *m, const gs_gpu *g, const gs_link *l, const
   p = &served;
   if (e->flops > 0) gpu.flops = e->flops; /* gs_engine_peak's */
   g = &gpu;
-  engine = *e;
   if (e->limits_shared) { /* the engine's limits shared out over its attention ranks (engine.c) */
     engine.max_seqs = e->max_seqs / ranks > 0 || e->max_seqs == 0 ? e->max_seqs / ranks : 1;
     engine.max_batched_tokens = e->max_batched_tokens / ranks > 0 ? e->max_batched_tokens / ranks : 1;

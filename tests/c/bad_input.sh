@@ -581,6 +581,11 @@ bad "serve;--words;decides" serve --gpu h100-sxm --counts 4 --words 8
 bad "serve;--emit;decides" serve --gpu h100-sxm --counts 4 --emit vllm
 bad "--memory-share;no room for the cache" serve --gpu h100-sxm --counts 1 --model 405b
 bad "--max-batched-tokens;9000;without chunks" serve --gpu h100-sxm --counts 4 --engine trt-llm --prompt-tokens 9000
+# trtllm-bench's limits (csrc/serve/bench_limits.c): TensorRT-LLM's only, and refused where its estimate holds no request
+bad "--limits;engine or trtllm-bench" serve --gpu h100-sxm --counts 4 --limits bench
+bad "limits;TensorRT-LLM's limits only;vllm" serve --gpu h100-sxm --counts 4 --limits trtllm-bench
+bad "limits;no room for one request" serve --model 70b --gpu h100-sxm --counts 2 --engine trt-llm --limits trtllm-bench --prompt-tokens 60000 --output-tokens 40000 --requests 10
+good serve --gpu h100-sxm --counts 4 --engine trt-llm --limits trtllm-bench --prompt-tokens 9000 --requests 50
 bad "pool;200000 tokens" serve --model 8b --counts 1 --gpu l4 --requests 1 --prompt-tokens 100000 --output-tokens 100000
 # issue 29 item 4: spread experts beside data-parallel or sliced attention
 bad "--concurrency;attention ranks (8)" serve --model mixtral-8x7b --gpu h100-sxm --counts 8 --experts spread --concurrency 4

@@ -406,6 +406,19 @@ assert '4 micro-batches in flight' in four['serving_assumptions'] and '1 micro-b
 assert one['output_tokens_per_s'] < four['output_tokens_per_s']
 assert four['pool_blocks'] == one['pool_blocks'] // 4
 " "$tmp/pp4.json" "$tmp/pp1.json"
+# trtllm-bench's limits (csrc/serve/bench_limits.c): 70B at 16 bits on 4 H100 leaves
+# 4 x 80 GiB - 70,553,706,496 x 2 bytes (131.4 GiB) = 188.6 GiB, 0.9 of it for the cache;
+# a 9,000 + 128-token request takes 9,128 x 327,680 bytes (2.79 GiB): 60.9 requests, so a
+# batch of 64 and, without chunked prefill, 9,000 + 64 tokens a step (worked by hand).
+"$binary" serve --model 70b --gpu h100-sxm --counts 4 --engine trt-llm --prompt-tokens 8000 --requests 50 --json > "$tmp/trt.json"
+"$binary" serve --model 70b --gpu h100-sxm --counts 4 --engine trt-llm --limits trtllm-bench --prompt-tokens 9000 --requests 50 --json > "$tmp/bench.json"
+check "serve --limits trtllm-bench: the batch and token caps trtllm-bench sets, said in the JSON and the Serving line" python3 -c "
+import json, sys
+trt, bench = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert (trt['limits'], trt['max_seqs'], trt['max_batched_tokens']) == ('engine', 2048, 8192)
+assert (bench['limits'], bench['max_seqs'], bench['max_batched_tokens']) == ('trtllm-bench', 64, 9064)
+assert 'as trtllm-bench sets them' in bench['serving_assumptions'] and 'trtllm-bench' not in trt['serving_assumptions']
+" "$tmp/trt.json" "$tmp/bench.json"
 "$binary" serve --model 8b --gpu h100-sxm --counts 1 --rate 1e6 --requests 100 --output-tokens 16 --json > "$tmp/over.json"
 check "an open loop far above capacity is overloaded, with the rate it can hold" python3 -c "
 import json, sys
