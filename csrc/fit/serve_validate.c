@@ -52,12 +52,13 @@ int fit_serving_all(fit_serving_work *w, const char *left_out, fit_serving_resul
   return GS_OK;
 }
 
-/* 1 when two rows are the same source, engine, model, GPU and load. */
+/* 1 when two rows are the same source, engine, model, GPU and load (lengths, concurrency or
+ * arrival rate, and bits). */
 static int same_load(const serving_row *a, const serving_row *b) {
   const gs_serving_run *x = a->run, *y = b->run;
   return strcmp(x->source, y->source) == 0 && a->engine.kind == b->engine.kind && strcmp(a->model_key, b->model_key) == 0 &&
          strcmp(a->gpu_key, b->gpu_key) == 0 && x->input_tokens == y->input_tokens && x->output_tokens == y->output_tokens &&
-         x->concurrency == y->concurrency && x->weight_bits == y->weight_bits && x->kv_bits == y->kv_bits;
+         x->concurrency == y->concurrency && x->rate == y->rate && x->weight_bits == y->weight_bits && x->kv_bits == y->kv_bits;
 }
 
 /* 1 when two rows are the same source, engine, model, GPU and load in different layouts. */

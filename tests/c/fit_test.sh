@@ -443,6 +443,14 @@ chosen_of() { sed -n '/^sources/s/.*held-out sources \([0-9]*\) of 1 .*/\1/p' "$
 check "one group each time, its priced best within 5% of its measured best in exactly one of two files" \
   [ "$(chosen_of "$tmp/pairs_b")$(chosen_of "$tmp/pairs_c")" = "01" -o "$(chosen_of "$tmp/pairs_b")$(chosen_of "$tmp/pairs_c")" = "10" ]
 
+# Rows at different arrival rates are different loads: with s123 measured at 5 requests a
+# second (its note's rate_qps=5) and s124 all at once, the file holds no pair and no group.
+sed 's/^\(s123,.*\)"P15; /\1"P15; rate_qps=5; /' "$tmp/pairs_a.csv" > "$tmp/pairs_d.csv"
+check "the rated file differs in s123's note only" [ "$(diff "$tmp/pairs_a.csv" "$tmp/pairs_d.csv" | grep -c '^[<>]')" -eq 2 ]
+"$binary" validate --serving "$tmp/pairs_d.csv" > "$tmp/pairs_d" 2>&1
+check "no pair and no group across two arrival rates" \
+  sh -c "grep -q '^tokens a second a GPU: fitted sources none, held-out sources none' '$tmp/pairs_d' && grep -q '^sources none, held-out sources none' '$tmp/pairs_d'"
+
 # A gathered row measured at a request rate (serving-gathered-README.md: the note's
 # rate_qps=R) is an open loop at R: 8B on one H100, 2 requests a second of 128 output
 # tokens, completes about 2 x 128 = 256 tokens a second however fast the GPU (1,000 Poisson
