@@ -1121,9 +1121,12 @@ typedef struct {
 } gs_itl_hist;
 
 /* The caller's memory for a run of n requests (nothing in the library allocates). */
+#define GS_SERVE_IDS 8
 typedef struct {
   gs_serve_req *reqs;  /* n */
-  uint32_t *ids;       /* 3 n: a replica's requests, its running list, its waiting ring */
+  uint32_t *ids;       /* GS_SERVE_IDS n: a copy's requests, its running list, its waiting ring (3 n),
+                          and for prefill and decode on separate copies the decode copies' too and the
+                          hand-offs on the way (8 n) */
   double *scratch;     /* n: sorting */
   gs_itl_hist *itl;
   size_t cap;          /* n */
@@ -1146,6 +1149,7 @@ typedef struct {
   uint64_t ranks;                /* attention ranks an engine copy runs in lock step (1 but under attention data) */
   uint64_t stages;               /* a pipeline's stages (gs_pipeline_stages); 1 without groups */
   uint64_t in_flight;            /* micro-batches a pipeline keeps in flight, each its own scheduler; 1 without groups */
+  uint64_t prefill_copies, decode_copies; /* prefill and decode on separate copies (gs_serve_run_disagg); 0 and 0: not */
   int overloaded;                /* open loop: the rate is above sustainable_rate */
   double sustainable_rate;       /* open loop: requests a second all instances complete saturated; 0 otherwise */
   gs_mixed_cost typical;         /* the step with the median count of tokens, for --explain */
@@ -1156,6 +1160,15 @@ typedef struct {
  * requests shared round-robin, each copy run by engine e; fills out. */
 int gs_serve_run(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, uint64_t replicas,
                  const gs_scheduler *e, const gs_load *load, gs_serve_space *space, gs_serve_result *out, gs_error *err);
+/* Prefill and decode on separate copies of the layout (csrc/serve/disagg.c). */
+typedef struct {
+  uint64_t prefill, decode; /* copies that only prefill, copies that only decode */
+} gs_disagg;
+/* The load on d->prefill copies of the layout that prefill and d->decode that decode, each
+ * request's cache sent from one to the other over the link (csrc/serve/disagg.c); one engine
+ * a copy: no attention data parallel, no groups. space->ids has room for 8 n. */
+int gs_serve_run_disagg(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, const gs_disagg *d,
+                        const gs_scheduler *e, const gs_load *load, gs_serve_space *space, gs_serve_result *out, gs_error *err);
 /* e's max_seqs and max_batched_tokens, where 0, as trtllm-bench sets them for the load l
  * (csrc/serve/bench_limits.c names its source): from the memory the weights leave at the
  * load's mean lengths, the token cap raised to hold the longest prompt beside a full batch;

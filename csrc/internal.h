@@ -189,6 +189,22 @@ int gs_serve_instance(gs_serve_sim_args *a, size_t ranks, gs_error *err);
 /* a holds one args for each of `flight` micro-batches a pipeline of `stages` stages keeps
  * in flight, each its own scheduler over its own requests and pool (serve/pipeline.c). */
 int gs_serve_pipeline(gs_serve_sim_args *a, size_t flight, uint64_t stages, gs_error *err);
+/* Prefill and decode on separate copies (serve/disagg.c): a holds the prefill copies' args,
+ * then the decode copies' (each a load of kind batch: releases are the deployment's); the
+ * requests' outputs in `outputs` while the prefill copies see one output token each. */
+typedef struct {
+  gs_serve_sim_args *a;
+  size_t prefill, decode;  /* copies of each */
+  size_t requests;         /* all the deployment's */
+  size_t released;         /* a closed loop's first request not yet arrived; requests otherwise */
+  size_t landing_offset;   /* a decode copy's hand-offs on the way: room for its requests at its mine + this */
+  uint32_t *finishing;     /* room for the requests */
+  const double *outputs;   /* each request's output tokens */
+  double link_seconds;     /* a hand-off's start-up */
+  double link_bytes_per_s; /* a copy's GPUs' links together */
+  uint64_t cache_bits;
+} gs_serve_disagg_args;
+int gs_serve_disagg(gs_serve_disagg_args *d, gs_error *err);
 /* read/runs.c: an RFC 4180 CSV record at a time (the decode runs' reader and the serving
  * runs'), and a run's source: the note's leading tag ("P2"), else the source cell. */
 #define GS_CSV_FIELD_CAP GS_RUNS_FIELD_CAP
@@ -205,7 +221,8 @@ int gs_run_source(const char *note, const char *source, size_t line, char *out, 
  * holds). Required columns: id, hf_repo, gpu, tp, input_tokens, output_tokens,
  * throughput_tok_s, of which id, hf_repo and gpu may not be empty; the others may be
  * absent, and any other cell empty (0: not stated). A note's "rate_qps=R" is the rate of
- * an open loop the row was measured at. */
+ * an open loop the row was measured at; its "PD-DISAGGREGATED: P prefill + D decode" with
+ * "--tp-size N", prefill and decode on separate copies of N GPUs (serving-gathered-README.md). */
 #define GS_SERVING_RUNS_MAX 512
 typedef struct {
   char id[64], repo[128], gpu[64], software[128], source[64];
@@ -214,6 +231,8 @@ typedef struct {
   double throughput, itl_ms, ttft_ms; /* output tokens a second (the deployment's); ms; 0: not given */
   int prefill_only;   /* the note starts PREFILL-ONLY: the throughput counts input tokens */
   double rate;        /* the note's rate_qps: requests a second of an open loop; 0: none */
+  uint64_t pd_prefill, pd_decode; /* the note's "PD-DISAGGREGATED: P prefill + D decode": copies of
+                                     each, each of the note's "--tp-size N" GPUs (tp); 0: none */
 } gs_serving_run;
 typedef struct {
   size_t count;

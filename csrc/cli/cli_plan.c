@@ -416,7 +416,7 @@ static int plan_served(plan_options *o, const cli_report_flags *rf, const cli_re
   n = (size_t)o->sask.load.requests;
   sp.cap = n;
   sp.reqs = malloc(n * sizeof *sp.reqs);
-  sp.ids = malloc(3 * n * sizeof *sp.ids);
+  sp.ids = malloc(GS_SERVE_IDS * n * sizeof *sp.ids);
   sp.scratch = malloc(n * sizeof *sp.scratch);
   sp.itl = malloc(sizeof *sp.itl);
   if (!sp.reqs || !sp.ids || !sp.scratch || !sp.itl) rc = cli_bad("plan: out of memory for %zu requests", n);

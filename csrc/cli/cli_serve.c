@@ -10,7 +10,8 @@
 
 static const char SERVE_HEAD[] =
     "usage: gpusplit serve --model M --gpu G --counts N [--split S] [--in-flight B]\n"
-    "                      [--replicas R] [--experts slices|spread] [--attention data|slices]\n"
+    "                      [--replicas R | --prefill-copies P --decode-copies D]\n"
+    "                      [--experts slices|spread] [--attention data|slices]\n"
     "                      [--concurrency C | --rate R] [--requests N] [--prompt-tokens P]\n"
     "                      [--output-tokens O] [--lengths FILE|sharegpt] [--seed S]\n"
     "                      [--engine vllm|sglang|trt-llm] [--limits engine|trtllm-bench]\n"
@@ -28,11 +29,16 @@ static const char SERVE_HEAD[] =
 
 typedef struct {
   cli_load_flags lf;     /* the load and the engine's limits (load_flags.c) */
+  gs_disagg disagg;      /* --prefill-copies and --decode-copies; 0 and 0: not given */
+  unsigned copies_given; /* 1: --prefill-copies, 2: --decode-copies */
   int json, explain;
   int attention;         /* 0: not given; 1: data; 2: slices */
 } serve_options;
 
 #define AT(member) offsetof(serve_options, member)
+static const uint64_t COPIES_MOST = GS_SERVE_MAX_RANKS - 1;
+#define COPIES(name, member, bit, help) \
+  {name, GS_FLAG_WHOLE, "N", AT(member), bit, AT(copies_given), &COPIES_MOST, 0, 0, 0, 0, help}
 #define DECIDED(flag) GS_REFUSED(flag, "what the served load decides")
 /* serve's heading of the load's flags (CLI_LOAD_FLAGS, shared with plan), then its own,
  * and report's that a served load decides. */
@@ -52,6 +58,12 @@ static const gs_flag SERVE_FLAGS[] = {
               "the count divides the heads). Under data, --max-seqs and\n"
               "--max-batched-tokens are each rank's for vllm and trt-llm, the whole\n"
               "engine's for sglang (1/N a rank)"),
+    COPIES("--prefill-copies", disagg.prefill, 1,
+           "prefill and decode on separate copies of the layout, as\n"
+           "SGLang's PD disaggregation: N copies only prefill, and each\n"
+           "request's cache goes over the link to one of the\n"
+           "--decode-copies, which only decode (round-robin both; give both)"),
+    COPIES("--decode-copies", disagg.decode, 2, "copies that only decode (with --prefill-copies)"),
     GS_SWITCH("--explain", AT(explain), 0, "the sums of the step in which half the requests were done"),
     GS_SWITCH("--json", AT(json), 0, "one JSON object instead of the table"),
     DECIDED("--words"), DECIDED("--gpus"), DECIDED("--max-n"), DECIDED("--cache-per-chat"),
@@ -71,6 +83,10 @@ static int read_flags(int argc, char **argv, serve_options *o, cli_report_flags 
   engine = rf->q.engine;
   if (engine && strcmp(engine, "vllm") != 0 && strcmp(engine, "sglang") != 0 && strcmp(engine, "trt-llm") != 0)
     return cli_bad("--engine: serve simulates vllm, sglang or trt-llm, not '%s'", engine);
+  if (o->copies_given && o->copies_given != 3)
+    return cli_bad("--prefill-copies: give it with --decode-copies, one count each");
+  if (o->copies_given && rf->q.replicas > 1)
+    return cli_bad("--replicas: prefill and decode copies are the deployment; leave out --replicas");
   return cli_load_check(&o->lf, rf->prompt_tokens, "serve");
 }
 
@@ -95,7 +111,7 @@ static void serving_line(char *buf, size_t cap, const gs_scheduler *e, const gs_
   snprintf(buf, cap,
            "%s's scheduler simulated step by step (max %llu sequences and %llu tokens a step%s, %s, %s; a pool of %llu "
            "blocks of %llu tokens at %s of memory); a step's busy time max(read, compute) + %s x min, computing at %s of "
-           "the peak, plus %s us a sequence%s; requests shared round-robin over the replicas%s",
+           "the peak, plus %s us a sequence%s; requests shared round-robin over the %s%s",
            gs_engine_name(e->kind), (unsigned long long)r->max_seqs, (unsigned long long)r->max_batched_tokens,
            e->bench_limits ? " as trtllm-bench sets them for this load" : "",
            e->mixed ? "prefill chunks beside decodes" : "a step prefills or decodes",
@@ -105,6 +121,9 @@ static void serving_line(char *buf, size_t cap, const gs_scheduler *e, const gs_
            e->flops_share > 0 ? gs_plain((char[32]){0}, 32, e->flops_share) : "report's share",
            gs_plain((char[32]){0}, 32, e->seq_us),
            r->stages > 1 ? pipeline : "",
+           r->prefill_copies ? "prefill copies, each request's cache then sent over the link to the decode copies in turn "
+                               "(each GPU its share at once), its first token out when the cache lands"
+                             : "replicas",
            r->ranks > 1 ? " and over each copy's attention ranks, each with its own scheduler and pool, their steps joined by "
                           "the expert layers (a step lasts as the slowest rank's)"
                         : "");
@@ -119,11 +138,15 @@ static void print_dist_row(const char *name, const gs_dist *d) {
 
 static void print_table(const gs_setting *s, const serve_options *o, const gs_serve_result *r, const char *serving) {
   char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP], c[GS_FIGURE_CAP];
-  printf("Serve: %s on %llu x %s (%s%s%s), %llu replica%s: %llu GPU%s\n", s->model_name,
-         (unsigned long long)(r->gpus / s->replicas), s->gpu_text.name, gs_split_name(s->plan.split),
-         s->plan.experts == GS_EXPERTS_SPREAD ? ", experts spread, attention " : "",
-         s->plan.experts == GS_EXPERTS_SPREAD ? (s->plan.attention == GS_ATTENTION_DATA ? "data-parallel" : "sliced") : "",
-         (unsigned long long)s->replicas, s->replicas == 1 ? "" : "s", (unsigned long long)r->gpus, r->gpus == 1 ? "" : "s");
+  uint64_t copies = r->prefill_copies ? r->prefill_copies + r->decode_copies : s->replicas;
+  printf("Serve: %s on %llu x %s (%s%s%s), ", s->model_name, (unsigned long long)(r->gpus / copies), s->gpu_text.name,
+         gs_split_name(s->plan.split), s->plan.experts == GS_EXPERTS_SPREAD ? ", experts spread, attention " : "",
+         s->plan.experts == GS_EXPERTS_SPREAD ? (s->plan.attention == GS_ATTENTION_DATA ? "data-parallel" : "sliced") : "");
+  if (r->prefill_copies)
+    printf("%llu prefill cop%s and %llu decode cop%s", (unsigned long long)r->prefill_copies,
+           r->prefill_copies == 1 ? "y" : "ies", (unsigned long long)r->decode_copies, r->decode_copies == 1 ? "y" : "ies");
+  else printf("%llu replica%s", (unsigned long long)s->replicas, s->replicas == 1 ? "" : "s");
+  printf(": %llu GPU%s\n", (unsigned long long)r->gpus, r->gpus == 1 ? "" : "s");
   if (o->lf.sharegpt) {
     printf("Load: %llu requests drawn from ShareGPT's lengths (seed %llu; prompts %s, outputs %s tokens on average), ",
            (unsigned long long)o->lf.load.requests, (unsigned long long)o->lf.load.seed,
@@ -206,12 +229,15 @@ static int simulate(const cli_report_options *r, const serve_options *o, const g
   int rc;
   sp.cap = n;
   sp.reqs = malloc(n * sizeof *sp.reqs);
-  sp.ids = malloc(3 * n * sizeof *sp.ids);
+  sp.ids = malloc(GS_SERVE_IDS * n * sizeof *sp.ids);
   sp.scratch = malloc(n * sizeof *sp.scratch);
   sp.itl = malloc(sizeof *sp.itl);
   rc = !sp.reqs || !sp.ids || !sp.scratch || !sp.itl ? cli_bad("serve: out of memory for %zu requests", n) : CLI_OK;
-  if (rc == CLI_OK && gs_serve_run(&r->setting.model, &r->setting.gpu, &r->setting.link, p, r->setting.replicas, e, &o->lf.load,
-                                   &sp, out, &err) != GS_OK)
+  if (rc == CLI_OK &&
+      (o->copies_given ? gs_serve_run_disagg(&r->setting.model, &r->setting.gpu, &r->setting.link, p, &o->disagg, e, &o->lf.load,
+                                             &sp, out, &err)
+                       : gs_serve_run(&r->setting.model, &r->setting.gpu, &r->setting.link, p, r->setting.replicas, e,
+                                      &o->lf.load, &sp, out, &err)) != GS_OK)
     rc = strcmp(err.field, "requests") == 0 || strcmp(err.field, "concurrency") == 0 || strcmp(err.field, "replicas") == 0
              ? cli_bad("--%s: %s", err.field, err.what)
          : strcmp(err.field, "memory_share") == 0 ? cli_bad("--memory-share: %s", err.what)

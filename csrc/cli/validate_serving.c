@@ -44,7 +44,7 @@ static int work_open(const char *path, fit_serving_work *w) {
   cap = w->rows ? fit_serving_map(w) : 1;
   w->sp.cap = cap;
   w->sp.reqs = malloc(cap * sizeof *w->sp.reqs);
-  w->sp.ids = malloc(3 * cap * sizeof *w->sp.ids);
+  w->sp.ids = malloc(GS_SERVE_IDS * cap * sizeof *w->sp.ids);
   w->sp.scratch = malloc(cap * sizeof *w->sp.scratch);
   w->sp.itl = malloc(sizeof *w->sp.itl);
   if (w->rows && w->priced && w->use && w->sp.reqs && w->sp.ids && w->sp.scratch && w->sp.itl) return CLI_OK;
@@ -91,9 +91,14 @@ static void print_row(const serving_row *r, const serving_priced *p) {
   printf(" %-8s %-15s %-20s", r->engine_name, r->model_key, r->gpu_key);
   /* ep N: experts spread, attention sliced (tp with ep); dep N: beside data-parallel attention */
   int spread = r->plan.experts == GS_EXPERTS_SPREAD, data = spread && r->plan.attention == GS_ATTENTION_DATA;
-  snprintf(layout, sizeof layout, "%s%llu x%llu %s", data ? "dep" : spread ? "ep" : r->plan.split == GS_GROUPS ? "pp" : "tp",
-           (unsigned long long)r->plan.gpus, (unsigned long long)r->replicas,
-           r->load.kind == GS_LOAD_CLOSED ? "closed" : r->load.kind == GS_LOAD_OPEN ? "rate" : "at once");
+  /* P prefill and D decode copies: "tp2 1p3d" */
+  if (r->disagg.prefill)
+    snprintf(layout, sizeof layout, "tp%llu %llup%llud %s", (unsigned long long)r->plan.gpus, (unsigned long long)r->disagg.prefill,
+             (unsigned long long)r->disagg.decode, r->load.kind == GS_LOAD_CLOSED ? "closed" : r->load.kind == GS_LOAD_OPEN ? "rate" : "at once");
+  else
+    snprintf(layout, sizeof layout, "%s%llu x%llu %s", data ? "dep" : spread ? "ep" : r->plan.split == GS_GROUPS ? "pp" : "tp",
+             (unsigned long long)r->plan.gpus, (unsigned long long)r->replicas,
+             r->load.kind == GS_LOAD_CLOSED ? "closed" : r->load.kind == GS_LOAD_OPEN ? "rate" : "at once");
   printf(" %-18s", layout);
   figure_cells(p, r, FIT_TPUT);
   figure_cells(p, r, FIT_TPOT);

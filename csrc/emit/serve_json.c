@@ -59,9 +59,12 @@ void gs_out_serve(const gs_out *o, const gs_setting *s, const gs_load *l, const 
   gs_out_json_string(o, s->model_name);
   gs_out_text(o, ",\"gpu\":");
   gs_out_json_string(o, s->gpu_text.name);
+  uint64_t copies = r->prefill_copies ? r->prefill_copies + r->decode_copies : s->replicas;
   gs_out_format(o, ",\"engine\":\"%s\",\"split\":\"%s\",\"gpus_per_replica\":%llu,\"replicas\":%llu,\"gpus\":%llu",
-                gs_engine_name(e->kind), gs_split_name(s->plan.split), (unsigned long long)(r->gpus / s->replicas),
-                (unsigned long long)s->replicas, (unsigned long long)r->gpus);
+                gs_engine_name(e->kind), gs_split_name(s->plan.split), (unsigned long long)(r->gpus / copies),
+                (unsigned long long)(r->prefill_copies ? 1 : s->replicas), (unsigned long long)r->gpus);
+  gs_out_format(o, ",\"prefill_copies\":%llu,\"decode_copies\":%llu", (unsigned long long)r->prefill_copies,
+                (unsigned long long)r->decode_copies);
   /* attention data-parallel only beside spread experts (csrc/core/mixed_spread.c) */
   gs_out_format(o, ",\"experts\":\"%s\",\"attention\":\"%s\",\"attention_ranks\":%llu,\"max_seqs\":%llu,\"max_batched_tokens\":%llu",
                 s->plan.experts == GS_EXPERTS_SPREAD ? "spread" : "slices",

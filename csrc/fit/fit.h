@@ -106,6 +106,7 @@ typedef struct {
   gs_link link;
   gs_plan plan;             /* its gpus the row's tp x pp */
   uint64_t replicas;
+  gs_disagg disagg;         /* prefill and decode copies (the note's PD-DISAGGREGATED); 0 and 0: not */
   gs_scheduler engine;      /* the engine's defaults for the GPU and count, data/serving.json's figures in */
   const char *engine_name;  /* as --engine names it */
   const char *model_key, *gpu_key; /* the catalogue's */

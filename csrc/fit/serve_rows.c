@@ -10,7 +10,8 @@
  * - GPU: the catalogue entry of the row's part (GPU_NAMES below); a part the catalogue
  *   lacks, or whose variant the row leaves open, is not priced;
  * - layout: tp x pp GPUs, slices (tp) or groups (pp), dp replicas; tp mixed with pp is not
- *   priced. A row that states ep (issue 29 item 4, mapped before any held-out row's spread
+ *   priced. A note's PD-DISAGGREGATED (G8; decided from serving-gathered-README.md before
+ *   any of its rows was priced): P prefill and D decode copies of its --tp-size GPUs. A row that states ep (issue 29 item 4, mapped before any held-out row's spread
  *   figure was read): with attn_dp, experts spread beside data-parallel attention on
  *   attn_dp GPUs (ep must equal it and tp be 1, blank or equal: SGLang's --dp N
  *   --enable-dp-attention --ep N, TensorRT-LLM's enable_attention_dp, vLLM's -dp N
@@ -112,22 +113,30 @@ static const char *gpu_key(const char *gpu) {
   return NULL;
 }
 
-/* Whether text holds word, letters compared without case. */
-static int holds(const char *text, const char *word) {
+/* Where text first holds word, letters compared without case; NULL when it does not. */
+static const char *first_at(const char *text, const char *word) {
   size_t i, n = strlen(word);
   for (; *text; text++) {
     for (i = 0; i < n && gs_ascii_lower(text[i]) == word[i]; i++) {}
-    if (i == n) return 1;
+    if (i == n) return text;
   }
-  return 0;
+  return NULL;
 }
 
+/* Whether text holds word, letters compared without case. */
+static int holds(const char *text, const char *word) { return first_at(text, word) != NULL; }
+
+/* The engine the software names first: "SGLang (...); client vllm bench serve" is SGLang's.
+ * Until 2026-12-06, when G8's rows were first priced, vLLM was matched wherever it
+ * appeared, and G8's SGLang rows read as vLLM's; the order was fixed on seeing that. */
 const char *fit_serving_engine(const char *software) {
-  if (holds(software, "tensorrt")) return "trt-llm";
-  if (holds(software, "vllm")) return "vllm";
-  if (holds(software, "sglang")) return "sglang";
-  if (holds(software, "deepspeed-fastgen")) return "vllm";
-  return NULL;
+  static const char *const NAMES[][2] = {
+      {"tensorrt", "trt-llm"}, {"vllm", "vllm"}, {"sglang", "sglang"}, {"deepspeed-fastgen", "vllm"}};
+  const char *best = NULL, *at;
+  size_t i, pick = 0;
+  for (i = 0; i < sizeof NAMES / sizeof NAMES[0]; i++)
+    if ((at = first_at(software, NAMES[i][0])) && (!best || at < best)) best = at, pick = i;
+  return best ? NAMES[pick][1] : NULL;
 }
 
 int fit_serving_fitted(const char *source) {
@@ -161,6 +170,8 @@ static const char *refused(const gs_serving_run *r, const char **model, const ch
   if (r->ep && r->attn_dp && (r->ep != r->attn_dp || (r->tp > 1 && r->tp != r->attn_dp)))
     return "ep unlike attn_dp, or attention data parallel beside tp";
   if (r->ep && !r->attn_dp && r->ep != r->tp) return "ep unlike tp beside sliced attention";
+  if (r->pd_prefill && (r->ep || r->attn_dp || r->pp > 1 || r->dp > 1))
+    return "prefill and decode copies beside experts spread, groups or replicas";
   if (!r->tp && !r->attn_dp) return "no layout in the files read";
   if (!(r->input_tokens >= 0.5) || !(r->output_tokens >= 0.5)) return "lengths not stated";
   if (r->prefill_only) return "prefill-only throughput";
@@ -205,6 +216,7 @@ int fit_serving_row(const gs_serving_run *r, serving_row *out) {
   out->plan.words = 1;
   out->plan.in_flight = 0;
   out->plan.prompt_tokens = 0;
+  out->disagg.prefill = r->pd_prefill, out->disagg.decode = r->pd_decode;
   if (gs_engine_defaults(engine, &s.gpu, s.gpu_text.key, out->plan.gpus, &out->engine, &err) != GS_OK)
     return gs_format(out->why, sizeof out->why, "refused: %s", err.what), 0;
   gs_engine_peak(&s, &out->engine);
@@ -226,7 +238,7 @@ int fit_serving_row(const gs_serving_run *r, serving_row *out) {
   out->model_key = model;
   out->gpu_key = gpu;
   out->fitted = fit_serving_fitted(r->source);
-  out->in_fit = out->fitted && out->plan.experts == GS_EXPERTS_SLICES;
+  out->in_fit = out->fitted && out->plan.experts == GS_EXPERTS_SLICES && !r->pd_prefill;
   return out->ok = 1;
 }
 
@@ -249,7 +261,9 @@ int fit_serving_price(const serving_row *row, const gs_serving_fit *fig, gs_serv
   int rc;
   memset(out, 0, sizeof *out);
   if (fig) e.flops_share = fig->flops_share, e.seq_us = fig->seq_us, e.overlap_share = fig->overlap_share;
-  rc = gs_serve_run(&row->model, &row->gpu, &row->link, &row->plan, row->replicas, &e, &row->load, sp, &out->result, err);
+  rc = row->disagg.prefill
+           ? gs_serve_run_disagg(&row->model, &row->gpu, &row->link, &row->plan, &row->disagg, &e, &row->load, sp, &out->result, err)
+           : gs_serve_run(&row->model, &row->gpu, &row->link, &row->plan, row->replicas, &e, &row->load, sp, &out->result, err);
   if (rc != GS_OK) return rc;
   errors_of(row->run, out);
   out->ok = 1;

@@ -64,7 +64,8 @@ static int same_load(const serving_row *a, const serving_row *b) {
 /* 1 when two rows are the same source, engine, model, GPU and load in different layouts. */
 static int same_but_layout(const serving_row *a, const serving_row *b) {
   int layout = a->plan.gpus != b->plan.gpus || a->plan.split != b->plan.split || a->plan.experts != b->plan.experts ||
-               a->plan.attention != b->plan.attention || a->replicas != b->replicas;
+               a->plan.attention != b->plan.attention || a->replicas != b->replicas ||
+               a->disagg.prefill != b->disagg.prefill || a->disagg.decode != b->disagg.decode;
   return layout && same_load(a, b);
 }
 
@@ -76,7 +77,7 @@ static int compared(const fit_serving_work *w, size_t i, int keep, const char *s
 /* Output tokens a second a GPU: the row's measured (priced 0) or priced (1). */
 static double per_gpu(const fit_serving_work *w, size_t i, int priced) {
   const serving_row *r = &w->rows[i];
-  double gpus = (double)(r->plan.gpus * r->replicas);
+  double gpus = (double)(r->plan.gpus * (r->disagg.prefill ? r->disagg.prefill + r->disagg.decode : r->replicas));
   return (priced ? w->priced[i].value[FIT_TPUT] : r->run->throughput) / gpus;
 }
 

@@ -55,6 +55,40 @@ static int note_rate(const char *note, size_t line, double *rate, gs_error *err)
   return GS_OK;
 }
 
+/* The whole number after `key` in note (at most 1,024); 0 when the key is absent. */
+static int note_count(const char *note, const char *key, size_t line, uint64_t *out, gs_error *err) {
+  const char *at = strstr(note, key);
+  uint64_t v = 0;
+  *out = 0;
+  if (!at) return GS_OK;
+  for (at += strlen(key); *at >= '0' && *at <= '9' && v <= 1024; at++) v = v * 10 + (uint64_t)(*at - '0');
+  if (v < 1 || v > 1024) return gs_fail(err, GS_ERR_RANGE, "note", "line %zu: %s must be followed by a count from 1 to 1024", line, key);
+  *out = v;
+  return GS_OK;
+}
+
+/* A note's "PD-DISAGGREGATED: P prefill + D decode ... --tp-size N" (serving-gathered-
+ * README.md, G8): P and D copies of N GPUs, tp N where the tp cell is empty. */
+static int note_pd(const char *note, size_t line, gs_serving_run *r, gs_error *err) {
+  static const char KEY[] = "PD-DISAGGREGATED: ";
+  static const char PLUS[] = " prefill + ";
+  const char *at = strstr(note, KEY), *decode;
+  uint64_t tp;
+  int rc;
+  if (!at) return GS_OK;
+  at += sizeof KEY - 1;
+  decode = at + strspn(at, "0123456789");
+  if (strncmp(decode, PLUS, sizeof PLUS - 1) != 0 ||
+      strncmp(decode + sizeof PLUS - 1 + strspn(decode + sizeof PLUS - 1, "0123456789"), " decode", 7) != 0)
+    return gs_fail(err, GS_ERR_SHAPE, "note", "line %zu: PD-DISAGGREGATED: must read \"P prefill + D decode\"", line);
+  if ((rc = note_count(at, "", line, &r->pd_prefill, err)) != GS_OK ||
+      (rc = note_count(decode, PLUS, line, &r->pd_decode, err)) != GS_OK)
+    return rc;
+  if ((rc = note_count(note, "--tp-size ", line, &tp, err)) != GS_OK) return rc;
+  if (r->tp == 0) r->tp = tp;
+  return GS_OK;
+}
+
 static int read_row(const char *const *v, size_t line, gs_serving_run *r, gs_error *err) {
   double x[C_KNOWN] = {0};
   static const int WHOLE[] = {C_KVBITS, C_TP, C_PP, C_EP, C_DP, C_ADP, C_CONC}, REAL[] = {C_WBITS, C_IN, C_OUT, C_TPUT, C_ITL, C_TTFT};
@@ -80,6 +114,7 @@ static int read_row(const char *const *v, size_t line, gs_serving_run *r, gs_err
   r->dp = x[C_DP] >= 1 ? (uint64_t)x[C_DP] : 1;
   r->concurrency = (uint64_t)x[C_CONC];
   r->prefill_only = strstr(v[C_NOTE], "PREFILL-ONLY") != NULL;
+  if ((rc = note_pd(v[C_NOTE], line, r, err)) != GS_OK) return rc;
   return note_rate(v[C_NOTE], line, &r->rate, err);
 }
 

@@ -78,6 +78,7 @@ int gs_serve_pipeline(gs_serve_sim_args *a, size_t flight, uint64_t stages, gs_e
     host_free = (x->now > host_free ? x->now : host_free) + host;
     end = through_stages(free_at, stages, host_free, (c.seconds - host) / (double)stages);
     sim_advance_ranks(x, &w, 1, end - x->now, a->out);
+    if ((rc = sim_guard(a->out, err)) != GS_OK) return rc;
     for (v = 0, done = 0; v < flight; v++) done += s[v].done;
     sim_typical(done, mine, &c, &w, 1, &typical, a->out);
   }

@@ -39,6 +39,11 @@ void sim_arrive(sim *s) {
   }
 }
 
+void sim_enqueue(sim *s, uint32_t id) {
+  wait_push(s, id, 0);
+  s->in_system++;
+}
+
 /* Drops the last running request's cache and sends it to the front of the queue. */
 static void preempt_last(sim *s) {
   uint32_t id = s->run[--s->run_n];
@@ -90,7 +95,8 @@ static void admit(sim *s, uint64_t *budget, gs_step_work *w) {
     uint32_t id = s->wait[s->wait_head];
     gs_serve_req *q = &s->reqs[id];
     uint64_t need = q->prompt + q->generated - q->computed, t = need < *budget ? need : *budget;
-    uint64_t want = s->e->reserve_full ? blocks_for(s, q->prompt + q->output) : blocks_for(s, t);
+    /* computed: 0 but for a request handed over with its prompt's cache (disagg.c) */
+    uint64_t want = s->e->reserve_full ? blocks_for(s, q->prompt + q->output) : blocks_for(s, q->computed + t);
     if ((!s->e->chunked && need > *budget) || want > s->free_blocks) break;
     s->wait_head = (s->wait_head + 1) % s->mine_n;
     s->wait_n--;
@@ -111,7 +117,12 @@ static int can_admit(const sim *s) {
   if (s->wait_n == 0 || s->run_n >= s->e->max_seqs) return 0;
   q = &s->reqs[s->wait[s->wait_head]];
   need = q->prompt + q->generated - q->computed;
-  return blocks_for(s, need < s->e->max_batched_tokens ? need : s->e->max_batched_tokens) <= s->free_blocks;
+  /* SGLang's PrefillAdder starts a prompt only when the pool holds all of it, not only its
+   * first chunk (python/sglang/srt/managers/schedule_policy.py: rem_total_tokens against the
+   * input's length): a prompt admitted by its first chunk alone could find no room for its
+   * next, be preempted and start again, over and over. computed is 0 but for a request
+   * handed over with its prompt's cache (disagg.c). */
+  return blocks_for(s, q->computed + need) <= s->free_blocks;
 }
 
 /* Builds the next step; w->tokens is 0 when nothing can run. */
@@ -189,6 +200,12 @@ int sim_price_step(const sim *s, const gs_step_work *w, size_t ranks, gs_mixed_c
   return rc;
 }
 
+int sim_guard(const gs_serve_result *out, gs_error *err) {
+  if (out->steps <= 4 * (uint64_t)GS_SERVE_MAX_STEPS) return GS_OK;
+  return gs_fail(err, GS_ERR_NONE_FITS, "pool", "the run passed %llu steps: preemptions keep undoing the work (a pool too small "
+                 "for the requests in flight)", 4 * (unsigned long long)GS_SERVE_MAX_STEPS);
+}
+
 /* The ranks' step done: time advanced on every rank, tokens computed, the pool's peak. */
 void sim_advance_ranks(sim *s, const gs_step_work *w, size_t ranks, double seconds, gs_serve_result *out) {
   size_t r;
@@ -264,6 +281,7 @@ int gs_serve_instance(gs_serve_sim_args *a, size_t ranks, gs_error *err) {
     empty = 0;
     if ((rc = sim_price_step(&s[0], w, ranks, &c, &host, err)) != GS_OK) return rc;
     sim_advance_ranks(s, w, ranks, c.seconds, a->out);
+    if ((rc = sim_guard(a->out, err)) != GS_OK) return rc;
     for (done = 0, r = 0; r < ranks; r++) done += s[r].done;
     sim_typical(done, mine, &c, w, ranks, &typical, a->out);
   }

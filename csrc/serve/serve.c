@@ -177,6 +177,52 @@ static int run_replicas(const gs_model *m, const gs_gpu *g, const gs_link *l, co
   return GS_OK;
 }
 
+/* Prefill and decode on separate copies (disagg.c): request i prefilled by copy i mod P and
+ * decoded by copy i mod D; in ids, the prefill copies' lists (3 n), the decode copies' (3 n),
+ * their hand-offs on the way (n) and the requests finishing a step (n); the outputs kept
+ * in scratch while the prefill copies see one token each. */
+static int run_disagg(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, const gs_disagg *dg,
+                      const gs_scheduler *e, const gs_load *load, gs_serve_space *sp, uint64_t pool, gs_serve_result *out,
+                      double *area, gs_error *err) {
+  gs_serve_sim_args a[GS_SERVE_MAX_RANKS];
+  gs_serve_disagg_args d;
+  gs_load batch = *load;
+  size_t n = (size_t)load->requests, copies = (size_t)(dg->prefill + dg->decode), v, i, off[2] = {0, 0};
+  uint64_t servers_hold = p->per_server ? p->per_server : UINT64_MAX;
+  const gs_link *link = (dg->prefill + dg->decode) * p->gpus <= servers_hold ? l : &p->between;
+  int rc;
+  batch.kind = GS_LOAD_BATCH; /* arrivals and releases are the deployment's (disagg.c) */
+  gs_load_fill(load, sp->reqs);
+  memset(sp->itl, 0, sizeof *sp->itl);
+  memset(a, 0, sizeof a);
+  memset(&d, 0, sizeof d);
+  d.released = load->kind == GS_LOAD_CLOSED ? (size_t)load->concurrency : n;
+  for (i = 0; i < n; i++) {
+    sp->scratch[i] = (double)sp->reqs[i].output;
+    sp->reqs[i].output = 1;
+    if (i >= d.released) sp->reqs[i].arrival = -1;
+  }
+  for (v = 0; v < copies; v++) {
+    int decode = v >= dg->prefill;
+    size_t base = decode ? 3 * n : 0, of = decode ? (size_t)dg->decode : (size_t)dg->prefill;
+    size_t lane = decode ? v - (size_t)dg->prefill : v, k = 0;
+    uint32_t *mine = sp->ids + base + off[decode];
+    for (i = lane; i < n; i += of) mine[k++] = (uint32_t)i;
+    a[v].m = m, a[v].g = g, a[v].l = l, a[v].p = p, a[v].e = e, a[v].load = &batch, a[v].reqs = sp->reqs;
+    a[v].pool = pool, a[v].out = out, a[v].itl = sp->itl;
+    a[v].mine = mine, a[v].run = mine + n, a[v].wait = mine + 2 * n, a[v].mine_n = k;
+    off[decode] += k;
+  }
+  d.a = a, d.prefill = (size_t)dg->prefill, d.decode = (size_t)dg->decode, d.requests = n;
+  d.landing_offset = 3 * n, d.finishing = sp->ids + 7 * n, d.outputs = sp->scratch;
+  d.link_seconds = link->base_us * 1e-6;
+  d.link_bytes_per_s = (double)p->gpus * link->bandwidth;
+  d.cache_bits = p->cache_bits ? p->cache_bits : 16;
+  if ((rc = gs_serve_disagg(&d, err)) != GS_OK) return rc;
+  for (*area = 0, v = 0; v < copies; v++) *area += a[v].area;
+  return GS_OK;
+}
+
 /* The requests' figures: each distribution, the deployment's rates. */
 static void summarize(const gs_load *load, gs_serve_space *sp, double area, gs_serve_result *out) {
   size_t n = (size_t)load->requests, i, k = 0;
@@ -207,8 +253,8 @@ static void summarize(const gs_load *load, gs_serve_space *sp, double area, gs_s
 /* saturate: an open loop's sustainable rate from a saturated pass first (gs_serve_run);
  * 0: the load alone (gs_serve_run_only, the plan's searches, which know the rate). */
 static int serve_run(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, uint64_t replicas,
-                     const gs_scheduler *e, const gs_load *load, gs_serve_space *space, gs_serve_result *out, int saturate,
-                     gs_error *err) {
+                     const gs_disagg *dg, const gs_scheduler *e, const gs_load *load, gs_serve_space *space,
+                     gs_serve_result *out, int saturate, gs_error *err) {
   uint64_t pool, max_prompt, max_request, all, ranks = gs_attention_ranks(p), flight = flight_of(p, load, replicas);
   gs_scheduler engine;
   gs_plan served = *p;
@@ -224,6 +270,12 @@ static int serve_run(const gs_model *m, const gs_gpu *g, const gs_link *l, const
     if ((rc = gs_bench_limits(m, g, p, e, load, &engine.max_seqs, &engine.max_batched_tokens, err)) != GS_OK) return rc;
   }
   e = &engine;
+  if (dg && (ranks > 1 || flight > 1 || replicas != 1 || dg->prefill < 1 || dg->decode < 1 ||
+             dg->prefill + dg->decode > GS_SERVE_MAX_RANKS))
+    return gs_fail(err, GS_ERR_UNSUPPORTED, "disaggregate",
+                   "prefill and decode copies, at least 1 each and %d in all at most, are simulated for one engine a copy "
+                   "(no replicas, attention data parallel or groups)",
+                   GS_SERVE_MAX_RANKS);
   if ((rc = check_args(replicas, ranks, flight, e, load, space, err)) != GS_OK || (rc = gs_plan_check(m, p, err)) != GS_OK ||
       (rc = gs_serve_pool(m, g, p, e, &pool, err)) != GS_OK)
     return rc;
@@ -248,14 +300,20 @@ static int serve_run(const gs_model *m, const gs_gpu *g, const gs_link *l, const
     /* what the deployment completes saturated: the same requests all sent at once */
     gs_load batch = *load;
     batch.kind = GS_LOAD_BATCH;
-    if ((rc = run_replicas(m, g, l, p, replicas, flight, e, &batch, space, pool, out, &area, err)) != GS_OK) return rc;
+    rc = dg ? run_disagg(m, g, l, p, dg, e, &batch, space, pool, out, &area, err)
+            : run_replicas(m, g, l, p, replicas, flight, e, &batch, space, pool, out, &area, err);
+    if (rc != GS_OK) return rc;
     summarize(&batch, space, area, out);
     sustainable = out->requests_per_s;
     memset(out, 0, sizeof *out);
   }
-  if ((rc = run_replicas(m, g, l, p, replicas, flight, e, load, space, pool, out, &area, err)) != GS_OK) return rc;
+  rc = dg ? run_disagg(m, g, l, p, dg, e, load, space, pool, out, &area, err)
+          : run_replicas(m, g, l, p, replicas, flight, e, load, space, pool, out, &area, err);
+  if (rc != GS_OK) return rc;
   summarize(load, space, area, out);
-  out->gpus = p->gpus * replicas;
+  out->gpus = p->gpus * (dg ? dg->prefill + dg->decode : replicas);
+  out->prefill_copies = dg ? dg->prefill : 0;
+  out->decode_copies = dg ? dg->decode : 0;
   out->pool_blocks = pool;
   out->pool_tokens = pool * e->block_tokens;
   out->max_seqs = e->max_seqs;
@@ -270,10 +328,15 @@ static int serve_run(const gs_model *m, const gs_gpu *g, const gs_link *l, const
 
 int gs_serve_run(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, uint64_t replicas,
                  const gs_scheduler *e, const gs_load *load, gs_serve_space *space, gs_serve_result *out, gs_error *err) {
-  return serve_run(m, g, l, p, replicas, e, load, space, out, 1, err);
+  return serve_run(m, g, l, p, replicas, NULL, e, load, space, out, 1, err);
+}
+
+int gs_serve_run_disagg(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, const gs_disagg *d,
+                        const gs_scheduler *e, const gs_load *load, gs_serve_space *space, gs_serve_result *out, gs_error *err) {
+  return serve_run(m, g, l, p, 1, d, e, load, space, out, 1, err);
 }
 
 int gs_serve_run_only(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, uint64_t replicas,
                       const gs_scheduler *e, const gs_load *load, gs_serve_space *space, gs_serve_result *out, gs_error *err) {
-  return serve_run(m, g, l, p, replicas, e, load, space, out, 0, err);
+  return serve_run(m, g, l, p, replicas, NULL, e, load, space, out, 0, err);
 }

@@ -25,6 +25,8 @@ typedef struct {
 void sim_init(sim *s, const gs_serve_sim_args *a);
 /* Requests whose time (s->now) has come join the queue. */
 void sim_arrive(sim *s);
+/* Request id joins the queue now, by another way than its arrival (a hand-off). */
+void sim_enqueue(sim *s, uint32_t id);
 /* The next step's work; w->tokens is 0 when nothing can run. */
 void sim_build_step(sim *s, gs_step_work *w);
 /* After a step: tokens computed and sampled, the finished released. */
@@ -35,6 +37,10 @@ int sim_all_idle(const sim *s, size_t ranks, double *next);
 /* The price of the ranks' joined step, the host's time for each sequence held included
  * (and alone in *host). */
 int sim_price_step(const sim *s, const gs_step_work *w, size_t ranks, gs_mixed_cost *c, double *host, gs_error *err);
+/* GS_OK while a run's steps stay within 4 times the load's bound (check_args holds a load to
+ * GS_SERVE_MAX_STEPS without preemptions); past it, preemptions are undoing the work they
+ * let run, and the run stops with an error rather than turn for ever. */
+int sim_guard(const gs_serve_result *out, gs_error *err);
 /* The ranks' step done after `seconds`: their clocks, tokens and pool peaks advanced. */
 void sim_advance_ranks(sim *s, const gs_step_work *w, size_t ranks, double seconds, gs_serve_result *out);
 

@@ -581,6 +581,13 @@ bad "serve;--words;decides" serve --gpu h100-sxm --counts 4 --words 8
 bad "serve;--emit;decides" serve --gpu h100-sxm --counts 4 --emit vllm
 bad "--memory-share;no room for the cache" serve --gpu h100-sxm --counts 1 --model 405b
 bad "--max-batched-tokens;9000;without chunks" serve --gpu h100-sxm --counts 4 --engine trt-llm --prompt-tokens 9000
+# prefill and decode on separate copies (csrc/serve/disagg.c): both counts, one engine a copy
+bad "--prefill-copies;with --decode-copies" serve --model 70b --gpu h100-sxm --counts 2 --prefill-copies 1
+bad "--replicas;leave out --replicas" serve --model 70b --gpu h100-sxm --counts 2 --prefill-copies 1 --decode-copies 1 --replicas 2
+bad "disaggregate;no replicas, attention data parallel or groups" serve --model 70b --gpu h100-sxm --counts 2 --split groups --prefill-copies 1 --decode-copies 1
+bad "--prefill-copies;from 1 to 63" serve --model 70b --gpu h100-sxm --counts 2 --prefill-copies 0 --decode-copies 1
+bad "disaggregate;64 in all at most" serve --model 70b --gpu h100-sxm --counts 2 --prefill-copies 40 --decode-copies 40
+good serve --model 70b --gpu h100-sxm --counts 2 --prefill-copies 1 --decode-copies 3 --concurrency 16 --requests 64
 # trtllm-bench's limits (csrc/serve/bench_limits.c): TensorRT-LLM's only, and refused where its estimate holds no request
 bad "--limits;engine or trtllm-bench" serve --gpu h100-sxm --counts 4 --limits bench
 bad "limits;TensorRT-LLM's limits only;vllm" serve --gpu h100-sxm --counts 4 --limits trtllm-bench

@@ -406,6 +406,19 @@ assert '4 micro-batches in flight' in four['serving_assumptions'] and '1 micro-b
 assert one['output_tokens_per_s'] < four['output_tokens_per_s']
 assert four['pool_blocks'] == one['pool_blocks'] // 4
 " "$tmp/pp4.json" "$tmp/pp1.json"
+# Prefill and decode on separate copies (csrc/serve/disagg.c): the JSON names the copies
+# and counts every GPU; the table and the Serving line say so.
+"$binary" serve --model 70b --gpu h100-sxm --counts 2 --prefill-copies 1 --decode-copies 3 --concurrency 16 --requests 64 --json > "$tmp/pd.json"
+"$binary" serve --model 70b --gpu h100-sxm --counts 2 --prefill-copies 1 --decode-copies 3 --concurrency 16 --requests 64 > "$tmp/pd.txt"
+check "serve --prefill-copies 1 --decode-copies 3: 8 GPUs, the copies in the JSON, the table and the Serving line" python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert (d['gpus'], d['gpus_per_replica'], d['prefill_copies'], d['decode_copies']) == (8, 2, 1, 3)
+assert 'cache then sent over the link' in d['serving_assumptions']
+assert d['ttft_ms']['p50'] <= d['ttft_ms']['p90'] <= d['ttft_ms']['p99']
+text = open(sys.argv[2]).read()
+assert '1 prefill copy and 3 decode copies: 8 GPUs' in text
+" "$tmp/pd.json" "$tmp/pd.txt"
 # trtllm-bench's limits (csrc/serve/bench_limits.c): 70B at 16 bits on 4 H100 leaves
 # 4 x 80 GiB - 70,553,706,496 x 2 bytes (131.4 GiB) = 188.6 GiB, 0.9 of it for the cache;
 # a 9,000 + 128-token request takes 9,128 x 327,680 bytes (2.79 GiB): 60.9 requests, so a

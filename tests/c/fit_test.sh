@@ -443,6 +443,22 @@ chosen_of() { sed -n '/^sources/s/.*held-out sources \([0-9]*\) of 1 .*/\1/p' "$
 check "one group each time, its priced best within 5% of its measured best in exactly one of two files" \
   [ "$(chosen_of "$tmp/pairs_b")$(chosen_of "$tmp/pairs_c")" = "01" -o "$(chosen_of "$tmp/pairs_b")$(chosen_of "$tmp/pairs_c")" = "10" ]
 
+# A gathered row whose note reads "PD-DISAGGREGATED: P prefill + D decode" with "--tp-size N"
+# (serving-gathered-README.md, G8) is priced as P prefill and D decode copies of N GPUs,
+# whatever the tp cell holds empty; its software names SGLang first (its client after it),
+# so SGLang's engine prices it. A note that does not read so is refused by line.
+cat > "$tmp/pd.csv" <<'CSV'
+id,model,hf_repo,weight_bits,kv_bits,gpu,gpus_per_server,servers,intra_link,inter_link,tp,pp,ep,dp,attn_dp,concurrency,input_tokens,output_tokens,throughput_tok_s,throughput_per_gpu_tok_s,itl_ms,ttft_ms,software,date,source,note
+d1,gpt-oss-120b,openai/gpt-oss-120b,4,,H200-SXM-141GB,8,1,,,,,,,,32,1024,256,2000,250,10,300,"SGLang (PD); client vllm bench serve",2025,x,"G8; PD-DISAGGREGATED: 1 prefill + 3 decode SGLang workers, each --tp-size 2 (hand-made)"
+CSV
+"$binary" validate --serving "$tmp/pd.csv" > "$tmp/pd" 2>&1
+check "a PD-DISAGGREGATED row is priced as 1 prefill and 3 decode copies of 2 GPUs, by SGLang" \
+  sh -c "grep -q '^d1 .* sglang .*tp2 1p3d closed ' '$tmp/pd'"
+sed 's/1 prefill + 3 decode/1 prefill and 3 decode/' "$tmp/pd.csv" > "$tmp/pd_bad.csv"
+"$binary" validate --serving "$tmp/pd_bad.csv" > "$tmp/pd_bad" 2>&1
+check "a PD-DISAGGREGATED note that does not read P prefill + D decode is refused, by line, exit 2" \
+  sh -c "[ $? -eq 2 ] && grep -q 'note: line 2: PD-DISAGGREGATED: must read' '$tmp/pd_bad'"
+
 # Rows at different arrival rates are different loads: with s123 measured at 5 requests a
 # second (its note's rate_qps=5) and s124 all at once, the file holds no pair and no group.
 sed 's/^\(s123,.*\)"P15; /\1"P15; rate_qps=5; /' "$tmp/pairs_a.csv" > "$tmp/pairs_d.csv"

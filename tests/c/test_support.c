@@ -185,7 +185,7 @@ gs_serve_space ts_space(size_t n) {
   gs_serve_space sp;
   sp.cap = n;
   sp.reqs = calloc(n, sizeof *sp.reqs);
-  sp.ids = calloc(3 * n, sizeof *sp.ids);
+  sp.ids = calloc(GS_SERVE_IDS * n, sizeof *sp.ids);
   sp.scratch = calloc(n, sizeof *sp.scratch);
   sp.itl = calloc(1, sizeof *sp.itl);
   if (!sp.reqs || !sp.ids || !sp.scratch || !sp.itl) fail_msg("out of memory for %zu requests", n);

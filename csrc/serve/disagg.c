@@ -1,0 +1,155 @@
+/* Prefill and decode on separate copies (issue 29 item 4's last layout): P copies of the
+ * layout only prefill, D copies only decode, and a request's cache is sent from the one to
+ * the other, as SGLang's prefill-decode disaggregation runs (docs.sglang.io, "PD
+ * Disaggregation": prefill and decode servers, the cache sent over NIXL or Mooncake, a
+ * router in front; its round-robin router sends request i to prefill server i mod P and
+ * decode server i mod D).
+ * - A prefill copy runs its requests through the engine's scheduler (scheduler.c) as
+ *   requests of one output token: the step that computes a prompt's last token samples its
+ *   first output token, and the request leaves with its cache.
+ * - The cache of the prompt goes to the decode copy over the link between them: each of a
+ *   copy's n GPUs sends its share to its counterpart, all at once, so the hand-off takes
+ *   the link's base latency plus the cache's bytes over n links' bandwidth (the servers'
+ *   link within one server, else the link between servers). Hand-offs are not queued
+ *   behind one another.
+ * - The first token reaches the client when the cache has reached the decode copy (the
+ *   decode server streams every token); the decode copy then admits the request with its
+ *   prompt computed and runs its decodes; a decode copy that must preempt recomputes.
+ * - The copies run side by side, each on its own clock; the loop always steps the copy
+ *   whose clock is earliest, so every hand-off and closed-loop release is seen by the copy
+ *   it reaches before that copy's clock passes it.
+ * - A closed loop is the deployment's: a request done releases the next request of all. */
+#include "sim.h"
+
+#define NEVER 1e300
+
+/* A decode copy's hand-offs still on the way: a binary heap of ids by arrival (the time
+ * the cache lands, kept in the request's first_token). */
+typedef struct {
+  uint32_t *ids;
+  size_t n;
+} landing;
+
+static double landing_time(const gs_serve_req *reqs, uint32_t id) { return reqs[id].first_token; }
+
+static void landing_push(landing *h, const gs_serve_req *reqs, uint32_t id) {
+  size_t i = h->n++;
+  while (i > 0 && landing_time(reqs, h->ids[(i - 1) / 2]) > landing_time(reqs, id)) {
+    h->ids[i] = h->ids[(i - 1) / 2];
+    i = (i - 1) / 2;
+  }
+  h->ids[i] = id;
+}
+
+static uint32_t landing_pop(landing *h, const gs_serve_req *reqs) {
+  uint32_t top = h->ids[0], last = h->ids[--h->n];
+  size_t i = 0;
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= h->n) break;
+    if (c + 1 < h->n && landing_time(reqs, h->ids[c + 1]) < landing_time(reqs, h->ids[c])) c++;
+    if (landing_time(reqs, h->ids[c]) >= landing_time(reqs, last)) break;
+    h->ids[i] = h->ids[c];
+    i = c;
+  }
+  if (h->n > 0) h->ids[i] = last;
+  return top;
+}
+
+/* The prompt's cache from a prefill copy to a decode copy: each GPU's share over its own
+ * link, at once. */
+static double handoff(const gs_serve_disagg_args *d, const gs_model *m, uint64_t prompt) {
+  uint64_t kept = m->window && m->window < prompt ? m->window : prompt;
+  return d->link_seconds + (double)gs_cache_bytes_at(m, prompt, kept, d->cache_bits) / d->link_bytes_per_s;
+}
+
+/* When copy x can next do something: now when it holds or waits for a request, else when
+ * its next request arrives (a prefill copy) or lands (a decode copy), else never. */
+static double ready_at(const sim *x, const landing *h) {
+  double t;
+  if (x->run_n > 0 || x->wait_n > 0) return x->now;
+  if (h) {
+    if (h->n == 0) return NEVER;
+    t = landing_time(x->reqs, h->ids[0]);
+  } else {
+    if (x->next >= x->mine_n || x->reqs[x->mine[x->next]].arrival < 0) return NEVER;
+    t = x->reqs[x->mine[x->next]].arrival;
+  }
+  return t > x->now ? t : x->now;
+}
+
+/* The requests that finish in the step just built: running, with their last token due. */
+static size_t finishing(const sim *x, uint32_t *out) {
+  size_t i, k = 0;
+  for (i = 0; i < x->run_n; i++) {
+    const gs_serve_req *q = &x->reqs[x->run[i]];
+    if (q->step_tokens > 0 && q->computed + q->step_tokens == q->prompt + q->generated && q->generated + 1 >= q->output)
+      out[k++] = x->run[i];
+  }
+  return k;
+}
+
+int gs_serve_disagg(gs_serve_disagg_args *d, gs_error *err) {
+  sim s[GS_SERVE_MAX_RANKS];
+  landing h[GS_SERVE_MAX_RANKS];
+  gs_step_work w;
+  gs_mixed_cost c;
+  size_t copies = d->prefill + d->decode, v, k, n = d->requests, done = 0, released = d->released;
+  int typical = 0, rc;
+  size_t stuck = 0;
+  if (d->prefill < 1 || d->decode < 1 || copies > GS_SERVE_MAX_RANKS)
+    return gs_fail(err, GS_ERR_RANGE, "copies", "prefill and decode copies: at least 1 each, %d in all at most",
+                   GS_SERVE_MAX_RANKS);
+  for (v = 0; v < copies; v++) {
+    sim_init(&s[v], &d->a[v]);
+    if (v >= d->prefill) {
+      s[v].next = s[v].mine_n; /* a decode copy's requests come by hand-off, not arrival */
+      h[v].ids = d->a[v].mine + d->landing_offset, h[v].n = 0;
+    }
+  }
+  while (done < n) {
+    double best = NEVER, t, host;
+    size_t at = 0, ends;
+    sim *x;
+    for (v = 0; v < copies; v++)
+      if ((t = ready_at(&s[v], v >= d->prefill ? &h[v] : NULL)) < best) best = t, at = v;
+    if (best >= NEVER) return gs_fail(err, GS_ERR_NONE_FITS, "pool", "no request can run on the prefill or decode copies");
+    x = &s[at];
+    x->now = best;
+    if (at < d->prefill) sim_arrive(x);
+    else
+      while (h[at].n > 0 && landing_time(x->reqs, h[at].ids[0]) <= x->now) sim_enqueue(x, landing_pop(&h[at], x->reqs));
+    sim_build_step(x, &w);
+    if (w.tokens == 0) {
+      if (++stuck > 2 * copies + 2)
+        return gs_fail(err, GS_ERR_NONE_FITS, "pool", "no request can run: the cache pool of %llu blocks cannot hold one",
+                       (unsigned long long)x->pool);
+      continue;
+    }
+    stuck = 0;
+    ends = finishing(x, d->finishing);
+    if ((rc = sim_price_step(x, &w, 1, &c, &host, err)) != GS_OK) return rc;
+    sim_advance_ranks(x, &w, 1, c.seconds, d->a[0].out);
+    if ((rc = sim_guard(d->a[0].out, err)) != GS_OK) return rc;
+    for (k = 0; k < ends; k++) {
+      uint32_t id = d->finishing[k];
+      gs_serve_req *q = &x->reqs[id];
+      if (at < d->prefill) { /* prefilled: the cache sent to its decode copy */
+        size_t to = d->prefill + id % d->decode;
+        q->first_token = q->last_token = q->finish + handoff(d, x->m, q->prompt);
+        q->output = (uint64_t)d->outputs[id];
+        if (q->output > 1) {
+          q->state = 0, q->finish = 0;
+          landing_push(&h[to], x->reqs, id);
+          continue;
+        }
+        q->finish = q->first_token;
+      }
+      done++;
+      if (released < n) x->reqs[released++].arrival = q->finish; /* a closed loop's next request */
+    }
+    sim_typical(done, n, &c, &w, 1, &typical, d->a[0].out);
+  }
+  sim_close(s, copies, d->a);
+  return GS_OK;
+}
