@@ -6,7 +6,8 @@
  * How a row maps (the same decisions scripts/serve_compare.py made before any held-out row
  * was priced; tests/measured/serving-runs-README.md):
  * - model: the catalogue entry of the row's repository, its organisation and its
- *   quantisation suffix (-FP4, -FP8, -NVFP4) dropped; weight_bits as --bits;
+ *   quantisation suffix (-FP4, -FP8, -NVFP4) dropped; weight_bits as --bits, kv_bits as
+ *   --cache-bits;
  * - GPU: the catalogue entry of the row's part (GPU_NAMES below); a part the catalogue
  *   lacks, or whose variant the row leaves open, is not priced;
  * - layout: tp x pp GPUs, slices (tp) or groups (pp), dp replicas; tp mixed with pp is not
@@ -193,6 +194,9 @@ static void request_of(const gs_serving_run *r, const char *model, const char *g
   q->engine = engine;
   q->prompt_tokens = round_even(r->input_tokens);
   q->bits = r->weight_bits > 0 ? (uint64_t)r->weight_bits : 0;
+  /* the cache's bits where the row states them (until 2026-12-06 the column was not read,
+   * and every cache was priced at 16 bits; found reading G2's held-out errors) */
+  q->cache_bits = r->kv_bits;
 }
 
 /* A copy's GPUs: the attention ranks under attention data parallel, else tp x pp. */

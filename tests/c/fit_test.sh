@@ -459,6 +459,19 @@ sed 's/1 prefill + 3 decode/1 prefill and 3 decode/' "$tmp/pd.csv" > "$tmp/pd_ba
 check "a PD-DISAGGREGATED note that does not read P prefill + D decode is refused, by line, exit 2" \
   sh -c "[ $? -eq 2 ] && grep -q 'note: line 2: PD-DISAGGREGATED: must read' '$tmp/pd_bad'"
 
+# A row's kv_bits is its cache's bits (--cache-bits): 70B on one H200 at 8-bit weights, its
+# 3,000 requests of 1,000 + 1,000 tokens sent at once fill the cache pool, so a cache of
+# 8 bits, twice the requests in the pool, completes more tokens a second than one of 16.
+cat > "$tmp/kv.csv" <<'CSV'
+id,model,hf_repo,weight_bits,kv_bits,gpu,gpus_per_server,servers,intra_link,inter_link,tp,pp,ep,dp,attn_dp,concurrency,input_tokens,output_tokens,throughput_tok_s,throughput_per_gpu_tok_s,itl_ms,ttft_ms,software,date,source,note
+k16,Llama-3.1-70B,meta-llama/Llama-3.1-70B,8,,H200-SXM-141GB,1,1,,,1,1,,1,,,1000,1000,2800,2800,,,TensorRT-LLM,2025,x,"G2; hand-made"
+k8,Llama-3.1-70B,meta-llama/Llama-3.1-70B,8,8,H200-SXM-141GB,1,1,,,1,1,,1,,,1000,1000,2800,2800,,,TensorRT-LLM,2025,x,"G2; hand-made"
+CSV
+"$binary" validate --serving "$tmp/kv.csv" > "$tmp/kv" 2>&1
+kv_priced() { awk -v id="$1" '$1 == id { sub(/.* at once +/, ""); print $2 }' "$tmp/kv"; }
+check "a row with kv_bits 8 is priced with an 8-bit cache: more tokens a second than the same row at 16" \
+  awk -v a="$(kv_priced k8)" -v b="$(kv_priced k16)" 'BEGIN { exit !(a + 0 > 1.2 * (b + 0) && b + 0 > 0) }'
+
 # Rows at different arrival rates are different loads: with s123 measured at 5 requests a
 # second (its note's rate_qps=5) and s124 all at once, the file holds no pair and no group.
 sed 's/^\(s123,.*\)"P15; /\1"P15; rate_qps=5; /' "$tmp/pairs_a.csv" > "$tmp/pairs_d.csv"
