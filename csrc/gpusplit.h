@@ -1169,6 +1169,10 @@ typedef struct {
  * a copy: no attention data parallel, no groups. space->ids has room for 8 n. */
 int gs_serve_run_disagg(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, const gs_disagg *d,
                         const gs_scheduler *e, const gs_load *load, gs_serve_space *space, gs_serve_result *out, gs_error *err);
+/* The same without an open loop's saturated pass first, as gs_serve_run_only. */
+int gs_serve_run_disagg_only(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, const gs_disagg *d,
+                             const gs_scheduler *e, const gs_load *load, gs_serve_space *space, gs_serve_result *out,
+                             gs_error *err);
 /* e's max_seqs and max_batched_tokens, where 0, as trtllm-bench sets them for the load l
  * (csrc/serve/bench_limits.c names its source): from the memory the weights leave at the
  * load's mean lengths, the token cap raised to hold the longest prompt beside a full batch;
@@ -1198,8 +1202,12 @@ enum gs_served_stat { GS_STAT_MEAN = 0, GS_STAT_P50 = 1, GS_STAT_P90 = 2, GS_STA
  * requests, 495e6, took 2.5 s). */
 #define GS_SERVED_MAX_COUNT 64
 #define GS_SERVED_MAX_WORK 250000000u
-/* Room for every layout of a copy up to GS_SERVED_MAX_COUNT: slices, groups, slices-groups. */
-#define GS_SERVED_LAYOUTS_MAX (GS_SERVED_MAX_COUNT * 3)
+/* The prefill and decode copies a disaggregated layout of the plan takes (--disaggregate):
+ * 1:1, 1:2, 2:1, 1:3, 3:1. */
+#define GS_SERVED_PD_RATIOS 5
+/* Room for every layout of a copy up to GS_SERVED_MAX_COUNT: slices, groups, slices-groups,
+ * and slices with prefill and decode apart at each ratio. */
+#define GS_SERVED_LAYOUTS_MAX (GS_SERVED_MAX_COUNT * (3 + GS_SERVED_PD_RATIOS))
 typedef struct {
   uint64_t gpus_max;       /* the budget, 1 to GS_MAX_GPUS */
   int has_load;            /* 1: load is the whole deployment's; 0: search each layout's Poisson rate */
@@ -1209,6 +1217,7 @@ typedef struct {
   unsigned given;          /* enum gs_served_given */
   double target_ttft_s, target_tpot_s; /* 0: none */
   int stat;                /* enum gs_served_stat: which figure the targets hold */
+  int disaggregate;        /* 1: also slices with prefill and decode on separate copies (gs_serve_run_disagg) */
 } gs_served_ask;
 
 typedef struct {
@@ -1224,7 +1233,12 @@ typedef struct {
   int saturated;           /* without targets or a load: the rate is the sustainable one (all at once) */
   gs_dist ttft, tpot;      /* the simulated run's, seconds */
   uint64_t preemptions;
+  uint64_t prefill, decode;/* a unit's copies that prefill and that decode (0 and 0: each copy one engine that does
+                              both); the layout's replicas are units, R units run as R x prefill and R x decode */
 } gs_served_point;
+/* The GPUs a point's deployment takes: its copies (or units of prefill and decode copies),
+ * each of layout.gpus GPUs. */
+uint64_t gs_served_gpus(const gs_served_point *pt);
 
 typedef struct {
   uint64_t layouts;        /* layouts the search took */

@@ -72,6 +72,10 @@ static const gs_flag PLAN_FLAGS[] = {
     GS_REAL_IN("--target-ttft-ms", "T", AT(ttft_ms), 0, 86400e3, 1, "time to the first token within T ms (--target-first-ms too)"),
     GS_REAL_IN("--target-tpot-ms", "T", AT(tpot_ms), 0, 86400e3, 1, "time per output token within T ms (--target-word-ms too)"),
     GS_CHOICE("--target-stat", "mean|p50|p90|p99", AT(stat), "the figure the targets hold (default p90)"),
+    GS_SWITCH("--disaggregate", AT(sask.disaggregate), 0,
+              "also each count of slices as prefill and decode on separate\n"
+              "copies (serve --prefill-copies P --decode-copies D) at 1:1, 1:2,\n"
+              "2:1, 1:3 and 3:1; the replicas of such a layout are units of them"),
     GS_NOTE("The load, serve's: --concurrency or --rate is the deployment's, and each layout takes\n"
             "the fewest replicas that hold it within the targets. Without one, each layout's copy\n"
             "gets the highest Poisson rate it holds within them (searched within 1/128 of the rate\n"
@@ -92,7 +96,7 @@ static int read_flags(int argc, char **argv, plan_options *o, cli_report_flags *
   o->load_args = load_kept;
   o->ask.target_word_s = o->word_ms / 1e3;
   o->ask.target_first_s = o->first_ms / 1e3;
-  o->serving = o->lf.given || o->ttft_ms > 0 || o->tpot_ms > 0 || o->stat;
+  o->serving = o->lf.given || o->ttft_ms > 0 || o->tpot_ms > 0 || o->stat || o->sask.disaggregate;
   return rc;
 }
 
@@ -347,7 +351,7 @@ static void served_json(const plan_options *o, const cli_report_options *r, cons
 static void served_row(const plan_options *o, const gs_served_point *pt, double gpu_hour, int chosen) {
   char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP], c[GS_FIGURE_CAP], d[GS_FIGURE_CAP], e[GS_FIGURE_CAP], f[GS_FIGURE_CAP], flags[200];
   const gs_layout *l = &pt->layout;
-  double gpus = (double)(l->gpus * l->replicas);
+  double gpus = (double)gs_served_gpus(pt);
   printf("%s %9s %10s %11s %10s %11s %5llu", chosen ? "*" : " ", gs_fixed_grouped(a, sizeof a, l->word_s * 1e3, 2),
          gs_fixed_grouped(b, sizeof b, l->first_s * 1e3, 1), gs_fixed_grouped(c, sizeof c, pt->rate, 3),
          gs_fixed_grouped(d, sizeof d, pt->rate / gpus, 4), gs_fixed_grouped(e, sizeof e, l->per_gpu, 1), (unsigned long long)gpus);

@@ -93,13 +93,17 @@ void gs_out_serve(const gs_out *o, const gs_setting *s, const gs_load *l, const 
 
 void gs_out_served_point(const gs_out *o, const gs_served_ask *a, const gs_served_point *pt, double gpu_hour) {
   const gs_layout *l = &pt->layout;
-  double gpus = (double)(l->gpus * l->replicas);
+  double gpus = (double)gs_served_gpus(pt);
+  uint64_t units = a->has_load ? l->replicas : 1;
   char flags[200];
   gs_out_format(o, "{\"gpus\":%llu,\"split\":\"%s\",\"experts\":\"slices\",\"attention\":\"slices\",\"replicas\":%llu,"
                    "\"total_gpus\":%llu,\"max_seqs\":%llu,\"in_flight\":%llu",
                 (unsigned long long)l->gpus, gs_split_name(l->split), (unsigned long long)l->replicas,
-                (unsigned long long)(l->gpus * l->replicas), (unsigned long long)pt->max_seqs,
+                (unsigned long long)gs_served_gpus(pt), (unsigned long long)pt->max_seqs,
                 (unsigned long long)l->in_flight);
+  /* a unit's prefill and decode copies times the units the flags run (the deployment's with a load, one copy's without) */
+  gs_out_format(o, ",\"prefill_copies\":%llu,\"decode_copies\":%llu", (unsigned long long)(pt->prefill * units),
+                (unsigned long long)(pt->decode * units));
   member(o, "time_per_word", l->word_s);
   member(o, "first_word", l->first_s);
   member(o, "words_per_s", l->words_per_s);

@@ -86,15 +86,29 @@ static void decimal(uint64_t m, int k, char *buf, size_t cap) {
   }
 }
 
+uint64_t gs_served_gpus(const gs_served_point *pt) {
+  return pt->layout.gpus * (pt->prefill ? pt->prefill + pt->decode : 1) * pt->layout.replicas;
+}
+
+/* A unit's GPUs: a copy's, or its prefill and decode copies' together. */
+static uint64_t unit_gpus(const gs_served_point *pt) {
+  return pt->layout.gpus * (pt->prefill ? pt->prefill + pt->decode : 1);
+}
+
 char *gs_served_flags(const gs_served_ask *a, const gs_served_point *pt, char *buf, size_t cap) {
-  char seqs[40] = "", rate[64] = "", r[32];
+  char seqs[40] = "", rate[64] = "", r[32], copies[64];
+  uint64_t units = a->has_load ? pt->layout.replicas : 1;
   if (pt->max_seqs_given) gs_format(seqs, sizeof seqs, " --max-seqs %llu", (unsigned long long)pt->max_seqs);
   if (!a->has_load && !pt->saturated) {
     decimal(pt->rate_m, pt->rate_k, r, sizeof r);
     gs_format(rate, sizeof rate, " --rate %s", r);
   }
-  gs_format(buf, cap, "--counts %llu --split %s --replicas %llu%s%s", (unsigned long long)pt->layout.gpus,
-            gs_split_name(pt->layout.split), (unsigned long long)(a->has_load ? pt->layout.replicas : 1), seqs, rate);
+  if (pt->prefill)
+    gs_format(copies, sizeof copies, "--prefill-copies %llu --decode-copies %llu", (unsigned long long)(pt->prefill * units),
+              (unsigned long long)(pt->decode * units));
+  else gs_format(copies, sizeof copies, "--replicas %llu", (unsigned long long)units);
+  gs_format(buf, cap, "--counts %llu --split %s %s%s%s", (unsigned long long)pt->layout.gpus, gs_split_name(pt->layout.split),
+            copies, seqs, rate);
   return buf;
 }
 
@@ -125,7 +139,13 @@ static int simulate(search *q, const gs_served_point *pt, const gs_load *load, u
   int rc = layout_at(q, pt->layout.gpus, pt->layout.split, pt->max_seqs_given ? pt->max_seqs : 0, &p, &e);
   if (rc != GS_OK) return rc;
   q->out->simulated++;
-  rc = gs_serve_run_only(&q->s->model, &q->s->gpu, &q->s->link, &p, replicas, &e, load, q->sp, r, q->err);
+  if (pt->prefill) {
+    gs_disagg d;
+    d.prefill = pt->prefill * replicas, d.decode = pt->decode * replicas;
+    rc = gs_serve_run_disagg_only(&q->s->model, &q->s->gpu, &q->s->link, &p, &d, &e, load, q->sp, r, q->err);
+  } else {
+    rc = gs_serve_run_only(&q->s->model, &q->s->gpu, &q->s->link, &p, replicas, &e, load, q->sp, r, q->err);
+  }
   if (rc == GS_ERR_SHAPE || rc == GS_ERR_NONE_FITS || rc == GS_ERR_UNSUPPORTED) return SKIP;
   return rc;
 }
@@ -133,7 +153,7 @@ static int simulate(search *q, const gs_served_point *pt, const gs_load *load, u
 /* A run's figures into a point. */
 static void point_of(const search *q, const gs_serve_result *r, uint64_t replicas, gs_served_point *pt) {
   const gs_served_ask *a = q->a;
-  double gpus = (double)(pt->layout.gpus * replicas), copies = a->has_load ? 1 : (double)replicas;
+  double gpus = (double)(unit_gpus(pt) * replicas), copies = a->has_load ? 1 : (double)replicas;
   pt->layout.replicas = replicas;
   pt->layout.in_flight = r->in_flight; /* a pipeline's micro-batches, as serve runs it */
   pt->layout.word_s = gs_served_stat_of(&r->tpot, a->stat);
@@ -194,7 +214,7 @@ static void track_quickest(search *q, const gs_served_point *pt) {
 static int search_replicas(search *q, gs_served_point pt) {
   const gs_served_ask *a = q->a;
   gs_serve_result r, held;
-  uint64_t most = a->gpus_max / pt.layout.gpus, lo = 0, hi, mid;
+  uint64_t most = a->gpus_max / unit_gpus(&pt), lo = 0, hi, mid;
   int rc;
   if (a->load.kind == GS_LOAD_CLOSED && most > a->load.concurrency) most = a->load.concurrency;
   if (most > a->load.requests) most = a->load.requests;
@@ -221,7 +241,7 @@ static int ceiling(search *q, gs_served_point *pt, gs_serve_result *r) {
   pt->saturated = 1;
   if ((rc = simulate(q, pt, &batch, 1, r)) != GS_OK) return rc;
   pt->copy_rate = r->requests_per_s;
-  point_of(q, r, q->a->gpus_max / pt->layout.gpus, pt);
+  point_of(q, r, q->a->gpus_max / unit_gpus(pt), pt);
   return GS_OK;
 }
 
@@ -267,6 +287,7 @@ static int search_rate(search *q, gs_served_point pt) {
 /* Every layout of the budget: its count, split, the cap given or the engine's. */
 static size_t layouts(const search *q, gs_served_point *all, size_t cap) {
   static const int SPLITS[] = {GS_SLICES, GS_GROUPS, GS_SLICES_GROUPS};
+  static const uint64_t PD[GS_SERVED_PD_RATIOS][2] = {{1, 1}, {1, 2}, {2, 1}, {1, 3}, {3, 1}};
   uint64_t n, most = q->a->gpus_max < GS_SERVED_MAX_COUNT ? q->a->gpus_max : GS_SERVED_MAX_COUNT;
   size_t k, count = 0;
   gs_error e;
@@ -283,6 +304,18 @@ static size_t layouts(const search *q, gs_served_point *all, size_t cap) {
       all[count].layout.in_flight = 1;
       all[count].max_seqs = q->a->limits.max_seqs;
       all[count].max_seqs_given = (q->a->given & GS_GIVEN_MAX_SEQS) != 0;
+      count++;
+    }
+    for (k = 0; q->a->disaggregate && k < GS_SERVED_PD_RATIOS && count < cap; k++) {
+      if ((PD[k][0] + PD[k][1]) * n > q->a->gpus_max) continue;
+      memset(&all[count], 0, sizeof all[count]);
+      all[count].layout.gpus = n;
+      all[count].layout.split = GS_SLICES;
+      all[count].layout.experts = GS_EXPERTS_SLICES;
+      all[count].layout.in_flight = 1;
+      all[count].max_seqs = q->a->limits.max_seqs;
+      all[count].max_seqs_given = (q->a->given & GS_GIVEN_MAX_SEQS) != 0;
+      all[count].prefill = PD[k][0], all[count].decode = PD[k][1];
       count++;
     }
   }

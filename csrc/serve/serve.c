@@ -336,6 +336,12 @@ int gs_serve_run_disagg(const gs_model *m, const gs_gpu *g, const gs_link *l, co
   return serve_run(m, g, l, p, 1, d, e, load, space, out, 1, err);
 }
 
+int gs_serve_run_disagg_only(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, const gs_disagg *d,
+                             const gs_scheduler *e, const gs_load *load, gs_serve_space *space, gs_serve_result *out,
+                             gs_error *err) {
+  return serve_run(m, g, l, p, 1, d, e, load, space, out, 0, err);
+}
+
 int gs_serve_run_only(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, uint64_t replicas,
                       const gs_scheduler *e, const gs_load *load, gs_serve_space *space, gs_serve_result *out, gs_error *err) {
   return serve_run(m, g, l, p, replicas, NULL, e, load, space, out, 0, err);

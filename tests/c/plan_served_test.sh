@@ -74,6 +74,36 @@ assert serve['tpot_ms']['p90'] <= 30 and serve['tpot_ms'] == plan['choice']['tpo
 assert serve['gpus'] == plan['choice']['total_gpus']
 " "$tmp/load.json" "$tmp/serve2.json"
 
+# --disaggregate: slices with prefill and decode on separate copies join the search. 70B on
+# up to 16 H100s, a first token within 2 s and a token within 50 ms; the choice's serve flags
+# give its figures again, with or without its prefill and decode copies; a load's choice
+# holds it with its units of copies.
+"$binary" plan --model 70b --gpu h100-sxm --gpus-max 16 --requests 300 --target-ttft-ms 2000 --target-tpot-ms 50 --disaggregate --json > "$tmp/pd.json"
+check "a plan with --disaggregate exits 0" [ $? -eq 0 ]
+choice=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['choice']['flags'])" "$tmp/pd.json")
+"$binary" serve --model 70b --gpu h100-sxm --requests 300 $choice --json > "$tmp/pd_serve.json"
+check "serve on a --disaggregate plan's choice gives its figures; the points name their copies" python3 -c "
+import json, sys
+plan, serve = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+c = plan['choice']
+assert serve['tpot_ms'] == c['tpot_ms'] and serve['ttft_ms'] == c['ttft_ms']
+assert serve['prefill_copies'] == c['prefill_copies'] and serve['decode_copies'] == c['decode_copies']
+assert serve['gpus'] * c['replicas'] == c['total_gpus'] and c['total_gpus'] <= 16
+assert any(p['prefill_copies'] > 0 for p in plan['frontier'] + [c]), 'no disaggregated layout on the frontier'
+for p in plan['frontier']:
+    assert (p['prefill_copies'] > 0) == ('--prefill-copies' in p['flags']), p['flags']
+" "$tmp/pd.json" "$tmp/pd_serve.json"
+"$binary" plan --model 70b --gpu h100-sxm --gpus-max 16 --requests 300 --rate 4 --target-tpot-ms 50 --disaggregate --json > "$tmp/pd_load.json"
+choice=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['choice']['flags'])" "$tmp/pd_load.json")
+"$binary" serve --model 70b --gpu h100-sxm --requests 300 --rate 4 $choice --json > "$tmp/pd_load_serve.json"
+check "with a load, serve on a --disaggregate plan's choice holds it with the choice's GPUs" python3 -c "
+import json, sys
+plan, serve = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+c = plan['choice']
+assert serve['tpot_ms']['p90'] <= 50 and serve['tpot_ms'] == c['tpot_ms']
+assert serve['gpus'] == c['total_gpus']
+" "$tmp/pd_load.json" "$tmp/pd_load_serve.json"
+
 # A target nothing meets: no choice, and a reason naming the quickest figures.
 "$binary" plan $base --gpus-max 2 --target-ttft-ms 0.001 --json > "$tmp/none.json"
 check "a target nothing meets exits 0" [ $? -eq 0 ]
