@@ -15,24 +15,7 @@
 #include "test_support.h"
 #include "internal.h"
 
-/* vLLM's limits, priced by the bare mixed step (the serving fit's figures off). */
-static gs_scheduler bare_vllm(void) {
-  gs_scheduler e;
-  gs_gpu g = ts_h100();
-  gs_error err;
-  if (gs_engine_defaults("vllm", &g, "h100-sxm", 1, &e, &err) != GS_OK) fail_msg("%s", err.what);
-  e.flops_share = 0, e.seq_us = 0, e.overlap_share = 0;
-  return e;
-}
-
-static gs_plan slices(uint64_t gpus) {
-  gs_plan p;
-  memset(&p, 0, sizeof p);
-  p.gpus = gpus;
-  p.split = GS_SLICES;
-  p.words = 1;
-  return p;
-}
+static gs_plan slices(uint64_t gpus) { return ts_plan(gpus, GS_SLICES, 1); }
 
 /* 70B on copies of `gpus` H100s: prefill and decode copies (d), or one copy (d NULL). */
 static int run(const gs_plan *p, const gs_disagg *d, const gs_scheduler *e, const gs_load *load, gs_serve_result *r,
@@ -67,7 +50,7 @@ static double handoff(uint64_t n) {
 /* One request of 1,000 + 32 tokens: its first token comes a hand-off later than on one
  * copy, and its 31 decodes take as long, so the whole request is a hand-off longer. */
 static void one_request_is_a_handoff_later(void **state) {
-  gs_scheduler e = bare_vllm();
+  gs_scheduler e = ts_bare_vllm();
   gs_plan p = slices(2);
   gs_disagg d = {1, 1};
   gs_load l = ts_load(GS_LOAD_BATCH, 1, 1000, 32);
@@ -85,7 +68,7 @@ static void one_request_is_a_handoff_later(void **state) {
 
 /* A request of one output token is done when its cache lands: nothing to decode. */
 static void one_token_is_done_on_landing(void **state) {
-  gs_scheduler e = bare_vllm();
+  gs_scheduler e = ts_bare_vllm();
   gs_plan p = slices(4);
   gs_disagg d = {1, 1};
   gs_load l = ts_load(GS_LOAD_BATCH, 1, 1000, 1);
@@ -100,7 +83,7 @@ static void one_token_is_done_on_landing(void **state) {
 /* A closed loop of one request in flight: each request arrives when the one before ends,
  * so the requests a second are 1 / e2e and the span is the requests' e2e end to end. */
 static void a_closed_loop_of_one_runs_end_to_end(void **state) {
-  gs_scheduler e = bare_vllm();
+  gs_scheduler e = ts_bare_vllm();
   gs_plan p = slices(2);
   gs_disagg d = {1, 2};
   gs_load l = ts_load(GS_LOAD_CLOSED, 4, 1000, 32);
@@ -116,7 +99,7 @@ static void a_closed_loop_of_one_runs_end_to_end(void **state) {
 /* Two prefill copies take two requests sent at once side by side: each prefills one
  * request alone, so both first tokens come as one request's alone does. */
 static void two_prefill_copies_prefill_side_by_side(void **state) {
-  gs_scheduler e = bare_vllm();
+  gs_scheduler e = ts_bare_vllm();
   gs_plan p = slices(2);
   gs_disagg one_p = {1, 2}, two_p = {2, 2};
   gs_load single = ts_load(GS_LOAD_BATCH, 1, 1000, 32), pair = ts_load(GS_LOAD_BATCH, 2, 1000, 32);
@@ -130,7 +113,7 @@ static void two_prefill_copies_prefill_side_by_side(void **state) {
 
 /* Only one engine a copy: attention data parallel, groups and copies past 64 are refused. */
 static void other_layouts_are_refused(void **state) {
-  gs_scheduler e = bare_vllm();
+  gs_scheduler e = ts_bare_vllm();
   gs_plan groups = slices(2);
   gs_disagg d = {1, 1}, many = {40, 40};
   gs_load l = ts_load(GS_LOAD_BATCH, 100, 256, 8);

@@ -13,16 +13,6 @@
 #include "test_support.h"
 #include "internal.h"
 
-/* vLLM's limits, priced by the bare mixed step (the serving fit's figures off). */
-static gs_scheduler bare_vllm(void) {
-  gs_scheduler e;
-  gs_gpu g = ts_h100();
-  gs_error err;
-  if (gs_engine_defaults("vllm", &g, "h100-sxm", 1, &e, &err) != GS_OK) fail_msg("%s", err.what);
-  e.flops_share = 0, e.seq_us = 0, e.overlap_share = 0;
-  return e;
-}
-
 /* 70B on `gpus` H100s by groups, `flight` micro-batches in flight (0: serve's default). */
 static int run(uint64_t gpus, uint64_t flight, const gs_scheduler *e, const gs_load *load, gs_serve_result *r, gs_error *err) {
   gs_model m = ts_builtin("70b");
@@ -57,7 +47,7 @@ static gs_serve_result served(uint64_t gpus, uint64_t flight, const gs_scheduler
  * One request alone, one micro-batch, takes T. So the mean first token is 5T/4 and the
  * last completion 3T/2. */
 static void two_micro_batches_overlap_by_a_stage(void **state) {
-  gs_scheduler e = bare_vllm();
+  gs_scheduler e = ts_bare_vllm();
   gs_load one = ts_load(GS_LOAD_BATCH, 1, 512, 1), two = ts_load(GS_LOAD_BATCH, 2, 512, 1);
   gs_serve_result alone, pair;
   double t;
@@ -79,7 +69,7 @@ static void two_micro_batches_overlap_by_a_stage(void **state) {
  * stage's T/2, two micro-batches of one request each are scheduled one after the other,
  * at h and 2h, so the second is through at 2h + T where one alone takes h + T. */
 static void one_host_schedules_the_micro_batches_in_turn(void **state) {
-  gs_scheduler e = bare_vllm();
+  gs_scheduler e = ts_bare_vllm();
   gs_load one = ts_load(GS_LOAD_BATCH, 1, 512, 1), two = ts_load(GS_LOAD_BATCH, 2, 512, 1);
   gs_serve_result alone, pair;
   (void)state;
@@ -92,7 +82,7 @@ static void one_host_schedules_the_micro_batches_in_turn(void **state) {
 
 /* The default: one micro-batch a stage. */
 static void serve_keeps_one_micro_batch_a_stage(void **state) {
-  gs_scheduler e = bare_vllm();
+  gs_scheduler e = ts_bare_vllm();
   gs_load l = ts_load(GS_LOAD_CLOSED, 200, 256, 32);
   gs_serve_result r;
   (void)state;
@@ -107,7 +97,7 @@ static void serve_keeps_one_micro_batch_a_stage(void **state) {
  * one of 16 alone. So four complete more, but no more than four times as much (every stage
  * always busy). The same tokens are computed either way. */
 static void micro_batches_raise_throughput_up_to_the_stages(void **state) {
-  gs_scheduler e = bare_vllm();
+  gs_scheduler e = ts_bare_vllm();
   gs_load l = ts_load(GS_LOAD_BATCH, 64, 256, 64);
   gs_serve_result one, four;
   (void)state;
@@ -123,7 +113,7 @@ static void micro_batches_raise_throughput_up_to_the_stages(void **state) {
 /* Little's law holds for a closed loop through a pipeline as for any (test_serve.c's
  * bound: C = 8 of N = 800, the drain at most 1%). */
 static void closed_loop_through_a_pipeline_obeys_littles_law(void **state) {
-  gs_scheduler e = bare_vllm();
+  gs_scheduler e = ts_bare_vllm();
   gs_load l = ts_load(GS_LOAD_CLOSED, 800, 256, 32);
   gs_serve_result r;
   (void)state;
@@ -136,7 +126,7 @@ static void closed_loop_through_a_pipeline_obeys_littles_law(void **state) {
 
 /* A closed loop needs a request for each micro-batch in flight. */
 static void fewer_requests_in_flight_than_micro_batches_is_refused(void **state) {
-  gs_scheduler e = bare_vllm();
+  gs_scheduler e = ts_bare_vllm();
   gs_load l = ts_load(GS_LOAD_CLOSED, 100, 256, 32);
   gs_serve_result r;
   gs_error err;

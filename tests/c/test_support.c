@@ -209,3 +209,12 @@ gs_load ts_load(int kind, uint64_t n, uint64_t prompt, uint64_t output) {
   l.seed = 1;
   return l;
 }
+
+gs_scheduler ts_bare_vllm(void) {
+  gs_scheduler e;
+  gs_gpu g = ts_h100();
+  gs_error err;
+  if (gs_engine_defaults("vllm", &g, "h100-sxm", 1, &e, &err) != GS_OK) fail_msg("%s", err.what);
+  e.flops_share = 0, e.seq_us = 0, e.overlap_share = 0;
+  return e;
+}

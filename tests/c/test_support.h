@@ -21,6 +21,8 @@ gs_gpu ts_h100(void);
  * the test when it cannot be; ts_space_free gives it back. */
 gs_serve_space ts_space(size_t n);
 void ts_space_free(gs_serve_space *sp);
+/* vLLM's limits on an H100, priced by the bare mixed step (the serving fit's figures off). */
+gs_scheduler ts_bare_vllm(void);
 /* A load of n requests of fixed lengths, seed 1 (its rate or concurrency the caller's). */
 gs_load ts_load(int kind, uint64_t n, uint64_t prompt, uint64_t output);
 /* Fills out with data/gpu.json's GPU; fails the test on error. */
