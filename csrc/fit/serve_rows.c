@@ -54,7 +54,13 @@ static const char *const MODEL_NAMES[][2] = {
     {"Llama-3.1-70B", "70b"},                     {"Llama-3.1-70B-Instruct", "70b"},
     {"Llama-3.1-405B", "405b"},                   {"Llama-2-7b-hf", "llama-2-7b"},
     {"Llama-2-13b-hf", "llama-2-13b"},            {"Mixtral-8x7B-v0.1", "mixtral-8x7b"},
-    {"gpt-oss-20b", "gpt-oss-20b"},               {"gpt-oss-120b", "gpt-oss-120b"}};
+    {"gpt-oss-20b", "gpt-oss-20b"},               {"gpt-oss-120b", "gpt-oss-120b"},
+    /* DeepSeek-R1's config.json is DeepSeek-V3's field for field, its FP8 quantization too
+     * (but transformers_version): ai-dynamo/aiconfigurator @ 095f58a51c4ca8e61b66ec108d86f223f8d559ce,
+     * aic-core/src/aiconfigurator_core/model_configs/deepseek-ai--DeepSeek-R1_config.json against
+     * its DeepSeek-V3 file, the catalogue's own source; read 2026-12-06, after G6's 45 rows had
+     * been refused for want of it */
+    {"DeepSeek-R1", "deepseek-v3"}};
 /* The serving runs' GPU names (the README's gpu column) and the catalogue's keys; the A100
  * whose form factor DeepSpeed-FastGen does not state is taken as SXM (8 a node). */
 static const char *const GPU_NAMES[][2] = {
