@@ -472,6 +472,17 @@ kv_priced() { awk -v id="$1" '$1 == id { sub(/.* at once +/, ""); print $2 }' "$
 check "a row with kv_bits 8 is priced with an 8-bit cache: more tokens a second than the same row at 16" \
   awk -v a="$(kv_priced k8)" -v b="$(kv_priced k16)" 'BEGIN { exit !(a + 0 > 1.2 * (b + 0) && b + 0 > 0) }'
 
+# DeepSeek-R1's config is DeepSeek-V3's (serve_rows.c cites both files): an R1 row is priced
+# as the catalogue's deepseek-v3, and a repository the catalogue lacks is still refused.
+cat > "$tmp/r1.csv" <<'CSV'
+id,model,hf_repo,weight_bits,kv_bits,gpu,gpus_per_server,servers,intra_link,inter_link,tp,pp,ep,dp,attn_dp,concurrency,input_tokens,output_tokens,throughput_tok_s,throughput_per_gpu_tok_s,itl_ms,ttft_ms,software,date,source,note
+r1,DeepSeek-R1,deepseek-ai/DeepSeek-R1,8,,H200-SXM-141GB,8,1,,,8,1,,1,,16,1000,100,300,37.5,,,vLLM,2025,x,"G6; hand-made"
+r2,DeepSeek-R2,deepseek-ai/DeepSeek-R2,8,,H200-SXM-141GB,8,1,,,8,1,,1,,16,1000,100,300,37.5,,,vLLM,2025,x,"G6; hand-made"
+CSV
+"$binary" validate --serving "$tmp/r1.csv" > "$tmp/r1" 2>&1
+check "a DeepSeek-R1 row is priced as deepseek-v3; an unknown repository is refused by name" \
+  sh -c "grep -q '^r1 .* deepseek-v3 ' '$tmp/r1' && grep -q 'r2 (G6): model not in the catalogue' '$tmp/r1'"
+
 # Rows at different arrival rates are different loads: with s123 measured at 5 requests a
 # second (its note's rate_qps=5) and s124 all at once, the file holds no pair and no group.
 sed 's/^\(s123,.*\)"P15; /\1"P15; rate_qps=5; /' "$tmp/pairs_a.csv" > "$tmp/pairs_d.csv"
