@@ -95,6 +95,18 @@ static uint64_t batch_requests(const gs_serving_run *r, uint64_t prompt, uint64_
   return 1000;
 }
 
+/* A closed loop's requests: max(1,000, C), but no more than serve's bound on a load's steps
+ * holds (each request its output's steps and its prompt's chunks, as serve.c counts them),
+ * as batch_requests caps trtllm-bench's; never under 2 C, where the loop would be mostly
+ * its start and its drain (the row is then refused by serve's bound). The cap came on
+ * 2026-12-06, after G6's and G8's longest rows had been refused by that bound. */
+static uint64_t closed_requests(uint64_t concurrency, uint64_t prompt, uint64_t output, const gs_scheduler *e) {
+  uint64_t want = concurrency > 1000 ? concurrency : 1000, budget = e->max_batched_tokens;
+  uint64_t chunks = e->chunked && budget > 0 && budget < prompt ? (prompt + budget - 1) / budget : 1;
+  uint64_t most = GS_SERVE_MAX_STEPS / (output + chunks);
+  return want <= most || most < 2 * concurrency ? want : most;
+}
+
 static const char *model_key(const char *repo) {
   char name[128];
   size_t n = strcspn(repo, " "), i;
@@ -241,7 +253,8 @@ int fit_serving_row(const gs_serving_run *r, serving_row *out) {
   out->load.rate = r->rate;
   out->load.prompt_tokens = q.prompt_tokens;
   out->load.output_tokens = round_even(r->output_tokens);
-  out->load.requests = r->concurrency ? (r->concurrency > 1000 ? r->concurrency : 1000)
+  out->load.requests = r->concurrency ? closed_requests(r->concurrency, out->load.prompt_tokens, out->load.output_tokens,
+                                                       &out->engine)
                                       : batch_requests(r, out->load.prompt_tokens, out->load.output_tokens);
   out->load.seed = 1;
   out->engine_name = engine;

@@ -483,6 +483,18 @@ CSV
 check "a DeepSeek-R1 row is priced as deepseek-v3; an unknown repository is refused by name" \
   sh -c "grep -q '^r1 .* deepseek-v3 ' '$tmp/r1' && grep -q 'r2 (G6): model not in the catalogue' '$tmp/r1'"
 
+# A closed loop whose 1,000 requests would pass serve's bound of 4,194,304 steps takes as many
+# as the bound holds: 32 in flight of 4,500 output tokens, 4,194,304 / 4,501 = 931 requests,
+# priced; with 4,000 in flight it would need 8,000, over the bound, and is refused by it.
+cat > "$tmp/long.csv" <<'CSV'
+id,model,hf_repo,weight_bits,kv_bits,gpu,gpus_per_server,servers,intra_link,inter_link,tp,pp,ep,dp,attn_dp,concurrency,input_tokens,output_tokens,throughput_tok_s,throughput_per_gpu_tok_s,itl_ms,ttft_ms,software,date,source,note
+l1,Llama-3.1-8B,meta-llama/Llama-3.1-8B,16,,H100-SXM5-80GB,8,1,,,1,1,,1,,32,100,4500,1000,1000,,,vLLM,2026,x,"G9; hand-made"
+l2,Llama-3.1-8B,meta-llama/Llama-3.1-8B,16,,H100-SXM5-80GB,8,1,,,1,1,,1,,4000,100,4500,1000,1000,,,vLLM,2026,x,"G9; hand-made"
+CSV
+"$binary" validate --serving "$tmp/long.csv" > "$tmp/long" 2>&1
+check "a long closed loop is cut to the step bound and priced; one whose in-flight needs more is refused" \
+  sh -c "grep -q '^l1 .* closed  *1000 ' '$tmp/long' && grep -q 'l2 (G9): refused: requests' '$tmp/long'"
+
 # Rows at different arrival rates are different loads: with s123 measured at 5 requests a
 # second (its note's rate_qps=5) and s124 all at once, the file holds no pair and no group.
 sed 's/^\(s123,.*\)"P15; /\1"P15; rate_qps=5; /' "$tmp/pairs_a.csv" > "$tmp/pairs_d.csv"
