@@ -82,8 +82,9 @@ extern const size_t CLI_LOAD_FLAG_N;
  * sent at once. */
 void cli_load_defaults(cli_load_flags *l);
 /* What the flags say together, for command cmd ("serve"): one load, lengths from a file
- * or from the flags (prompt: report's --prompt-tokens as given, or NULL), and the load's kind. */
-int cli_load_check(cli_load_flags *l, const char *prompt, const char *cmd);
+ * or from the flags (prompt: report's --prompt-tokens as given, or NULL), the load's kind,
+ * and trtllm-bench's limits only with --engine trt-llm (engine: report's, or NULL). */
+int cli_load_check(cli_load_flags *l, const char *prompt, const char *engine, const char *cmd);
 /* --lengths FILE, when given, read into l->pairs and the load; --lengths sharegpt drawn
  * (l->load's requests, seed, and prompt and output tokens when given, as means). */
 int cli_load_lengths(cli_load_flags *l);

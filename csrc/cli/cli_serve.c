@@ -87,7 +87,7 @@ static int read_flags(int argc, char **argv, serve_options *o, cli_report_flags 
     return cli_bad("--prefill-copies: give it with --decode-copies, one count each");
   if (o->copies_given && rf->q.replicas > 1)
     return cli_bad("--replicas: prefill and decode copies are the deployment; leave out --replicas");
-  return cli_load_check(&o->lf, rf->prompt_tokens, "serve");
+  return cli_load_check(&o->lf, rf->prompt_tokens, rf->q.engine, "serve");
 }
 
 /* The engine's defaults for this GPU and count, then each limit given. */

@@ -58,7 +58,9 @@ void cli_load_defaults(cli_load_flags *l) {
   l->load.kind = GS_LOAD_BATCH;
 }
 
-int cli_load_check(cli_load_flags *l, const char *prompt, const char *cmd) {
+int cli_load_check(cli_load_flags *l, const char *prompt, const char *engine, const char *cmd) {
+  if (l->limits_from == 2 && !(engine && (strcmp(engine, "trt-llm") == 0 || strcmp(engine, "trtllm") == 0)))
+    return cli_bad("--limits trtllm-bench: trtllm-bench sets TensorRT-LLM's limits; give --engine trt-llm");
   if ((l->given & CLI_LOAD_CONCURRENCY) && (l->given & CLI_LOAD_RATE))
     return cli_bad("%s: --concurrency and --rate are two loads; give one", cmd);
   l->sharegpt = l->lengths && strcmp(l->lengths, "sharegpt") == 0;

@@ -590,7 +590,8 @@ bad "disaggregate;64 in all at most" serve --model 70b --gpu h100-sxm --counts 2
 good serve --model 70b --gpu h100-sxm --counts 2 --prefill-copies 1 --decode-copies 3 --concurrency 16 --requests 64
 # trtllm-bench's limits (csrc/serve/bench_limits.c): TensorRT-LLM's only, and refused where its estimate holds no request
 bad "--limits;engine or trtllm-bench" serve --gpu h100-sxm --counts 4 --limits bench
-bad "limits;TensorRT-LLM's limits only;vllm" serve --gpu h100-sxm --counts 4 --limits trtllm-bench
+bad "--limits trtllm-bench;give --engine trt-llm" serve --gpu h100-sxm --counts 4 --limits trtllm-bench
+bad "--limits trtllm-bench;give --engine trt-llm" plan --model 70b --gpu h100-sxm --gpus-max 8 --engine sglang --limits trtllm-bench --target-tpot-ms 80
 bad "limits;no room for one request" serve --model 70b --gpu h100-sxm --counts 2 --engine trt-llm --limits trtllm-bench --prompt-tokens 60000 --output-tokens 40000 --requests 10
 good serve --gpu h100-sxm --counts 4 --engine trt-llm --limits trtllm-bench --prompt-tokens 9000 --requests 50
 bad "pool;200000 tokens" serve --model 8b --counts 1 --gpu l4 --requests 1 --prompt-tokens 100000 --output-tokens 100000

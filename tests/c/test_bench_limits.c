@@ -9,6 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "test_support.h"
 #include "internal.h"
 
 /* 2^30 weights at 16 bits: an engine of 2 GiB. 10 layers of 1 key/value head of 128: a
@@ -133,6 +134,26 @@ static void no_room_is_refused(void **state) {
   assert_string_equal(r.err.field, "limits");
 }
 
+/* The library refuses trtllm-bench's limits for another engine by name (the command line
+ * refuses the flags before). */
+static void another_engine_is_refused(void **state) {
+  gs_model m = ts_builtin("8b");
+  gs_gpu g = ts_h100();
+  gs_link l;
+  gs_plan p = ts_plan(1, GS_SLICES, 1);
+  gs_scheduler e = ts_bare_vllm();
+  gs_load load = ts_load(GS_LOAD_BATCH, 4, 128, 8);
+  gs_serve_space sp = ts_space(4);
+  gs_serve_result r;
+  gs_error err;
+  (void)state;
+  ts_link("fast", &l);
+  e.bench_limits = 1;
+  assert_int_equal(gs_serve_run(&m, &g, &l, &p, 1, &e, &load, &sp, &r, &err), GS_ERR_UNSUPPORTED);
+  assert_string_equal(err.field, "limits");
+  ts_space_free(&sp);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(a_batch_of_256_rounds_by_128),
@@ -142,6 +163,7 @@ int main(void) {
       cmocka_unit_test(a_given_cap_stays),
       cmocka_unit_test(gpt_oss_takes_the_defaults),
       cmocka_unit_test(no_room_is_refused),
+      cmocka_unit_test(another_engine_is_refused),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
