@@ -95,6 +95,10 @@ static void print_row(const serving_row *r, const serving_priced *p) {
   if (r->disagg.prefill)
     snprintf(layout, sizeof layout, "tp%llu %llup%llud %s", (unsigned long long)r->plan.gpus, (unsigned long long)r->disagg.prefill,
              (unsigned long long)r->disagg.decode, r->load.kind == GS_LOAD_CLOSED ? "closed" : r->load.kind == GS_LOAD_OPEN ? "rate" : "at once");
+  else if (r->plan.split == GS_SLICES_GROUPS) /* pp groups of tp slices: "tp2pp4" */
+    snprintf(layout, sizeof layout, "tp%llupp%llu x%llu %s", (unsigned long long)r->plan.per_server,
+             (unsigned long long)(r->plan.gpus / r->plan.per_server), (unsigned long long)r->replicas,
+             r->load.kind == GS_LOAD_CLOSED ? "closed" : r->load.kind == GS_LOAD_OPEN ? "rate" : "at once");
   else
     snprintf(layout, sizeof layout, "%s%llu x%llu %s", data ? "dep" : spread ? "ep" : r->plan.split == GS_GROUPS ? "pp" : "tp",
              (unsigned long long)r->plan.gpus, (unsigned long long)r->replicas,

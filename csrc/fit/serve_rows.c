@@ -10,8 +10,8 @@
  *   --cache-bits;
  * - GPU: the catalogue entry of the row's part (GPU_NAMES below); a part the catalogue
  *   lacks, or whose variant the row leaves open, is not priced;
- * - layout: tp x pp GPUs, slices (tp) or groups (pp), dp replicas; tp mixed with pp is not
- *   priced. A note's PD-DISAGGREGATED (G8; decided from serving-gathered-README.md before
+ * - layout: tp x pp GPUs, slices (tp) or groups (pp), dp replicas; tp with pp, pp groups of tp
+ *   slices joined by the server's own link (slices-groups, a "server" of tp GPUs). A note's PD-DISAGGREGATED (G8; decided from serving-gathered-README.md before
  *   any of its rows was priced): P prefill and D decode copies of its --tp-size GPUs. A row that states ep (issue 29 item 4, mapped before any held-out row's spread
  *   figure was read): with attn_dp, experts spread beside data-parallel attention on
  *   attn_dp GPUs (ep must equal it and tp be 1, blank or equal: SGLang's --dp N
@@ -195,7 +195,6 @@ static const char *refused(const gs_serving_run *r, const char **model, const ch
   if (!(r->input_tokens >= 0.5) || !(r->output_tokens >= 0.5)) return "lengths not stated";
   if (r->prefill_only) return "prefill-only throughput";
   if (!(r->throughput > 0 || r->itl_ms > 0 || r->ttft_ms > 0)) return "no figure in its columns";
-  if (r->tp > 1 && r->pp > 1) return "tp and pp mixed on one server (slices-groups splits across servers only)";
   return NULL;
 }
 
@@ -229,7 +228,12 @@ int fit_serving_row(const gs_serving_run *r, serving_row *out) {
   out->run = r;
   if (why) return gs_format(out->why, sizeof out->why, "%s", why), 0;
   request_of(r, model, gpu, engine, &q);
+  if (r->tp > 1 && r->pp > 1) q.split = GS_SLICES_GROUPS, q.per_server = r->tp;
   if (gs_resolve(&q, &s, &err) != GS_OK) return gs_format(out->why, sizeof out->why, "refused: %s: %s", err.field, err.what), 0;
+  /* tp x pp on one server: pp groups of tp slices, each group a "server" of tp GPUs joined to
+   * the next by the server's own link (serve --split slices-groups --per-server TP --between
+   * the GPU's link); added 2026-12-06 to price P2's s075, kept out of the fit it came after */
+  if (r->tp > 1 && r->pp > 1) s.plan.between = s.link;
   s.plan.attention = r->ep && !r->attn_dp ? GS_ATTENTION_SLICES : GS_ATTENTION_DATA;
   if (gs_count_allowed(&s, gpus_of(r), &err) != GS_OK)
     return gs_format(out->why, sizeof out->why, "refused: counts: %s", err.what), 0;
@@ -261,7 +265,7 @@ int fit_serving_row(const gs_serving_run *r, serving_row *out) {
   out->model_key = model;
   out->gpu_key = gpu;
   out->fitted = fit_serving_fitted(r->source);
-  out->in_fit = out->fitted && out->plan.experts == GS_EXPERTS_SLICES && !r->pd_prefill;
+  out->in_fit = out->fitted && out->plan.experts == GS_EXPERTS_SLICES && !r->pd_prefill && !(r->tp > 1 && r->pp > 1);
   return out->ok = 1;
 }
 

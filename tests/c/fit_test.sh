@@ -495,6 +495,12 @@ CSV
 check "a long closed loop is cut to the step bound and priced; one whose in-flight needs more is refused" \
   sh -c "grep -q '^l1 .* closed  *1000 ' '$tmp/long' && grep -q 'l2 (G9): refused: requests' '$tmp/long'"
 
+# TP with PP on one server (P2's s075, TP2 x PP4 on 8 RTX PRO 6000): four groups of two slices,
+# priced, and kept out of the fit (data/serving.json still holds 40 runs).
+"$binary" validate --serving tests/measured/serving-runs.csv > "$tmp/tppp" 2>&1
+check "TP2 x PP4 on one server is priced as four groups of two slices, and the fit keeps its 40 runs" \
+  sh -c "grep -q '^s075 .* tp2pp4 x1 at once ' '$tmp/tppp' && grep -q 'fitted to 40 measured serving runs' data/serving.json"
+
 # Rows at different arrival rates are different loads: with s123 measured at 5 requests a
 # second (its note's rate_qps=5) and s124 all at once, the file holds no pair and no group.
 sed 's/^\(s123,.*\)"P15; /\1"P15; rate_qps=5; /' "$tmp/pairs_a.csv" > "$tmp/pairs_d.csv"
