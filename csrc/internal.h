@@ -189,6 +189,11 @@ int gs_serve_instance(gs_serve_sim_args *a, size_t ranks, gs_error *err);
 /* a holds one args for each of `flight` micro-batches a pipeline of `stages` stages keeps
  * in flight, each its own scheduler over its own requests and pool (serve/pipeline.c). */
 int gs_serve_pipeline(gs_serve_sim_args *a, size_t flight, uint64_t stages, gs_error *err);
+/* serve/serve.c: the steps a request of prompt and output tokens takes at the least under
+ * engine e: its output's, and its prompt's chunks by the token budget (one chunk when the
+ * prompt runs whole, or the budget is 0: not yet set). serve's bound on a load
+ * (GS_SERVE_MAX_STEPS) sums them; the serving rows cut their requests by it. */
+uint64_t gs_serve_request_steps(const gs_scheduler *e, uint64_t prompt, uint64_t output);
 /* Prefill and decode on separate copies (serve/disagg.c): a holds the prefill copies' args,
  * then the decode copies' (each a load of kind batch: releases are the deployment's); the
  * requests' outputs in `outputs` while the prefill copies see one output token each. */

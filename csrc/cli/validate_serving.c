@@ -91,18 +91,17 @@ static void print_row(const serving_row *r, const serving_priced *p) {
   printf(" %-8s %-15s %-20s", r->engine_name, r->model_key, r->gpu_key);
   /* ep N: experts spread, attention sliced (tp with ep); dep N: beside data-parallel attention */
   int spread = r->plan.experts == GS_EXPERTS_SPREAD, data = spread && r->plan.attention == GS_ATTENTION_DATA;
+  const char *load = r->load.kind == GS_LOAD_CLOSED ? "closed" : r->load.kind == GS_LOAD_OPEN ? "rate" : "at once";
   /* P prefill and D decode copies: "tp2 1p3d" */
   if (r->disagg.prefill)
     snprintf(layout, sizeof layout, "tp%llu %llup%llud %s", (unsigned long long)r->plan.gpus, (unsigned long long)r->disagg.prefill,
-             (unsigned long long)r->disagg.decode, r->load.kind == GS_LOAD_CLOSED ? "closed" : r->load.kind == GS_LOAD_OPEN ? "rate" : "at once");
+             (unsigned long long)r->disagg.decode, load);
   else if (r->plan.split == GS_SLICES_GROUPS) /* pp groups of tp slices: "tp2pp4" */
     snprintf(layout, sizeof layout, "tp%llupp%llu x%llu %s", (unsigned long long)r->plan.per_server,
-             (unsigned long long)(r->plan.gpus / r->plan.per_server), (unsigned long long)r->replicas,
-             r->load.kind == GS_LOAD_CLOSED ? "closed" : r->load.kind == GS_LOAD_OPEN ? "rate" : "at once");
+             (unsigned long long)(r->plan.gpus / r->plan.per_server), (unsigned long long)r->replicas, load);
   else
     snprintf(layout, sizeof layout, "%s%llu x%llu %s", data ? "dep" : spread ? "ep" : r->plan.split == GS_GROUPS ? "pp" : "tp",
-             (unsigned long long)r->plan.gpus, (unsigned long long)r->replicas,
-             r->load.kind == GS_LOAD_CLOSED ? "closed" : r->load.kind == GS_LOAD_OPEN ? "rate" : "at once");
+             (unsigned long long)r->plan.gpus, (unsigned long long)r->replicas, load);
   printf(" %-18s", layout);
   figure_cells(p, r, FIT_TPUT);
   figure_cells(p, r, FIT_TPOT);

@@ -11,10 +11,11 @@
  * - GPU: the catalogue entry of the row's part (GPU_NAMES below); a part the catalogue
  *   lacks, or whose variant the row leaves open, is not priced;
  * - layout: tp x pp GPUs, slices (tp) or groups (pp), dp replicas; tp with pp, pp groups of tp
- *   slices joined by the server's own link (slices-groups, a "server" of tp GPUs). A note's PD-DISAGGREGATED (G8; decided from serving-gathered-README.md before
- *   any of its rows was priced): P prefill and D decode copies of its --tp-size GPUs. A row that states ep (issue 29 item 4, mapped before any held-out row's spread
- *   figure was read): with attn_dp, experts spread beside data-parallel attention on
- *   attn_dp GPUs (ep must equal it and tp be 1, blank or equal: SGLang's --dp N
+ *   slices joined by the server's own link (slices-groups, a "server" of tp GPUs). A note's
+ *   PD-DISAGGREGATED (G8; decided from serving-gathered-README.md before any of its rows was
+ *   priced): P prefill and D decode copies of its --tp-size GPUs. A row that states ep
+ *   (issue 29 item 4, mapped before any held-out row's spread figure was read): with
+ *   attn_dp, experts spread beside data-parallel attention on attn_dp GPUs (ep must equal it and tp be 1, blank or equal: SGLang's --dp N
  *   --enable-dp-attention --ep N, TensorRT-LLM's enable_attention_dp, vLLM's -dp N
  *   --enable-expert-parallel); without, experts spread beside sliced attention on tp GPUs
  *   (ep must equal tp: SGLang's --tp N --ep N). attn_dp without ep, and ep with pp, are
@@ -101,9 +102,7 @@ static uint64_t batch_requests(const gs_serving_run *r, uint64_t prompt, uint64_
  * its start and its drain (the row is then refused by serve's bound). The cap came on
  * 2026-12-06, after G6's and G8's longest rows had been refused by that bound. */
 static uint64_t closed_requests(uint64_t concurrency, uint64_t prompt, uint64_t output, const gs_scheduler *e) {
-  uint64_t want = concurrency > 1000 ? concurrency : 1000, budget = e->max_batched_tokens;
-  uint64_t chunks = e->chunked && budget > 0 && budget < prompt ? (prompt + budget - 1) / budget : 1;
-  uint64_t most = GS_SERVE_MAX_STEPS / (output + chunks);
+  uint64_t want = concurrency > 1000 ? concurrency : 1000, most = GS_SERVE_MAX_STEPS / gs_serve_request_steps(e, prompt, output);
   return want <= most || most < 2 * concurrency ? want : most;
 }
 
@@ -222,18 +221,19 @@ static uint64_t gpus_of(const gs_serving_run *r) { return r->attn_dp ? r->attn_d
 int fit_serving_row(const gs_serving_run *r, serving_row *out) {
   gs_setting s;
   const char *model, *gpu, *engine, *why = refused(r, &model, &gpu, &engine);
+  int tp_with_pp = r->tp > 1 && r->pp > 1;
   gs_request q;
   gs_error err;
   memset(out, 0, sizeof *out);
   out->run = r;
   if (why) return gs_format(out->why, sizeof out->why, "%s", why), 0;
   request_of(r, model, gpu, engine, &q);
-  if (r->tp > 1 && r->pp > 1) q.split = GS_SLICES_GROUPS, q.per_server = r->tp;
+  if (tp_with_pp) q.split = GS_SLICES_GROUPS, q.per_server = r->tp;
   if (gs_resolve(&q, &s, &err) != GS_OK) return gs_format(out->why, sizeof out->why, "refused: %s: %s", err.field, err.what), 0;
   /* tp x pp on one server: pp groups of tp slices, each group a "server" of tp GPUs joined to
    * the next by the server's own link (serve --split slices-groups --per-server TP --between
    * the GPU's link); added 2026-12-06 to price P2's s075, kept out of the fit it came after */
-  if (r->tp > 1 && r->pp > 1) s.plan.between = s.link;
+  if (tp_with_pp) s.plan.between = s.link;
   s.plan.attention = r->ep && !r->attn_dp ? GS_ATTENTION_SLICES : GS_ATTENTION_DATA;
   if (gs_count_allowed(&s, gpus_of(r), &err) != GS_OK)
     return gs_format(out->why, sizeof out->why, "refused: counts: %s", err.what), 0;
@@ -265,7 +265,7 @@ int fit_serving_row(const gs_serving_run *r, serving_row *out) {
   out->model_key = model;
   out->gpu_key = gpu;
   out->fitted = fit_serving_fitted(r->source);
-  out->in_fit = out->fitted && out->plan.experts == GS_EXPERTS_SLICES && !r->pd_prefill && !(r->tp > 1 && r->pp > 1);
+  out->in_fit = out->fitted && out->plan.experts == GS_EXPERTS_SLICES && !r->pd_prefill && !tp_with_pp;
   return out->ok = 1;
 }
 

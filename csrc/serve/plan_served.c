@@ -86,14 +86,12 @@ static void decimal(uint64_t m, int k, char *buf, size_t cap) {
   }
 }
 
-uint64_t gs_served_gpus(const gs_served_point *pt) {
-  return pt->layout.gpus * (pt->prefill ? pt->prefill + pt->decode : 1) * pt->layout.replicas;
-}
-
 /* A unit's GPUs: a copy's, or its prefill and decode copies' together. */
 static uint64_t unit_gpus(const gs_served_point *pt) {
   return pt->layout.gpus * (pt->prefill ? pt->prefill + pt->decode : 1);
 }
+
+uint64_t gs_served_gpus(const gs_served_point *pt) { return unit_gpus(pt) * pt->layout.replicas; }
 
 char *gs_served_flags(const gs_served_ask *a, const gs_served_point *pt, char *buf, size_t cap) {
   char seqs[40] = "", rate[64] = "", r[32], copies[64];
@@ -285,6 +283,19 @@ static int search_rate(search *q, gs_served_point pt) {
 }
 
 /* Every layout of the budget: its count, split, the cap given or the engine's. */
+/* A layout to search: n GPUs a copy in split, experts sliced, the ask's cap on sequences,
+ * and prefill and decode copies a unit (0 and 0: one engine a copy). */
+static void layout_point(const search *q, uint64_t n, int split, uint64_t prefill, uint64_t decode, gs_served_point *pt) {
+  memset(pt, 0, sizeof *pt);
+  pt->layout.gpus = n;
+  pt->layout.split = split;
+  pt->layout.experts = GS_EXPERTS_SLICES;
+  pt->layout.in_flight = 1;
+  pt->max_seqs = q->a->limits.max_seqs;
+  pt->max_seqs_given = (q->a->given & GS_GIVEN_MAX_SEQS) != 0;
+  pt->prefill = prefill, pt->decode = decode;
+}
+
 static size_t layouts(const search *q, gs_served_point *all, size_t cap) {
   static const int SPLITS[] = {GS_SLICES, GS_GROUPS, GS_SLICES_GROUPS};
   static const uint64_t PD[GS_SERVED_PD_RATIOS][2] = {{1, 1}, {1, 2}, {2, 1}, {1, 3}, {3, 1}};
@@ -297,27 +308,10 @@ static size_t layouts(const search *q, gs_served_point *all, size_t cap) {
     if (gs_count_allowed(q->s, n, &e) != GS_OK) continue;
     for (k = 0; k < 3 && count < cap; k++) {
       if ((SPLITS[k] == GS_GROUPS && n == 1) || (SPLITS[k] == GS_SLICES_GROUPS && gs_plan_servers(&at) == 1)) continue;
-      memset(&all[count], 0, sizeof all[count]);
-      all[count].layout.gpus = n;
-      all[count].layout.split = SPLITS[k];
-      all[count].layout.experts = GS_EXPERTS_SLICES;
-      all[count].layout.in_flight = 1;
-      all[count].max_seqs = q->a->limits.max_seqs;
-      all[count].max_seqs_given = (q->a->given & GS_GIVEN_MAX_SEQS) != 0;
-      count++;
+      layout_point(q, n, SPLITS[k], 0, 0, &all[count++]);
     }
-    for (k = 0; q->a->disaggregate && k < GS_SERVED_PD_RATIOS && count < cap; k++) {
-      if ((PD[k][0] + PD[k][1]) * n > q->a->gpus_max) continue;
-      memset(&all[count], 0, sizeof all[count]);
-      all[count].layout.gpus = n;
-      all[count].layout.split = GS_SLICES;
-      all[count].layout.experts = GS_EXPERTS_SLICES;
-      all[count].layout.in_flight = 1;
-      all[count].max_seqs = q->a->limits.max_seqs;
-      all[count].max_seqs_given = (q->a->given & GS_GIVEN_MAX_SEQS) != 0;
-      all[count].prefill = PD[k][0], all[count].decode = PD[k][1];
-      count++;
-    }
+    for (k = 0; q->a->disaggregate && k < GS_SERVED_PD_RATIOS && count < cap; k++)
+      if ((PD[k][0] + PD[k][1]) * n <= q->a->gpus_max) layout_point(q, n, GS_SLICES, PD[k][0], PD[k][1], &all[count++]);
   }
   return count;
 }

@@ -60,6 +60,11 @@ static void load_extent(const gs_load *l, uint64_t *max_prompt, uint64_t *max_re
   for (i = 0; l->pairs && i < l->requests; i++) *all += prompt_of(l, i) + output_of(l, i);
 }
 
+uint64_t gs_serve_request_steps(const gs_scheduler *e, uint64_t prompt, uint64_t output) {
+  uint64_t budget = e->max_batched_tokens;
+  return output + (e->chunked && budget > 0 && budget < prompt ? (prompt + budget - 1) / budget : 1);
+}
+
 /* The most steps the load can take: every step carries at least one decode token or one
  * prompt chunk of each chat it holds, so a request costs at most its output tokens plus
  * its prompt's chunks; the simulation's work grows with this, not with the prompt tokens. */
@@ -67,8 +72,7 @@ static uint64_t load_steps(const gs_load *l, const gs_scheduler *e) {
   uint64_t steps = 0;
   size_t i;
   for (i = 0; i < l->requests; i++) {
-    uint64_t p = prompt_of(l, i), chunk = e->chunked && e->max_batched_tokens < p ? e->max_batched_tokens : p;
-    steps += output_of(l, i) + (p + chunk - 1) / chunk;
+    steps += gs_serve_request_steps(e, prompt_of(l, i), output_of(l, i));
     if (!l->pairs) return steps * l->requests;
   }
   return steps;
