@@ -46,7 +46,7 @@ WASM_EXPORTS = $(ABI_EXPORTS) text_in_buffer text_in_capacity offered_count offe
 EMFLAGS_BASE = -Oz -mbulk-memory --no-entry -sSTANDALONE_WASM -sINITIAL_MEMORY=1048576 -sTOTAL_STACK=262144 -sALLOW_MEMORY_GROWTH=0
 EMFLAGS = $(EMFLAGS_BASE) -sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(WASM_EXPORTS:%=_%))
 EMCC = NODE_PATH=/usr/share/nodejs emcc
-WEB = web/src/widget.html web/src/widget.css web/src/widget.js web/src/widget_start.js web/src/widget_first.css web/src/lesson_module.js web/src/module_memory.js web/src/fields.js scripts/embed_widget.mjs scripts/single_page.mjs
+WEB = web/src/widget.html web/src/widget.css web/src/widget.js web/src/widget_bars.js web/src/widget_start.js web/src/widget_first.css web/src/lesson_module.js web/src/module_memory.js web/src/fields.js scripts/embed_widget.mjs scripts/single_page.mjs
 
 # A recipe that fails leaves no half-written target behind (a generated table cut short
 # would otherwise look up to date).

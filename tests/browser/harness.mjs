@@ -72,6 +72,49 @@ export function fragmentOf(target) {
   return target.evaluate(() => new Promise((done) => setTimeout(() => done(location.hash))));
 }
 
+// What each canvas matched by `selector` draws (web/src/widget.js paint), once the page has
+// painted: `bars`, the bars the page asked it to draw ([from, to, kind, least], from and to
+// in percent of its width), its width in CSS px, and `painted`, read back from its pixels:
+// for each ink (read, wait, fg: the page's [data-ink] colours) the first and last CSS px
+// of the columns holding a pixel of it, or null. A column counts when one of its pixels is
+// at least a quarter opaque and within 48 of the ink in each channel.
+export async function barsDrawn(target, selector) {
+  await target.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  return target.locator(selector).evaluateAll((canvases) => {
+    const inks = Object.fromEntries([...document.querySelectorAll('#inks [data-ink]')].map((span) =>
+      [span.dataset.ink, getComputedStyle(span).color.match(/\d+/g).slice(0, 3).map(Number)]));
+    // read through a copy made for reading, so the page's own canvases are never read back
+    const copy = document.createElement('canvas').getContext('2d', { willReadFrequently: true });
+    return canvases.map((canvas) => {
+      const { width, height } = canvas;
+      const css = canvas.getBoundingClientRect().width;
+      let pixels = [];
+      if (width && height) {
+        copy.canvas.width = width;
+        copy.canvas.height = height;
+        copy.drawImage(canvas, 0, 0);
+        pixels = copy.getImageData(0, 0, width, height).data;
+      }
+      const painted = {};
+      for (const [name, rgb] of Object.entries(inks)) {
+        let first = -1, last = -1;
+        for (let x = 0; x < width; x++) {
+          for (let y = 0; y < height; y++) {
+            const at = 4 * (y * width + x);
+            if (pixels[at + 3] >= 64 && rgb.every((v, k) => Math.abs(pixels[at + k] - v) <= 48)) {
+              if (first < 0) first = x;
+              last = x;
+              break;
+            }
+          }
+        }
+        painted[name] = first < 0 ? null : [first * css / width, (last + 1) * css / width];
+      }
+      return { bars: canvas.bars ?? null, width: css, painted };
+    });
+  });
+}
+
 // Waits until the module has drawn its first figures.
 export function ready(target) {
   return target.waitForFunction(() => {

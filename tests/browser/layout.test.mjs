@@ -12,8 +12,7 @@ const overflows = (page) => page.evaluate(() => {
   const out = [];
   if (document.documentElement.scrollWidth > width) out.push(`the page scrolls sideways: ${document.documentElement.scrollWidth} > ${width}`);
   const name = (e) => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className && typeof e.className === 'string' ? '.' + e.className.split(' ').join('.') : '');
-  // .gs-sr is a screen reader's text, clipped to nothing on purpose (web/src/widget.css)
-  for (const e of document.body.querySelectorAll('*:not(.gs-sr)')) {
+  for (const e of document.body.querySelectorAll('*')) {
     const r = e.getBoundingClientRect();
     if (r.width === 0 && r.height === 0) continue;
     if (r.right > width + 0.5 || r.left < -0.5) out.push(`${name(e)} spans ${r.left}..${r.right} of ${width}`);

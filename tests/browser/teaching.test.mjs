@@ -4,7 +4,7 @@
 import * as assert from 'uvu/assert';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { browserSuite, caseOf, fileUrl, fragmentOf, openPage, ROOT } from './harness.mjs';
+import { barsDrawn, browserSuite, caseOf, fileUrl, fragmentOf, openPage, ROOT } from './harness.mjs';
 
 const cli = (...args) => execFileSync(join(ROOT, 'build', 'gpusplit'), args, { encoding: 'utf8' });
 const text = (page, id) => page.locator(`#${id}`).textContent();
@@ -38,16 +38,21 @@ teaching('405B on 4 GPUs does not fit: the limit on the bar, the fewest count, a
   assert.is(fewest, 11); // lesson: the fewest GPUs that fit are 1, 2 and 11
   assert.ok(await visible(page, 'fit-note'));
   assert.is(await text(page, 'fewest'), `it needs at least ${fewest} GPUs`);
-  assert.ok(await visible(page, 'limit'));
-  const left = parseFloat(await page.locator('#limit').evaluate((el) => el.style.left)); // CSS keeps 6 digits
-  assert.ok(Math.abs(left - view.limit_bar) < 1e-3, `${left} against ${view.limit_bar}`);
+  // the bar drawn over in the waiting's ink, with the limit at the share a GPU can use
+  let [bar] = await barsDrawn(page, '#memory-bar');
+  assert.equal(bar.bars.map((b) => b[2]), ['over', 'limit']);
+  assert.ok(Math.abs(bar.bars[1][0] - view.limit_bar) < 1e-3, `${bar.bars[1][0]} against ${view.limit_bar}`);
+  assert.equal(checkDrawn(bar, 'memory'), []);
+  assert.ok(bar.painted.fg && Math.abs(bar.painted.fg[0] - view.limit_bar / 100 * bar.width) <= 1.5, JSON.stringify(bar.painted));
   assert.is(await text(page, 'fit-button'), 'Show 16 GPUs');
   await page.click('#fit-button');
   const fits = caseOf(ctx.fixture, { model: '405b', gpus: 16, link: 'fast', split: 'slices', words: 1 }).view;
   assert.is(await text(page, 'memory'), fits.memory);
   assert.is(await text(page, 'time'), fits.time);
   assert.ok(!(await visible(page, 'fit-note')));
-  assert.ok(!(await visible(page, 'limit')));
+  [bar] = await barsDrawn(page, '#memory-bar');
+  assert.equal(bar.bars.map((b) => b[2]), ['read']);
+  assert.is(bar.painted.fg, null);
   assert.is(await fragmentOf(page), '#model=405b&gpus=16&link=fast&split=slices&words=1');
   assert.equal(seen.problems, []);
 });
@@ -67,30 +72,26 @@ teaching('"Show the sum" holds the command line\'s --explain sums for the settin
   assert.equal(seen.problems, []);
 });
 
-// What a bar shows of its track, in percent, read from its computed clip-path
-// (web/src/widget.css draws every bar as a clip of its whole track). Runs in the page.
-// The computed inset() has one to four edges, as margin has (Chromium drops repeated ones).
-// A waiting bar's right edge is calc(100% - max(TO%, FROM% + MIN px)): waiting of 1% or
-// more drawn at least MIN px wide; MIN px is read as a share of the bar's own width.
-function drawn(element) {
-  const clip = getComputedStyle(element).clipPath;
-  const inside = clip.match(/^inset\((.*)\)$/);
-  const edges = inside ? inside[1].match(/calc\([^()]*\([^()]*\)\)|[^ ]+/g) : [];
-  if (edges.length < 1 || edges.length > 4) throw new Error(`not a bar's clip: ${clip}`);
-  const [top, right = top, bottom = top, left = right] = edges;
-  const number = /-?[\d.]+(?:e-?\d+)?/.source;
-  const percent = (edge) => {
-    if (edge === '0px') return 0;
-    const widened = edge.match(new RegExp(`^calc\\(100% - max\\((${number})%, (${number})% \\+ (${number})px\\)\\)$`));
-    if (widened) {
-      const [, to, from, min] = widened.map(Number);
-      return 100 - Math.max(to, from + 100 * min / element.getBoundingClientRect().width);
-    }
-    if (!new RegExp(`^${number}%$`).test(edge)) throw new Error(`not a bar's clip: ${clip}`);
-    return Number(edge.slice(0, -1));
-  };
-  if (percent(top) !== 0 || percent(bottom) !== 0) throw new Error(`a bar clipped top or bottom: ${clip}`);
-  return { left: percent(left), right: percent(right), share: 100 - percent(left) - percent(right) };
+// A canvas's bars as the page asked them drawn (barsDrawn's `bars`), each [from, to] in
+// percent of its width, with its kind; and whether its pixels agree: each ink's columns
+// span what its bars ask, to within a pixel and a half at each end. A waiting drawn under
+// a pixel may leave no column of its ink.
+function checkDrawn(got, label) {
+  const problems = [];
+  const extent = { read: null, wait: null, fg: null };
+  for (const [from, to, kind, least = 0] of got.bars) {
+    const ink = { read: 'read', over: 'wait', wait: 'wait', limit: 'fg' }[kind];
+    const left = from / 100 * got.width, right = left + Math.max((to - from) / 100 * got.width, least);
+    if (right - left <= 0) continue;
+    extent[ink] = extent[ink] ? [Math.min(extent[ink][0], left), Math.max(extent[ink][1], right)] : [left, right];
+  }
+  for (const ink of ['read', 'wait', 'fg']) {
+    const want = extent[ink], painted = got.painted[ink];
+    if (!want) { if (painted) problems.push(`${label}: ${ink} painted at ${painted} where none is asked`); continue; }
+    if (!painted) { if (want[1] - want[0] >= 1.5) problems.push(`${label}: no ${ink} painted for ${want}`); continue; }
+    if (Math.abs(painted[0] - want[0]) > 1.5 || Math.abs(painted[1] - want[1]) > 1.5) problems.push(`${label}: ${ink} painted ${painted}, asked ${want}`);
+  }
+  return problems;
 }
 
 teaching("every bar shows the module's share: memory, waiting, and each row of the chart", async (ctx) => {
@@ -100,27 +101,27 @@ teaching("every bar shows the module's share: memory, waiting, and each row of t
     const c = caseOf(ctx.fixture, setting);
     const hash = '#' + new URLSearchParams(Object.entries(setting).map(([k, v]) => [k, String(v)])).toString();
     const { page, seen } = await openPage(ctx, fileUrl('widget.html', hash));
-    const got = await page.evaluate((drawnSource) => {
-      const drawnOf = new Function(`return ${drawnSource}`)();
-      const bar = (id) => drawnOf(document.getElementById(id));
-      return {
-        memory: bar('memory-bar'),
-        waiting: bar('waiting-bar'),
-        chart: [...document.querySelectorAll('#chart .gs-track')].map((t) => [...t.children].map(drawnOf)),
-      };
-    }, drawn.toString());
+    const [memory] = await barsDrawn(page, '#memory-bar');
+    const [waiting] = await barsDrawn(page, '#waiting-bar');
+    const chart = await barsDrawn(page, '#chart .gs-track');
     const near = (x, want, what) => assert.ok(Math.abs(x - want) < 1e-3, `${hash} ${what}: ${x} against ${want}`);
-    near(got.memory.left, 0, 'memory from');
-    near(got.memory.share, c.view.mem_bar, 'memory');
-    near(got.waiting.share, c.view.wait_bar, 'waiting');
+    assert.equal(memory.bars.map((b) => b[2]), ['read']);
+    near(memory.bars[0][0], 0, 'memory from');
+    near(memory.bars[0][1], c.view.mem_bar, 'memory');
+    assert.equal(waiting.bars.map((b) => b[2]), ['wait']);
+    near(waiting.bars[0][1] - waiting.bars[0][0], c.view.wait_bar, 'waiting');
     assert.ok(c.chart.some((row) => row.wait_bar > 0), `${hash}: a chart with no waiting tests too little`);
+    assert.is(chart.length, c.chart.length);
     c.chart.forEach((row, i) => {
-      const [read, wait] = got.chart[i];
-      near(read.left, 0, `row ${i} reading from`);
-      near(read.share, row.read_bar, `row ${i} reading`);
-      near(wait.left, row.read_bar, `row ${i} waiting from`);
-      near(wait.share, row.wait_bar, `row ${i} waiting`);
+      const [read, wait] = chart[i].bars;
+      near(read[0], 0, `row ${i} reading from`);
+      near(read[1] - read[0], row.read_bar, `row ${i} reading`);
+      near(wait[0], row.read_bar, `row ${i} waiting from`);
+      near(wait[1] - wait[0], row.wait_bar, `row ${i} waiting`);
     });
+    const problems = [...checkDrawn(memory, 'memory'), ...checkDrawn(waiting, 'waiting'), ...chart.flatMap((row, i) => checkDrawn(row, `chart row ${i}`))];
+    assert.equal(problems, [], hash);
+    assert.ok(memory.painted.read && chart.some((row) => row.painted.wait), `${hash}: the pixels hold the bars`);
     assert.equal(seen.problems, []);
     await page.close();
   }
@@ -128,18 +129,17 @@ teaching("every bar shows the module's share: memory, waiting, and each row of t
 
 teaching('the timeline draws groups taking turns, three GPUs in four idle, and slices reading together', async (ctx) => {
   const { page, seen } = await openPage(ctx, fileUrl('widget.html', '#model=70b&gpus=4&link=fast&split=groups&words=1'));
-  // each row as drawn: [idle before, reading, waiting, idle after], from the two clips
-  const widths = () => page.locator('#timeline li:not([hidden])').evaluateAll((rows, drawnSource) => {
-    const drawnOf = new Function(`return ${drawnSource}`)();
-    return rows.map((li) => {
-      const [readBar, waitBar] = li.querySelectorAll('.gs-track > span');
-      const read = drawnOf(readBar);
-      // a GPU that waits for nothing (the last group) hides its waiting bar
-      if (waitBar.hidden) return [read.left, read.share, 0, read.right];
-      const wait = drawnOf(waitBar);
-      return [read.left, read.share, wait.share, wait.right];
+  // each row as asked: [idle before, reading, waiting, idle after], and its pixels checked against it
+  const widths = async () => {
+    const rows = await barsDrawn(page, '#timeline li:not([hidden]) .gs-track');
+    const problems = rows.flatMap((row, i) => checkDrawn(row, `GPU ${i + 1}`));
+    assert.equal(problems, []);
+    return rows.map(({ bars: [read, wait] }) => {
+      // a GPU that waits for nothing (the last group) draws no waiting
+      const end = wait ? wait[1] : read[1];
+      return [read[0], read[1] - read[0], wait ? wait[1] - wait[0] : 0, 100 - end];
     });
-  }, drawn.toString());
+  };
   const want = (split) => caseOf(ctx.fixture, { model: '70b', gpus: 4, link: 'fast', split, words: 1 }).timeline
     .map((r) => [r.idle_before, r.read, r.wait, r.idle_after]);
   const close = (got, w) => got.length === w.length && got.every((row, i) => row.every((x, k) => Math.abs(x - w[i][k]) < 1e-3));
@@ -148,11 +148,12 @@ teaching('the timeline draws groups taking turns, three GPUs in four idle, and s
   assert.ok(got[3][0] > 74 && got[0][3] > 74, 'the last GPU waits three turns, the first idles after its own');
   assert.is(await text(page, 'waiting'), '0.03%'); // lesson: 69.23 ms in all, 0.03% of it waiting
   await page.click('label:has(> input[name="split"][value="slices"])');
+  await page.waitForFunction(() => document.getElementById('waiting').textContent === '8.7%');
   got = await widths();
   // slices swap twice in every layer: each row gathers its reading, then its waiting (8.65%,
   // over 4 px, so drawn at its true share)
   assert.ok(close(got, want('slices')), JSON.stringify(got));
-  assert.ok(got.every((row) => row[0] === 0 && row[3] === 0), 'slices read together');
+  assert.ok(got.every((row) => row[0] === 0 && row[3] < 1e-9), 'slices read together');
   assert.equal(seen.problems, []);
 });
 

@@ -3,7 +3,7 @@
 // captions follow the split and the step's name, "Groups kept busy" has its axis, caption
 // and the slices' figure, and a setting that does not fit gets no sum of a time.
 import * as assert from 'uvu/assert';
-import { browserSuite, caseOf, fileUrl, openPage, screenshotPath } from './harness.mjs';
+import { barsDrawn, browserSuite, caseOf, fileUrl, openPage, screenshotPath } from './harness.mjs';
 
 const hashOf = (c) => '#' + new URLSearchParams(['model', 'gpus', 'link', 'split', 'words'].map((f) => [f, String(c[f])])).toString();
 const text = (page, id) => page.locator(`#${id}`).textContent();
@@ -14,39 +14,12 @@ async function show(page, c) {
   await page.waitForFunction((want) => document.getElementById('time').textContent === want, c.view.time);
 }
 
-// Each row's drawn waiting in CSS pixels, or null where the row draws none. A bar is its whole
-// track clipped by inset() (web/src/widget.css); each edge of the computed clip, a length or
-// a calc() of the track's width, is measured as the width of a probe in the same track.
-const drawnWaiting = (page, id) => page.locator(`#${id} li:not([hidden])`).evaluateAll((lis) => lis.map((li) => {
-  const wait = li.querySelector('.gs-wait');
-  if (wait.hidden) return null;
-  const clip = getComputedStyle(wait).clipPath;
-  const inside = clip.match(/^inset\((.*)\)$/);
-  if (!inside) throw new Error(`not a bar's clip: ${clip}`);
-  const edges = [];
-  let depth = 0, at = 0;
-  const body = inside[1];
-  for (let i = 0; i <= body.length; i++) {
-    const ch = body[i];
-    if (ch === '(') depth++;
-    else if (ch === ')') depth--;
-    else if ((ch === ' ' || ch === undefined) && depth === 0) {
-      if (i > at) edges.push(body.slice(at, i));
-      at = i + 1;
-    }
-  }
-  const [top, right = top, , left = right] = edges;
-  const track = wait.parentElement;
-  const px = (length) => {
-    const probe = document.createElement('span');
-    probe.style.cssText = `position:absolute;left:0;top:0;height:1px;width:${length}`;
-    track.append(probe);
-    const width = probe.getBoundingClientRect().width;
-    probe.remove();
-    return width;
-  };
-  return track.getBoundingClientRect().width - px(left) - px(right);
-}));
+// Each row's drawn waiting in CSS pixels, read from its canvas's pixels (barsDrawn), or
+// null where the row draws none.
+const drawnWaiting = async (page, id) => (await barsDrawn(page, `#${id} li:not([hidden]) .gs-track`))
+  .map((row) => (row.painted.wait ? row.painted.wait[1] - row.painted.wait[0] : null));
+// What a screen reader hears of each row: the label of its drawing.
+const rowsSaid = (page, id) => page.locator(`#${id} li:not([hidden]) .gs-track`).evaluateAll((tracks) => tracks.map((t) => t.getAttribute('aria-label')));
 
 const timeline = browserSuite('the timeline shows its waiting, its axis and its captions');
 
@@ -59,7 +32,7 @@ timeline('at 390 px, every setting whose waiting is 1% or more draws each GPU\'s
     if (!c.fits || c.time.share < 0.01) continue;
     await show(page, c);
     const widths = await drawnWaiting(page, 'timeline');
-    const said = await page.locator('#timeline li:not([hidden]) .gs-sr').allTextContents();
+    const said = await rowsSaid(page, 'timeline');
     assert.equal(said, c.timeline.map((row) => row.text), `${hashOf(c)}: the rows in words`);
     c.timeline.forEach((row, i) => {
       if (row.wait === 0) return;
@@ -80,8 +53,8 @@ timeline('the opening view (70B, 4 GPUs, fast link) draws its 8.7% of waiting on
   assert.is(await text(page, 'waiting'), '8.7%');
   const track = await page.locator('#timeline .gs-track').first().evaluate((t) => t.getBoundingClientRect().width);
   for (const width of await drawnWaiting(page, 'timeline')) {
-    // 8.65% of the track, drawn at its true share
-    assert.ok(Math.abs(width - 0.0865146 * track) < 0.5, `${width} px of ${track}`);
+    // 8.65% of the track, drawn at its true share: its pixels' columns, within a pixel and a half
+    assert.ok(Math.abs(width - 0.0865146 * track) < 1.5, `${width} px of ${track}`);
   }
   await page.locator('figure:has(#timeline)').screenshot({ path: screenshotPath('timeline-390-opening.png') });
   assert.equal(seen.problems, []);
@@ -92,11 +65,17 @@ timeline('a waiting under 1% is drawn to its true share, however thin', async (c
   const { page, seen } = await openPage(ctx, fileUrl('widget.html', '#model=70b&gpus=4&link=fast&split=groups&words=1'));
   const c = caseOf(ctx.fixture, { model: '70b', gpus: 4, link: 'fast', split: 'groups', words: 1 });
   const track = await page.locator('#timeline .gs-track').first().evaluate((t) => t.getBoundingClientRect().width);
-  const widths = await drawnWaiting(page, 'timeline');
+  const rows = await barsDrawn(page, '#timeline li:not([hidden]) .gs-track');
   c.timeline.forEach((row, i) => {
-    if (row.wait === 0) assert.is(widths[i], null);
-    // a layout measures in 1/64 px: not widened to 4 px, within a tenth of a pixel of its share
-    else assert.ok(widths[i] < 1 && Math.abs(widths[i] - row.wait / 100 * track) < 0.1, `${widths[i]} px`);
+    const wait = rows[i].bars.find((bar) => bar[2] === 'wait');
+    if (row.wait === 0) assert.is(wait, undefined);
+    else {
+      // asked at its share, not widened to 4 px ...
+      assert.ok(Math.abs(wait[1] - wait[0] - row.wait) < 1e-9 && (wait[3] ?? 0) === 0, JSON.stringify(wait));
+      // ... so its pixels hold under a pixel of it
+      const painted = rows[i].painted.wait;
+      assert.ok(painted === null || painted[1] - painted[0] <= 1, `${JSON.stringify(painted)} of ${track} px`);
+    }
   });
   assert.equal(seen.problems, []);
 });

@@ -152,6 +152,11 @@ dom('the widget\'s script does no arithmetic or rounding on figures', () => {
   for (const banned of ['Math.', 'toFixed', 'toPrecision', 'toLocaleString', 'Intl.', ' * ', ' / ', ' - ', 'parseFloat']) {
     assert.not.ok(source.includes(banned), banned);
   }
+  // its bars (web/src/widget_bars.js) turn shares into pixels and make no text
+  const bars = readFileSync(path('web/src/widget_bars.js'), 'utf8');
+  for (const banned of ['toFixed', 'toPrecision', 'toLocaleString', 'Intl.', 'parseFloat', 'String(', 'textContent', '`']) {
+    assert.not.ok(bars.includes(banned), `widget_bars.js: ${banned}`);
+  }
 });
 
 dom.run();

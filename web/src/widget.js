@@ -102,23 +102,19 @@ function showError(message) {
 // Writes only what changed: setting a text to the one it already has still makes the
 // browser lay the page out again, and most of a render repeats the last one.
 function put(element, text) {
-  if (element.textContent !== text) element.textContent = text;
+  const node = element.firstChild;
+  // a lone text node takes the new words in place: a replaced node is taken out of the
+  // page's layout and put back, which cost the bench a restyle and a relayout of its line
+  if (node && node.nodeType === Node.TEXT_NODE && !node.nextSibling) {
+    if (node.data !== text) node.data = text;
+  } else if (element.textContent !== text) element.textContent = text;
 }
 // Hides or shows an element, writing only a change: a write of the same value still
 // makes the browser restyle.
 function hide(element, hidden) {
   if (element.hidden !== hidden) element.hidden = hidden;
 }
-// Sets a custom property, only when it changes.
-function prop(element, name, value) {
-  if (element.style.getPropertyValue(name) !== value) element.style.setProperty(name, value);
-}
-// Shows a bar from `from` to `to` along its track (web/src/widget.css clips it to them):
-// each a CSS length, so CSS does the sums. Only a changed edge is written.
-function reveal(element, from, to) {
-  prop(element, '--from', from);
-  prop(element, '--to', to);
-}
+
 
 function render() {
   for (const field of FIELDS) form.elements[field].value = state[field];
@@ -133,10 +129,7 @@ function render() {
   put($('memory'), t.memory);
   put($('parts'), `weights ${t.weights}, cache ${t.cache}, working ${t.working}`);
   put($('usable'), t.usable);
-  reveal($('memory-bar'), '0%', `${t.mem_bar}%`);
-  $('memory-bar').classList.toggle('gs-over', !now.fits);
-  hide($('limit'), now.fits);
-  if (!now.fits) $('limit').style.left = `${t.limit_bar}%`;
+  paint($('memory-bar'), now.fits ? [[0, t.mem_bar, 'read']] : [[0, t.mem_bar, 'over'], [t.limit_bar, 0, 'limit', 2]]);
   put($('cache-note'), t.cache_note);
   showFit(now.fits, shown);
   put($('step-name'), t.step_name);
@@ -144,22 +137,21 @@ function render() {
   put($('time'), t.time);
   put($('words-note'), t.words_note);
   put($('waiting'), now.fits ? t.waiting : '—');
-  prop($('waiting-bar'), '--s', String(now.fits ? t.wait_bar : 0));
-  reveal($('waiting-bar'), '0%', `${t.wait_bar}%`);
+  paint($('waiting-bar'), [[0, t.wait_bar, 'wait', now.fits ? leastWaiting(t.wait_bar) : 0]]);
   put($('waiting-note'), t.waiting_note);
   const rows = shown.chart;
   const chart = $('chart');
   while (chart.children.length > rows.length) chart.lastChild.remove();
   while (chart.children.length < rows.length) {
-    chart.insertAdjacentHTML('beforeend', '<li><span class="gs-count"></span><span class="gs-track"><span class="gs-read"></span><span class="gs-wait"></span></span><span class="gs-row-time"></span></li>');
+    chart.insertAdjacentHTML('beforeend', '<li><span class="gs-count"></span><canvas class="gs-track" aria-hidden="true"></canvas><span class="gs-row-time"></span></li>');
+    sizeBars(chart.lastChild.children[1]);
   }
   [...chart.children].forEach((li, i) => {
     const row = rows[i];
     const [count, track, time] = li.children;
     li.classList.toggle('gs-current', row.gpus === gpus);
     put(count, `${row.gpus} GPU${row.gpus === 1 ? '' : 's'}`);
-    reveal(track.children[0], '0%', `${row.read_bar}%`);
-    reveal(track.children[1], `${row.read_bar}%`, `calc(${row.read_bar}% + ${row.wait_bar}%)`);
+    paint(track, [[0, row.read_bar, 'read'], [null, row.wait_bar, 'wait']]);
     put(time, row.time);
   });
   // the caption says how this split works (web/src/widget.html)
@@ -210,29 +202,27 @@ function laterWriteFragment() {
 // One row a GPU: idle, reading, waiting, idle, each as wide as its share of the step; the
 // idle spans are the track showing through. Slices read, then swap, twice in every layer:
 // drawn layer by layer, 70B's 160 swaps on 4 GPUs were each a third of a pixel, so each row
-// gathers its reading, then its waiting (the caption says so). The setting's waiting share
-// goes to CSS as --s on each waiting bar, which draws a waiting of 1% or more at least 4 px wide
-// (web/src/widget.css). A screen reader hears the module's words for each row instead. A
-// setting that does not fit draws no rows and no axis; the axis is the step's quarters.
+// gathers its reading, then its waiting (the caption says so). A waiting is drawn at least as
+// wide as the step's waiting share asks (leastWaiting). A screen reader hears the module's
+// words for each row, the label of its drawing, instead. A setting that does not fit draws
+// no rows and no axis; the axis is the step's quarters.
 function drawTimeline(list, setting, timeline, axis) {
   const rows = setting.fits ? timeline : [];
   // rows past the count are hidden, not removed: made again they cost a layout each (the bench)
   [...list.children].forEach((li, i) => hide(li, i >= rows.length));
   while (list.children.length < rows.length) {
     const li = document.createElement('li');
-    li.innerHTML = '<span class="gs-count" aria-hidden="true"></span><span class="gs-track" aria-hidden="true"><span class="gs-read"></span><span class="gs-wait"></span></span><span class="gs-sr"></span>';
+    li.innerHTML = '<span class="gs-count" aria-hidden="true"></span><canvas class="gs-track" role="img"></canvas>';
     li.firstChild.textContent = `GPU ${list.children.length + 1}`;
     list.append(li);
+    sizeBars(li.lastChild);
   }
+  const least = leastWaiting(setting.view.wait_bar);
   rows.forEach((row, i) => {
-    const [, track, said] = list.children[i].children;
-    const [read, wait] = track.children;
-    const sent = `calc(${row.idle_before}% + ${row.read}%)`; // where reading ends and waiting starts
-    reveal(read, `${row.idle_before}%`, sent);
-    reveal(wait, sent, `calc(${sent} + ${row.wait}%)`);
-    hide(wait, !row.wait);
-    prop(wait, '--s', String(setting.view.wait_bar)); // the step's waiting share, in percent: on the bar itself, which restyles alone
-    put(said, row.text);
+    const track = list.children[i].lastChild;
+    paint(track, row.wait ? [[row.idle_before, row.read, 'read'], [null, row.wait, 'wait', least]] : [[row.idle_before, row.read, 'read']]);
+    // an attribute no style rule reads: a changed label restyles nothing
+    if (track.getAttribute('aria-label') !== row.text) track.setAttribute('aria-label', row.text);
   });
   hide(axis, !setting.fits);
   [...axis.children].slice(1).forEach((tick, i) => put(tick, setting.view[`axis_${i + 1}`]));
@@ -274,6 +264,7 @@ form.addEventListener('change', (event) => {
 });
 window.addEventListener('hashchange', () => {
   readFragment();
+  readInks($('inks')); // the fragment may force a scheme
   render();
 });
 new ResizeObserver(postHeight).observe(document.documentElement);
@@ -289,6 +280,9 @@ $('sum').addEventListener('toggle', render);
 form.hidden = false;
 $('results').hidden = false;
 readFragment();
+readInks($('inks'));
+matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => { readInks($('inks')); render(); });
+for (const id of ['memory-bar', 'waiting-bar']) sizeBars($(id));
 render();
 opening
   .then((opened) => {
