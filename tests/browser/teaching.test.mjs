@@ -157,6 +157,40 @@ teaching('the timeline draws groups taking turns, three GPUs in four idle, and s
   assert.equal(seen.problems, []);
 });
 
+teaching('the bars are drawn in the inks of the scheme shown: the system\'s, as it changes, or the one the fragment forces', async (ctx) => {
+  const { page, seen } = await openPage(ctx, fileUrl('widget.html', '#model=70b&gpus=8&link=slow&split=slices&words=16'));
+  const inkOf = (scheme) => page.evaluate((s) => {
+    const probe = document.createElement('span');
+    probe.style.cssText = `color-scheme:${s};color:var(--gs-read)`;
+    document.body.append(probe);
+    const color = getComputedStyle(probe).color;
+    probe.remove();
+    return color;
+  }, scheme);
+  const [light, dark] = [await inkOf('light'), await inkOf('dark')];
+  assert.is.not(light, dark);
+  const drawnIn = async () => {
+    const rows = await barsDrawn(page, '#chart .gs-track');
+    const read = await page.evaluate(() => getComputedStyle(document.querySelector('#inks [data-ink=read]')).color);
+    return { read, problems: rows.flatMap((row, i) => checkDrawn(row, `row ${i}`)), painted: rows.filter((row) => row.painted.read).length };
+  };
+  for (const [scheme, want] of [['dark', dark], ['light', light]]) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const got = await drawnIn();
+    assert.is(got.read, want, scheme);
+    assert.equal(got.problems, [], scheme);
+    assert.ok(got.painted >= 4, `${scheme}: ${got.painted} rows painted in its ink`);
+  }
+  // the fragment forces dark on a light system
+  await page.evaluate(() => { location.hash = '#model=70b&gpus=8&link=slow&split=slices&words=16&theme=dark'; });
+  await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+  const forced = await drawnIn();
+  assert.is(forced.read, dark);
+  assert.equal(forced.problems, []);
+  assert.ok(forced.painted >= 4);
+  assert.equal(seen.problems, []);
+});
+
 teaching('"Try your own model" opens the explorer on the same view, with the same figures', async (ctx) => {
   const { page, seen } = await openPage(ctx, fileUrl('widget.html', '#model=405b&gpus=16&link=slow&split=groups&words=64'));
   const widget = { memory: await text(page, 'memory'), time: await text(page, 'time'), waiting: await text(page, 'waiting') };
