@@ -72,7 +72,7 @@ export function fragmentOf(target) {
   return target.evaluate(() => new Promise((done) => setTimeout(() => done(location.hash))));
 }
 
-// What each canvas matched by `selector` draws (web/src/widget.js paint), once the page has
+// What each canvas matched by `selector` draws (web/src/widget_bars.js paint), once the page has
 // painted: `bars`, the bars the page asked it to draw ([from, to, kind, least], from and to
 // in percent of its width), its width in CSS px, and `painted`, read back from its pixels:
 // for each ink (read, wait, fg: the page's [data-ink] colours) the first and last CSS px

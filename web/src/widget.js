@@ -115,7 +115,6 @@ function hide(element, hidden) {
   if (element.hidden !== hidden) element.hidden = hidden;
 }
 
-
 function render() {
   for (const field of FIELDS) form.elements[field].value = state[field];
   if (!module) return;

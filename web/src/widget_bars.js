@@ -11,13 +11,14 @@
 // the browser tests (tests/browser/harness.mjs barsDrawn).
 
 // The inks are the page's custom properties as computed colours (web/src/widget.css,
-// [data-ink]), read again when the colour scheme may have changed.
+// [data-ink]), read again when the colour scheme may have changed; every canvas that shows
+// bars is drawn again in them.
 const inks = {};
 let hatch = null;
 export function readInks(holder) {
   for (const span of holder.children) inks[span.dataset.ink] = getComputedStyle(span).color;
   hatch = null;
-  for (const canvas of document.querySelectorAll('canvas')) canvas.stale = true;
+  for (const canvas of document.querySelectorAll('canvas')) if (canvas.bars) draw(canvas);
 }
 
 // The waiting's stripes, as CSS's repeating-linear-gradient(135deg, ink 0 3px, transparent
@@ -54,14 +55,18 @@ export function paint(canvas, asked) {
     end = start + width;
     return [start, end, kind, least];
   });
-  if (!canvas.stale && same(canvas.bars, bars)) return;
+  if (same(canvas.bars, bars)) return;
   canvas.bars = bars;
-  canvas.stale = false;
+  draw(canvas);
+}
+
+// Draws the bars a canvas keeps, at its size and in the inks of now.
+function draw(canvas) {
   const { width, height } = canvas;
   const scale = canvas.scale || 1; // device pixels to a CSS pixel, as the sizer measured them
   const context = canvas.getContext('2d');
   context.clearRect(0, 0, width, height);
-  for (const [from, to, kind, least] of bars) {
+  for (const [from, to, kind, least] of canvas.bars) {
     const drawn = Math.max((to - from) / 100 * width, least * scale);
     if (!(drawn > 0)) continue;
     context.fillStyle = kind === 'wait' ? hatchFor(context) : inks[INK[kind]];
@@ -81,8 +86,7 @@ const sizer = new ResizeObserver((entries) => {
     if (canvas.width !== device.inlineSize) canvas.width = device.inlineSize;
     if (canvas.height !== device.blockSize) canvas.height = device.blockSize;
     canvas.scale = device.inlineSize / css.inlineSize;
-    canvas.stale = true;
-    if (canvas.bars) paint(canvas, canvas.bars.map(([from, to, kind, least]) => [from, to - from, kind, least]));
+    if (canvas.bars) draw(canvas);
   }
 });
 export const sizeBars = (canvas) => sizer.observe(canvas);
