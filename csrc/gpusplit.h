@@ -781,6 +781,9 @@ int gs_price(const gs_setting *s, uint64_t n, gs_priced *out, gs_error *err);
 /* A count the sweep priced, shown: its view and how it serves (replicas, chats, cost). */
 int gs_priced_of(const gs_setting *s, uint64_t n, const gs_cost_result *c, gs_priced *out, gs_error *err);
 int gs_sweep_run(const gs_setting *s, gs_sweep_row *rows, size_t cap, gs_sweep *out, gs_error *err);
+/* price.c: gs_sweep_run's fewest alone (0: none up to max_n), the search stopped where it is
+ * found; an error only from a count below it. */
+int gs_fewest_run(const gs_setting *s, uint64_t *fewest, gs_error *err);
 /* The chart over counts of a sweep (each within it, and allowed), bars scaled to the slowest that fits. */
 int gs_chart_of(const gs_sweep_row *rows, size_t row_n, const uint64_t *counts, size_t count_n, gs_chart_row *out,
                 size_t cap, gs_error *err);

@@ -97,6 +97,22 @@ int gs_price(const gs_setting *s, uint64_t n, gs_priced *out, gs_error *err) {
   return gs_priced_of(s, n, &c, out, err);
 }
 
+/* Count n priced into r, r->allowed set when the plan can take it: GS_OK with r->allowed
+ * 0 when it cannot (gs_count_allowed's GS_ERR_SHAPE), else gs_cost's error. */
+static int sweep_count(const gs_setting *s, uint64_t n, gs_sweep_row *r, gs_error *err) {
+  gs_plan p = s->plan;
+  int rc;
+  memset(r, 0, sizeof *r);
+  r->gpus = n;
+  p.gpus = n;
+  rc = gs_count_allowed(s, n, err);
+  if (rc == GS_ERR_SHAPE) return GS_OK;
+  if (rc != GS_OK) return rc;
+  if ((rc = gs_cost(&s->model, &s->gpu, &s->link, &p, &r->cost, err)) != GS_OK) return rc;
+  r->allowed = 1;
+  return GS_OK;
+}
+
 /* The first count that fits is the fewest; the shortest step is the best, the first on a
  * tie, as Python's min() takes (the lesson's best_gpu_count). The fewest is found from the
  * memory alone, so a count whose time cannot be priced does not hide it. */
@@ -110,17 +126,9 @@ int gs_sweep_run(const gs_setting *s, gs_sweep_row *rows, size_t cap, gs_sweep *
                    (unsigned long long)s->max_n, cap);
   for (n = 1; n <= s->max_n; n++) {
     gs_sweep_row *r = rows ? &rows[n - 1] : &one;
-    gs_plan p = s->plan;
     int divides = s->model.heads % n == 0, rc;
-    memset(r, 0, sizeof *r);
-    r->gpus = n;
-    p.gpus = n;
-    rc = gs_count_allowed(s, n, err);
-    if (rc == GS_ERR_SHAPE) continue;
-    if (rc != GS_OK) return rc;
-    if ((rc = gs_cost(&s->model, &s->gpu, &s->link, &p, &r->cost, err)) != GS_OK) return rc;
-    r->allowed = 1;
-    if (!r->cost.fits) continue;
+    if ((rc = sweep_count(s, n, r, err)) != GS_OK) return rc;
+    if (!r->allowed || !r->cost.fits) continue;
     if (!out->fewest) out->fewest = n;
     if (!out->best || r->cost.time.total < best_total) {
       out->best = n;
@@ -132,6 +140,24 @@ int gs_sweep_run(const gs_setting *s, gs_sweep_row *rows, size_t cap, gs_sweep *
     }
   }
   out->count = (size_t)s->max_n;
+  return GS_OK;
+}
+
+/* gs_sweep_run's fewest alone, searched the same way, upward from 1, and stopped at the first
+ * count that fits: the widget's key press needs no more, and the counts past it were most of
+ * its pricing (issue 31). 0 when no count up to max_n fits. */
+int gs_fewest_run(const gs_setting *s, uint64_t *fewest, gs_error *err) {
+  gs_sweep_row r;
+  uint64_t n;
+  *fewest = 0;
+  for (n = 1; n <= s->max_n; n++) {
+    int rc = sweep_count(s, n, &r, err);
+    if (rc != GS_OK) return rc;
+    if (r.allowed && r.cost.fits) {
+      *fewest = n;
+      return GS_OK;
+    }
+  }
   return GS_OK;
 }
 

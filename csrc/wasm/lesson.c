@@ -146,7 +146,7 @@ EXPORT int machine(void) {
  * counts (each priced once, the chosen one among them; none when the plan cannot take
  * one of them), one word's timeline on each GPU, and into summary_f64() the record of
  * GS_SHOWN_FIELDS: the fewest GPUs that hold the model, searched up to the setting's
- * max_n as `report` searches (gs_sweep_run), the chart's rows, and whether kept_busy() has
+ * max_n as `report` searches, stopped where it is found (gs_fewest_run), the chart's rows, and whether kept_busy() has
  * a setting. */
 EXPORT int show(uint32_t n, uint32_t split, uint32_t words) {
   gs_chart_row chart[GS_OFFERED_MAX];
@@ -170,7 +170,8 @@ EXPORT int show(uint32_t n, uint32_t split, uint32_t words) {
     if ((rc = gs_timeline_of(&shown, timeline, GS_OFFERED_MAX, &err)) != GS_OK) return gs_abi_fail(rc, &err);
     if ((rc = gs_abi_put_timeline(timeline, n)) != GS_OK) return rc;
   }
-  if ((rc = gs_sweep_run(&setting, NULL, 0, &found, &err)) != GS_OK) return gs_abi_fail(rc, &err);
+  memset(&found, 0, sizeof found);
+  if ((rc = gs_fewest_run(&setting, &found.fewest, &err)) != GS_OK) return gs_abi_fail(rc, &err);
   /* groups of many words on several GPUs can keep every group busy: kept_busy() shows it */
   said.busy = shown.plan.split == GS_GROUPS && shown.plan.words > 1 && n > 1;
   {

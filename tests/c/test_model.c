@@ -82,6 +82,38 @@ static void the_fewest_gpus_that_fit_are_1_2_and_11(void **state) {
   }
 }
 
+/* The widget's search (gs_fewest_run) stops at the first count that fits; it must find what
+ * the whole sweep finds, under either split, many words, heads divided or not and budgets
+ * below and past the fewest (10 and 15 hold no 405B; 64 does). */
+static void the_fewest_search_stops_where_the_whole_sweep_finds_the_fewest(void **state) {
+  static const uint64_t WORDS[] = {1, 2, 8, 64, 256, 1304};
+  static const uint64_t BUDGETS[] = {10, 15, 64};
+  size_t i, k, w, b, split, divide;
+  (void)state;
+  for (i = 0; i < 3; i++)
+    for (k = 0; k < 2; k++)
+      for (split = 0; split < 2; split++)
+        for (w = 0; w < sizeof WORDS / sizeof *WORDS; w++)
+          for (b = 0; b < sizeof BUDGETS / sizeof *BUDGETS; b++)
+            for (divide = 0; divide < 2; divide++) {
+              gs_model m;
+              gs_gpu g;
+              gs_link l;
+              gs_plan p = ts_plan(1, split ? GS_GROUPS : GS_SLICES, WORDS[w]);
+              gs_setting s;
+              gs_sweep found;
+              gs_error err;
+              uint64_t fewest = 99;
+              ts_setting(KEYS[i], LINKS[k], &m, &g, &l);
+              gs_setting_of(&m, &g, &l, &p, &s);
+              s.max_n = BUDGETS[b];
+              s.divide_heads = (int)divide;
+              assert_int_equal(gs_sweep_run(&s, NULL, 0, &found, &err), GS_OK);
+              assert_int_equal(gs_fewest_run(&s, &fewest, &err), GS_OK);
+              assert_int_equal(fewest, found.fewest);
+            }
+}
+
 /* The 405B model needs 11 GPUs, and its 128 attention heads (Llama 3.1 405B's config)
  * cut evenly only by powers of two: among those, 16 is the fewest. */
 static void among_counts_that_divide_the_heads_the_405b_model_needs_16(void **state) {
@@ -513,6 +545,7 @@ int main(void) {
       cmocka_unit_test(sixteen_gpus_hold_as_much_cache_as_eight),
       cmocka_unit_test(the_fits_verdicts_match_the_lesson_for_every_offered_count),
       cmocka_unit_test(the_fewest_gpus_that_fit_are_1_2_and_11),
+      cmocka_unit_test(the_fewest_search_stops_where_the_whole_sweep_finds_the_fewest),
       cmocka_unit_test(among_counts_that_divide_the_heads_the_405b_model_needs_16),
       cmocka_unit_test(no_count_up_to_ten_fits_the_405b_model),
       cmocka_unit_test(read_time_on_one_gpu_is_the_weight_bytes_over_the_bandwidth),
