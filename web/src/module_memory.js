@@ -23,23 +23,48 @@ const utf8 = new TextDecoder();
 // The first `count` rows of a list, its strings read once for all of them (a key press
 // reads the chart's and the timeline's rows).
 export function readRecords(memory, layout, buffers, count) {
-  const text = layout.text ? readStrings(memory, buffers.text, layout.text * count) : [];
-  return Array.from({ length: count }, (_, row) =>
-    readRecord(memory, layout, buffers, row, layout.text ? text.slice(layout.text * row, layout.text * (row + 1)) : null));
+  const text = layout.text ? readStrings(memory, buffers.text, layout.text * count) : null;
+  const rows = [];
+  for (let row = 0; row < count; row++)
+    rows.push(readRecord(memory, layout, buffers, row, text && text.slice(layout.text * row, layout.text * (row + 1))));
+  return rows;
 }
 
-// `count` NUL-terminated UTF-8 strings, one after another, from ptr in memory.
+// `count` NUL-terminated UTF-8 strings, one after another, from ptr in memory: decoded in one
+// call and split at the NULs (a NUL byte is never inside a UTF-8 character); a decode a
+// string was a tenth of a key press's script (issue 31).
 export function readStrings(memory, ptr, count) {
+  if (count === 0) return [];
   const bytes = new Uint8Array(memory.buffer, ptr);
-  const out = [];
-  let start = 0;
-  for (let i = 0; out.length < count; i++) {
-    if (bytes[i] === 0) {
-      out.push(utf8.decode(bytes.subarray(start, i)));
-      start = i + 1;
-    }
+  let end = -1;
+  for (let i = 0; i < count; i++) {
+    end = bytes.indexOf(0, end + 1);
+    if (end < 0) throw new Error(`the module's strings at ${ptr} end before their ${count}`);
   }
-  return out;
+  return utf8.decode(bytes.subarray(0, end)).split('\0');
+}
+
+// Each layout's figures as flat lists, made once (a layout is one of web/src/fields.js's
+// constants): each path's head and tail (its parts around the dot, the tail null without
+// one), kind, as a number, and place. A key press reads three records on a page whose
+// script the engine has not yet optimized; each field destructured, its path split and its
+// kind compared as a string, the reading was a sixth of the press's script (issue 31).
+const AS_U64 = 0, AS_TEXT = 1, AS_NAME = 2, AS_BOOL = 3, AS_OPT = 4, AS_F64 = 5;
+const KIND_CODES = { u64: AS_U64, text: AS_TEXT, name: AS_NAME, bool: AS_BOOL, opt: AS_OPT };
+const plans = new WeakMap();
+function planOf(layout) {
+  let plan = plans.get(layout);
+  if (plan) return plan;
+  plan = { heads: [], tails: [], kinds: [], ats: [] };
+  for (const [path, kind, at] of layout.fields) {
+    const dot = path.indexOf('.');
+    plan.heads.push(dot < 0 ? path : path.slice(0, dot));
+    plan.tails.push(dot < 0 ? null : path.slice(dot + 1));
+    plan.kinds.push(KIND_CODES[kind] ?? AS_F64); // count and f64: a double as it is
+    plan.ats.push(at);
+  }
+  plans.set(layout, plan);
+  return plan;
 }
 
 // The figures of one record a module handed over (csrc/wasm/abi.c), by the layout
@@ -51,22 +76,33 @@ export function readRecord(memory, layout, buffers, row = 0, strings = null) {
   const u64 = layout.u64 ? new BigUint64Array(memory.buffer, buffers.u64, layout.u64 * (row + 1)) : null;
   const f64 = layout.f64 ? new Float64Array(memory.buffer, buffers.f64, layout.f64 * (row + 1)) : null;
   const text = strings ?? (layout.text ? readStrings(memory, buffers.text, layout.text * (row + 1)).slice(layout.text * row) : null);
+  const { heads, tails, kinds, ats } = planOf(layout);
+  const u64Row = layout.u64 * row;
+  const f64Row = layout.f64 * row;
   const out = {};
-  for (const [path, kind, at] of layout.fields) {
+  for (let i = 0; i < heads.length; i++) {
+    const kind = kinds[i];
     let value;
-    if (kind === 'u64') value = u64[layout.u64 * row + at];
-    else if (kind === 'text') value = text[at];
-    else if (kind === 'name') value = text[at] === '' ? null : text[at];
+    if (kind === AS_U64) value = u64[u64Row + ats[i]];
+    else if (kind === AS_TEXT) value = text[ats[i]];
+    else if (kind === AS_NAME) value = text[ats[i]] === '' ? null : text[ats[i]];
     else {
-      value = f64[layout.f64 * row + at];
-      if (kind === 'bool') value = value === 1;
-      else if (kind === 'opt' && value < 0) value = null;
+      value = f64[f64Row + ats[i]];
+      if (kind === AS_BOOL) value = value === 1;
+      else if (kind === AS_OPT && value < 0) value = null;
     }
-    const dot = path.indexOf('.');
-    if (dot < 0) out[path] = value;
-    else (out[path.slice(0, dot)] ??= {})[path.slice(dot + 1)] = value;
+    const tail = tails[i];
+    if (tail === null) out[heads[i]] = value;
+    else (out[heads[i]] ??= {})[tail] = value;
   }
   return out;
+}
+
+// A layout's figures under the heads named (["view", "fits"]: view.* and fits), in the
+// same places: a reader that shows only those reads no others (the widget's key press).
+export function layoutOnly(layout, heads) {
+  const fields = layout.fields.filter(([path]) => heads.includes(path.split('.')[0]));
+  return { ...layout, fields };
 }
 
 // The buffers of the record `name` a module hands over (csrc/wasm/abi.h, GS_ABI_RECORD):
