@@ -2,7 +2,13 @@
 // that draws everything from the module's answers. No figure is computed here. Its page's
 // first script (web/src/widget_start.js) unpacks and runs it, its markup already in place.
 
-const $ = (id) => document.getElementById(id);
+// The page's elements by id, each looked up once: none is ever replaced.
+const elements = new Map();
+const $ = (id) => {
+  let element = elements.get(id);
+  if (!element) elements.set(id, element = document.getElementById(id));
+  return element;
+};
 // the module, unpacked by web/src/widget_start.js, which ran this script
 const opening = self.gpusplitWasm.then(openLesson);
 opening.catch(() => {}); // its failure is shown below
@@ -115,8 +121,10 @@ function hide(element, hidden) {
   if (element.hidden !== hidden) element.hidden = hidden;
 }
 
-function render() {
-  for (const field of FIELDS) form.elements[field].value = state[field];
+// `fromForm`: the form shows the state already (a learner's change), so it is not set again:
+// a radio group looked up and set was a tenth of a key press's script (issue 31).
+function render(fromForm = false) {
+  if (!fromForm) for (const field of FIELDS) form.elements[field].value = state[field];
   if (!module) return;
   const gpus = Number(state.gpus);
   const words = Number(state.words);
@@ -145,14 +153,16 @@ function render() {
     chart.insertAdjacentHTML('beforeend', '<li><span class="gs-count"></span><canvas class="gs-track" aria-hidden="true"></canvas><span class="gs-row-time"></span></li>');
     sizeBars(chart.lastChild.children[1]);
   }
-  [...chart.children].forEach((li, i) => {
+  // indexed loops, not iterators or destructuring: a key press's script runs before the
+  // engine optimizes it, where those cost several times a plain loop (issue 31)
+  for (let i = 0; i < rows.length; i++) {
     const row = rows[i];
-    const [count, track, time] = li.children;
+    const li = chart.children[i];
     li.classList.toggle('gs-current', row.gpus === gpus);
-    put(count, `${row.gpus} GPU${row.gpus === 1 ? '' : 's'}`);
-    paint(track, [[0, row.read_bar, 'read'], [null, row.wait_bar, 'wait']]);
-    put(time, row.time);
-  });
+    put(li.children[0], row.gpus + (row.gpus === 1 ? ' GPU' : ' GPUs'));
+    paint(li.children[1], [[0, row.read_bar, 'read'], [null, row.wait_bar, 'wait']]);
+    put(li.children[2], row.time);
+  }
   // the caption says how this split works (web/src/widget.html)
   hide($('how-slices'), state.split !== 'slices');
   hide($('how-groups'), state.split !== 'groups');
@@ -178,8 +188,12 @@ function render() {
   // the explorer's names for this view (web/src/explorer.js): the lesson's GPU, n for the count,
   // and a plan's budget that holds the model: this count, or the fewest GPUs that hold it (the
   // module's search) when this count does not
-  if (explorer) $('explore').href = explorer + '#' + new URLSearchParams({ model: state.model, gpu: 'lesson', link: state.link,
-    split: state.split, words: state.words, n: state.gpus, budget: String(shown.fewest > gpus ? shown.fewest : gpus) }).toString();
+  // (joined here, not by URLSearchParams from an object: that cost a press as much as the chart's rows)
+  if (explorer) {
+    $('explore').href = explorer + '#model=' + encodeURIComponent(state.model) + '&gpu=lesson&link=' + encodeURIComponent(state.link) +
+      '&split=' + encodeURIComponent(state.split) + '&words=' + encodeURIComponent(state.words) + '&n=' + encodeURIComponent(state.gpus) +
+      '&budget=' + (shown.fewest > gpus ? shown.fewest : gpus);
+  }
   if ($('sum').open) showSum(module.explain());
   laterWriteFragment();
   postHeight();
@@ -205,10 +219,12 @@ function laterWriteFragment() {
 // wide as the step's waiting share asks (leastWaiting). A screen reader hears the module's
 // words for each row, the label of its drawing, instead. A setting that does not fit draws
 // no rows and no axis; the axis is the step's quarters.
+// the axis's labels past its first (0 ms): the step's quarters, the module's view.axis_1..axis_4
+const AXIS = ['', 'axis_1', 'axis_2', 'axis_3', 'axis_4'];
 function drawTimeline(list, setting, timeline, axis) {
   const rows = setting.fits ? timeline : [];
   // rows past the count are hidden, not removed: made again they cost a layout each (the bench)
-  [...list.children].forEach((li, i) => hide(li, i >= rows.length));
+  for (let i = 0; i < list.children.length; i++) hide(list.children[i], i >= rows.length);
   while (list.children.length < rows.length) {
     const li = document.createElement('li');
     li.innerHTML = '<span class="gs-count" aria-hidden="true"></span><canvas class="gs-track" role="img"></canvas>';
@@ -217,14 +233,15 @@ function drawTimeline(list, setting, timeline, axis) {
     sizeBars(li.lastChild);
   }
   const least = leastWaiting(setting.view.wait_bar);
-  rows.forEach((row, i) => {
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i];
     const track = list.children[i].lastChild;
     paint(track, row.wait ? [[row.idle_before, row.read, 'read'], [null, row.wait, 'wait', least]] : [[row.idle_before, row.read, 'read']]);
     // an attribute no style rule reads: a changed label restyles nothing
     if (track.getAttribute('aria-label') !== row.text) track.setAttribute('aria-label', row.text);
-  });
+  }
   hide(axis, !setting.fits);
-  [...axis.children].slice(1).forEach((tick, i) => put(tick, setting.view[`axis_${i + 1}`]));
+  for (let i = 1; i < axis.children.length; i++) put(axis.children[i], setting.view[AXIS[i]]);
 }
 
 // The sums, each run of glued words (the module joins a term's parts with no-break spaces)
@@ -259,7 +276,7 @@ form.addEventListener('submit', (event) => event.preventDefault());
 form.addEventListener('change', (event) => {
   state[event.target.name] = event.target.value;
   learnerChanged = true;
-  render();
+  render(true);
 });
 window.addEventListener('hashchange', () => {
   readFragment();
@@ -274,7 +291,7 @@ $('fit-button').addEventListener('click', (event) => {
   render();
   form.elements.gpus.forEach((input) => { if (input.checked) input.focus(); });
 });
-$('sum').addEventListener('toggle', render);
+$('sum').addEventListener('toggle', () => render());
 
 form.hidden = false;
 $('results').hidden = false;

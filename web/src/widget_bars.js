@@ -45,16 +45,24 @@ function hatchFor(context) {
 }
 
 const INK = { read: 'read', over: 'wait', limit: 'fg' };
-const same = (a, b) => a && a.length === b.length && a.every((bar, i) => bar.every((x, k) => x === b[i][k]));
+// Plain loops, here and in paint: a key press's script runs before the engine optimizes
+// it, where callbacks and destructuring cost several times a loop (issue 31).
+function same(a, b) {
+  if (!a || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) for (let k = 0; k < 4; k++) if (a[i][k] !== b[i][k]) return false;
+  return true;
+}
 
 // Draws a canvas's bars, unless it shows them already.
 export function paint(canvas, asked) {
   let end = 0;
-  const bars = asked.map(([from, width, kind, least = 0]) => {
-    const start = from ?? end;
-    end = start + width;
-    return [start, end, kind, least];
-  });
+  const bars = [];
+  for (let i = 0; i < asked.length; i++) {
+    const bar = asked[i];
+    const start = bar[0] ?? end;
+    end = start + bar[1];
+    bars.push([start, end, bar[2], bar[3] ?? 0]);
+  }
   if (same(canvas.bars, bars)) return;
   canvas.bars = bars;
   draw(canvas);
@@ -64,13 +72,14 @@ export function paint(canvas, asked) {
 function draw(canvas) {
   const { width, height } = canvas;
   const scale = canvas.scale || 1; // device pixels to a CSS pixel, as the sizer measured them
-  const context = canvas.getContext('2d');
+  const context = canvas.context ??= canvas.getContext('2d'); // the same one every time
   context.clearRect(0, 0, width, height);
-  for (const [from, to, kind, least] of canvas.bars) {
-    const drawn = Math.max((to - from) / 100 * width, least * scale);
+  for (let i = 0; i < canvas.bars.length; i++) {
+    const bar = canvas.bars[i]; // [from, to, kind, least]
+    const drawn = Math.max((bar[1] - bar[0]) / 100 * width, bar[3] * scale);
     if (!(drawn > 0)) continue;
-    context.fillStyle = kind === 'wait' ? hatchFor(context) : inks[INK[kind]];
-    context.fillRect(from / 100 * width, 0, drawn, height);
+    context.fillStyle = bar[2] === 'wait' ? hatchFor(context) : inks[INK[bar[2]]];
+    context.fillRect(bar[0] / 100 * width, 0, drawn, height);
   }
 }
 
