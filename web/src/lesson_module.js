@@ -2,13 +2,12 @@
 // lesson's model and link, one key press's figures, the setting kept busy and the sums,
 // read by the names web/src/fields.js gives. The widget inlines this file alone
 // (scripts/embed_widget.mjs); web/src/module.js adds what the tests ask of the module.
-import { instantiate, layoutOnly, readRecord, readRecords, readStrings } from './module_memory.js';
+import { instantiate, readRecord, readRecords, readStrings } from './module_memory.js';
 import { CHART, SETTING, SHOWN, TIMELINE } from './fields.js';
 
 export const MODEL_KEYS = ['8b', '70b', '405b']; // the order of GS_MODELS in csrc/read/data.c
 export const LINK_KEYS = ['fast', 'slow']; // GS_LINK_KEYS
 export const SPLIT_KEYS = ['slices', 'groups', 'slices-groups']; // enum gs_split
-const SHOWN_SETTING = layoutOnly(SETTING, ['view', 'fits', 'gpus']);
 
 export async function openLesson(bytes) {
   const w = await instantiate(bytes);
@@ -23,9 +22,6 @@ export async function openLesson(bytes) {
   const shown = () => readRecord(w.memory, SHOWN, { f64: w.summary_f64() });
   const read = {
     setting: () => readRecord(w.memory, SETTING, setting),
-    // what the widget shows of a setting: its words, whether it fits and its count (a key
-    // press reads up to three settings, and reading all 58 figures was a tenth of its script)
-    shownSetting: () => readRecord(w.memory, SHOWN_SETTING, setting),
     chart: () => readRecords(w.memory, CHART, chart, shown().chart_rows),
     timeline: (gpus) => readRecords(w.memory, TIMELINE, timeline, gpus),
     shown,
@@ -41,19 +37,19 @@ export async function openLesson(bytes) {
     // Everything one key press shows, each setting priced once.
     show(gpus, splitKey, words) {
       price(gpus, splitKey, words);
-      return { setting: read.shownSetting(), chart: read.chart(), timeline: read.timeline(gpus), ...shown() };
+      return { setting: read.setting(), chart: read.chart(), timeline: read.timeline(gpus), ...shown() };
     },
     // The setting shown last with every group kept busy (a batch in flight for each group),
     // and its timeline; show() says when it has one (busy).
     keptBusy() {
       check(w.kept_busy());
-      const busy = read.shownSetting();
+      const busy = read.setting();
       return { setting: busy, timeline: read.timeline(busy.gpus) };
     },
     // The setting shown last split in slices, which "Groups kept busy" is weighed against.
     slicesBeside() {
       check(w.slices_beside());
-      return read.shownSetting();
+      return read.setting();
     },
     // The sums of the setting shown last.
     explain() {

@@ -31,8 +31,9 @@ export function readRecords(memory, layout, buffers, count) {
 }
 
 // `count` NUL-terminated UTF-8 strings, one after another, from ptr in memory: decoded in one
-// call and split at the NULs (a NUL byte is never inside a UTF-8 character); a decode a
-// string was a tenth of a key press's script (issue 31).
+// call and split at the NULs (a NUL byte is never inside a UTF-8 character), not one call a
+// string; with the flat lists below, node --no-opt --no-sparkplug reads a setting in 9 us
+// against 62 (issue 31).
 export function readStrings(memory, ptr, count) {
   if (count === 0) return [];
   const bytes = new Uint8Array(memory.buffer, ptr);
@@ -96,13 +97,6 @@ export function readRecord(memory, layout, buffers, row = 0, strings = null) {
     else (out[heads[i]] ??= {})[tail] = value;
   }
   return out;
-}
-
-// A layout's figures under the heads named (["view", "fits"]: view.* and fits), in the
-// same places: a reader that shows only those reads no others (the widget's key press).
-export function layoutOnly(layout, heads) {
-  const fields = layout.fields.filter(([path]) => heads.includes(path.split('.')[0]));
-  return { ...layout, fields };
 }
 
 // The buffers of the record `name` a module hands over (csrc/wasm/abi.h, GS_ABI_RECORD):
