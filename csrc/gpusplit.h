@@ -286,6 +286,9 @@ typedef struct {
   const gs_allreduce_table *measured; /* real rules on a GPU and link with a measured table: its
                                          all-reduces on one server; NULL: NCCL's rules */
   int attention;          /* enum gs_attention, under spread experts; data: the default */
+  uint64_t expert_ranks;  /* under spread experts, served only (serve's --expert-ranks): the ranks the
+                             routed experts are spread over, E/ranks a rank, each expert cut over the
+                             rank's gpus/ranks GPUs as slices cut a weight; 0: gpus (whole experts) */
 } gs_plan;
 
 /* NCCL's protocols (NCCL_PROTO_LL, _LL128, _SIMPLE); none when nothing is sent. */
@@ -679,6 +682,7 @@ typedef struct {
   double gpu_hour;         /* what one GPU costs an hour, in the user's currency; 0: no cost */
   uint64_t max_n;          /* the highest count the searches try; 0: 64 */
   int experts;             /* enum gs_experts */
+  uint64_t expert_ranks;   /* under spread experts, served only: gs_plan's expert_ranks; 0: the GPUs */
 } gs_request;
 
 /* A GPU's or a link's names as a setting keeps them: its key, name and (a GPU's) usual
@@ -971,6 +975,9 @@ int gs_mixed_step_spread(const gs_model *m, const gs_gpu *g, const gs_link *l, c
 /* The attention ranks of a served plan: its GPUs under spread experts with attention data
  * parallel, else 1. */
 uint64_t gs_attention_ranks(const gs_plan *p);
+/* The ranks a served plan's spread experts are spread over (csrc/core/experts.c):
+ * p->expert_ranks, or its GPUs when 0. */
+uint64_t gs_expert_ranks(const gs_plan *p);
 /* The most attention ranks a served engine may have (the simulation keeps each rank's
  * state on the stack). */
 #define GS_SERVE_MAX_RANKS 64

@@ -148,7 +148,9 @@ uint64_t gs_spread_chats(const gs_plan *p);
 int gs_spread_check(const gs_model *m, const gs_plan *p, gs_error *err);
 uint64_t gs_spread_weights(const gs_model *m, uint64_t n);
 uint64_t gs_spread_read_bytes(const gs_model *m, uint64_t n, uint64_t tokens);
-uint64_t gs_spread_routed_bytes(const gs_model *m, uint64_t n, uint64_t tokens);
+/* the bytes of its own experts' slices one GPU reads when `tokens` tokens pass, the experts
+ * spread over `ranks` ranks and each cut over `cut` GPUs (whole: cut 1) */
+uint64_t gs_spread_routed_bytes(const gs_model *m, uint64_t ranks, uint64_t cut, uint64_t tokens);
 /* core/mixed_step.c: the operations a served step's attention takes over all layers (its
  * scores and weighted sum), shared with the spread experts' step (mixed_spread.c). */
 double gs_attention_ops(const gs_model *m, const gs_step_work *w);

@@ -12,6 +12,7 @@ static const char SERVE_HEAD[] =
     "usage: gpusplit serve --model M --gpu G --counts N [--split S] [--in-flight B]\n"
     "                      [--replicas R | --prefill-copies P --decode-copies D]\n"
     "                      [--experts slices|spread] [--attention data|slices]\n"
+    "                      [--expert-ranks EP]\n"
     "                      [--concurrency C | --rate R] [--requests N] [--prompt-tokens P]\n"
     "                      [--output-tokens O] [--lengths FILE|sharegpt] [--seed S]\n"
     "                      [--engine vllm|sglang|trt-llm] [--limits engine|trtllm-bench]\n"
@@ -33,6 +34,7 @@ typedef struct {
   unsigned copies_given; /* 1: --prefill-copies, 2: --decode-copies */
   int json, explain;
   int attention;         /* 0: not given; 1: data; 2: slices */
+  uint64_t expert_ranks; /* --expert-ranks; 0: not given (every GPU a rank) */
 } serve_options;
 
 #define AT(member) offsetof(serve_options, member)
@@ -58,6 +60,12 @@ static const gs_flag SERVE_FLAGS[] = {
               "the count divides the heads). Under data, --max-seqs and\n"
               "--max-batched-tokens are each rank's for vllm and trt-llm, the whole\n"
               "engine's for sglang (1/N a rank)"),
+    GS_WHOLE("--expert-ranks", "EP", AT(expert_ranks), &GS_MAX_GPUS,
+             "beside --experts spread: the experts spread over EP\n"
+             "ranks of N/EP GPUs, each expert cut over its rank's GPUs\n"
+             "(TensorRT-LLM's --ep_size EP with --tp_size N; 1: every\n"
+             "expert cut over all N, SGLang's --enable-dp-attention\n"
+             "without --ep-size); EP divides N and the experts (default N)"),
     COPIES("--prefill-copies", disagg.prefill, 1,
            "prefill and decode on separate copies of the layout, as\n"
            "SGLang's PD disaggregation: N copies only prefill, and each\n"
@@ -83,6 +91,9 @@ static int read_flags(int argc, char **argv, serve_options *o, cli_report_flags 
   engine = rf->q.engine;
   if (engine && strcmp(engine, "vllm") != 0 && strcmp(engine, "sglang") != 0 && strcmp(engine, "trt-llm") != 0)
     return cli_bad("--engine: serve simulates vllm, sglang or trt-llm, not '%s'", engine);
+  if (o->expert_ranks && rf->experts != 2) /* --experts spread: its place in "slices|spread" */
+    return cli_bad("--expert-ranks: ranks of experts are priced beside --experts spread only");
+  rf->q.expert_ranks = o->expert_ranks; /* the counts are checked with them (report_options.c) */
   if (o->copies_given && o->copies_given != 3)
     return cli_bad("--prefill-copies: give it with --decode-copies, one count each");
   if (o->copies_given && rf->q.replicas > 1)
@@ -139,8 +150,14 @@ static void print_dist_row(const char *name, const gs_dist *d) {
 static void print_table(const gs_setting *s, const serve_options *o, const gs_serve_result *r, const char *serving) {
   char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP], c[GS_FIGURE_CAP];
   uint64_t copies = r->prefill_copies ? r->prefill_copies + r->decode_copies : s->replicas;
-  printf("Serve: %s on %llu x %s (%s%s%s), ", s->model_name, (unsigned long long)(r->gpus / copies), s->gpu_text.name,
-         gs_split_name(s->plan.split), s->plan.experts == GS_EXPERTS_SPREAD ? ", experts spread, attention " : "",
+  char ranks[96] = "";
+  if (s->plan.experts == GS_EXPERTS_SPREAD && s->plan.expert_ranks)
+    snprintf(ranks, sizeof ranks, " over %llu rank%s of %llu GPUs, each expert cut over them",
+             (unsigned long long)s->plan.expert_ranks, s->plan.expert_ranks == 1 ? "" : "s",
+             (unsigned long long)(r->gpus / copies / s->plan.expert_ranks));
+  printf("Serve: %s on %llu x %s (%s%s%s%s%s), ", s->model_name, (unsigned long long)(r->gpus / copies), s->gpu_text.name,
+         gs_split_name(s->plan.split), s->plan.experts == GS_EXPERTS_SPREAD ? ", experts spread" : "", ranks,
+         s->plan.experts == GS_EXPERTS_SPREAD ? ", attention " : "",
          s->plan.experts == GS_EXPERTS_SPREAD ? (s->plan.attention == GS_ATTENTION_DATA ? "data-parallel" : "sliced") : "");
   if (r->prefill_copies)
     printf("%llu prefill cop%s and %llu decode cop%s", (unsigned long long)r->prefill_copies,

@@ -259,6 +259,7 @@ static int choose_counts(const char *given, cli_report_options *o) {
     if (rc == GS_ERR_SHAPE && !given) continue;
     if (rc != GS_OK && s->divide_heads && s->model.heads % o->counts[i] != 0 && strcmp(err.field, "gpus") == 0)
       return cli_bad("--counts: %s (--divide-heads)", err.what);
+    if (rc != GS_OK && strcmp(err.field, "expert_ranks") == 0) return cli_bad("--expert-ranks: %s", err.what);
     if (rc != GS_OK) return cli_bad("--counts: %s: %s", err.field, err.what);
     o->counts[kept++] = o->counts[i];
   }

@@ -29,7 +29,12 @@
 /* The chats the busiest GPU serves. */
 uint64_t gs_spread_chats(const gs_plan *p) { return gs_ceil_div(p->words, p->gpus); }
 
+uint64_t gs_expert_ranks(const gs_plan *p) { return p->expert_ranks ? p->expert_ranks : p->gpus; }
+
 int gs_spread_check(const gs_model *m, const gs_plan *p, gs_error *err) {
+  uint64_t ranks = gs_expert_ranks(p);
+  if (p->experts == GS_EXPERTS_SLICES && p->expert_ranks)
+    return gs_fail(err, GS_ERR_RANGE, "expert_ranks", "ranks of experts are spread experts' only");
   if (p->experts == GS_EXPERTS_SLICES) return GS_OK;
   if (p->experts != GS_EXPERTS_SPREAD) return gs_fail(err, GS_ERR_RANGE, "experts", "must be slices or spread");
   if (m->experts == 0 || m->moe_layers == 0)
@@ -37,9 +42,12 @@ int gs_spread_check(const gs_model *m, const gs_plan *p, gs_error *err) {
   if (p->split != GS_SLICES)
     return gs_fail(err, GS_ERR_UNSUPPORTED, "experts", "spread is priced with --split slices only: groups of layers with spread experts are not");
   if (p->overlap) return gs_fail(err, GS_ERR_UNSUPPORTED, "experts", "spread runs no all-reduce for --overlap to hide");
-  if (m->experts % p->gpus != 0)
-    return gs_fail(err, GS_ERR_SHAPE, "experts", "%llu experts do not spread evenly over %llu GPUs", (unsigned long long)m->experts,
-                   (unsigned long long)p->gpus);
+  if (p->expert_ranks && p->gpus % p->expert_ranks != 0)
+    return gs_fail(err, GS_ERR_SHAPE, "expert_ranks", "%llu ranks of experts do not divide the %llu GPUs",
+                   (unsigned long long)p->expert_ranks, (unsigned long long)p->gpus);
+  if (m->experts % ranks != 0)
+    return gs_fail(err, GS_ERR_SHAPE, "experts", "%llu experts do not spread evenly over %llu %s", (unsigned long long)m->experts,
+                   (unsigned long long)ranks, p->expert_ranks ? "ranks" : "GPUs");
   return GS_OK;
 }
 
@@ -51,15 +59,19 @@ uint64_t gs_spread_weights(const gs_model *m, uint64_t n) {
 /* Bytes of weights one GPU reads when `tokens` tokens pass: the copied weights a word
  * passes through, and its experts that the tokens pick, at least one a MoE layer. */
 uint64_t gs_spread_read_bytes(const gs_model *m, uint64_t n, uint64_t tokens) {
-  return m->stored_bytes - m->unread_bytes - m->routed_bytes + gs_spread_routed_bytes(m, n, tokens);
+  return m->stored_bytes - m->unread_bytes - m->routed_bytes + gs_spread_routed_bytes(m, n, 1, tokens);
 }
 
-/* Of those, its own experts' bytes that the tokens pick, at least one expert a MoE layer. */
-uint64_t gs_spread_routed_bytes(const gs_model *m, uint64_t n, uint64_t tokens) {
+/* Of those, its own experts that the tokens pick, at least one expert a MoE layer, the
+ * rank's E/ranks experts each cut over `cut` GPUs: a GPU reads 1/cut of each its rank's
+ * tokens pick (one rank of all n GPUs, cut n, is experts sliced: gs_step_read_bytes's
+ * routed share over n). */
+uint64_t gs_spread_routed_bytes(const gs_model *m, uint64_t ranks, uint64_t cut, uint64_t tokens) {
   uint64_t routed;
-  double held = (double)(m->experts / n), picked = held * gs_routed_share(m, tokens), x;
+  double held = (double)(m->experts / ranks), picked = held * gs_routed_share(m, tokens), x;
   if (picked < 1) picked = 1;
   x = picked * ((double)m->routed_bytes / (double)m->experts);
+  if (cut > 1) x /= (double)cut;
   routed = (uint64_t)x;
   if ((double)routed < x) routed++;
   return routed;

@@ -22,7 +22,22 @@
  * MoE layer (gs_spread_routed_bytes), and 2 operations per routed weight a token uses, k of
  * E experts, for T tokens shared evenly over the n GPUs (routing uniform: every expert as
  * likely; a skew is not modelled). Each rank's busy time is the overlap form of the
- * mixed step (max + overlap_share x min); fixed costs as gs_split_time pays them. */
+ * mixed step (max + overlap_share x min); fixed costs as gs_split_time pays them.
+ *
+ * Experts spread over fewer ranks than GPUs (p->expert_ranks, EP < n): E/EP experts a rank
+ * of n/EP GPUs, each expert cut over them as slices cut a weight (TensorRT-LLM's
+ * moe_expert_parallel_size EP with moe_tensor_parallel_size n/EP, as `--tp_size 8
+ * --ep_size 4` sets; EP 1 is every expert cut over all n GPUs, SGLang's --enable-dp-attention
+ * without --ep-size). A GPU reads 1/(n/EP) of each of its rank's experts the T tokens pick
+ * and computes 1/n of the expert operations, as above. The tokens reach the experts:
+ * - under attention slices, every GPU holds every token already, and the slices'
+ *   all-reduce after each layer combines the experts' outputs, as with EP = n;
+ * - under attention data, every rank's tokens are gathered to every GPU before the MoE and
+ *   its outputs all-reduced after (SGLang's dp_gather, then the MoE's all-reduce and a
+ *   local dp_scatter: sgl-project/sglang pull 22642 describes that combine path), priced
+ *   as the slices' all-reduces of all T tokens after each layer (gs_split_time): an all-
+ *   gather moves half an all-reduce's bytes, so with the dense layers' all-reduce this
+ *   is the same two a layer; no all-to-all is sent. */
 #include <string.h>
 
 #include "internal.h"
@@ -46,6 +61,9 @@ static int check(const gs_plan *p, double overlap_share, const gs_step_work *w, 
     return gs_fail(err, GS_ERR_RANGE, "ranks", "%llu works for %llu attention ranks", (unsigned long long)ranks,
                    (unsigned long long)gs_attention_ranks(p));
   if (!(overlap_share >= 0 && overlap_share <= 1)) return gs_fail(err, GS_ERR_RANGE, "overlap_share", "must be from 0 to 1");
+  if (p->gpus == 0 || p->gpus % gs_expert_ranks(p) != 0)
+    return gs_fail(err, GS_ERR_SHAPE, "expert_ranks", "%llu ranks of experts do not divide the %llu GPUs",
+                   (unsigned long long)gs_expert_ranks(p), (unsigned long long)p->gpus);
   *total = *most = 0;
   for (r = 0; r < ranks; r++) {
     *total += w[r].tokens;
@@ -58,14 +76,15 @@ static int check(const gs_plan *p, double overlap_share, const gs_step_work *w, 
 int gs_mixed_step_spread(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, double overlap_share,
                          const gs_step_work *w, uint64_t ranks, gs_mixed_cost *out, gs_error *err) {
   uint64_t n = p->gpus, bits = p->cache_bits ? p->cache_bits : 16, total = 0, most = 0, r, copied, experts, parts;
-  int data = p->attention == GS_ATTENTION_DATA, protocol, rc;
+  uint64_t ranks_of_experts = gs_expert_ranks(p);
+  int data = p->attention == GS_ATTENTION_DATA, protocol, rc, all_to_all = data && ranks_of_experts == n;
   double routed_active, expert_ops, expert_compute, worst = -1;
   gs_plan joined = *p;
   memset(out, 0, sizeof *out);
   if ((rc = check(p, overlap_share, w, ranks, &total, &most, err)) != GS_OK) return rc;
   copied = m->stored_bytes - m->unread_bytes - m->routed_bytes;
   if (!data) copied = gs_ceil_div(copied, n);
-  experts = gs_spread_routed_bytes(m, n, total);
+  experts = gs_spread_routed_bytes(m, ranks_of_experts, n / ranks_of_experts, total);
   parts = data ? 1 : gs_cache_parts(m, p);
   routed_active = (double)m->routed_params * (double)m->experts_per_token / (double)m->experts;
   expert_ops = 2 * routed_active * (double)total;
@@ -83,8 +102,8 @@ int gs_mixed_step_spread(const gs_model *m, const gs_gpu *g, const gs_link *l, c
   }
   out->gemm_ops += expert_ops;
   out->busy = worst;
-  if (!data) joined.experts = GS_EXPERTS_SLICES; /* the slices' all-reduces of every token */
-  gs_split_time(m, g, l, &joined, worst, gs_message_bytes(m) * (data ? most : total), &out->time, &out->swap, &protocol);
+  if (!all_to_all) joined.experts = GS_EXPERTS_SLICES; /* the slices' all-reduces of every token */
+  gs_split_time(m, g, l, &joined, worst, gs_message_bytes(m) * (all_to_all ? most : total), &out->time, &out->swap, &protocol);
   out->time.total = out->time.read + out->time.transfer;
   out->seconds = out->time.total;
   if (!(out->seconds > 0 && out->seconds <= GS_MAX_STEP_SECONDS))

@@ -47,6 +47,8 @@ int gs_first_word(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs
   read = gs_read_seconds(bytes / n + (bytes % n != 0), g, &p->efficiency);
   compute = gs_compute_seconds(ops, n, g, &p->efficiency);
   size = gs_message_bytes(m) * tokens;
+  if (p->experts == GS_EXPERTS_SPREAD && gs_expert_ranks(p) != n)
+    return gs_fail(err, GS_ERR_UNSUPPORTED, "expert_ranks", "experts cut over several GPUs are priced by serve only");
   if (p->experts == GS_EXPERTS_SPREAD) {
     /* spread experts (csrc/core/experts.c): each GPU prefills its own chats' prompts, whole,
      * reading its copies and the experts all the prompts' tokens pick */

@@ -18,8 +18,11 @@
  *   attn_dp, experts spread beside data-parallel attention on attn_dp GPUs (ep must equal it and tp be 1, blank or equal: SGLang's --dp N
  *   --enable-dp-attention --ep N, TensorRT-LLM's enable_attention_dp, vLLM's -dp N
  *   --enable-expert-parallel); without, experts spread beside sliced attention on tp GPUs
- *   (ep must equal tp: SGLang's --tp N --ep N). attn_dp without ep, and ep with pp, are
- *   not priced;
+ *   (SGLang's --tp N --ep N). An ep below those GPUs (dividing them) spreads the experts
+ *   over ep ranks, each expert cut over the rank's GPUs, and attn_dp without ep is ep 1,
+ *   every expert cut over all (serve --expert-ranks; TensorRT-LLM's --tp_size 8 --ep_size 4,
+ *   SGLang's --enable-dp-attention alone: mapped 2026-12-06, after G6's other rows' errors
+ *   had been read, before any of these 18 was priced). ep or attn_dp with pp is not priced;
  * - engine: trt-llm, vllm or sglang from the software; DeepSpeed-FastGen's Dynamic
  *   SplitFuse runs prompt chunks beside decodes in one step (its blog,
  *   blogs/deepspeed-fastgen/README.md), as vLLM V1's scheduler does: priced as vllm;
@@ -180,14 +183,17 @@ static const char *refused(const gs_serving_run *r, const char **model, const ch
   if (!*model) return "model not in the catalogue";
   if (!*gpu) return "GPU not in the catalogue (or its variant not stated)";
   if (!*engine) return "engine serve does not simulate";
-  if (r->attn_dp && !r->ep) return "attention data parallel without experts spread";
-  if (r->ep && r->pp > 1) return "experts spread with groups of layers";
+  if ((r->ep || r->attn_dp) && r->pp > 1) return "experts spread or attention data parallel with groups of layers";
   /* tp equal to attn_dp is the engine's own --tp under attention data parallel (TensorRT-LLM's
    * --tp N --ep N with enable_attention_dp, SGLang's --tp N --dp N --enable-dp-attention): the
    * same N ranks; read so on 2026-12-06 from G3's README, after its rows were seen refused */
-  if (r->ep && r->attn_dp && (r->ep != r->attn_dp || (r->tp > 1 && r->tp != r->attn_dp)))
-    return "ep unlike attn_dp, or attention data parallel beside tp";
-  if (r->ep && !r->attn_dp && r->ep != r->tp) return "ep unlike tp beside sliced attention";
+  if (r->attn_dp && r->tp > 1 && r->tp != r->attn_dp) return "attention data parallel beside a tp unlike it";
+  /* ep below the GPUs: experts spread over ep ranks, each cut over gpus/ep (serve
+   * --expert-ranks; attn_dp without ep is ep 1, SGLang's --enable-dp-attention without
+   * --ep-size); mapped on 2026-12-06 for G6's 18 rows refused until then, before any was
+   * priced (G6's other rows' errors had been read) */
+  if (r->ep && r->attn_dp && r->attn_dp % r->ep != 0) return "ep not dividing attn_dp";
+  if (r->ep && !r->attn_dp && r->tp % r->ep != 0) return "ep not dividing tp beside sliced attention";
   if (r->pd_prefill && (r->ep || r->attn_dp || r->pp > 1 || r->dp > 1))
     return "prefill and decode copies beside experts spread, groups or replicas";
   if (!r->tp && !r->attn_dp) return "no layout in the files read";
@@ -205,7 +211,7 @@ static void request_of(const gs_serving_run *r, const char *model, const char *g
   q->gpu_key = gpu;
   q->between_key = "ib-ndr";
   q->split = r->pp > 1 ? GS_GROUPS : GS_SLICES;
-  q->experts = r->ep ? GS_EXPERTS_SPREAD : GS_EXPERTS_SLICES;
+  q->experts = r->ep || r->attn_dp ? GS_EXPERTS_SPREAD : GS_EXPERTS_SLICES;
   q->replicas = r->dp;
   q->engine = engine;
   q->prompt_tokens = round_even(r->input_tokens);
@@ -235,6 +241,7 @@ int fit_serving_row(const gs_serving_run *r, serving_row *out) {
    * the GPU's link); added 2026-12-06 to price P2's s075, kept out of the fit it came after */
   if (tp_with_pp) s.plan.between = s.link;
   s.plan.attention = r->ep && !r->attn_dp ? GS_ATTENTION_SLICES : GS_ATTENTION_DATA;
+  s.plan.expert_ranks = r->attn_dp ? (r->ep == r->attn_dp ? 0 : r->ep ? r->ep : 1) : r->ep == r->tp ? 0 : r->ep;
   if (gs_count_allowed(&s, gpus_of(r), &err) != GS_OK)
     return gs_format(out->why, sizeof out->why, "refused: counts: %s", err.what), 0;
   out->model = s.model, out->gpu = s.gpu, out->link = s.link, out->plan = s.plan, out->replicas = s.replicas;

@@ -222,6 +222,7 @@ static int resolve_plan(const gs_request *q, int own_latencies, gs_setting *out,
   /* p->efficiency: gs_resolve's, the engine's figures and the typed ones (zero in the lesson's module) */
   p->prompt_tokens = q->no_prompt ? 0 : q->prompt_tokens;
   p->experts = q->experts; /* gs_plan_check refuses what spread cannot price */
+  p->expert_ranks = q->expert_ranks;
   if (BEYOND_WIDGET && (rc = gs_efficiency_check(&p->efficiency, err)) != GS_OK) return rc;
   if (q->prompt_tokens > GS_MAX_CHAT_TOKENS)
     return gs_fail(err, GS_ERR_RANGE, "prompt_tokens", "must be from 1 to %llu", (unsigned long long)GS_MAX_CHAT_TOKENS);
@@ -267,10 +268,12 @@ static int resolve_plan(const gs_request *q, int own_latencies, gs_setting *out,
     return gs_fail(err, GS_ERR_RANGE, "in_flight", "must be from 1 to %llu", (unsigned long long)GS_MAX_GPUS);
   if (q->in_flight > 1 && p->split == GS_SLICES)
     return gs_fail(err, GS_ERR_SHAPE, "in_flight", "slices keep no batches in flight: every GPU works on the one batch");
-  /* one GPU makes one group: the batches in flight are checked against each count */
+  /* one GPU makes one group: the batches in flight and the ranks of experts are checked
+   * against each count */
   one = *p;
   one.gpus = 1;
   one.in_flight = 0;
+  one.expert_ranks = 0;
   return gs_plan_check(&out->model, &one, err);
 }
 
@@ -310,7 +313,7 @@ int gs_resolve(const gs_request *q, gs_setting *out, gs_error *err) {
   int latencies_typed = 0, rc;
   memset(out, 0, sizeof *out);
   if (!BEYOND_WIDGET && (q->gpu_typed || q->link_typed || q->between_typed || q->log_text || q->assume == GS_ASSUME_REAL ||
-                       q->switches || q->per_server || q->in_flight || q->replicas > 1 || q->experts ||
+                       q->switches || q->per_server || q->in_flight || q->replicas > 1 || q->experts || q->expert_ranks ||
                        q->gpu_hour != 0 || q->prompt_tokens || gs_efficiency_on(&q->efficiency)))
     return failed(out, "plan", gs_fail(err, GS_ERR_UNSUPPORTED, "plan",
                                        "the lesson's module takes the lesson's settings by name (build/gpusplit.wasm has the rest)"));

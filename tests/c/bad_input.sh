@@ -602,6 +602,13 @@ bad "--attention;data or slices" serve --model mixtral-8x7b --gpu h100-sxm --cou
 bad "--counts;64 does not divide the 96 heads;sliced attention" serve --model glm-4.5-air --gpu h100-sxm --counts 64 --experts spread --attention slices
 bad "--counts;128 experts do not spread evenly over 48" serve --model qwen3-30b-a3b --gpu h100-sxm --counts 48 --experts spread
 bad "gpus;at most 64 ranks" serve --model qwen3-30b-a3b --gpu h100-sxm --counts 128 --experts spread
+# experts spread over fewer ranks than GPUs, each cut over a rank's GPUs (--expert-ranks)
+bad "--expert-ranks;beside --experts spread only" serve --model qwen3-30b-a3b --gpu h100-sxm --counts 8 --expert-ranks 4
+bad "--expert-ranks;3 ranks of experts do not divide the 8 GPUs" serve --model qwen3-30b-a3b --gpu h100-sxm --counts 8 --experts spread --expert-ranks 3
+bad "--counts;128 experts do not spread evenly over 3 ranks" serve --model qwen3-30b-a3b --gpu h100-sxm --counts 6 --experts spread --expert-ranks 3
+bad "--expert-ranks;from 1 to" serve --model qwen3-30b-a3b --gpu h100-sxm --counts 8 --experts spread --expert-ranks 0
+good serve --model qwen3-30b-a3b --gpu h100-sxm --counts 8 --experts spread --attention slices --expert-ranks 4 --requests 40
+good serve --model qwen3-30b-a3b --gpu h100-sxm --counts 8 --experts spread --expert-ranks 1 --requests 40 --concurrency 8
 printf '100,10\n3000,x\n' > "$tmp/lengths.csv"
 bad "lengths.csv;lengths: line 2;PROMPT,OUTPUT" serve --model 8b --gpu h100-sxm --counts 1 --lengths "$tmp/lengths.csv"
 bad "--lengths;leave out" serve --model 8b --gpu h100-sxm --counts 1 --lengths "$tmp/lengths.csv" --output-tokens 5

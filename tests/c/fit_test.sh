@@ -483,6 +483,20 @@ CSV
 check "a DeepSeek-R1 row is priced as deepseek-v3; an unknown repository is refused by name" \
   sh -c "grep -q '^r1 .* deepseek-v3 ' '$tmp/r1' && grep -q 'r2 (G6): model not in the catalogue' '$tmp/r1'"
 
+# Experts over fewer ranks than GPUs (serve --expert-ranks): TensorRT-LLM's tp 8 with ep 4 is
+# priced as tp8ep4; SGLang's attention data parallel without ep as dp8ep1 (every expert cut
+# over all 8); an ep that does not divide tp is refused by name.
+cat > "$tmp/ranks.csv" <<'CSV'
+id,model,hf_repo,weight_bits,kv_bits,gpu,gpus_per_server,servers,intra_link,inter_link,tp,pp,ep,dp,attn_dp,concurrency,input_tokens,output_tokens,throughput_tok_s,throughput_per_gpu_tok_s,itl_ms,ttft_ms,software,date,source,note
+e1,DeepSeek-R1,deepseek-ai/DeepSeek-R1,8,,H200-SXM-141GB,8,1,,,8,1,4,1,,16,1000,100,300,37.5,,,TensorRT-LLM (PyTorch),2025,x,"G6; hand-made"
+e2,DeepSeek-R1,deepseek-ai/DeepSeek-R1,8,,H200-SXM-141GB,8,1,,,8,1,,1,8,16,1000,100,300,37.5,,,SGLang,2025,x,"G6; hand-made"
+e3,DeepSeek-R1,deepseek-ai/DeepSeek-R1,8,,H200-SXM-141GB,8,1,,,8,1,3,1,,16,1000,100,300,37.5,,,SGLang,2025,x,"G6; hand-made"
+CSV
+"$binary" validate --serving "$tmp/ranks.csv" > "$tmp/ranks" 2>&1
+check "tp 8 with ep 4 is priced as tp8ep4, attn_dp 8 without ep as dp8ep1; ep 3 beside tp 8 is refused" \
+  sh -c "grep -q '^e1 .* tp8ep4 x1 closed ' '$tmp/ranks' && grep -q '^e2 .* dp8ep1 x1 closed ' '$tmp/ranks' &&
+         grep -q 'e3 (G6): ep not dividing tp beside sliced attention' '$tmp/ranks'"
+
 # A closed loop whose 1,000 requests would pass serve's bound of 4,194,304 steps takes as many
 # as the bound holds: 32 in flight of 4,500 output tokens, 4,194,304 / 4,501 = 931 requests,
 # priced; with 4,000 in flight it would need 8,000, over the bound, and is refused by it.

@@ -235,6 +235,76 @@ static void counts_need_not_divide_heads_beside_data_attention(void **state) {
   assert_int_equal(gs_count_allowed(&s, 64, &err), GS_ERR_SHAPE); /* experts sliced cut the heads */
 }
 
+/* Experts spread over fewer ranks than GPUs (--expert-ranks): E/EP experts a rank, each cut
+ * over the rank's 8/EP GPUs. Routing uniform, a GPU then reads and computes what it does
+ * with whole experts: 16 experts' worth of slices a GPU whatever EP (EP 1: 128 experts,
+ * each an eighth). One token on rank 3 picks 8 of 128 experts: with EP 1 a GPU reads an
+ * eighth of each, one expert's bytes, as EP 8's one whole expert. What differs is how the
+ * tokens reach the experts: under attention data with EP below the GPUs, every rank's
+ * tokens are gathered and all-reduced (the slices' all-reduces of all of them, as sliced
+ * attention sends), not sent by an all-to-all. */
+static void experts_cut_over_a_ranks_gpus(void **state) {
+  gs_model m = ts_builtin("qwen3-30b-a3b");
+  gs_gpu g = ts_h100();
+  gs_link l;
+  gs_step_work one[8], all[8], sum;
+  gs_mixed_cost a, b, c, d, e;
+  gs_plan whole = spread_plan(8, GS_ATTENTION_DATA), cut = whole, sliced = spread_plan(8, GS_ATTENTION_SLICES), sliced4 = sliced;
+  uint64_t copied = m.stored_bytes - m.unread_bytes - m.routed_bytes, expert = (m.routed_bytes + 127) / 128;
+  gs_error err;
+  size_t r;
+  (void)state;
+  ts_link("fast", &l);
+  cut.expert_ranks = 1, sliced4.expert_ranks = 4;
+  memset(one, 0, sizeof one), memset(all, 0, sizeof all), memset(&sum, 0, sizeof sum);
+  gs_step_work_add(&m, &one[3], 0, 1);
+  assert_int_equal(gs_mixed_step_spread(&m, &g, &l, &cut, 0, one, 8, &a, &err), GS_OK);
+  assert_true(a.read_bytes == copied + expert);
+  for (r = 0; r < 8; r++) gs_step_work_add(&m, &all[r], 100, 4), gs_step_work_add(&m, &sum, 100, 4);
+  assert_int_equal(gs_mixed_step_spread(&m, &g, &l, &whole, 0, all, 8, &a, &err), GS_OK);
+  assert_int_equal(gs_mixed_step_spread(&m, &g, &l, &cut, 0, all, 8, &b, &err), GS_OK);
+  assert_int_equal(gs_mixed_step_spread(&m, &g, &l, &sliced, 0, &sum, 1, &c, &err), GS_OK);
+  assert_true(b.read_bytes == a.read_bytes && b.gemm_ops == a.gemm_ops && b.compute == a.compute);
+  assert_true(b.time.transfer == c.time.transfer); /* all 32 tokens all-reduced, as sliced attention */
+  assert_true(a.time.transfer != b.time.transfer); /* the busiest rank's 4 in an all-to-all */
+  /* sliced attention: EP 4 (TensorRT-LLM's --tp_size 8 --ep_size 4) prices as EP 8 */
+  assert_int_equal(gs_mixed_step_spread(&m, &g, &l, &sliced4, 0, &sum, 1, &d, &err), GS_OK);
+  assert_true(d.read_bytes == c.read_bytes && d.time.transfer == c.time.transfer && d.compute == c.compute);
+  /* a count the ranks do not divide is refused by the step too */
+  sliced4.expert_ranks = 3;
+  assert_int_equal(gs_mixed_step_spread(&m, &g, &l, &sliced4, 0, &sum, 1, &e, &err), GS_ERR_SHAPE);
+  assert_string_equal(err.field, "expert_ranks");
+}
+
+/* The checks: ranks that divide the GPUs and the experts, spread experts only; and the
+ * decode step and first word of report and plan, which price whole experts only, refuse
+ * them by name rather than price them as whole. */
+static void expert_ranks_are_checked_and_refused_where_not_priced(void **state) {
+  gs_model m = ts_builtin("qwen3-30b-a3b");
+  gs_gpu g = ts_h100();
+  gs_link l;
+  gs_cost_result c;
+  gs_plan p = spread_plan(8, GS_ATTENTION_DATA);
+  gs_error err;
+  (void)state;
+  ts_link("fast", &l);
+  p.expert_ranks = 3;
+  assert_int_equal(gs_plan_check(&m, &p, &err), GS_ERR_SHAPE);
+  assert_string_equal(err.field, "expert_ranks");
+  p.gpus = 6; /* 3 ranks of 2 GPUs: 128 experts do not spread over 3 */
+  assert_int_equal(gs_plan_check(&m, &p, &err), GS_ERR_SHAPE);
+  assert_string_equal(err.field, "experts");
+  p.gpus = 8, p.expert_ranks = 4;
+  assert_int_equal(gs_plan_check(&m, &p, &err), GS_OK);
+  assert_int_equal(gs_cost(&m, &g, &l, &p, &c, &err), GS_ERR_UNSUPPORTED);
+  assert_string_equal(err.field, "expert_ranks");
+  p.expert_ranks = 8; /* as many ranks as GPUs: today's whole experts */
+  assert_int_equal(gs_cost(&m, &g, &l, &p, &c, &err), GS_OK);
+  p.experts = GS_EXPERTS_SLICES, p.expert_ranks = 2;
+  assert_int_equal(gs_plan_check(&m, &p, &err), GS_ERR_RANGE);
+  assert_string_equal(err.field, "expert_ranks");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(pool_is_each_ranks),
@@ -244,6 +314,8 @@ int main(void) {
       cmocka_unit_test(invariants_hold_on_ranks),
       cmocka_unit_test(sglang_shares_its_limits_over_ranks),
       cmocka_unit_test(counts_need_not_divide_heads_beside_data_attention),
+      cmocka_unit_test(experts_cut_over_a_ranks_gpus),
+      cmocka_unit_test(expert_ranks_are_checked_and_refused_where_not_priced),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
