@@ -103,9 +103,10 @@ static int check_args(uint64_t replicas, uint64_t ranks, uint64_t flight, const 
                    GS_SERVE_MAX_RANKS, (unsigned long long)flight);
   if (ranks > 1 && flight > 1)
     return gs_fail(err, GS_ERR_UNSUPPORTED, "split", "attention data parallel is priced without groups of layers");
-  if (load->kind == GS_LOAD_CLOSED && (load->concurrency < replicas * ranks * flight || load->concurrency > load->requests))
-    return gs_fail(err, GS_ERR_RANGE, "concurrency", "must be from the replicas times the %s (%llu) to the requests",
-                   flight > 1 ? "micro-batches in flight" : "attention ranks", (unsigned long long)(replicas * ranks * flight));
+  /* fewer in flight than attention ranks keeps that many ranks busy (rank_args) */
+  if (load->kind == GS_LOAD_CLOSED && (load->concurrency < replicas * flight || load->concurrency > load->requests))
+    return gs_fail(err, GS_ERR_RANGE, "concurrency", "must be from the replicas%s (%llu) to the requests",
+                   flight > 1 ? " times the micro-batches in flight" : "", (unsigned long long)(replicas * flight));
   if (load->kind == GS_LOAD_OPEN && !(load->rate > 0 && load->rate <= 1e9))
     return gs_fail(err, GS_ERR_RANGE, "rate", "must be above 0 and at most 1e9 requests a second");
   if (e->max_batched_tokens < 1 || e->block_tokens < 1 || !(e->memory_share > 0 && e->memory_share <= 1))
@@ -136,18 +137,22 @@ static uint64_t flight_of(const gs_plan *p, const gs_load *load, uint64_t replic
 /* Replica r's requests (i = r, r + R, ...) shared round-robin over its attention ranks:
  * rank d's list, running list and waiting ring in ids at off, n + off and 2n + off; a
  * closed loop's share of the concurrency in flight from the start, the rest released as
- * its own requests end. */
+ * its own requests end. A closed loop of C in flight below the ranks keeps C ranks busy,
+ * one request each, and the others idle: a router's round-robin would move each next
+ * request on to the next rank, but every rank runs every step (the idle ones dummy
+ * passes; mixed_spread.c), so which ranks are busy does not change a step's price. */
 static void rank_args(const gs_load *load, gs_serve_space *sp, uint64_t replicas, size_t r, uint64_t ranks,
                       gs_serve_sim_args *a) {
   size_t n = (size_t)load->requests, d, i, k, off = 0;
   uint64_t mine = load->concurrency / replicas + (r < load->concurrency % replicas);
+  uint64_t busy = load->kind == GS_LOAD_CLOSED && mine < ranks ? mine : ranks;
   for (d = 0; d < ranks; d++) {
     size_t mine_n = 0, conc = 0;
     uint32_t *ids = sp->ids + off;
-    for (i = r, k = 0; i < n; i += replicas, k++)
-      if (k % ranks == d) ids[mine_n++] = (uint32_t)i;
-    if (load->kind == GS_LOAD_CLOSED) {
-      conc = (size_t)(mine / ranks + (d < mine % ranks));
+    for (i = r, k = 0; i < n && d < busy; i += replicas, k++)
+      if (k % busy == d) ids[mine_n++] = (uint32_t)i;
+    if (load->kind == GS_LOAD_CLOSED && d < busy) {
+      conc = (size_t)(mine / busy + (d < mine % busy));
       for (i = conc; i < mine_n; i++) sp->reqs[ids[i]].arrival = -1;
     }
     a[d].mine = ids, a[d].run = ids + n, a[d].wait = ids + 2 * n, a[d].mine_n = mine_n, a[d].released = conc;

@@ -559,7 +559,7 @@ bad "--rate;needs a value" serve --gpu h100-sxm --counts 4 --rate
 bad "--concurrency;--rate;give one" serve --gpu h100-sxm --counts 4 --rate 5 --concurrency 4
 bad "--concurrency;from 1 to" serve --gpu h100-sxm --counts 4 --concurrency 0
 bad "--concurrency;to the requests" serve --gpu h100-sxm --counts 4 --concurrency 2000
-bad "--concurrency;from the replicas times the attention ranks (2)" serve --gpu h100-sxm --counts 4 --replicas 2 --concurrency 1
+bad "--concurrency;from the replicas (2)" serve --gpu h100-sxm --counts 4 --replicas 2 --concurrency 1
 # a pipeline's micro-batches: one a stage by default, each needs a request in flight
 bad "--concurrency;from the replicas times the micro-batches in flight (8)" serve --gpu h100-sxm --counts 4 --split groups --in-flight 4 --replicas 2 --concurrency 6
 bad "--in-flight;slices keep no batches in flight" serve --gpu h100-sxm --counts 4 --in-flight 2 --concurrency 8
@@ -596,7 +596,7 @@ bad "limits;no room for one request" serve --model 70b --gpu h100-sxm --counts 2
 good serve --gpu h100-sxm --counts 4 --engine trt-llm --limits trtllm-bench --prompt-tokens 9000 --requests 50
 bad "pool;200000 tokens" serve --model 8b --counts 1 --gpu l4 --requests 1 --prompt-tokens 100000 --output-tokens 100000
 # issue 29 item 4: spread experts beside data-parallel or sliced attention
-bad "--concurrency;attention ranks (8)" serve --model mixtral-8x7b --gpu h100-sxm --counts 8 --experts spread --concurrency 4
+good serve --model mixtral-8x7b --gpu h100-sxm --counts 8 --experts spread --concurrency 4 --requests 40
 bad "--attention;beside --experts spread only" serve --model mixtral-8x7b --gpu h100-sxm --counts 8 --attention data
 bad "--attention;data or slices" serve --model mixtral-8x7b --gpu h100-sxm --counts 8 --experts spread --attention both
 bad "--counts;64 does not divide the 96 heads;sliced attention" serve --model glm-4.5-air --gpu h100-sxm --counts 64 --experts spread --attention slices
