@@ -289,6 +289,8 @@ typedef struct {
   uint64_t expert_ranks;  /* under spread experts, served only (serve's --expert-ranks): the ranks the
                              routed experts are spread over, E/ranks a rank, each expert cut over the
                              rank's gpus/ranks GPUs as slices cut a weight; 0: gpus (whole experts) */
+  double skew;            /* under spread experts, served only (serve's --skew): the busiest expert rank's
+                             share of the routed tokens over the mean, 1 to the ranks; 0: 1 (uniform) */
 } gs_plan;
 
 /* NCCL's protocols (NCCL_PROTO_LL, _LL128, _SIMPLE); none when nothing is sent. */

@@ -149,8 +149,11 @@ int gs_spread_check(const gs_model *m, const gs_plan *p, gs_error *err);
 uint64_t gs_spread_weights(const gs_model *m, uint64_t n);
 uint64_t gs_spread_read_bytes(const gs_model *m, uint64_t n, uint64_t tokens);
 /* the bytes of its own experts' slices one GPU reads when `tokens` tokens pass, the experts
- * spread over `ranks` ranks and each cut over `cut` GPUs (whole: cut 1) */
-uint64_t gs_spread_routed_bytes(const gs_model *m, uint64_t ranks, uint64_t cut, uint64_t tokens);
+ * spread over `ranks` ranks and each cut over `cut` GPUs (whole: cut 1), its rank routed
+ * `skew` times the mean (1: uniform) */
+uint64_t gs_spread_routed_bytes(const gs_model *m, uint64_t ranks, uint64_t cut, uint64_t tokens, double skew);
+/* primitives.c: gs_routed_share for experts each word picks `skew` times as often */
+double gs_routed_share_skewed(const gs_model *m, uint64_t words, double skew);
 /* core/mixed_step.c: the operations a served step's attention takes over all layers (its
  * scores and weighted sum), shared with the spread experts' step (mixed_spread.c). */
 double gs_attention_ops(const gs_model *m, const gs_step_work *w);

@@ -12,7 +12,7 @@ static const char SERVE_HEAD[] =
     "usage: gpusplit serve --model M --gpu G --counts N [--split S] [--in-flight B]\n"
     "                      [--replicas R | --prefill-copies P --decode-copies D]\n"
     "                      [--experts slices|spread] [--attention data|slices]\n"
-    "                      [--expert-ranks EP]\n"
+    "                      [--expert-ranks EP] [--skew S]\n"
     "                      [--concurrency C | --rate R] [--requests N] [--prompt-tokens P]\n"
     "                      [--output-tokens O] [--lengths FILE|sharegpt] [--seed S]\n"
     "                      [--engine vllm|sglang|trt-llm] [--limits engine|trtllm-bench]\n"
@@ -35,6 +35,7 @@ typedef struct {
   int json, explain;
   int attention;         /* 0: not given; 1: data; 2: slices */
   uint64_t expert_ranks; /* --expert-ranks; 0: not given (every GPU a rank) */
+  double skew;           /* --skew; 0: not given (uniform) */
 } serve_options;
 
 #define AT(member) offsetof(serve_options, member)
@@ -66,6 +67,11 @@ static const gs_flag SERVE_FLAGS[] = {
              "(TensorRT-LLM's --ep_size EP with --tp_size N; 1: every\n"
              "expert cut over all N, SGLang's --enable-dp-attention\n"
              "without --ep-size); EP divides N and the experts (default N)"),
+    GS_REAL_IN("--skew", "S", AT(skew), 1, 65536, 0,
+               "beside --experts spread: the busiest expert rank's share\n"
+               "of the routed tokens over the mean, 1 (default: uniform\n"
+               "routing) to the ranks of experts; it computes, reads and\n"
+               "receives as that share says, and every step waits for it"),
     COPIES("--prefill-copies", disagg.prefill, 1,
            "prefill and decode on separate copies of the layout, as\n"
            "SGLang's PD disaggregation: N copies only prefill, and each\n"
@@ -150,11 +156,15 @@ static void print_dist_row(const char *name, const gs_dist *d) {
 static void print_table(const gs_setting *s, const serve_options *o, const gs_serve_result *r, const char *serving) {
   char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP], c[GS_FIGURE_CAP];
   uint64_t copies = r->prefill_copies ? r->prefill_copies + r->decode_copies : s->replicas;
-  char ranks[96] = "";
+  char ranks[160] = "";
   if (s->plan.experts == GS_EXPERTS_SPREAD && s->plan.expert_ranks)
     snprintf(ranks, sizeof ranks, " over %llu rank%s of %llu GPUs, each expert cut over them",
              (unsigned long long)s->plan.expert_ranks, s->plan.expert_ranks == 1 ? "" : "s",
              (unsigned long long)(r->gpus / copies / s->plan.expert_ranks));
+  if (s->plan.experts == GS_EXPERTS_SPREAD) /* the routing the experts' loads assume */
+    snprintf(ranks + strlen(ranks), sizeof ranks - strlen(ranks), "%s", s->plan.skew > 1 ? ", the busiest rank routed " : ", routing uniform");
+  if (s->plan.experts == GS_EXPERTS_SPREAD && s->plan.skew > 1)
+    snprintf(ranks + strlen(ranks), sizeof ranks - strlen(ranks), "%s times the mean", gs_plain((char[32]){0}, 32, s->plan.skew));
   printf("Serve: %s on %llu x %s (%s%s%s%s%s), ", s->model_name, (unsigned long long)(r->gpus / copies), s->gpu_text.name,
          gs_split_name(s->plan.split), s->plan.experts == GS_EXPERTS_SPREAD ? ", experts spread" : "", ranks,
          s->plan.experts == GS_EXPERTS_SPREAD ? ", attention " : "",
@@ -220,8 +230,9 @@ static void print_explain(const gs_serve_result *r) {
 
 /* The layout: one count, a plan the served step can price; attention data-parallel
  * (the default beside spread experts) or sliced. */
-static int serve_plan(cli_report_options *r, int attention, gs_plan *p) {
+static int serve_plan(cli_report_options *r, int attention, double skew, gs_plan *p) {
   const gs_model *m = &r->setting.model;
+  gs_error err;
   *p = r->setting.plan;
   if (r->count_n != 1) return cli_bad("serve: --counts N is needed, one GPU count for the layout");
   p->gpus = r->counts[0];
@@ -235,6 +246,10 @@ static int serve_plan(cli_report_options *r, int attention, gs_plan *p) {
     return cli_bad("--counts: %llu does not divide the %llu heads, as sliced attention needs (--attention data cuts no head)",
                    (unsigned long long)p->gpus, (unsigned long long)m->heads);
   r->setting.plan.attention = p->attention;
+  if (skew > 0 && p->experts != GS_EXPERTS_SPREAD) return cli_bad("--skew: a routing skew is priced beside --experts spread only");
+  p->skew = skew;
+  if (skew > 0 && gs_plan_check(m, p, &err) != GS_OK) return cli_bad("--skew: %s", err.what);
+  r->setting.plan.skew = skew;
   return CLI_OK;
 }
 
@@ -279,7 +294,7 @@ int cli_serve(int argc, char **argv) {
   memset(&o, 0, sizeof o);
   if (!r || !f) rc = cli_bad("serve: out of memory");
   else if ((rc = read_flags(argc, argv, &o, f)) == CLI_OK && (rc = cli_report_resolve(f, r)) == CLI_OK &&
-           (rc = serve_plan(r, o.attention, &p)) == CLI_OK && (rc = engine_limits(&o, f->q.engine, &r->setting, p.gpus, &e)) == CLI_OK) {
+           (rc = serve_plan(r, o.attention, o.skew, &p)) == CLI_OK && (rc = engine_limits(&o, f->q.engine, &r->setting, p.gpus, &e)) == CLI_OK) {
     o.lf.load.prompt_tokens = p.prompt_tokens ? p.prompt_tokens : 1024;
     p.prompt_tokens = 0;
     if ((rc = cli_load_lengths(&o.lf)) == CLI_OK && (rc = simulate(r, &o, &p, &e, &out)) == CLI_OK) {

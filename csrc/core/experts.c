@@ -35,6 +35,12 @@ int gs_spread_check(const gs_model *m, const gs_plan *p, gs_error *err) {
   uint64_t ranks = gs_expert_ranks(p);
   if (p->experts == GS_EXPERTS_SLICES && p->expert_ranks)
     return gs_fail(err, GS_ERR_RANGE, "expert_ranks", "ranks of experts are spread experts' only");
+  /* sliced experts load every GPU alike; what a skew does to the experts they read is not priced */
+  if (p->experts == GS_EXPERTS_SLICES && p->skew != 0)
+    return gs_fail(err, GS_ERR_RANGE, "skew", "a routing skew is priced beside spread experts only");
+  if (p->skew != 0 && !(p->skew >= 1 && p->skew <= (double)ranks))
+    return gs_fail(err, GS_ERR_RANGE, "skew", "must be from 1 (uniform) to the %llu ranks of experts (all on one)",
+                   (unsigned long long)ranks);
   if (p->experts == GS_EXPERTS_SLICES) return GS_OK;
   if (p->experts != GS_EXPERTS_SPREAD) return gs_fail(err, GS_ERR_RANGE, "experts", "must be slices or spread");
   if (m->experts == 0 || m->moe_layers == 0)
@@ -59,16 +65,16 @@ uint64_t gs_spread_weights(const gs_model *m, uint64_t n) {
 /* Bytes of weights one GPU reads when `tokens` tokens pass: the copied weights a word
  * passes through, and its experts that the tokens pick, at least one a MoE layer. */
 uint64_t gs_spread_read_bytes(const gs_model *m, uint64_t n, uint64_t tokens) {
-  return m->stored_bytes - m->unread_bytes - m->routed_bytes + gs_spread_routed_bytes(m, n, 1, tokens);
+  return m->stored_bytes - m->unread_bytes - m->routed_bytes + gs_spread_routed_bytes(m, n, 1, tokens, 1);
 }
 
 /* Of those, its own experts that the tokens pick, at least one expert a MoE layer, the
  * rank's E/ranks experts each cut over `cut` GPUs: a GPU reads 1/cut of each its rank's
  * tokens pick (one rank of all n GPUs, cut n, is experts sliced: gs_step_read_bytes's
  * routed share over n). */
-uint64_t gs_spread_routed_bytes(const gs_model *m, uint64_t ranks, uint64_t cut, uint64_t tokens) {
+uint64_t gs_spread_routed_bytes(const gs_model *m, uint64_t ranks, uint64_t cut, uint64_t tokens, double skew) {
   uint64_t routed;
-  double held = (double)(m->experts / ranks), picked = held * gs_routed_share(m, tokens), x;
+  double held = (double)(m->experts / ranks), picked = held * gs_routed_share_skewed(m, tokens, skew), x;
   if (picked < 1) picked = 1;
   x = picked * ((double)m->routed_bytes / (double)m->experts);
   if (cut > 1) x /= (double)cut;

@@ -37,7 +37,16 @@
  *   local dp_scatter: sgl-project/sglang pull 22642 describes that combine path), priced
  *   as the slices' all-reduces of all T tokens after each layer (gs_split_time): an all-
  *   gather moves half an all-reduce's bytes, so with the dense layers' all-reduce this
- *   is the same two a layer; no all-to-all is sent. */
+ *   is the same two a layer; no all-to-all is sent.
+ *
+ * A skewed router (p->skew, S: the busiest expert rank's share of the routed tokens over
+ * the mean; serve's --skew): the step waits for the busiest rank, whose GPUs compute S
+ * times the mean expert operations, read the experts a token picks S times as often as
+ * uniform routing would (gs_routed_share_skewed), and under the all-to-all receive S
+ * times the mean tokens (the slower of the busiest sender and receiver sets it). The
+ * all-reduces move every token whatever the skew. DeepSeek balances its experts'
+ * load by placing copies of the hottest (arXiv 2412.19437, section 3.4, redundant
+ * experts); S is what is left after such balancing, the engine's max over mean. */
 #include <string.h>
 
 #include "internal.h"
@@ -76,7 +85,8 @@ static int check(const gs_plan *p, double overlap_share, const gs_step_work *w, 
 int gs_mixed_step_spread(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, double overlap_share,
                          const gs_step_work *w, uint64_t ranks, gs_mixed_cost *out, gs_error *err) {
   uint64_t n = p->gpus, bits = p->cache_bits ? p->cache_bits : 16, total = 0, most = 0, r, copied, experts, parts;
-  uint64_t ranks_of_experts = gs_expert_ranks(p);
+  uint64_t ranks_of_experts = gs_expert_ranks(p), sent;
+  double skew = p->skew > 1 ? p->skew : 1;
   int data = p->attention == GS_ATTENTION_DATA, protocol, rc, all_to_all = data && ranks_of_experts == n;
   double routed_active, expert_ops, expert_compute, worst = -1;
   gs_plan joined = *p;
@@ -84,11 +94,11 @@ int gs_mixed_step_spread(const gs_model *m, const gs_gpu *g, const gs_link *l, c
   if ((rc = check(p, overlap_share, w, ranks, &total, &most, err)) != GS_OK) return rc;
   copied = m->stored_bytes - m->unread_bytes - m->routed_bytes;
   if (!data) copied = gs_ceil_div(copied, n);
-  experts = gs_spread_routed_bytes(m, ranks_of_experts, n / ranks_of_experts, total);
+  experts = gs_spread_routed_bytes(m, ranks_of_experts, n / ranks_of_experts, total, skew);
   parts = data ? 1 : gs_cache_parts(m, p);
   routed_active = (double)m->routed_params * (double)m->experts_per_token / (double)m->experts;
   expert_ops = 2 * routed_active * (double)total;
-  expert_compute = gs_compute_seconds(expert_ops, n, g, &p->efficiency);
+  expert_compute = gs_compute_seconds(skew > 1 ? expert_ops * skew : expert_ops, n, g, &p->efficiency);
   for (r = 0; r < ranks; r++) {
     uint64_t bytes = copied + experts + gs_ceil_div(gs_cache_bytes_at(m, w[r].cache_full, w[r].cache_kept, bits), parts);
     double ops = copied_ops(m, &w[r], routed_active), attention = gs_attention_ops(m, &w[r]);
@@ -103,7 +113,13 @@ int gs_mixed_step_spread(const gs_model *m, const gs_gpu *g, const gs_link *l, c
   out->gemm_ops += expert_ops;
   out->busy = worst;
   if (!all_to_all) joined.experts = GS_EXPERTS_SLICES; /* the slices' all-reduces of every token */
-  gs_split_time(m, g, l, &joined, worst, gs_message_bytes(m) * (all_to_all ? most : total), &out->time, &out->swap, &protocol);
+  sent = all_to_all ? most : total;
+  if (all_to_all && skew > 1) { /* the busiest receiver's tokens, when more than the busiest sender's */
+    double hot = skew * (double)total / (double)n;
+    uint64_t in = (uint64_t)hot + ((double)(uint64_t)hot < hot);
+    if (in > sent) sent = in;
+  }
+  gs_split_time(m, g, l, &joined, worst, gs_message_bytes(m) * sent, &out->time, &out->swap, &protocol);
   out->time.total = out->time.read + out->time.transfer;
   out->seconds = out->time.total;
   if (!(out->seconds > 0 && out->seconds <= GS_MAX_STEP_SECONDS))

@@ -49,6 +49,8 @@ int gs_first_word(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs
   size = gs_message_bytes(m) * tokens;
   if (p->experts == GS_EXPERTS_SPREAD && gs_expert_ranks(p) != n)
     return gs_fail(err, GS_ERR_UNSUPPORTED, "expert_ranks", "experts cut over several GPUs are priced by serve only");
+  if (p->skew != 0 && p->skew != 1)
+    return gs_fail(err, GS_ERR_UNSUPPORTED, "skew", "a routing skew is priced by serve only");
   if (p->experts == GS_EXPERTS_SPREAD) {
     /* spread experts (csrc/core/experts.c): each GPU prefills its own chats' prompts, whole,
      * reading its copies and the experts all the prompts' tokens pick */

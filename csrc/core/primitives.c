@@ -96,6 +96,17 @@ double gs_routed_share(const gs_model *m, uint64_t words) {
   return 1 - power(stay, words);
 }
 
+/* The same share for experts that each word picks `skew` times as often as uniform
+ * routing would (the busiest rank's under a skewed router): each is missed by a word
+ * with probability 1 - skew x k/E, every one picked once that is 0 or less. skew 1 is
+ * gs_routed_share, bit for bit. */
+double gs_routed_share_skewed(const gs_model *m, uint64_t words, double skew) {
+  double pick;
+  if (!(skew > 1)) return gs_routed_share(m, words);
+  pick = skew * (double)m->experts_per_token / (double)m->experts;
+  return pick >= 1 ? 1 : 1 - power(1 - pick, words);
+}
+
 /* The bytes of weights one step reads, on all GPUs together: every weight a word passes
  * through but the routed experts, and the routed experts' expected share, rounded up to a
  * whole byte. */

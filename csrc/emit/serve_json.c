@@ -75,6 +75,8 @@ void gs_out_serve(const gs_out *o, const gs_setting *s, const gs_load *l, const 
   gs_out_format(o, ",\"expert_ranks\":%llu",
                 (unsigned long long)(s->plan.experts != GS_EXPERTS_SPREAD ? 1
                                      : s->plan.expert_ranks ? s->plan.expert_ranks : r->gpus / copies));
+  /* the busiest expert rank's share of the routed tokens over the mean; 1: uniform routing */
+  member(o, "skew", s->plan.skew > 1 ? s->plan.skew : 1);
   gs_out_format(o, ",\"stages\":%llu,\"in_flight\":%llu", (unsigned long long)r->stages, (unsigned long long)r->in_flight);
   gs_out_format(o, ",\"limits\":\"%s\"", e->bench_limits ? "trtllm-bench" : "engine");
   load_json(o, l, lengths);

@@ -609,6 +609,12 @@ bad "--counts;128 experts do not spread evenly over 3 ranks" serve --model qwen3
 bad "--expert-ranks;from 1 to" serve --model qwen3-30b-a3b --gpu h100-sxm --counts 8 --experts spread --expert-ranks 0
 good serve --model qwen3-30b-a3b --gpu h100-sxm --counts 8 --experts spread --attention slices --expert-ranks 4 --requests 40
 good serve --model qwen3-30b-a3b --gpu h100-sxm --counts 8 --experts spread --expert-ranks 1 --requests 40 --concurrency 8
+# a skewed router beside spread experts (--skew)
+bad "--skew;beside --experts spread only" serve --model qwen3-30b-a3b --gpu h100-sxm --counts 8 --skew 2
+bad "--skew;from 1 (uniform) to the 4 ranks of experts" serve --model qwen3-30b-a3b --gpu h100-sxm --counts 8 --experts spread --expert-ranks 4 --skew 5
+bad "--skew;from 1 to 65536, not '0.5'" serve --model qwen3-30b-a3b --gpu h100-sxm --counts 8 --experts spread --skew 0.5
+bad "--skew;a finite number, not 'nan'" serve --model qwen3-30b-a3b --gpu h100-sxm --counts 8 --experts spread --skew nan
+good serve --model qwen3-30b-a3b --gpu h100-sxm --counts 8 --experts spread --skew 1.5 --requests 40
 printf '100,10\n3000,x\n' > "$tmp/lengths.csv"
 bad "lengths.csv;lengths: line 2;PROMPT,OUTPUT" serve --model 8b --gpu h100-sxm --counts 1 --lengths "$tmp/lengths.csv"
 bad "--lengths;leave out" serve --model 8b --gpu h100-sxm --counts 1 --lengths "$tmp/lengths.csv" --output-tokens 5

@@ -302,6 +302,62 @@ static void expert_ranks_are_checked_and_refused_where_not_priced(void **state) 
   assert_string_equal(err.field, "expert_ranks");
 }
 
+/* The bytes of `picked` experts of qwen3-30b-a3b's 128, rounded up as experts.c rounds. */
+static uint64_t expert_bytes(const gs_model *m, double picked) {
+  double x = picked * ((double)m->routed_bytes / 128);
+  return (uint64_t)x + ((double)(uint64_t)x < x);
+}
+
+/* A skewed router (--skew S): the busiest expert rank gets S times the mean routed tokens.
+ * Qwen3-30B-A3B on 8 GPUs, 4 tokens on each rank (32 in all), S = 2: the busiest GPU
+ * computes twice the mean expert operations (2 x routed_active x 32 / 8 more), reads its
+ * 16 experts as picked with probability 2 x 8/128 = 1/8 a token, 16 x (1 - (7/8)^32)
+ * experts' bytes, and receives 2 x 32 / 8 = 8 tokens in the all-to-all, as a step of 8
+ * tokens a rank sends uniformly. S = 1 is uniform routing, bit for bit. */
+static void a_skewed_router_waits_for_its_busiest_rank(void **state) {
+  gs_model m = ts_builtin("qwen3-30b-a3b");
+  gs_gpu g = ts_h100();
+  gs_link l;
+  gs_step_work four[8], eight[8];
+  gs_mixed_cost u, one, s2, e8;
+  gs_plan p = spread_plan(8, GS_ATTENTION_DATA), q;
+  uint64_t copied = m.stored_bytes - m.unread_bytes - m.routed_bytes;
+  double routed_active = (double)m.routed_params * 8 / 128, miss = 1, uniform_miss = 1, picked, bytes;
+  gs_cost_result c;
+  gs_error err;
+  size_t r;
+  int i;
+  (void)state;
+  ts_link("fast", &l);
+  memset(four, 0, sizeof four), memset(eight, 0, sizeof eight);
+  for (r = 0; r < 8; r++) gs_step_work_add(&m, &four[r], 100, 4), gs_step_work_add(&m, &eight[r], 100, 8);
+  assert_int_equal(gs_mixed_step_spread(&m, &g, &l, &p, 0, four, 8, &u, &err), GS_OK);
+  q = p, q.skew = 1;
+  assert_int_equal(gs_mixed_step_spread(&m, &g, &l, &q, 0, four, 8, &one, &err), GS_OK);
+  assert_true(one.seconds == u.seconds && one.read_bytes == u.read_bytes);
+  q.skew = 2;
+  assert_int_equal(gs_mixed_step_spread(&m, &g, &l, &q, 0, four, 8, &s2, &err), GS_OK);
+  ts_assert_close(s2.compute - u.compute, 2 * routed_active * 32 / 8 / g.flops, 1e-9);
+  /* the same rank's cache either way: the difference is the experts' bytes, skewed less uniform */
+  for (i = 0; i < 32; i++) miss *= 7.0 / 8, uniform_miss *= 15.0 / 16;
+  picked = 16 * (1 - miss);
+  bytes = picked * ((double)m.routed_bytes / 128);
+  assert_true(u.read_bytes > copied);
+  assert_true(s2.read_bytes - u.read_bytes == (uint64_t)bytes + ((double)(uint64_t)bytes < bytes) - expert_bytes(&m, 16 * (1 - uniform_miss)));
+  assert_int_equal(gs_mixed_step_spread(&m, &g, &l, &p, 0, eight, 8, &e8, &err), GS_OK);
+  assert_true(s2.time.transfer == e8.time.transfer && s2.time.transfer > u.time.transfer);
+  /* refused: beyond the ranks, beside sliced experts, and in report's decode step */
+  q.skew = 9;
+  assert_int_equal(gs_plan_check(&m, &q, &err), GS_ERR_RANGE);
+  assert_string_equal(err.field, "skew");
+  q.skew = 2;
+  assert_int_equal(gs_cost(&m, &g, &l, &q, &c, &err), GS_ERR_UNSUPPORTED);
+  assert_string_equal(err.field, "skew");
+  q.experts = GS_EXPERTS_SLICES;
+  assert_int_equal(gs_plan_check(&m, &q, &err), GS_ERR_RANGE);
+  assert_string_equal(err.field, "skew");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(pool_is_each_ranks),
@@ -313,6 +369,7 @@ int main(void) {
       cmocka_unit_test(counts_need_not_divide_heads_beside_data_attention),
       cmocka_unit_test(experts_cut_over_a_ranks_gpus),
       cmocka_unit_test(expert_ranks_are_checked_and_refused_where_not_priced),
+      cmocka_unit_test(a_skewed_router_waits_for_its_busiest_rank),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
