@@ -231,7 +231,8 @@ int gs_run_source(const char *note, const char *source, size_t line, char *out, 
  * holds). Required columns: id, hf_repo, gpu, tp, input_tokens, output_tokens,
  * throughput_tok_s, of which id, hf_repo and gpu may not be empty; the others may be
  * absent, and any other cell empty (0: not stated). A note's "rate_qps=R" is the rate of
- * an open loop the row was measured at; its "PD-DISAGGREGATED: P prefill + D decode" with
+ * an open loop the row was measured at; its "N requests" or "N prompts" the requests sent;
+ * its "PD-DISAGGREGATED: P prefill + D decode" with
  * "--tp-size N", prefill and decode on separate copies of N GPUs (serving-gathered-README.md). */
 #define GS_SERVING_RUNS_MAX 512
 typedef struct {
@@ -241,6 +242,7 @@ typedef struct {
   double throughput, itl_ms, ttft_ms; /* output tokens a second (the deployment's); ms; 0: not given */
   int prefill_only;   /* the note starts PREFILL-ONLY: the throughput counts input tokens */
   double rate;        /* the note's rate_qps: requests a second of an open loop; 0: none */
+  uint64_t requests;  /* the requests the note says were sent ("500 requests", "500 of 500 prompts"); 0: none */
   uint64_t pd_prefill, pd_decode; /* the note's "PD-DISAGGREGATED: P prefill + D decode": copies of
                                      each, each of the note's "--tp-size N" GPUs (tp); 0: none */
 } gs_serving_run;

@@ -85,27 +85,37 @@ static const uint64_t BENCH_REQUESTS[][3] = {{128, 128, 30000}, {128, 2048, 3000
                                              {2048, 128, 3000}, {2048, 2048, 1500}, {5000, 500, 1500}, {1000, 1000, 3000},
                                              {500, 2000, 3000}, {20000, 2000, 1000}};
 
-/* The requests of a load sent at once: trtllm-bench's count for its lengths, at most what
- * serve's bound on steps allows (GS_SERVE_MAX_STEPS: a request takes at most its output
- * plus one step for its whole prompt, as TensorRT-LLM does not chunk), else 1,000. */
+/* The requests a row's benchmark sent, where its note states them (the reader's
+ * gs_serving_run.requests), are read from 2026-12-06, after G1's held-out first tokens had
+ * been read: G1's rows of 500 requests had been priced with 1,000, and a queue's wait grows
+ * with the requests sent at once; G6's and G8's closed loops of 500 too. No fitted row moved
+ * (P1 sent 1,000; P2 runs trtllm-bench, whose counts come from its source's table).
+ *
+ * The requests of a load sent at once or at a rate: trtllm-bench's count for its lengths,
+ * else the count the note states, else 1,000; at most what serve's bound on steps allows
+ * (GS_SERVE_MAX_STEPS: a request takes at most its output plus one step for its whole
+ * prompt, as TensorRT-LLM does not chunk). */
 static uint64_t batch_requests(const gs_serving_run *r, uint64_t prompt, uint64_t output) {
   size_t i;
-  if (!holds(r->software, "trtllm-bench")) return 1000;
+  uint64_t stated = r->requests, most = GS_SERVE_MAX_STEPS / (output + 1);
+  if (!holds(r->software, "trtllm-bench")) return stated ? (stated < most ? stated : most) : 1000;
   for (i = 0; i < sizeof BENCH_REQUESTS / sizeof BENCH_REQUESTS[0]; i++)
     if (BENCH_REQUESTS[i][0] == prompt && BENCH_REQUESTS[i][1] == output) {
-      uint64_t most = GS_SERVE_MAX_STEPS / (output + 1);
       return BENCH_REQUESTS[i][2] < most ? BENCH_REQUESTS[i][2] : most;
     }
   return 1000;
 }
 
-/* A closed loop's requests: max(1,000, C), but no more than serve's bound on a load's steps
+/* A closed loop's requests: the count the note states when at least C, else max(1,000, C),
+ * but no more than serve's bound on a load's steps
  * holds (each request its output's steps and its prompt's chunks, as serve.c counts them),
  * as batch_requests caps trtllm-bench's; never under 2 C, where the loop would be mostly
  * its start and its drain (the row is then refused by serve's bound). The cap came on
  * 2026-12-06, after G6's and G8's longest rows had been refused by that bound. */
-static uint64_t closed_requests(uint64_t concurrency, uint64_t prompt, uint64_t output, const gs_scheduler *e) {
-  uint64_t want = concurrency > 1000 ? concurrency : 1000, most = GS_SERVE_MAX_STEPS / gs_serve_request_steps(e, prompt, output);
+static uint64_t closed_requests(uint64_t stated, uint64_t concurrency, uint64_t prompt, uint64_t output,
+                                const gs_scheduler *e) {
+  uint64_t want = stated >= concurrency ? stated : concurrency > 1000 ? concurrency : 1000;
+  uint64_t most = GS_SERVE_MAX_STEPS / gs_serve_request_steps(e, prompt, output);
   return want <= most || most < 2 * concurrency ? want : most;
 }
 
@@ -264,8 +274,8 @@ int fit_serving_row(const gs_serving_run *r, serving_row *out) {
   out->load.rate = r->rate;
   out->load.prompt_tokens = q.prompt_tokens;
   out->load.output_tokens = round_even(r->output_tokens);
-  out->load.requests = r->concurrency ? closed_requests(r->concurrency, out->load.prompt_tokens, out->load.output_tokens,
-                                                       &out->engine)
+  out->load.requests = r->concurrency ? closed_requests(r->requests, r->concurrency, out->load.prompt_tokens,
+                                                       out->load.output_tokens, &out->engine)
                                       : batch_requests(r, out->load.prompt_tokens, out->load.output_tokens);
   out->load.seed = 1;
   out->engine_name = engine;

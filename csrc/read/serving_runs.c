@@ -67,6 +67,41 @@ static int note_count(const char *note, const char *key, size_t line, uint64_t *
   return GS_OK;
 }
 
+/* A whole number written with or without thousands' commas ("16,000") at text, its end in *end. */
+static uint64_t number_at(const char *text, const char **end) {
+  uint64_t n = 0;
+  while (*text >= '0' && *text <= '9') {
+    if (n > UINT64_MAX / 100) break;
+    n = n * 10 + (uint64_t)(*text++ - '0');
+    if (*text == ',' && text[1] >= '0' && text[1] <= '9' && text[2] >= '0' && text[2] <= '9' && text[3] >= '0' &&
+        text[3] <= '9')
+      text++;
+  }
+  *end = text;
+  return n;
+}
+
+/* The requests a row's note says its benchmark sent: "N requests", "N prompts", or "N of M
+ * prompts" (M sent, N completed); 0 when it says none, or says two that differ, or
+ * hedges one ("3000 or 1500 requests"). Read from 2026-12-06 (csrc/fit/serve_rows.c says
+ * why). */
+static uint64_t note_requests(const char *note) {
+  uint64_t found = 0;
+  const char *at = note;
+  for (; *at; at++) {
+    const char *end, *after;
+    uint64_t n, sent;
+    if (!(*at >= '1' && *at <= '9') || (at > note && ((at[-1] >= '0' && at[-1] <= '9') || at[-1] == ',' || at[-1] == '.')))
+      continue;
+    n = sent = number_at(at, &end);
+    if (strncmp(end, " of ", 4) == 0 && end[4] >= '1' && end[4] <= '9') sent = number_at(end + 4, &after), end = after;
+    if (strncmp(end, " requests", 9) != 0 && strncmp(end, " prompts", 8) != 0) continue;
+    if ((at - note >= 3 && strncmp(at - 3, "or ", 3) == 0) || (found && found != sent) || n == 0) return 0;
+    found = sent;
+  }
+  return found;
+}
+
 /* A note's "PD-DISAGGREGATED: P prefill + D decode ... --tp-size N" (serving-gathered-
  * README.md, G8): P and D copies of N GPUs, tp N where the tp cell is empty. */
 static int note_pd(const char *note, size_t line, gs_serving_run *r, gs_error *err) {
@@ -114,6 +149,7 @@ static int read_row(const char *const *v, size_t line, gs_serving_run *r, gs_err
   r->dp = x[C_DP] >= 1 ? (uint64_t)x[C_DP] : 1;
   r->concurrency = (uint64_t)x[C_CONC];
   r->prefill_only = strstr(v[C_NOTE], "PREFILL-ONLY") != NULL;
+  r->requests = note_requests(v[C_NOTE]);
   if ((rc = note_pd(v[C_NOTE], line, r, err)) != GS_OK) return rc;
   return note_rate(v[C_NOTE], line, &r->rate, err);
 }

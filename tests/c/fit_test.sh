@@ -509,6 +509,25 @@ CSV
 check "a long closed loop is cut to the step bound and priced; one whose in-flight needs more is refused" \
   sh -c "grep -q '^l1 .* closed  *1000 ' '$tmp/long' && grep -q 'l2 (G9): refused: requests' '$tmp/long'"
 
+# The requests a note says were sent are the load's ("500 requests", "499 of 500 prompts":
+# 500 sent); a note that says none, hedges ("3000 or 1500 requests") or says two counts that
+# differ keeps 1,000. All sent at once, the mean first token is the queue's mean wait, so it
+# grows with the requests: 500 < 1,000 < 2,000, and the three notes without a count price alike.
+cat > "$tmp/count.csv" <<'CSV'
+id,model,hf_repo,weight_bits,kv_bits,gpu,gpus_per_server,servers,intra_link,inter_link,tp,pp,ep,dp,attn_dp,concurrency,input_tokens,output_tokens,throughput_tok_s,throughput_per_gpu_tok_s,itl_ms,ttft_ms,software,date,source,note
+n1,Llama-3.1-8B,meta-llama/Llama-3.1-8B,16,,H100-SXM5-80GB,8,1,,,1,1,,1,,,512,128,1000,1000,10,1000,vLLM,2026,x,"G9; 500 requests (hand-made)"
+n2,Llama-3.1-8B,meta-llama/Llama-3.1-8B,16,,H100-SXM5-80GB,8,1,,,1,1,,1,,,512,128,1000,1000,10,1000,vLLM,2026,x,"G9; 499 of 500 prompts (hand-made)"
+n3,Llama-3.1-8B,meta-llama/Llama-3.1-8B,16,,H100-SXM5-80GB,8,1,,,1,1,,1,,,512,128,1000,1000,10,1000,vLLM,2026,x,"G9; no count (hand-made)"
+n4,Llama-3.1-8B,meta-llama/Llama-3.1-8B,16,,H100-SXM5-80GB,8,1,,,1,1,,1,,,512,128,1000,1000,10,1000,vLLM,2026,x,"G9; 3000 or 1500 requests (hand-made)"
+n5,Llama-3.1-8B,meta-llama/Llama-3.1-8B,16,,H100-SXM5-80GB,8,1,,,1,1,,1,,,512,128,1000,1000,10,1000,vLLM,2026,x,"G9; 500 requests, then 700 requests (hand-made)"
+n6,Llama-3.1-8B,meta-llama/Llama-3.1-8B,16,,H100-SXM5-80GB,8,1,,,1,1,,1,,,512,128,1000,1000,10,1000,vLLM,2026,x,"G9; 2,000 prompts (hand-made)"
+CSV
+"$binary" validate --serving "$tmp/count.csv" > "$tmp/count" 2>&1
+first_of() { awk -v id="$1" '$1 == id { v = $(NF - 1); gsub(/,/, "", v); print v }' "$tmp/count"; }
+check "the requests a note states are sent: 500 < none (1,000) < 2,000 in the first token; hedged or differing counts keep 1,000" \
+  awk -v a="$(first_of n1)" -v b="$(first_of n2)" -v c="$(first_of n3)" -v d="$(first_of n4)" -v e="$(first_of n5)" \
+      -v f="$(first_of n6)" 'BEGIN { exit !(a + 0 > 0 && a == b && a + 0 < c + 0 && c == d && c == e && c + 0 < f + 0) }'
+
 # TP with PP on one server (P2's s075, TP2 x PP4 on 8 RTX PRO 6000): four groups of two slices,
 # priced, and kept out of the fit (data/serving.json still holds 40 runs).
 "$binary" validate --serving tests/measured/serving-runs.csv > "$tmp/tppp" 2>&1
