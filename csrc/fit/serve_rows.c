@@ -263,11 +263,20 @@ int fit_serving_row(const gs_serving_run *r, serving_row *out) {
   if (gs_engine_defaults(engine, &s.gpu, s.gpu_text.key, out->plan.gpus, &out->engine, &err) != GS_OK)
     return gs_format(out->why, sizeof out->why, "refused: %s", err.what), 0;
   gs_engine_peak(&s, &out->engine);
-  if (holds(r->software, "trtllm-bench") && holds(r->software, "pytorch")) {
-    gs_scheduler bench;
-    memset(&bench, 0, sizeof bench);
-    bench.bench_limits = 1;
-    gs_engine_given(&out->engine, &bench, GS_GIVEN_BENCH);
+  {
+    /* the limits the note gives are the engine's: read from 2026-12-06, after G7's held-out
+     * errors had been read (its vLLM 0.6 rows state max-num-seqs and max-num-batched-tokens,
+     * G6's TensorRT-LLM rows --max_batch_size and --max_num_tokens); decided before they were
+     * priced so, whichever way they moved. Flags the simulation lacks (G7's scheduler steps
+     * and chunked prefill off) are not read. No fitted row states one. */
+    gs_scheduler given;
+    unsigned bits = 0;
+    memset(&given, 0, sizeof given);
+    given.max_seqs = r->max_seqs, given.max_batched_tokens = r->max_batched_tokens;
+    if (r->max_seqs) bits |= GS_GIVEN_MAX_SEQS;
+    if (r->max_batched_tokens) bits |= GS_GIVEN_BATCHED;
+    if (holds(r->software, "trtllm-bench") && holds(r->software, "pytorch")) given.bench_limits = 1, bits |= GS_GIVEN_BENCH;
+    gs_engine_given(&out->engine, &given, bits);
   }
   out->load.kind = r->concurrency ? GS_LOAD_CLOSED : r->rate > 0 ? GS_LOAD_OPEN : GS_LOAD_BATCH;
   out->load.concurrency = r->concurrency;

@@ -102,6 +102,30 @@ static uint64_t note_requests(const char *note) {
   return found;
 }
 
+/* The value a note gives each of the names (an engine's flag, "max-num-seqs 512",
+ * "--max_batch_size=512"): the number after the name and a space, '=' or ':'; 0 when none
+ * is given as a number ("max-num-batched-tokens default"), or two differ. Read from
+ * 2026-12-06 (csrc/fit/serve_rows.c says why). */
+static uint64_t note_limit(const char *note, const char *const *names, size_t name_n) {
+  uint64_t found = 0;
+  size_t k;
+  for (k = 0; k < name_n; k++) {
+    const char *at = note;
+    size_t len = strlen(names[k]);
+    while ((at = strstr(at, names[k])) != NULL) {
+      const char *end, *v = at + len;
+      uint64_t n;
+      at = v;
+      if (*v == ' ' || *v == '=' || *v == ':') v++;
+      if (!(*v >= '1' && *v <= '9')) continue;
+      n = number_at(v, &end);
+      if (found && found != n) return 0;
+      found = n;
+    }
+  }
+  return found;
+}
+
 /* A note's "PD-DISAGGREGATED: P prefill + D decode ... --tp-size N" (serving-gathered-
  * README.md, G8): P and D copies of N GPUs, tp N where the tp cell is empty. */
 static int note_pd(const char *note, size_t line, gs_serving_run *r, gs_error *err) {
@@ -150,6 +174,12 @@ static int read_row(const char *const *v, size_t line, gs_serving_run *r, gs_err
   r->concurrency = (uint64_t)x[C_CONC];
   r->prefill_only = strstr(v[C_NOTE], "PREFILL-ONLY") != NULL;
   r->requests = note_requests(v[C_NOTE]);
+  {
+    static const char *const SEQS[] = {"max-num-seqs", "max_num_seqs", "max_batch_size", "max-running-requests"};
+    static const char *const TOKENS[] = {"max-num-batched-tokens", "max_num_batched_tokens", "max_num_tokens"};
+    r->max_seqs = note_limit(v[C_NOTE], SEQS, sizeof SEQS / sizeof SEQS[0]);
+    r->max_batched_tokens = note_limit(v[C_NOTE], TOKENS, sizeof TOKENS / sizeof TOKENS[0]);
+  }
   if ((rc = note_pd(v[C_NOTE], line, r, err)) != GS_OK) return rc;
   return note_rate(v[C_NOTE], line, &r->rate, err);
 }

@@ -528,6 +528,24 @@ check "the requests a note states are sent: 500 < none (1,000) < 2,000 in the fi
   awk -v a="$(first_of n1)" -v b="$(first_of n2)" -v c="$(first_of n3)" -v d="$(first_of n4)" -v e="$(first_of n5)" \
       -v f="$(first_of n6)" 'BEGIN { exit !(a + 0 > 0 && a == b && a + 0 < c + 0 && c == d && c == e && c + 0 < f + 0) }'
 
+# The engine's limits a note gives are the engine's: a closed loop of 32 on a vLLM capped at
+# 4 sequences a step runs 4 at a time, so each token comes sooner and the first token later
+# than with vLLM's own cap; a note that says "default", or two caps that differ, keeps it.
+cat > "$tmp/limits.csv" <<'CSV'
+id,model,hf_repo,weight_bits,kv_bits,gpu,gpus_per_server,servers,intra_link,inter_link,tp,pp,ep,dp,attn_dp,concurrency,input_tokens,output_tokens,throughput_tok_s,throughput_per_gpu_tok_s,itl_ms,ttft_ms,software,date,source,note
+k1,Llama-3.1-8B,meta-llama/Llama-3.1-8B,16,,H100-SXM5-80GB,8,1,,,1,1,,1,,32,512,128,1000,1000,10,1000,vLLM,2026,x,"G9; max-num-seqs 4 (hand-made)"
+k2,Llama-3.1-8B,meta-llama/Llama-3.1-8B,16,,H100-SXM5-80GB,8,1,,,1,1,,1,,32,512,128,1000,1000,10,1000,vLLM,2026,x,"G9; no limits (hand-made)"
+k3,Llama-3.1-8B,meta-llama/Llama-3.1-8B,16,,H100-SXM5-80GB,8,1,,,1,1,,1,,32,512,128,1000,1000,10,1000,vLLM,2026,x,"G9; max-num-seqs default (hand-made)"
+k4,Llama-3.1-8B,meta-llama/Llama-3.1-8B,16,,H100-SXM5-80GB,8,1,,,1,1,,1,,32,512,128,1000,1000,10,1000,vLLM,2026,x,"G9; max-num-seqs 4, --max-num-seqs=8 (hand-made)"
+k5,Llama-3.1-8B,meta-llama/Llama-3.1-8B,16,,H100-SXM5-80GB,8,1,,,1,1,,1,,32,512,128,1000,1000,10,1000,vLLM,2026,x,"G9; --max_batch_size=4 (hand-made)"
+CSV
+"$binary" validate --serving "$tmp/limits.csv" > "$tmp/limits" 2>&1
+cell_of() { awk -v id="$1" -v k="$2" '$1 == id { v = $(NF - k); gsub(/,/, "", v); print v }' "$tmp/limits"; }
+check "a note's max-num-seqs 4 caps the step: shorter tokens, later first tokens; default or differing caps keep vLLM's" \
+  awk -v t1="$(cell_of k1 4)" -v t2="$(cell_of k2 4)" -v f1="$(cell_of k1 1)" -v f2="$(cell_of k2 1)" \
+      -v t3="$(cell_of k3 4)" -v t4="$(cell_of k4 4)" -v t5="$(cell_of k5 4)" \
+      'BEGIN { exit !(t1 + 0 > 0 && t1 + 0 < t2 + 0 && f1 + 0 > f2 + 0 && t3 == t2 && t4 == t2 && t5 == t1) }'
+
 # TP with PP on one server (P2's s075, TP2 x PP4 on 8 RTX PRO 6000): four groups of two slices,
 # priced, and kept out of the fit (data/serving.json still holds 40 runs).
 "$binary" validate --serving tests/measured/serving-runs.csv > "$tmp/tppp" 2>&1
