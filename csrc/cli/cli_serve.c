@@ -153,7 +153,8 @@ static void print_dist_row(const char *name, const gs_dist *d) {
          gs_fixed_grouped(e, sizeof e, d->p99 * 1e3, 2));
 }
 
-static void print_table(const gs_setting *s, const serve_options *o, const gs_serve_result *r, const char *serving) {
+static void print_table(const gs_setting *s, const serve_options *o, const gs_scheduler *e, const gs_serve_result *r,
+                        const char *serving) {
   char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP], c[GS_FIGURE_CAP];
   uint64_t copies = r->prefill_copies ? r->prefill_copies + r->decode_copies : s->replicas;
   char ranks[160] = "";
@@ -189,7 +190,9 @@ static void print_table(const gs_setting *s, const serve_options *o, const gs_se
   if (o->lf.load.kind == GS_LOAD_CLOSED) printf("%llu in flight (closed loop)", (unsigned long long)o->lf.load.concurrency);
   else if (o->lf.load.kind == GS_LOAD_OPEN) printf("Poisson at %s a second (seed %llu)", gs_plain(a, sizeof a, o->lf.load.rate), (unsigned long long)o->lf.load.seed);
   else printf("all sent at once");
-  printf("\nAssumptions: %s\nServing: %s\nFitted: %s\n\n", s->assumptions, serving, GS_SERVING_TABLE.summary);
+  printf("\nAssumptions: %s\nServing: %s\nFitted: %s%s%s%s\n\n", s->assumptions, serving, GS_SERVING_TABLE.summary,
+         e->figures_pooled ? "; no run of " : "", e->figures_pooled ? gs_engine_name(e->kind) : "",
+         e->figures_pooled ? " is among them: its step takes the figures fitted to all of them pooled" : "");
   printf("  %-28s %12s %12s %12s %12s\n", "ms", "mean", "p50", "p90", "p99");
   print_dist_row("time to first token", &r->ttft);
   print_dist_row("time per output token", &r->tpot);
@@ -301,7 +304,7 @@ int cli_serve(int argc, char **argv) {
       serving_line(serving, sizeof serving, &e, &out);
       gs_out sink = cli_out(stdout);
       if (o.json) gs_out_serve(&sink, &r->setting, &o.lf.load, o.lf.sharegpt ? "sharegpt" : "file", &e, &out, serving);
-      else print_table(&r->setting, &o, &out, serving);
+      else print_table(&r->setting, &o, &e, &out, serving);
       if (o.explain && !o.json) print_explain(&out);
     }
   }

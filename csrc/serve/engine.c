@@ -140,6 +140,7 @@ static void serving_fit(gs_scheduler *e) {
   e->flops_share = use->flops_share;
   e->seq_us = use->seq_us;
   e->overlap_share = use->overlap_share;
+  e->figures_pooled = use->kind < 0;
 }
 
 int gs_engine_defaults(const char *name, const gs_gpu *g, const char *gpu_key, uint64_t gpus, gs_scheduler *out,

@@ -394,6 +394,14 @@ assert abs(d['e2e_ms']['mean'] - (d['ttft_ms']['mean'] + 31 * d['tpot_ms']['mean
 assert d['assumptions'] and 'computing at' in d['serving_assumptions'] and d['serving_fit'].startswith('fitted to ')
 assert 'held out' in d['serving_fit']
 " "$tmp/serve.json"
+# An engine the serving fit holds no run of (vLLM: data/serving.json fits sglang and trt-llm)
+# says it takes the pooled figures, in the JSON and on the Fitted line; one it holds does not.
+"$binary" serve --model 8b --gpu h100-sxm --counts 1 --requests 20 --engine sglang --json > "$tmp/serve_sglang.json"
+"$binary" serve --model 8b --gpu h100-sxm --counts 1 --requests 20 > "$tmp/serve_vllm.txt"
+"$binary" serve --model 8b --gpu h100-sxm --counts 1 --requests 20 --engine trt-llm > "$tmp/serve_trt.txt"
+check "serve says when its engine's step takes the pooled figures (vllm) and not when its own (sglang, trt-llm)" sh -c "
+python3 -c \"import json, sys; a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2])); assert a['serving_fit_pooled'] is True and b['serving_fit_pooled'] is False\" '$tmp/serve.json' '$tmp/serve_sglang.json' &&
+grep -q '^Fitted: .*; no run of vllm is among them' '$tmp/serve_vllm.txt' && ! grep -q 'no run of' '$tmp/serve_trt.txt'"
 # A pipeline (issue 29 item 4): one micro-batch a stage in flight by default, --in-flight
 # otherwise; the JSON and the Serving line say which, and more in flight hold more.
 "$binary" serve --model 70b --gpu h100-sxm --counts 4 --split groups --concurrency 32 --requests 200 --json > "$tmp/pp4.json"
