@@ -20,8 +20,8 @@
  * The expert part, on each GPU, whichever the attention: its own experts that the step's
  * T tokens (all ranks') pick, by the expected-distinct rule, at least one whole expert a
  * MoE layer (gs_spread_routed_bytes), and 2 operations per routed weight a token uses, k of
- * E experts, for T tokens shared evenly over the n GPUs (routing uniform: every expert as
- * likely; a skew is not modelled). Each rank's busy time is the overlap form of the
+ * E experts, for T tokens shared evenly over the n GPUs (routing uniform by default: every
+ * expert as likely; a skew below). Each rank's busy time is the overlap form of the
  * mixed step (max + overlap_share x min); fixed costs as gs_split_time pays them.
  *
  * Experts spread over fewer ranks than GPUs (p->expert_ranks, EP < n): E/EP experts a rank
