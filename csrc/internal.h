@@ -146,6 +146,8 @@ void gs_split_time(const gs_model *m, const gs_gpu *g, const gs_link *l, const g
  * the prefill and the decode step. */
 uint64_t gs_spread_chats(const gs_plan *p);
 int gs_spread_check(const gs_model *m, const gs_plan *p, gs_error *err);
+/* whole experts on every GPU and uniform routing, as the decode step and first word price them */
+int gs_spread_whole_check(const gs_plan *p, gs_error *err);
 uint64_t gs_spread_weights(const gs_model *m, uint64_t n);
 uint64_t gs_spread_read_bytes(const gs_model *m, uint64_t n, uint64_t tokens);
 /* the bytes of its own experts' slices one GPU reads when `tokens` tokens pass, the experts

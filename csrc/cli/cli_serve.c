@@ -157,19 +157,19 @@ static void print_table(const gs_setting *s, const serve_options *o, const gs_sc
                         const char *serving) {
   char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP], c[GS_FIGURE_CAP];
   uint64_t copies = r->prefill_copies ? r->prefill_copies + r->decode_copies : s->replicas;
-  char ranks[160] = "";
-  if (s->plan.experts == GS_EXPERTS_SPREAD && s->plan.expert_ranks)
-    snprintf(ranks, sizeof ranks, " over %llu rank%s of %llu GPUs, each expert cut over them",
-             (unsigned long long)s->plan.expert_ranks, s->plan.expert_ranks == 1 ? "" : "s",
-             (unsigned long long)(r->gpus / copies / s->plan.expert_ranks));
-  if (s->plan.experts == GS_EXPERTS_SPREAD) /* the routing the experts' loads assume */
-    snprintf(ranks + strlen(ranks), sizeof ranks - strlen(ranks), "%s", s->plan.skew > 1 ? ", the busiest rank routed " : ", routing uniform");
-  if (s->plan.experts == GS_EXPERTS_SPREAD && s->plan.skew > 1)
-    snprintf(ranks + strlen(ranks), sizeof ranks - strlen(ranks), "%s times the mean", gs_plain((char[32]){0}, 32, s->plan.skew));
-  printf("Serve: %s on %llu x %s (%s%s%s%s%s), ", s->model_name, (unsigned long long)(r->gpus / copies), s->gpu_text.name,
-         gs_split_name(s->plan.split), s->plan.experts == GS_EXPERTS_SPREAD ? ", experts spread" : "", ranks,
-         s->plan.experts == GS_EXPERTS_SPREAD ? ", attention " : "",
-         s->plan.experts == GS_EXPERTS_SPREAD ? (s->plan.attention == GS_ATTENTION_DATA ? "data-parallel" : "sliced") : "");
+  char spread[224] = "", ranks[96] = "", skew[64] = "";
+  if (s->plan.experts == GS_EXPERTS_SPREAD) { /* the ranks of experts, the routing, the attention */
+    if (s->plan.expert_ranks)
+      snprintf(ranks, sizeof ranks, " over %llu rank%s of %llu GPUs, each expert cut over them",
+               (unsigned long long)s->plan.expert_ranks, s->plan.expert_ranks == 1 ? "" : "s",
+               (unsigned long long)(r->gpus / copies / s->plan.expert_ranks));
+    if (s->plan.skew > 1)
+      snprintf(skew, sizeof skew, "the busiest rank routed %s times the mean", gs_plain((char[32]){0}, 32, s->plan.skew));
+    snprintf(spread, sizeof spread, ", experts spread%s, %s, attention %s", ranks, skew[0] ? skew : "routing uniform",
+             s->plan.attention == GS_ATTENTION_DATA ? "data-parallel" : "sliced");
+  }
+  printf("Serve: %s on %llu x %s (%s%s), ", s->model_name, (unsigned long long)(r->gpus / copies), s->gpu_text.name,
+         gs_split_name(s->plan.split), spread);
   if (r->prefill_copies)
     printf("%llu prefill cop%s and %llu decode cop%s", (unsigned long long)r->prefill_copies,
            r->prefill_copies == 1 ? "y" : "ies", (unsigned long long)r->decode_copies, r->decode_copies == 1 ? "y" : "ies");

@@ -31,6 +31,17 @@ uint64_t gs_spread_chats(const gs_plan *p) { return gs_ceil_div(p->words, p->gpu
 
 uint64_t gs_expert_ranks(const gs_plan *p) { return p->expert_ranks ? p->expert_ranks : p->gpus; }
 
+/* What the decode step and the first word price (step.c, prefill.c): whole experts on every
+ * GPU under uniform routing. Fewer ranks of experts and a skew are the served step's only
+ * (mixed_spread.c), refused here by name rather than priced as something else. */
+int gs_spread_whole_check(const gs_plan *p, gs_error *err) {
+  if (p->experts == GS_EXPERTS_SPREAD && gs_expert_ranks(p) != p->gpus)
+    return gs_fail(err, GS_ERR_UNSUPPORTED, "expert_ranks", "experts cut over several GPUs are priced by serve only");
+  if (p->skew != 0 && p->skew != 1)
+    return gs_fail(err, GS_ERR_UNSUPPORTED, "skew", "a routing skew is priced by serve only");
+  return GS_OK;
+}
+
 int gs_spread_check(const gs_model *m, const gs_plan *p, gs_error *err) {
   uint64_t ranks = gs_expert_ranks(p);
   if (p->experts == GS_EXPERTS_SLICES && p->expert_ranks)

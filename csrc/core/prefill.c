@@ -38,19 +38,16 @@ int gs_first_word(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs
   uint64_t n = p->gpus, tokens, bytes, size;
   double ops, read, compute, busy, swap;
   gs_time time;
-  int protocol;
+  int protocol, rc;
   *seconds = 0;
   if (p->prompt_tokens == 0) return GS_OK;
+  if ((rc = gs_spread_whole_check(p, err)) != GS_OK) return rc;
   tokens = p->prompt_tokens * p->words; /* gs_plan_check bounds it */
   ops = prefill_ops(m, p->prompt_tokens, p->words);
   bytes = gs_step_read_bytes(m, tokens);
   read = gs_read_seconds(bytes / n + (bytes % n != 0), g, &p->efficiency);
   compute = gs_compute_seconds(ops, n, g, &p->efficiency);
   size = gs_message_bytes(m) * tokens;
-  if (p->experts == GS_EXPERTS_SPREAD && gs_expert_ranks(p) != n)
-    return gs_fail(err, GS_ERR_UNSUPPORTED, "expert_ranks", "experts cut over several GPUs are priced by serve only");
-  if (p->skew != 0 && p->skew != 1)
-    return gs_fail(err, GS_ERR_UNSUPPORTED, "skew", "a routing skew is priced by serve only");
   if (p->experts == GS_EXPERTS_SPREAD) {
     /* spread experts (csrc/core/experts.c): each GPU prefills its own chats' prompts, whole,
      * reading its copies and the experts all the prompts' tokens pick */

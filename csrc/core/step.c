@@ -50,10 +50,7 @@ int gs_cost(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan 
     return rc;
 #endif
 #ifndef GS_LESSON_ONLY
-  if (p->experts == GS_EXPERTS_SPREAD && gs_expert_ranks(p) != p->gpus)
-    return gs_fail(err, GS_ERR_UNSUPPORTED, "expert_ranks", "experts cut over several GPUs are priced by serve only");
-  if (p->skew != 0 && p->skew != 1)
-    return gs_fail(err, GS_ERR_UNSUPPORTED, "skew", "a routing skew is priced by serve only");
+  if ((rc = gs_spread_whole_check(p, err)) != GS_OK) return rc;
 #endif
   if (p->nccl == GS_NCCL_AUTO && g->arch == GS_ARCH_NONE)
     return gs_fail(err, GS_ERR_UNSUPPORTED, "nccl", "auto needs an NVIDIA GPU generation, and this GPU has none (AMD's run RCCL, whose tables differ)");
