@@ -286,6 +286,12 @@ int fit_serving_row(const gs_serving_run *r, serving_row *out) {
   out->load.requests = r->concurrency ? closed_requests(r->requests, r->concurrency, out->load.prompt_tokens,
                                                        out->load.output_tokens, &out->engine)
                                       : batch_requests(r, out->load.prompt_tokens, out->load.output_tokens);
+  /* a concurrency past serve's bound on requests (a closed loop runs at least its
+   * concurrency) is refused here, as serve would refuse it, not carried as a load out of range */
+  if (out->load.requests > GS_SERVE_MAX_REQUESTS)
+    return gs_format(out->why, sizeof out->why, "refused: requests: %llu, above serve's %llu",
+                     (unsigned long long)out->load.requests, (unsigned long long)GS_SERVE_MAX_REQUESTS),
+           0;
   out->load.seed = 1;
   out->engine_name = engine;
   out->model_key = model;
