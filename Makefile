@@ -342,7 +342,7 @@ build/fuzz_fit: FUZZ_DEFS = -DGS_NO_MAIN
 build/fuzz_fit: $(ARGS) $(FIT) $(CLI) build/sharegpt_lengths.c
 
 # The serving runs' harness maps rows as validate --serving does: it links the fit.
-build/fuzz_serving: $(ARGS) $(FIT)
+build/fuzz_serving: $(ARGS) $(FIT) build/sharegpt_lengths.c
 
 fuzz: deps $(FUZZ:%=build/fuzz_%)
 	$(Q)scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ)

@@ -1044,7 +1044,7 @@ extern const gs_serving_table GS_SERVING_TABLE;
 int gs_serving_read(const char *text, gs_serving_table *t, gs_error *err);
 
 /* The engine's defaults for a GPU (its memory, its catalogue key: vLLM treats A100s apart)
- * and the GPUs of one instance; name vllm (NULL too), sglang, trtllm or trt-llm (as --engine
+ * and the GPUs of one instance; name vllm (NULL too), sglang, trtllm or trt-llm, lmdeploy (as --engine
  * names it for the fitted efficiency); GS_ERR_UNKNOWN for another. */
 int gs_engine_defaults(const char *name, const gs_gpu *g, const char *gpu_key, uint64_t gpus, gs_scheduler *out,
                        gs_error *err);
@@ -1086,6 +1086,14 @@ void gs_lengths_draw(uint64_t *prompts, uint64_t *outputs, size_t count, uint64_
 /* n lengths rescaled to the mean given: each l to max(1, l x mean x n / sum), rounded half
  * up in integers; GS_OK, or GS_ERR_RANGE naming field when a length would pass most. */
 int gs_lengths_rescale(uint64_t *lengths, size_t n, uint64_t mean, uint64_t most, const char *field, gs_error *err);
+/* n requests' lengths drawn from a lengths table's text (data/sharegpt_lengths.csv's form)
+ * with the seed, each side then rescaled to its mean where one is given (0: as drawn), into
+ * prompts and outputs (room for n each); table is scratch room for 2 x cap numbers, cap at
+ * least the text's lines. GS_ERR_RANGE naming --prompt-tokens, --output-tokens or lengths
+ * when a rescaled length, or a prompt and output together, would pass GS_MAX_CHAT_TOKENS.
+ * `serve --lengths sharegpt` and validate's rows drawn from ShareGPT share it. */
+int gs_lengths_draw_rescaled(const char *text, uint64_t *table, size_t cap, uint64_t seed, size_t n, uint64_t mean_prompt,
+                             uint64_t mean_output, uint64_t *prompts, uint64_t *outputs, gs_error *err);
 /* The mean of a load's requests' lengths (lengths: its prompts or outputs), pairs replayed
  * in order (csrc/serve/load.c; exact: the sums stay below 2^53). */
 double gs_load_mean(const gs_load *l, const uint64_t *lengths);
@@ -1226,7 +1234,7 @@ typedef struct {
   uint64_t gpus_max;       /* the budget, 1 to GS_MAX_GPUS */
   int has_load;            /* 1: load is the whole deployment's; 0: search each layout's Poisson rate */
   gs_load load;            /* its lengths, requests and seed always; kind, rate, concurrency with has_load */
-  const char *engine;      /* vllm (NULL too), sglang, trt-llm */
+  const char *engine;      /* vllm (NULL too), sglang, trt-llm, lmdeploy */
   gs_scheduler limits;     /* the limits given (mask `given`) */
   unsigned given;          /* enum gs_served_given */
   double target_ttft_s, target_tpot_s; /* 0: none */
@@ -1305,8 +1313,11 @@ int gs_figure(int kind, const gs_figure_input *in, char *buf, size_t cap, size_t
  * layout the figures priced: the parallel sizes, the cache's type, the memory share and the
  * limits the figures assumed. A setting the engine cannot start exactly is refused by name
  * (GS_ERR_UNSUPPORTED, field "emit"), never written as a command that runs something else. */
-enum gs_engine { GS_ENGINE_VLLM = 0, GS_ENGINE_SGLANG = 1, GS_ENGINE_TRTLLM = 2, GS_ENGINE_COUNT = 3 };
-/* "vllm", "sglang", "trtllm"; NULL for one it does not know. */
+enum gs_engine { GS_ENGINE_VLLM = 0, GS_ENGINE_SGLANG = 1, GS_ENGINE_TRTLLM = 2, GS_ENGINE_LMDEPLOY = 3, GS_ENGINE_COUNT = 4 };
+/* The engines below this have a launch command (gs_launch); LMDeploy's scheduler is simulated
+ * by serve, but its command is not written. */
+#define GS_LAUNCH_ENGINES 3
+/* "vllm", "sglang", "trtllm", "lmdeploy"; NULL for one it does not know. */
 const char *gs_engine_name(int engine);
 /* The engine a name gives, or -1. */
 int gs_engine_parse(const char *name);

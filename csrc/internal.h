@@ -234,7 +234,8 @@ int gs_run_source(const char *note, const char *source, size_t line, char *out, 
  * throughput_tok_s, of which id, hf_repo and gpu may not be empty; the others may be
  * absent, and any other cell empty (0: not stated). A note's "rate_qps=R" is the rate of
  * an open loop the row was measured at; its "N requests" or "N prompts" the requests sent;
- * its engine flags for the sequences and tokens a step, the engine's limits;
+ * its engine flags for the sequences and tokens a step, the engine's limits; "ShareGPT", lengths
+ * drawn from ShareGPT's conversations;
  * its "PD-DISAGGREGATED: P prefill + D decode" with
  * "--tp-size N", prefill and decode on separate copies of N GPUs (serving-gathered-README.md). */
 #define GS_SERVING_RUNS_MAX 512
@@ -244,6 +245,7 @@ typedef struct {
   uint64_t kv_bits, tp, pp, ep, dp, attn_dp, concurrency; /* pp, dp: 1 when not stated; the rest 0 */
   double throughput, itl_ms, ttft_ms; /* output tokens a second (the deployment's); ms; 0: not given */
   int prefill_only;   /* the note starts PREFILL-ONLY: the throughput counts input tokens */
+  int sharegpt;       /* the note names ShareGPT: the lengths are its conversations', the columns their means */
   double rate;        /* the note's rate_qps: requests a second of an open loop; 0: none */
   uint64_t requests;  /* the requests the note says were sent ("500 requests", "500 of 500 prompts"); 0: none */
   uint64_t max_seqs, max_batched_tokens; /* the engine's limits the note gives ("max-num-seqs 512",

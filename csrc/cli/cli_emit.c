@@ -6,7 +6,7 @@
 
 int cli_emit_parse(const char *engine, const char *counts, int other_output, int *engine_out) {
   int e = gs_engine_parse(engine);
-  if (e < 0) return cli_bad("--emit: must be vllm, sglang or trtllm, not '%s'", engine);
+  if (e < 0 || e >= GS_LAUNCH_ENGINES) return cli_bad("--emit: must be vllm, sglang or trtllm, not '%s'", engine);
   if (other_output) return cli_bad("--emit: prints a command in place of the report; leave out --json and --explain");
   if (!counts || strchr(counts, ','))
     return cli_bad("--emit: starts one layout; give its GPU count alone, --counts N");
@@ -25,7 +25,8 @@ int cli_emit_print(const cli_report_options *o) {
 }
 
 int cli_emit_plan_check(const char *engine, int json, int has_target) {
-  if (gs_engine_parse(engine) < 0) return cli_bad("--emit: must be vllm, sglang or trtllm, not '%s'", engine);
+  int e = gs_engine_parse(engine);
+  if (e < 0 || e >= GS_LAUNCH_ENGINES) return cli_bad("--emit: must be vllm, sglang or trtllm, not '%s'", engine);
   if (json) return cli_bad("--emit: prints a command in place of the plan; leave out --json");
   if (!has_target)
     return cli_bad("--emit: starts the layout a target chooses; give --target-word-ms or --target-first-ms");

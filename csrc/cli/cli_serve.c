@@ -95,8 +95,9 @@ static int read_flags(int argc, char **argv, serve_options *o, cli_report_flags 
   cli_load_defaults(&o->lf);
   if ((rc = cli_flags_or_help_shown(sets, 4, 3, argc, argv, SERVE_HEAD, "")) != CLI_OK) return rc;
   engine = rf->q.engine;
-  if (engine && strcmp(engine, "vllm") != 0 && strcmp(engine, "sglang") != 0 && strcmp(engine, "trt-llm") != 0)
-    return cli_bad("--engine: serve simulates vllm, sglang or trt-llm, not '%s'", engine);
+  if (engine && strcmp(engine, "vllm") != 0 && strcmp(engine, "sglang") != 0 && strcmp(engine, "trt-llm") != 0 &&
+      strcmp(engine, "lmdeploy") != 0)
+    return cli_bad("--engine: serve simulates vllm, sglang, trt-llm or lmdeploy, not '%s'", engine);
   if (o->expert_ranks && rf->experts != 2) /* --experts spread: its place in "slices|spread" */
     return cli_bad("--expert-ranks: ranks of experts are priced beside --experts spread only");
   rf->q.expert_ranks = o->expert_ranks; /* the counts are checked with them (report_options.c) */
@@ -127,14 +128,14 @@ static void serving_line(char *buf, size_t cap, const gs_scheduler *e, const gs_
            (unsigned long long)r->in_flight, (unsigned long long)r->stages);
   snprintf(buf, cap,
            "%s's scheduler simulated step by step (max %llu sequences and %llu tokens a step%s, %s, %s; a pool of %llu "
-           "blocks of %llu tokens at %s of memory); a step's busy time max(read, compute) + %s x min, computing at %s of "
+           "blocks of %llu tokens at %s of %s); a step's busy time max(read, compute) + %s x min, computing at %s of "
            "the peak, plus %s us a sequence%s; requests shared round-robin over the %s%s",
            gs_engine_name(e->kind), (unsigned long long)r->max_seqs, (unsigned long long)r->max_batched_tokens,
            e->bench_limits ? " as trtllm-bench sets them for this load" : "",
-           e->mixed ? "prefill chunks beside decodes" : "a step prefills or decodes",
+           !e->mixed ? "a step prefills or decodes" : e->chunked ? "prefill chunks beside decodes" : "whole prompts beside decodes",
            e->reserve_full ? "a request's whole cache reserved, never preempted" : "preemption by recompute",
            (unsigned long long)r->pool_blocks, (unsigned long long)e->block_tokens,
-           gs_plain((char[32]){0}, 32, e->memory_share), share,
+           gs_plain((char[32]){0}, 32, e->memory_share), e->share_of_free ? "the memory the weights leave" : "memory", share,
            e->flops_share > 0 ? gs_plain((char[32]){0}, 32, e->flops_share) : "report's share",
            gs_plain((char[32]){0}, 32, e->seq_us),
            r->stages > 1 ? pipeline : "",

@@ -29,8 +29,8 @@ const gs_flag CLI_LOAD_FLAGS[] = {
      "rescaled to the means --prompt-tokens and --output-tokens give"},
     GS_NOTE("The engine, one instance per copy of the layout (defaults: the engine's own, some\n"
             "depending on the GPU; csrc/serve/engine.c names the sources):\n"
-            "  --engine E         vllm (default), sglang or trt-llm; also picks report's fitted\n"
-            "                     efficiency for that engine"),
+            "  --engine E         vllm (default), sglang, trt-llm or lmdeploy (its TurboMind);\n"
+            "                     also picks report's fitted efficiency for that engine"),
     GS_CHOICE("--limits", "engine|trtllm-bench", AT(limits_from),
               "engine (default): the\n"
               "limits below not given are the engine's own; trtllm-bench: with\n"
@@ -80,25 +80,20 @@ int cli_load_check(cli_load_flags *l, const char *prompt, const char *engine, co
 static int draw_sharegpt(cli_load_flags *l) {
   extern const char GS_DATA_sharegpt_lengths_csv[];
   const char *text = GS_DATA_sharegpt_lengths_csv;
-  size_t len = strlen(text), cap = 1, i, count, n = (size_t)l->load.requests;
+  size_t cap = 1, i, n = (size_t)l->load.requests;
   uint64_t *table;
   gs_error err;
   int rc = CLI_OK;
-  for (i = 0; i < len; i++) cap += text[i] == '\n';
+  for (i = 0; text[i]; i++) cap += text[i] == '\n';
   table = malloc(2 * cap * sizeof *table);
   l->pairs = malloc(2 * n * sizeof *l->pairs);
   if (!table || !l->pairs) rc = cli_bad("--lengths sharegpt: out of memory for %zu requests", n);
-  else if (gs_lengths_parse(text, len, table, table + cap, cap, &count, &err) != GS_OK) rc = cli_bad_error("sharegpt", &err);
-  if (rc == CLI_OK) {
-    gs_lengths_draw(table, table + cap, count, l->load.seed, n, l->pairs, l->pairs + n);
-    if ((l->prompt_given && gs_lengths_rescale(l->pairs, n, l->load.prompt_tokens, GS_MAX_CHAT_TOKENS, "--prompt-tokens", &err) != GS_OK) ||
-        ((l->given & CLI_LOAD_OUTPUT) && gs_lengths_rescale(l->pairs + n, n, l->load.output_tokens, GS_MAX_CHAT_TOKENS, "--output-tokens", &err) != GS_OK))
-      rc = cli_bad("%s: %s", err.field, err.what);
-  }
-  for (i = 0; rc == CLI_OK && i < n; i++)
-    if (l->pairs[i] + l->pairs[n + i] > GS_MAX_CHAT_TOKENS)
-      rc = cli_bad("--lengths sharegpt: rescaled, a prompt and an output of %llu tokens together, above %llu",
-                   (unsigned long long)(l->pairs[i] + l->pairs[n + i]), (unsigned long long)GS_MAX_CHAT_TOKENS);
+  else if (gs_lengths_draw_rescaled(text, table, cap, l->load.seed, n, l->prompt_given ? l->load.prompt_tokens : 0,
+                                    (l->given & CLI_LOAD_OUTPUT) ? l->load.output_tokens : 0, l->pairs, l->pairs + n,
+                                    &err) != GS_OK)
+    rc = strcmp(err.field, "lengths") == 0 ? cli_bad("--lengths sharegpt: %s", err.what)
+         : strncmp(err.field, "--", 2) == 0 ? cli_bad("%s: %s", err.field, err.what)
+                                       : cli_bad_error("sharegpt", &err);
   free(table);
   l->load.prompts = l->pairs;
   l->load.outputs = l->pairs + n;

@@ -346,7 +346,7 @@ int gs_launch(const gs_setting *s, uint64_t n, int engine, char *buf, size_t cap
   launch_writer w;
   int rc;
   if (cap) buf[0] = '\0';
-  if (!gs_engine_name(engine)) return gs_fail(err, GS_ERR_RANGE, "emit", "must be vllm, sglang or trtllm");
+  if (!gs_engine_name(engine) || engine >= GS_LAUNCH_ENGINES) return gs_fail(err, GS_ERR_RANGE, "emit", "must be vllm, sglang or trtllm");
   memset(&in, 0, sizeof in);
   in.s = s;
   in.n = n;

@@ -90,7 +90,8 @@ void fit_note_left_out(const gs_runs *runs, const priced_run *p, const left_out_
 extern const char *const FIT_SERVING_SOURCES[FIT_SERVING_SOURCE_COUNT];
 /* 1 when the serving fit sees the source (tests/measured/serving-runs-README.md). */
 int fit_serving_fitted(const char *source);
-/* The engine serve simulates for a row's software ("trt-llm", "vllm", "sglang"), or NULL. */
+/* The engine serve simulates for a row's software ("trt-llm", "vllm", "sglang", "lmdeploy"), or
+ * NULL. */
 const char *fit_serving_engine(const char *software);
 
 /* The figures compared: time per output token, output tokens a second, first token. */

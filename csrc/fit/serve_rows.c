@@ -37,6 +37,7 @@
  *   states for the lengths (BENCH_REQUESTS); lengths rounded half to even (Python's round);
  * - compared: output tokens a second (all rows but PREFILL-ONLY ones, not priced), and
  *   the mean time per output token and to the first token where the row gives them. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "fit/fit.h"
@@ -162,7 +163,7 @@ static int holds(const char *text, const char *word) { return first_at(text, wor
  * appeared, and G8's SGLang rows read as vLLM's; the order was fixed on seeing that. */
 const char *fit_serving_engine(const char *software) {
   static const char *const NAMES[][2] = {
-      {"tensorrt", "trt-llm"}, {"vllm", "vllm"}, {"sglang", "sglang"}, {"deepspeed-fastgen", "vllm"}};
+      {"tensorrt", "trt-llm"}, {"vllm", "vllm"}, {"sglang", "sglang"}, {"deepspeed-fastgen", "vllm"}, {"lmdeploy", "lmdeploy"}};
   const char *best = NULL, *at;
   size_t i, pick = 0;
   for (i = 0; i < sizeof NAMES / sizeof NAMES[0]; i++)
@@ -315,14 +316,44 @@ static void errors_of(const gs_serving_run *r, serving_priced *p) {
   }
 }
 
+/* A row whose note names ShareGPT: its requests' lengths drawn as `serve --lengths sharegpt
+ * --seed 1` draws them, rescaled to the row's means (the columns hold means there), into
+ * lengths (room for 2 x the requests). Read so from 2026-12-06, after G4's rows were first
+ * priced with every request at the means (a closed loop of equal requests ends and starts
+ * in lockstep, each wave's prompts prefilled together: first tokens +694..+2,708% off);
+ * it moves the fitted P1 rows s013-s019 and G7's 15 ShareGPT rows too. */
+static int sharegpt_lengths(const serving_row *row, gs_load *load, uint64_t *lengths, gs_error *err) {
+  extern const char GS_DATA_sharegpt_lengths_csv[];
+  const char *text = GS_DATA_sharegpt_lengths_csv;
+  size_t cap = 1, i, n = (size_t)row->load.requests;
+  uint64_t *table;
+  int rc;
+  for (i = 0; text[i]; i++) cap += text[i] == '\n';
+  if (!(table = malloc(2 * cap * sizeof *table))) return gs_fail(err, GS_ERR_TOO_LONG, "lengths", "out of memory");
+  rc = gs_lengths_draw_rescaled(text, table, cap, row->load.seed, n, row->load.prompt_tokens, row->load.output_tokens,
+                                lengths, lengths + n, err);
+  free(table);
+  load->prompts = lengths, load->outputs = lengths + n, load->pairs = n;
+  return rc;
+}
+
 int fit_serving_price(const serving_row *row, const gs_serving_fit *fig, gs_serve_space *sp, serving_priced *out, gs_error *err) {
   gs_scheduler e = row->engine;
-  int rc;
+  gs_load load = row->load;
+  uint64_t *lengths = NULL;
+  int rc = GS_OK;
   memset(out, 0, sizeof *out);
   if (fig) e.flops_share = fig->flops_share, e.seq_us = fig->seq_us, e.overlap_share = fig->overlap_share;
-  rc = row->disagg.prefill
-           ? gs_serve_run_disagg(&row->model, &row->gpu, &row->link, &row->plan, &row->disagg, &e, &row->load, sp, &out->result, err)
-           : gs_serve_run(&row->model, &row->gpu, &row->link, &row->plan, row->replicas, &e, &row->load, sp, &out->result, err);
+  if (row->run->sharegpt) {
+    if (!(lengths = malloc(2 * (size_t)load.requests * sizeof *lengths)))
+      return gs_fail(err, GS_ERR_TOO_LONG, "lengths", "out of memory for %llu requests", (unsigned long long)load.requests);
+    rc = sharegpt_lengths(row, &load, lengths, err);
+  }
+  if (rc == GS_OK)
+    rc = row->disagg.prefill
+             ? gs_serve_run_disagg(&row->model, &row->gpu, &row->link, &row->plan, &row->disagg, &e, &load, sp, &out->result, err)
+             : gs_serve_run(&row->model, &row->gpu, &row->link, &row->plan, row->replicas, &e, &load, sp, &out->result, err);
+  free(lengths);
   if (rc != GS_OK) return rc;
   errors_of(row->run, out);
   out->ok = 1;

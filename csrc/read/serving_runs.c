@@ -173,6 +173,7 @@ static int read_row(const char *const *v, size_t line, gs_serving_run *r, gs_err
   r->dp = x[C_DP] >= 1 ? (uint64_t)x[C_DP] : 1;
   r->concurrency = (uint64_t)x[C_CONC];
   r->prefill_only = strstr(v[C_NOTE], "PREFILL-ONLY") != NULL;
+  r->sharegpt = strstr(v[C_NOTE], "ShareGPT") != NULL;
   r->requests = note_requests(v[C_NOTE]);
   {
     static const char *const SEQS[] = {"max-num-seqs", "max_num_seqs", "max_batch_size", "max-running-requests"};

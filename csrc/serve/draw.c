@@ -7,6 +7,8 @@
  * (data/sharegpt_lengths.csv), so shuffling it draws the same distribution; the order is
  * splitmix64's, not Python's Mersenne Twister's, so a seed does not pick vLLM's very
  * requests. Integers only: the same draws native and in wasm. */
+#include <string.h>
+
 #include "internal.h"
 
 /* A uniform integer in [0, n), n >= 1, without bias: 64-bit draws below 2^64 mod n are
@@ -55,5 +57,21 @@ int gs_lengths_rescale(uint64_t *lengths, size_t n, uint64_t mean, uint64_t most
                      (unsigned long long)mean, (unsigned long long)lengths[i], (unsigned long long)x, (unsigned long long)most);
     lengths[i] = x ? x : 1;
   }
+  return GS_OK;
+}
+
+int gs_lengths_draw_rescaled(const char *text, uint64_t *table, size_t cap, uint64_t seed, size_t n, uint64_t mean_prompt,
+                             uint64_t mean_output, uint64_t *prompts, uint64_t *outputs, gs_error *err) {
+  size_t count, i;
+  int rc;
+  if ((rc = gs_lengths_parse(text, strlen(text), table, table + cap, cap, &count, err)) != GS_OK) return rc;
+  gs_lengths_draw(table, table + cap, count, seed, n, prompts, outputs);
+  if ((mean_prompt && (rc = gs_lengths_rescale(prompts, n, mean_prompt, GS_MAX_CHAT_TOKENS, "--prompt-tokens", err)) != GS_OK) ||
+      (mean_output && (rc = gs_lengths_rescale(outputs, n, mean_output, GS_MAX_CHAT_TOKENS, "--output-tokens", err)) != GS_OK))
+    return rc;
+  for (i = 0; i < n; i++)
+    if (prompts[i] + outputs[i] > GS_MAX_CHAT_TOKENS)
+      return gs_fail(err, GS_ERR_RANGE, "lengths", "rescaled, a prompt and an output of %llu tokens together, above %llu",
+                     (unsigned long long)(prompts[i] + outputs[i]), (unsigned long long)GS_MAX_CHAT_TOKENS);
   return GS_OK;
 }

@@ -45,14 +45,29 @@
  * - capacity scheduler GUARANTEED_NO_EVICT by default: a request starts only when its whole
  *   prompt and output fit, and is never paused (docs, performance-tuning-guide/
  *   useful-runtime-flags); in-flight batching runs context and generation requests in one
- *   step; enable_chunked_prefill off: a prompt runs whole within max_num_tokens. */
+ *   step; enable_chunked_prefill off: a prompt runs whole within max_num_tokens.
+ * LMDeploy, its TurboMind engine (lmdeploy 0.16.0, InternLM/lmdeploy @
+ * 1263d5cd889b7ad500e85b8eb20401327a4516ab; TurboMind is CUDA only, so a GPU without a CUDA
+ * compute capability in the catalogue is refused):
+ * - max_batch_size by the device's name when not given (lmdeploy/utils.py,
+ *   get_max_batch_size): 384 for "a100", 1024 for "h100", "h800" and "h200" (GH200's name
+ *   holds "h200"), else 128;
+ * - max_prefill_token_num 8192 prompt tokens an iteration, and an iteration's forward holds
+ *   max_prefill_token_num + max_batch_size tokens (src/turbomind/turbomind.cc,
+ *   max_forward_token_num), so the step's budget here is 8192 + the sequences' cap;
+ *   decodes and prefill chunks run in one forward (LlamaBatch's unified forward);
+ * - cache_max_entry_count 0.8 of the GPU memory free after the weights ("For lmdeploy versions
+ *   greater than v0.2.1, it defaults to 0.8, signifying the percentage of FREE GPU memory"),
+ *   cache_block_seq_len 64 (lmdeploy/messages.py, TurbomindEngineConfig);
+ * - a sequence the pool cannot hold is set inactive and its cache given up, to be computed
+ *   again (SequenceManager): priced as preemption by recompute. */
 #include <string.h>
 
 #include "internal.h"
 
 
 /* The engines by name, as --engine and --emit spell them (gs_engine kinds). */
-static const char *const ENGINE_NAMES[GS_ENGINE_COUNT] = {"vllm", "sglang", "trtllm"};
+static const char *const ENGINE_NAMES[GS_ENGINE_COUNT] = {"vllm", "sglang", "trtllm", "lmdeploy"};
 
 const char *gs_engine_name(int engine) {
   return engine >= 0 && engine < GS_ENGINE_COUNT ? ENGINE_NAMES[engine] : NULL;
@@ -65,13 +80,18 @@ int gs_engine_parse(const char *name) {
   return -1;
 }
 
-/* 1 when the catalogue key names an A100 (vLLM matches "a100" in the device name). */
-static int is_a100(const char *key) {
-  size_t i;
-  for (i = 0; key && key[i] && key[i + 1] && key[i + 2] && key[i + 3]; i++)
-    if (gs_ascii_lower(key[i]) == 'a' && key[i + 1] == '1' && key[i + 2] == '0' && key[i + 3] == '0') return 1;
+/* 1 when the catalogue key holds name, letters compared without case (the engines match
+ * a part of the device's name: vLLM "a100", LMDeploy "h100" and others). */
+static int key_holds(const char *key, const char *name) {
+  size_t i, j;
+  for (i = 0; key && key[i]; i++) {
+    for (j = 0; name[j] && key[i + j] && gs_ascii_lower(key[i + j]) == name[j]; j++) {}
+    if (!name[j]) return 1;
+  }
   return 0;
 }
+
+static int is_a100(const char *key) { return key_holds(key, "a100"); }
 
 static void vllm_defaults(const gs_gpu *g, const char *gpu_key, gs_scheduler *e) {
   int large = g->gib >= 70 && !is_a100(gpu_key);
@@ -115,6 +135,17 @@ static void trtllm_defaults(gs_scheduler *e) {
   e->reserve_full = 1;
 }
 
+static void lmdeploy_defaults(const char *gpu_key, gs_scheduler *e) {
+  int large = key_holds(gpu_key, "h100") || key_holds(gpu_key, "h800") || key_holds(gpu_key, "h200");
+  e->max_seqs = is_a100(gpu_key) ? 384 : large ? 1024 : 128;
+  e->max_batched_tokens = 8192 + e->max_seqs;
+  e->block_tokens = 64;
+  e->memory_share = 0.8;
+  e->share_of_free = 1;
+  e->mixed = 1;
+  e->chunked = 1;
+}
+
 /* NVIDIA's NVFP4 recipe quantizes weights and activations to FP4 and runs its GEMMs on
  * Blackwell's FP4 tensor cores (TensorRT-LLM, docs/source/features/quantization.md: "FP4",
  * https://nvidia.github.io/TensorRT-LLM/features/quantization.html); the served runs' 4-bit
@@ -151,7 +182,11 @@ int gs_engine_defaults(const char *name, const gs_gpu *g, const char *gpu_key, u
   if (kind == GS_ENGINE_VLLM) vllm_defaults(g, gpu_key, out);
   else if (kind == GS_ENGINE_SGLANG) sglang_defaults(g, gpus, out);
   else if (kind == GS_ENGINE_TRTLLM) trtllm_defaults(out);
-  else return gs_fail(err, GS_ERR_UNKNOWN, "engine", "serve simulates vllm, sglang or trt-llm, not '%s'", name);
+  else if (kind == GS_ENGINE_LMDEPLOY && g->compute_capability > 0) lmdeploy_defaults(gpu_key, out);
+  else if (kind == GS_ENGINE_LMDEPLOY)
+    return gs_fail(err, GS_ERR_UNSUPPORTED, "engine", "lmdeploy's TurboMind runs on NVIDIA GPUs only, not on %s",
+                   gpu_key ? gpu_key : "this GPU");
+  else return gs_fail(err, GS_ERR_UNKNOWN, "engine", "serve simulates vllm, sglang, trt-llm or lmdeploy, not '%s'", name);
   serving_fit(out);
   return GS_OK;
 }

@@ -571,7 +571,7 @@ bad "--requests;from 1 to 250000" serve --gpu h100-sxm --counts 4 --requests 250
 bad "--requests;prompt's chunks;at most 4194304" serve --gpu h100-sxm --counts 4 --requests 250000 --concurrency 1 --prompt-tokens 1 --output-tokens 16
 bad "--requests;prompt's chunks;at most 4194304" serve --gpu h100-sxm --counts 4 --requests 2000 --prompt-tokens 4000 --output-tokens 1 --max-batched-tokens 1
 bad "--output-tokens;from 1 to" serve --gpu h100-sxm --counts 4 --output-tokens 0
-bad "--engine;vllm, sglang or trt-llm;tgi" serve --gpu h100-sxm --counts 4 --engine tgi
+bad "--engine;vllm, sglang, trt-llm or lmdeploy;tgi" serve --gpu h100-sxm --counts 4 --engine tgi
 bad "--engine;needs a value" serve --gpu h100-sxm --counts 4 --engine
 bad "--memory-share;from 0.01 to 1" serve --gpu h100-sxm --counts 4 --memory-share 2
 bad "--overlap-share;from 0 to 1" serve --gpu h100-sxm --counts 4 --overlap-share -1
@@ -623,6 +623,9 @@ bad "missing.csv" serve --model 8b --gpu h100-sxm --counts 1 --lengths "$tmp/mis
 good serve --model 8b --gpu h100-sxm --counts 1 --requests 50 --output-tokens 8
 printf '# prompt,output\n100,10\n3000,50\n' > "$tmp/lengths-good.csv"
 good serve --model 8b --gpu h100-sxm --counts 1 --requests 20 --lengths "$tmp/lengths-good.csv"
+bad "--engine: lmdeploy's TurboMind runs on NVIDIA GPUs only, not on mi300x" serve --model 8b --gpu mi300x --counts 1 --engine lmdeploy
+bad "--emit: must be vllm, sglang or trtllm, not 'lmdeploy'" report --model 8b --gpu h100-sxm --counts 1 --emit lmdeploy
+bad "--lengths sharegpt: rescaled, a prompt and an output of 18000000 tokens together" serve --model 8b --gpu h100-sxm --counts 1 --requests 1 --lengths sharegpt --prompt-tokens 9000000 --output-tokens 9000000
 bad "--prompt-tokens;from 1 to" serve --model 8b --gpu h100-sxm --counts 1 --lengths sharegpt --prompt-tokens 0
 bad "--prompt-tokens;with --lengths sharegpt;not 'none'" serve --model 8b --gpu h100-sxm --counts 1 --lengths sharegpt --prompt-tokens none
 bad "--prompt-tokens;rescaled to a mean of 16000000;above 16777216" serve --model 8b --gpu h100-sxm --counts 1 --lengths sharegpt --prompt-tokens 16000000

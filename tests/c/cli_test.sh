@@ -402,6 +402,15 @@ assert 'held out' in d['serving_fit']
 check "serve says when its engine's step takes the pooled figures (vllm) and not when its own (sglang, trt-llm)" sh -c "
 python3 -c \"import json, sys; a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2])); assert a['serving_fit_pooled'] is True and b['serving_fit_pooled'] is False\" '$tmp/serve.json' '$tmp/serve_sglang.json' &&
 grep -q '^Fitted: .*; no run of vllm is among them' '$tmp/serve_vllm.txt' && ! grep -q 'no run of' '$tmp/serve_trt.txt'"
+# LMDeploy's TurboMind (issue 29 item 2's engines, csrc/serve/engine.c): its limits on an
+# H100 (1024 sequences, 8192 + 1024 tokens a step, blocks of 64, 0.8 of what the weights
+# leave) in the Serving line, and the pooled figures said, as no fitted run is LMDeploy's.
+"$binary" serve --model 8b --gpu h100-sxm --counts 1 --requests 20 --engine lmdeploy > "$tmp/serve_lmdeploy.txt"
+"$binary" serve --model 8b --gpu h100-sxm --counts 1 --requests 20 --engine lmdeploy --json > "$tmp/serve_lmdeploy.json"
+check "serve --engine lmdeploy: TurboMind's limits, its pool's share of what the weights leave, the pooled figures said" sh -c "
+grep -q '^Serving: lmdeploy.s scheduler simulated step by step (max 1024 sequences and 9216 tokens a step, prefill chunks beside decodes, preemption by recompute; a pool of [0-9]* blocks of 64 tokens at 0.8 of the memory the weights leave)' '$tmp/serve_lmdeploy.txt' &&
+grep -q '; no run of lmdeploy is among them' '$tmp/serve_lmdeploy.txt' &&
+python3 -c \"import json, sys; d = json.load(open(sys.argv[1])); assert d['serving_fit_pooled'] is True and d['engine'] == 'lmdeploy', d.get('engine')\" '$tmp/serve_lmdeploy.json'"
 # A pipeline (issue 29 item 4): one micro-batch a stage in flight by default, --in-flight
 # otherwise; the JSON and the Serving line say which, and more in flight hold more.
 "$binary" serve --model 70b --gpu h100-sxm --counts 4 --split groups --concurrency 32 --requests 200 --json > "$tmp/pp4.json"

@@ -583,5 +583,32 @@ check "a row with a first token only is priced, its throughput blank" \
   sh -c "grep -q '^q3 .* rate  *- *- .*50.0 ' '$tmp/rate'"
 check "a row with no figure is not priced, and says so" has "$tmp/rate" "q4 (G9): no figure in its columns"
 
+# A row whose note names ShareGPT draws its requests' lengths as `serve --lengths sharegpt`
+# does (seed 1), rescaled to the row's means; software naming LMDeploy is priced by serve's
+# lmdeploy engine. The row's priced figures are serve's own; without "ShareGPT" in the note
+# every request is at the means, and the figures differ.
+cat > "$tmp/sg.csv" <<'CSV'
+id,model,hf_repo,weight_bits,kv_bits,gpu,gpus_per_server,servers,intra_link,inter_link,tp,pp,ep,dp,attn_dp,concurrency,input_tokens,output_tokens,throughput_tok_s,throughput_per_gpu_tok_s,itl_ms,ttft_ms,software,date,source,note
+h1,Llama-3.1-8B,meta-llama/Llama-3.1-8B,16,,H100-SXM5-80GB,8,1,,,1,1,,1,,16,300,200,1000,1000,10,100,LMDeploy (TurboMind),2026,x,"G9; ShareGPT, 200 requests (hand-made)"
+h2,Llama-3.1-8B,meta-llama/Llama-3.1-8B,16,,H100-SXM5-80GB,8,1,,,1,1,,1,,16,300,200,1000,1000,10,100,LMDeploy (TurboMind),2026,x,"G9; 200 requests (hand-made)"
+CSV
+"$binary" validate --serving "$tmp/sg.csv" > "$tmp/sg" 2>&1
+"$binary" serve --model 8b --gpu h100-sxm --counts 1 --engine lmdeploy --lengths sharegpt --prompt-tokens 300 \
+  --output-tokens 200 --concurrency 16 --requests 200 --json > "$tmp/sg_serve.json"
+"$binary" serve --model 8b --gpu h100-sxm --counts 1 --engine lmdeploy --prompt-tokens 300 \
+  --output-tokens 200 --concurrency 16 --requests 200 --json > "$tmp/sg_fixed.json"
+check "a ShareGPT row is priced by lmdeploy as serve --lengths sharegpt prices it; the same row at fixed lengths as serve does" python3 -c "
+import json, sys
+rows = {l.split()[0]: l.split() for l in open(sys.argv[1]) if l[:2] in ('h1', 'h2')}
+drawn, fixed = json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
+for row, d in (('h1', drawn), ('h2', fixed)):
+    r = rows[row]
+    assert r[2] == 'lmdeploy', r
+    # tok/s priced, tpot ms priced, ttft ms priced, as the table prints them
+    assert int(r[9]) == round(d['output_tokens_per_s']), (r, d['output_tokens_per_s'])
+    assert float(r[12]) == round(d['tpot_ms']['mean'], 1) and float(r[15]) == round(d['ttft_ms']['mean'], 1), r
+assert rows['h1'][15] != rows['h2'][15]
+" "$tmp/sg" "$tmp/sg_serve.json" "$tmp/sg_fixed.json"
+
 echo "fit_test: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -125,6 +125,26 @@ static void a_rescaled_draw_has_the_mean_given(void **state) {
   assert_true(sum(o, N) >= (uint64_t)N * 333 - N / 2 && sum(o, N) <= (uint64_t)N * 333 + N / 2);
 }
 
+/* The draw and rescale in one call (gs_lengths_draw_rescaled, which serve and validate share)
+ * gives what the two steps give apart; a mean of 0 keeps that side as drawn; a pair whose
+ * rescaled sum passes GS_MAX_CHAT_TOKENS is refused, naming "lengths". */
+static void the_draw_rescaled_is_the_two_steps(void **state) {
+  enum { N = 500 };
+  static uint64_t p[N], o[N], q[N], r[N], scratch[2 * CAP];
+  gs_error err;
+  (void)state;
+  memset(&err, 0, sizeof err);
+  draw(5, N, p, o);
+  assert_int_equal(gs_lengths_rescale(p, N, 700, GS_MAX_CHAT_TOKENS, "p", &err), GS_OK);
+  assert_int_equal(gs_lengths_draw_rescaled(GS_DATA_sharegpt_lengths_csv, scratch, CAP, 5, N, 700, 0, q, r, &err), GS_OK);
+  assert_memory_equal(p, q, sizeof p);
+  assert_memory_equal(o, r, sizeof o);
+  /* prompts and outputs each under 2^24 alone, together above it */
+  assert_int_equal(gs_lengths_draw_rescaled(GS_DATA_sharegpt_lengths_csv, scratch, CAP, 5, 2, 9000000, 9000000, q, r, &err),
+                   GS_ERR_RANGE);
+  assert_string_equal(err.field, "lengths");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(the_table_holds_what_vllm_keeps),
@@ -132,6 +152,7 @@ int main(void) {
       cmocka_unit_test(a_seed_draws_the_same_pairs),
       cmocka_unit_test(rescaling_rounds_half_up_and_keeps_one),
       cmocka_unit_test(a_rescaled_draw_has_the_mean_given),
+      cmocka_unit_test(the_draw_rescaled_is_the_two_steps),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

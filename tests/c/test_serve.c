@@ -375,6 +375,23 @@ static void engine_defaults_follow_the_gpu(void **state) {
   /* (81920 - (9.5 + 2/2) x 1024) / 81920 = 0.86875, to 3 places 0.869 */
   assert_true(e.memory_share == 0.869);
   assert_int_equal(gs_engine_defaults("tgi", &g, "h100-sxm", 1, &e, &err), GS_ERR_UNKNOWN);
+  /* LMDeploy's TurboMind (lmdeploy 0.16.0: utils.py get_max_batch_size, messages.py
+   * TurbomindEngineConfig, turbomind.cc's max_forward_token_num): 384 on an A100, 1024 on an
+   * H100 or H200, 128 elsewhere; 8192 prompt tokens beside the decodes; blocks of 64 tokens;
+   * 0.8 of the memory the weights leave; CUDA only. */
+  g.compute_capability = 90;
+  assert_int_equal(gs_engine_defaults("lmdeploy", &g, "a100-80gb-sxm", 1, &e, &err), GS_OK);
+  assert_true(e.max_seqs == 384 && e.max_batched_tokens == 8192 + 384);
+  assert_true(e.block_tokens == 64 && e.memory_share == 0.8 && e.share_of_free && e.mixed && e.chunked && !e.reserve_full);
+  assert_int_equal(gs_engine_defaults("lmdeploy", &g, "gh200", 1, &e, &err), GS_OK);
+  assert_true(e.max_seqs == 1024);
+  assert_int_equal(gs_engine_defaults("lmdeploy", &g, "h100-nvl", 1, &e, &err), GS_OK);
+  assert_true(e.max_seqs == 1024);
+  assert_int_equal(gs_engine_defaults("lmdeploy", &g, "b200", 1, &e, &err), GS_OK);
+  assert_true(e.max_seqs == 128 && e.max_batched_tokens == 8192 + 128);
+  g.compute_capability = 0; /* an AMD GPU in the catalogue */
+  assert_int_equal(gs_engine_defaults("lmdeploy", &g, "mi300x", 1, &e, &err), GS_ERR_UNSUPPORTED);
+  assert_string_equal(err.field, "engine");
 }
 
 int main(void) {
