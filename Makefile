@@ -385,7 +385,7 @@ efficiency: build/gpusplit
 # data/serving.json: the serving fit to the fitted sources of the serving runs (issue 29);
 # make test-reference holds the committed file to it.
 serving: build/gpusplit
-	$(Q)build/gpusplit fit --serving $(MEASURED)/serving-runs.csv --json > build/serving.json
+	$(Q)build/gpusplit fit --serving $(MEASURED)/serving-runs.csv --held-out $(MEASURED)/serving-gathered.csv --json > build/serving.json
 	$(Q)mv build/serving.json data/serving.json
 
 clean:

@@ -219,18 +219,21 @@ int cli_validate_serving(const char *path, int leave_out) {
   return rc;
 }
 
-int cli_fit_serving(const char *path, int json) {
+int cli_fit_serving(const char *path, const char *held_out, int json) {
   static fit_serving_result fits;
-  fit_serving_work w;
+  fit_serving_work w, more;
   char sum[512];
   size_t i;
   gs_error err;
   gs_out o = cli_out(stdout);
   int rc;
   if ((rc = work_open(path, &w)) != CLI_OK) return rc;
+  if (held_out && (rc = work_open(held_out, &more)) != CLI_OK) return work_close(&w), rc;
   if (fit_serving_all(&w, NULL, &fits, &err) != GS_OK) rc = cli_bad_error(path, &err);
   if (rc == CLI_OK) {
-    fit_serving_summary(sum, sizeof sum, &w);
+    /* the other file's rows priced with this fit; rows of a fitted source there stay out of the held-out medians */
+    if (held_out) fit_serving_price_all(&more, &fits);
+    fit_serving_summary(sum, sizeof sum, &w, held_out ? &more : NULL, held_out);
     if (json) fit_serving_json(&o, &fits, sum);
     for (i = 0; !json && i < fits.count; i++)
       printf("%s: %llu rows, flops_share %s, seq_us %s, overlap_share %s; mean |log error| %s\n",
@@ -239,6 +242,7 @@ int cli_fit_serving(const char *path, int json) {
              gs_plain((char[32]){0}, 32, fits.f[i].overlap_share), gs_fixed((char[32]){0}, 32, fits.loss[i], 3));
     if (!json) printf("%s\n", sum);
   }
+  if (held_out) work_close(&more);
   work_close(&w);
   return rc;
 }

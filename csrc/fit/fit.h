@@ -177,8 +177,10 @@ size_t fit_serving_pairs(const fit_serving_work *w, int keep, const char *source
  * within 5% of the row measured best a GPU (*within), of all groups (the return): the
  * plan's choice among the layouts measured, as issue 29 asks of the plan. */
 size_t fit_serving_choices(const fit_serving_work *w, int keep, const char *source, size_t *within);
-/* data/serving.json's summary: the rows the fit took and the held-out medians. */
-void fit_serving_summary(char *buf, size_t cap, const fit_serving_work *w);
+/* data/serving.json's summary: the rows the fit took and the medians over the held-out rows
+ * of w and of more (NULL: none; more_name its file's path, named by its last part), each
+ * priced with the fit. */
+void fit_serving_summary(char *buf, size_t cap, const fit_serving_work *w, const fit_serving_work *more, const char *more_name);
 /* A fit's engine as --engine names it, or "any" for the pooled one. */
 const char *fit_serving_engine_label(int kind);
 /* data/serving.json's text (gpusplit fit --serving --json) through o. */

@@ -120,25 +120,38 @@ size_t fit_serving_choices(const fit_serving_work *w, int keep, const char *sour
   return groups;
 }
 
-/* A median as "12.3% (4)", or "-" when no row gives it. */
-static const char *median_text(char *buf, size_t cap, const fit_serving_work *w, int k) {
+/* Appends to e the |error| of figure k of w's priced held-out rows; the new count. */
+static size_t held_errors(const fit_serving_work *w, int k, double *e, size_t n) {
+  size_t i;
+  for (i = 0; w && i < w->runs->count; i++)
+    if (w->priced[i].ok && w->priced[i].has[k] && !w->rows[i].fitted)
+      e[n++] = w->priced[i].error[k] < 0 ? -w->priced[i].error[k] : w->priced[i].error[k];
+  return n;
+}
+
+/* The held-out rows' median of figure k over w and more as "12.3% (4)", or "-" when no row gives it. */
+static const char *median_text(char *buf, size_t cap, const fit_serving_work *w, const fit_serving_work *more, int k) {
+  static double e[2 * GS_SERVING_RUNS_MAX];
   char a[GS_FIGURE_CAP];
-  double m;
-  size_t n = fit_serving_median(w, k, FIT_KEEP_HELD, NULL, &m);
+  size_t n = held_errors(more, k, e, held_errors(w, k, e, 0));
   if (n == 0) return "-";
-  gs_format(buf, cap, "%s%% (%zu)", gs_fixed(a, sizeof a, m * 100, 1), n);
+  gs_format(buf, cap, "%s%% (%zu)", gs_fixed(a, sizeof a, fit_median(e, n) * 100, 1), n);
   return buf;
 }
 
-void fit_serving_summary(char *buf, size_t cap, const fit_serving_work *w) {
-  char a[64], b[64], c[64];
+void fit_serving_summary(char *buf, size_t cap, const fit_serving_work *w, const fit_serving_work *more, const char *more_name) {
+  char a[64], b[64], c[64], also[96] = "";
   size_t i, n = 0;
+  const char *base = more_name ? strrchr(more_name, '/') : NULL;
+  base = base ? base + 1 : more_name;
   for (i = 0; i < w->runs->count; i++) n += (size_t)w->use[i];
+  if (more) gs_format(also, sizeof also, " (the other sources' and %s's)", base && strlen(base) <= 64 ? base : "the --held-out file");
   gs_format(buf, cap,
-            "fitted to %zu measured serving runs of %s and %s (tensor parallel and pipelines); held out, median |error| (runs): time per "
-            "output token %s, output tokens a second %s, first token %s",
-            n, FIT_SERVING_SOURCES[0], FIT_SERVING_SOURCES[1], median_text(a, sizeof a, w, FIT_TPOT),
-            median_text(b, sizeof b, w, FIT_TPUT), median_text(c, sizeof c, w, FIT_TTFT));
+            "fitted to %zu measured serving runs of %s and %s (tensor parallel and pipelines); held out%s, median |error| "
+            "(runs): time per output token %s, output tokens a second %s, first token %s",
+            n, FIT_SERVING_SOURCES[0], FIT_SERVING_SOURCES[1], also,
+            median_text(a, sizeof a, w, more, FIT_TPOT), median_text(b, sizeof b, w, more, FIT_TPUT),
+            median_text(c, sizeof c, w, more, FIT_TTFT));
 }
 
 const char *fit_serving_engine_label(int kind) {
@@ -147,7 +160,7 @@ const char *fit_serving_engine_label(int kind) {
 
 void fit_serving_json(const gs_out *o, const fit_serving_result *fits, const char *summary) {
   size_t i;
-  gs_out_text(o, "{\"_source\":\"gpusplit fit --serving tests/measured/serving-runs.csv --json: each engine's served-step figures "
+  gs_out_text(o, "{\"_source\":\"gpusplit fit --serving tests/measured/serving-runs.csv --held-out tests/measured/serving-gathered.csv --json: each engine's served-step figures "
                  "fitted to the fitted sources' rows (csrc/fit/serve_fit.c: a coordinate search over a grid minimising the mean "
                  "|log error|, sources weighted alike); make test-reference checks this file equals the fit\",\"summary\":");
   gs_out_json_string(o, summary);

@@ -610,5 +610,20 @@ for row, d in (('h1', drawn), ('h2', fixed)):
 assert rows['h1'][15] != rows['h2'][15]
 " "$tmp/sg" "$tmp/sg_serve.json" "$tmp/sg_fixed.json"
 
+# fit --serving --held-out FILE: the other file's rows are priced with the fit and join the
+# summary's held-out medians; none of them is fitted. One fitted row (P2's s039) and two
+# held-out gathered rows (G2): the summary names the file and counts 2 rows, where without
+# it no held-out row gives a figure.
+head -1 tests/measured/serving-runs.csv > "$tmp/fit_one.csv"
+grep -E '^s039,' tests/measured/serving-runs.csv >> "$tmp/fit_one.csv"
+head -1 tests/measured/serving-gathered.csv > "$tmp/held_two.csv"
+grep -E '^g07[34],' tests/measured/serving-gathered.csv >> "$tmp/held_two.csv"
+"$binary" fit --serving "$tmp/fit_one.csv" --held-out "$tmp/held_two.csv" > "$tmp/held_with" 2>&1
+"$binary" fit --serving "$tmp/fit_one.csv" > "$tmp/held_without" 2>&1
+check "fit --serving --held-out: the file's two rows join the held-out medians, and the fit is the same" sh -c "
+grep -q 'held out (the other sources. and held_two.csv.s), median |error| (runs): time per output token -, output tokens a second [0-9.]*% (2), first token -' '$tmp/held_with' &&
+grep -q 'held out, median |error| (runs): time per output token -, output tokens a second -, first token -' '$tmp/held_without' &&
+[ \"\$(head -n -1 '$tmp/held_with')\" = \"\$(head -n -1 '$tmp/held_without')\" ]"
+
 echo "fit_test: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -10,7 +10,8 @@
    figures are 0.0% off in every figure, and a row of a GPU the catalogue lacks is named
    with its reason.
 3. The committed data/serving.json is the fit's output on tests/measured/serving-runs.csv,
-   byte for byte: nobody edits a figure by hand.
+   its summary's held-out medians over serving-gathered.csv too, byte for byte: nobody edits
+   a figure by hand.
 
 Usage: tests/reference/check_serve_fit.py BINARY   (about 15 s of CPU: the second check)
 """
@@ -86,11 +87,12 @@ def main():
     assert re.search(r"\nfitted sources +0\.0% \(4\) +0\.0% \(4\) +0\.0% \(4\)\n", out), out
     assert "  m9 (P2): GPU not in the catalogue (or its variant not stated)" in out, out
     print("ok: validate --serving prices made rows 0.0% off and names the row it cannot price")
-    run = subprocess.run([binary, "fit", "--serving", "tests/measured/serving-runs.csv", "--json"], capture_output=True, text=True,
-                         check=True)
+    run = subprocess.run([binary, "fit", "--serving", "tests/measured/serving-runs.csv", "--held-out",
+                          "tests/measured/serving-gathered.csv", "--json"], capture_output=True, text=True, check=True)
     committed = open("data/serving.json", encoding="utf-8").read()
     assert run.stdout == committed, "data/serving.json is not the fit's output: run make serving"
-    print("ok: data/serving.json is gpusplit fit --serving tests/measured/serving-runs.csv --json")
+    print("ok: data/serving.json is gpusplit fit --serving tests/measured/serving-runs.csv --held-out "
+          "tests/measured/serving-gathered.csv --json")
     print("3 passed, 0 failed")  # the line scripts/run-suite.sh counts (its plain format); any failed assert exits first
 
 
