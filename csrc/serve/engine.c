@@ -135,10 +135,13 @@ static void trtllm_defaults(gs_scheduler *e) {
   e->reserve_full = 1;
 }
 
+/* TurboMind's prompt tokens an iteration (max_prefill_token_num) */
+#define LMDEPLOY_PREFILL_TOKENS 8192
+
 static void lmdeploy_defaults(const char *gpu_key, gs_scheduler *e) {
   int large = key_holds(gpu_key, "h100") || key_holds(gpu_key, "h800") || key_holds(gpu_key, "h200");
   e->max_seqs = is_a100(gpu_key) ? 384 : large ? 1024 : 128;
-  e->max_batched_tokens = 8192 + e->max_seqs;
+  e->max_batched_tokens = LMDEPLOY_PREFILL_TOKENS + e->max_seqs;
   e->block_tokens = 64;
   e->memory_share = 0.8;
   e->share_of_free = 1;
@@ -193,6 +196,10 @@ int gs_engine_defaults(const char *name, const gs_gpu *g, const char *gpu_key, u
 
 void gs_engine_given(gs_scheduler *e, const gs_scheduler *limits, unsigned given) {
   if (given & GS_GIVEN_MAX_SEQS) e->max_seqs = limits->max_seqs;
+  /* TurboMind's forward holds max_prefill_token_num + max_batch_size tokens: a cap on
+   * sequences given moves the step's budget with it (lmdeploy_defaults) */
+  if ((given & GS_GIVEN_MAX_SEQS) && e->kind == GS_ENGINE_LMDEPLOY)
+    e->max_batched_tokens = LMDEPLOY_PREFILL_TOKENS + e->max_seqs;
   if (given & GS_GIVEN_BATCHED) e->max_batched_tokens = limits->max_batched_tokens;
   if (given & GS_GIVEN_SHARE) e->memory_share = limits->memory_share;
   if (given & GS_GIVEN_BLOCK) e->block_tokens = limits->block_tokens;

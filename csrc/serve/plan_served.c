@@ -123,9 +123,12 @@ static int layout_at(const search *q, uint64_t n, int split, uint64_t max_seqs, 
   p->prompt_tokens = 0;
   if (split != GS_SLICES && (split == GS_GROUPS ? n : gs_plan_servers(p)) > q->s->model.layers) return SKIP;
   if ((rc = gs_engine_defaults(a->engine, &q->s->gpu, q->s->gpu_text.key, n, e, q->err)) != GS_OK) return rc;
-  gs_engine_given(e, &a->limits, a->given);
+  if (max_seqs) { /* the point's cap, as its --max-seqs flag gives it to serve (an engine's budget may follow it) */
+    gs_scheduler given = a->limits;
+    given.max_seqs = max_seqs;
+    gs_engine_given(e, &given, a->given | GS_GIVEN_MAX_SEQS);
+  } else gs_engine_given(e, &a->limits, a->given);
   gs_engine_peak(q->s, e); /* as serve prices its one layout */
-  if (max_seqs) e->max_seqs = max_seqs;
   return GS_OK;
 }
 

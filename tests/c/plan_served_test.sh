@@ -153,5 +153,18 @@ check "plan's header says lmdeploy's step takes the pooled figures, and not sgla
 head -1 '$tmp/lmd' | grep -q 'served by lmdeploy.s scheduler .*no run of lmdeploy is among its runs: its step takes the figures fitted to all of them pooled' &&
 head -1 '$tmp/sgl' | grep -q 'served by sglang.s scheduler' && ! grep -q 'no run of' '$tmp/sgl'"
 
+# A point at a halved cap (--max-seqs) is served as serve serves it with that flag: under
+# lmdeploy the step's budget follows the cap (TurboMind's 8192 prompt tokens + the
+# sequences), so the plan must give its cap as serve's flag does. Prompts of 6,000 tokens
+# at 200 a second keep the budget full: at 64 sequences a budget of 8,256 (following the
+# cap) and of 9,216 (the default cap's) complete 2.062 and 2.055 requests a second.
+lmd="--model 8b --gpu h100-sxm --engine lmdeploy --rate 200 --requests 300 --prompt-tokens 6000 --output-tokens 64"
+"$binary" plan $lmd --gpus-max 1 --target-tpot-ms 1000 > "$tmp/lmd_cap" 2>&1
+point=$(grep -m1 -- '--max-seqs 64$' "$tmp/lmd_cap")
+"$binary" serve $lmd --counts 1 --max-seqs 64 > "$tmp/lmd_serve" 2>&1
+rate=$(echo "$point" | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9][0-9][0-9]$/) { print $i; exit } }')
+check "an lmdeploy plan point at a cap of 64 is what serve prints with --max-seqs 64 (requests a second)" \
+  sh -c "[ -n '$rate' ] && grep -q 'requests $rate (over' '$tmp/lmd_serve'"
+
 echo "plan served: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -389,6 +389,15 @@ static void engine_defaults_follow_the_gpu(void **state) {
   assert_true(e.max_seqs == 1024);
   assert_int_equal(gs_engine_defaults("lmdeploy", &g, "b200", 1, &e, &err), GS_OK);
   assert_true(e.max_seqs == 128 && e.max_batched_tokens == 8192 + 128);
+  { /* a cap on sequences given moves the step's budget with it, unless a budget is given too */
+    gs_scheduler lim;
+    memset(&lim, 0, sizeof lim);
+    lim.max_seqs = 256, lim.max_batched_tokens = 4000;
+    gs_engine_given(&e, &lim, GS_GIVEN_MAX_SEQS);
+    assert_true(e.max_seqs == 256 && e.max_batched_tokens == 8192 + 256);
+    gs_engine_given(&e, &lim, GS_GIVEN_MAX_SEQS | GS_GIVEN_BATCHED);
+    assert_true(e.max_batched_tokens == 4000);
+  }
   g.compute_capability = 0; /* an AMD GPU in the catalogue */
   assert_int_equal(gs_engine_defaults("lmdeploy", &g, "mi300x", 1, &e, &err), GS_ERR_UNSUPPORTED);
   assert_string_equal(err.field, "engine");
