@@ -1048,6 +1048,10 @@ int gs_serving_read(const char *text, gs_serving_table *t, gs_error *err);
  * names it for the fitted efficiency); GS_ERR_UNKNOWN for another. */
 int gs_engine_defaults(const char *name, const gs_gpu *g, const char *gpu_key, uint64_t gpus, gs_scheduler *out,
                        gs_error *err);
+/* GS_OK when the engine runs the model's type (every type for vLLM, SGLang and TensorRT-LLM
+ * here; LMDeploy's TurboMind a list of them, engine.c), else GS_ERR_UNSUPPORTED naming it.
+ * gs_serve_run and its kin check it. */
+int gs_engine_runs_model(const gs_scheduler *e, const gs_model *m, gs_error *err);
 /* Which of an engine's limits were given (the rest are the engine's own at each count). */
 enum gs_served_given {
   GS_GIVEN_MAX_SEQS = 1, GS_GIVEN_BATCHED = 2, GS_GIVEN_SHARE = 4, GS_GIVEN_BLOCK = 8, GS_GIVEN_OVERLAP = 16,

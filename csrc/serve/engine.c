@@ -149,6 +149,25 @@ static void lmdeploy_defaults(const char *gpu_key, gs_scheduler *e) {
   e->chunked = 1;
 }
 
+/* The model types TurboMind runs: lmdeploy/turbomind/supported_models.py's SUPPORTED_ARCHS
+ * (lmdeploy 0.16, @1263d5cd) by the config's model_type (LlamaForCausalLM is "llama",
+ * Qwen2/Qwen2-MoE/Qwen3/Qwen3-MoE "qwen2", "qwen2_moe", "qwen3", "qwen3_moe",
+ * MixtralForCausalLM "mixtral", GptOssForCausalLM "gpt_oss", InternLM2/3 "internlm2",
+ * "internlm3"). For another, LMDeploy falls back to its PyTorch engine, whose scheduler and
+ * defaults are not TurboMind's and which serve does not simulate. */
+int gs_engine_runs_model(const gs_scheduler *e, const gs_model *m, gs_error *err) {
+  static const char *const TURBOMIND[] = {"llama", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "mixtral", "gpt_oss",
+                                          "internlm2", "internlm3"};
+  size_t i;
+  if (e->kind != GS_ENGINE_LMDEPLOY) return GS_OK;
+  for (i = 0; i < sizeof TURBOMIND / sizeof TURBOMIND[0]; i++)
+    if (strcmp(m->type, TURBOMIND[i]) == 0) return GS_OK;
+  return gs_fail(err, GS_ERR_UNSUPPORTED, "engine",
+                 "lmdeploy's TurboMind does not run model_type '%s' (LMDeploy would run it on its PyTorch engine, which "
+                 "serve does not simulate)",
+                 m->type);
+}
+
 /* NVIDIA's NVFP4 recipe quantizes weights and activations to FP4 and runs its GEMMs on
  * Blackwell's FP4 tensor cores (TensorRT-LLM, docs/source/features/quantization.md: "FP4",
  * https://nvidia.github.io/TensorRT-LLM/features/quantization.html); the served runs' 4-bit

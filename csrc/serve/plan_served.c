@@ -391,6 +391,12 @@ int gs_plan_served(const gs_setting *s, const gs_served_ask *a, gs_serve_space *
   q.s = s, q.a = a, q.sp = space, q.out = out, q.err = err;
   if (a->gpus_max < 1 || a->gpus_max > GS_MAX_GPUS)
     return gs_fail(err, GS_ERR_RANGE, "gpus_max", "must be from 1 to %llu", (unsigned long long)GS_MAX_GPUS);
+  { /* an engine that does not run the model is refused before the search, not reported as no layout */
+    gs_scheduler e;
+    if ((rc = gs_engine_defaults(a->engine, &s->gpu, s->gpu_text.key, 1, &e, err)) != GS_OK ||
+        (rc = gs_engine_runs_model(&e, &s->model, err)) != GS_OK)
+      return rc;
+  }
   n = layouts(&q, all, GS_SERVED_LAYOUTS_MAX);
   if ((rc = check_ask(a, n, err)) != GS_OK) return rc;
   out->layouts = n;

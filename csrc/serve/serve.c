@@ -285,7 +285,8 @@ static int serve_run(const gs_model *m, const gs_gpu *g, const gs_link *l, const
                    "prefill and decode copies, at least 1 each and %d in all at most, are simulated for one engine a copy "
                    "(no replicas, attention data parallel or groups)",
                    GS_SERVE_MAX_RANKS);
-  if ((rc = check_args(replicas, ranks, flight, e, load, space, err)) != GS_OK || (rc = gs_plan_check(m, p, err)) != GS_OK ||
+  if ((rc = gs_engine_runs_model(e, m, err)) != GS_OK || (rc = check_args(replicas, ranks, flight, e, load, space, err)) != GS_OK ||
+      (rc = gs_plan_check(m, p, err)) != GS_OK ||
       (rc = gs_serve_pool(m, g, p, e, &pool, err)) != GS_OK)
     return rc;
   if (gs_pipeline_stages(p) > GS_SERVE_MAX_STAGES)

@@ -627,6 +627,8 @@ printf '# prompt,output\n100,10\n3000,50\n' > "$tmp/lengths-good.csv"
 good serve --model 8b --gpu h100-sxm --counts 1 --requests 20 --lengths "$tmp/lengths-good.csv"
 bad "--engine: lmdeploy's TurboMind runs on NVIDIA GPUs only, not on mi300x" serve --model 8b --gpu mi300x --counts 1 --engine lmdeploy
 bad "--emit: must be vllm, sglang or trtllm, not 'lmdeploy'" report --model 8b --gpu h100-sxm --counts 1 --emit lmdeploy
+bad "lmdeploy's TurboMind does not run model_type 'deepseek_v3'" serve --model deepseek-v3 --gpu h200 --counts 8 --engine lmdeploy --requests 20
+bad "plan: engine: lmdeploy's TurboMind does not run model_type 'gemma2'" plan --model gemma-2-27b --gpu h100-sxm --gpus-max 2 --engine lmdeploy --concurrency 8 --requests 50
 bad "--lengths sharegpt: rescaled, a prompt and an output of 18000000 tokens together" serve --model 8b --gpu h100-sxm --counts 1 --requests 1 --lengths sharegpt --prompt-tokens 9000000 --output-tokens 9000000
 bad "--prompt-tokens;from 1 to" serve --model 8b --gpu h100-sxm --counts 1 --lengths sharegpt --prompt-tokens 0
 bad "--prompt-tokens;with --lengths sharegpt;not 'none'" serve --model 8b --gpu h100-sxm --counts 1 --lengths sharegpt --prompt-tokens none

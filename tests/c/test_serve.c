@@ -398,6 +398,19 @@ static void engine_defaults_follow_the_gpu(void **state) {
     gs_engine_given(&e, &lim, GS_GIVEN_MAX_SEQS | GS_GIVEN_BATCHED);
     assert_true(e.max_batched_tokens == 4000);
   }
+  { /* TurboMind runs the model types lmdeploy's supported_models.py lists, no other; the
+     * other engines every type */
+    gs_model m;
+    memset(&m, 0, sizeof m);
+    strcpy(m.type, "qwen3_moe");
+    assert_int_equal(gs_engine_runs_model(&e, &m, &err), GS_OK);
+    strcpy(m.type, "deepseek_v3");
+    assert_int_equal(gs_engine_runs_model(&e, &m, &err), GS_ERR_UNSUPPORTED);
+    assert_string_equal(err.field, "engine");
+    e.kind = GS_ENGINE_VLLM;
+    assert_int_equal(gs_engine_runs_model(&e, &m, &err), GS_OK);
+    e.kind = GS_ENGINE_LMDEPLOY;
+  }
   g.compute_capability = 0; /* an AMD GPU in the catalogue */
   assert_int_equal(gs_engine_defaults("lmdeploy", &g, "mi300x", 1, &e, &err), GS_ERR_UNSUPPORTED);
   assert_string_equal(err.field, "engine");
