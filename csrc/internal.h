@@ -146,6 +146,9 @@ void gs_split_time(const gs_model *m, const gs_gpu *g, const gs_link *l, const g
  * the prefill and the decode step. */
 uint64_t gs_spread_chats(const gs_plan *p);
 int gs_spread_check(const gs_model *m, const gs_plan *p, gs_error *err);
+/* The GPUs experts are spread over: a server's under slices-groups across servers (a
+ * pipeline stage each), else all (experts.c). */
+uint64_t gs_spread_stage_gpus(const gs_plan *p);
 /* whole experts on every GPU and uniform routing, as the decode step and first word price them */
 int gs_spread_whole_check(const gs_plan *p, gs_error *err);
 uint64_t gs_spread_weights(const gs_model *m, uint64_t n);
@@ -194,8 +197,10 @@ typedef struct {
  * attention data parallel); each rank's mine, run and wait its own. */
 int gs_serve_instance(gs_serve_sim_args *a, size_t ranks, gs_error *err);
 /* a holds one args for each of `flight` micro-batches a pipeline of `stages` stages keeps
- * in flight, each its own scheduler over its own requests and pool (serve/pipeline.c). */
-int gs_serve_pipeline(gs_serve_sim_args *a, size_t flight, uint64_t stages, gs_error *err);
+ * in flight, each its own scheduler over its own requests and pool (serve/pipeline.c);
+ * under spread experts each micro-batch is `ranks` attention ranks in lock step, a[b x
+ * ranks + r] its rank r (ranks 1 otherwise). */
+int gs_serve_pipeline(gs_serve_sim_args *a, size_t flight, size_t ranks, uint64_t stages, gs_error *err);
 /* serve/serve.c: the steps a request of prompt and output tokens takes at the least under
  * engine e: its output's, and its prompt's chunks by the token budget (one chunk when the
  * prompt runs whole, or the budget is 0: not yet set). serve's bound on a load

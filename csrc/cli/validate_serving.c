@@ -96,8 +96,8 @@ static void print_row(const serving_row *r, const serving_priced *p) {
   if (r->disagg.prefill)
     snprintf(layout, sizeof layout, "tp%llu %llup%llud %s", (unsigned long long)r->plan.gpus, (unsigned long long)r->disagg.prefill,
              (unsigned long long)r->disagg.decode, load);
-  else if (r->plan.split == GS_SLICES_GROUPS) /* pp groups of tp slices: "tp2pp4" */
-    snprintf(layout, sizeof layout, "tp%llupp%llu x%llu %s", (unsigned long long)r->plan.per_server,
+  else if (r->plan.split == GS_SLICES_GROUPS) /* pp groups of tp slices: "tp2pp4"; of dep ranks: "dep2pp2" */
+    snprintf(layout, sizeof layout, "%s%llupp%llu x%llu %s", data ? "dep" : "tp", (unsigned long long)r->plan.per_server,
              (unsigned long long)(r->plan.gpus / r->plan.per_server), (unsigned long long)r->replicas, load);
   else if (spread && r->plan.expert_ranks) /* experts over fewer ranks than GPUs: "tp8ep4", "dp8ep1" */
     snprintf(layout, sizeof layout, "%s%lluep%llu x%llu %s", data ? "dp" : "tp", (unsigned long long)r->plan.gpus,

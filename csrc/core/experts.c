@@ -29,12 +29,22 @@
 /* The chats the busiest GPU serves. */
 uint64_t gs_spread_chats(const gs_plan *p) { return gs_ceil_div(p->words, p->gpus); }
 
-uint64_t gs_expert_ranks(const gs_plan *p) { return p->expert_ranks ? p->expert_ranks : p->gpus; }
+/* Under slices-groups across servers each server is a pipeline stage holding its layers,
+ * the experts spread over its GPUs (serve only: TensorRT-LLM's --pp_size beside
+ * --ep_size and attention data parallel); else every GPU. */
+uint64_t gs_spread_stage_gpus(const gs_plan *p) {
+  uint64_t stages = p->split == GS_SLICES_GROUPS ? gs_plan_servers(p) : 1;
+  return p->gpus / stages;
+}
+
+uint64_t gs_expert_ranks(const gs_plan *p) { return p->expert_ranks ? p->expert_ranks : gs_spread_stage_gpus(p); }
 
 /* What the decode step and the first word price (step.c, prefill.c): whole experts on every
  * GPU under uniform routing. Fewer ranks of experts and a skew are the served step's only
  * (mixed_spread.c), refused here by name rather than priced as something else. */
 int gs_spread_whole_check(const gs_plan *p, gs_error *err) {
+  if (p->experts == GS_EXPERTS_SPREAD && p->split != GS_SLICES)
+    return gs_fail(err, GS_ERR_UNSUPPORTED, "experts", "spread experts in groups of layers are priced by serve only");
   if (p->experts == GS_EXPERTS_SPREAD && gs_expert_ranks(p) != p->gpus)
     return gs_fail(err, GS_ERR_UNSUPPORTED, "expert_ranks", "experts cut over several GPUs are priced by serve only");
   if (p->skew != 0 && p->skew != 1)
@@ -56,10 +66,16 @@ int gs_spread_check(const gs_model *m, const gs_plan *p, gs_error *err) {
   if (p->experts != GS_EXPERTS_SPREAD) return gs_fail(err, GS_ERR_RANGE, "experts", "must be slices or spread");
   if (m->experts == 0 || m->moe_layers == 0)
     return gs_fail(err, GS_ERR_SHAPE, "experts", "spread needs a mixture of experts; this %s model has none", m->type);
-  if (p->split != GS_SLICES)
-    return gs_fail(err, GS_ERR_UNSUPPORTED, "experts", "spread is priced with --split slices only: groups of layers with spread experts are not");
+  if (p->split == GS_GROUPS)
+    return gs_fail(err, GS_ERR_UNSUPPORTED, "experts",
+                   "spread is priced with --split slices, or slices-groups with the experts spread over each server's GPUs");
+  if (p->split == GS_SLICES_GROUPS && gs_plan_servers(p) > 1 &&
+      (p->gpus % p->per_server != 0 || p->expert_ranks || p->attention != GS_ATTENTION_DATA))
+    return gs_fail(err, GS_ERR_UNSUPPORTED, "experts",
+                   "spread over each server's GPUs needs whole servers of --per-server GPUs, attention data-parallel and no "
+                   "--expert-ranks");
   if (p->overlap) return gs_fail(err, GS_ERR_UNSUPPORTED, "experts", "spread runs no all-reduce for --overlap to hide");
-  if (p->expert_ranks && p->gpus % p->expert_ranks != 0)
+  if (p->expert_ranks && gs_spread_stage_gpus(p) % p->expert_ranks != 0)
     return gs_fail(err, GS_ERR_SHAPE, "expert_ranks", "%llu ranks of experts do not divide the %llu GPUs",
                    (unsigned long long)p->expert_ranks, (unsigned long long)p->gpus);
   if (m->experts % ranks != 0)

@@ -52,7 +52,7 @@
 #include "internal.h"
 
 uint64_t gs_attention_ranks(const gs_plan *p) {
-  return p->experts == GS_EXPERTS_SPREAD && p->attention == GS_ATTENTION_DATA ? p->gpus : 1;
+  return p->experts == GS_EXPERTS_SPREAD && p->attention == GS_ATTENTION_DATA ? gs_spread_stage_gpus(p) : 1;
 }
 
 /* 2 operations a copied weight a token (the tables left out), the output table once a

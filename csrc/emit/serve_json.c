@@ -72,11 +72,11 @@ void gs_out_serve(const gs_out *o, const gs_setting *s, const gs_load *l, const 
                 s->plan.experts == GS_EXPERTS_SPREAD ? "spread" : "slices",
                 s->plan.experts == GS_EXPERTS_SPREAD && s->plan.attention == GS_ATTENTION_DATA ? "data" : "slices",
                 (unsigned long long)r->ranks, (unsigned long long)r->max_seqs, (unsigned long long)r->max_batched_tokens);
-  /* the ranks the experts are spread over, each expert cut over gpus / expert_ranks GPUs;
-   * 1 when every expert is cut over all (experts sliced) */
+  /* the ranks the experts are spread over (in each stage of a pipeline), each expert cut
+   * over a rank's GPUs; 1 when every expert is cut over all (experts sliced) */
   gs_out_format(o, ",\"expert_ranks\":%llu",
                 (unsigned long long)(s->plan.experts != GS_EXPERTS_SPREAD ? 1
-                                     : s->plan.expert_ranks ? s->plan.expert_ranks : r->gpus / copies));
+                                     : s->plan.expert_ranks ? s->plan.expert_ranks : r->gpus / copies / r->stages));
   /* the busiest expert rank's share of the routed tokens over the mean; 1: uniform routing */
   member(o, "skew", s->plan.skew > 1 ? s->plan.skew : 1);
   gs_out_format(o, ",\"stages\":%llu,\"in_flight\":%llu", (unsigned long long)r->stages, (unsigned long long)r->in_flight);

@@ -194,7 +194,12 @@ static const char *refused(const gs_serving_run *r, const char **model, const ch
   if (!*model) return "model not in the catalogue";
   if (!*gpu) return "GPU not in the catalogue (or its variant not stated)";
   if (!*engine) return "engine serve does not simulate";
-  if ((r->ep || r->attn_dp) && r->pp > 1) return "experts spread or attention data parallel with groups of layers";
+  /* groups of layers with attention data parallel over each stage's tp GPUs and the experts
+   * spread over them (TensorRT-LLM's --tp N --ep N --pp P with enable_attention_dp: serve's
+   * slices-groups of N GPUs a stage with --experts spread); mapped on 2026-12-06 for G3's 3
+   * rows refused until then, before any was priced. Other mixes stay refused. */
+  if ((r->ep || r->attn_dp) && r->pp > 1 && !(r->attn_dp && r->tp == r->attn_dp && r->ep == r->attn_dp))
+    return "experts spread or attention data parallel with groups of layers";
   /* tp equal to attn_dp is the engine's own --tp under attention data parallel (TensorRT-LLM's
    * --tp N --ep N with enable_attention_dp, SGLang's --tp N --dp N --enable-dp-attention): the
    * same N ranks; read so on 2026-12-06 from G3's README, after its rows were seen refused */
@@ -232,8 +237,9 @@ static void request_of(const gs_serving_run *r, const char *model, const char *g
   q->cache_bits = r->kv_bits;
 }
 
-/* A copy's GPUs: the attention ranks under attention data parallel, else tp x pp. */
-static uint64_t gpus_of(const gs_serving_run *r) { return r->attn_dp ? r->attn_dp : r->tp * r->pp; }
+/* A copy's GPUs: the attention ranks under attention data parallel (in each of pp stages),
+ * else tp x pp. */
+static uint64_t gpus_of(const gs_serving_run *r) { return r->attn_dp ? r->attn_dp * r->pp : r->tp * r->pp; }
 
 int fit_serving_row(const gs_serving_run *r, serving_row *out) {
   gs_setting s;

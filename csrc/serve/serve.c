@@ -26,9 +26,11 @@ int gs_serve_pool(const gs_model *m, const gs_gpu *g, const gs_plan *p, const gs
   uint64_t block = gs_ceil_div(gs_cache_bytes_at(m, e->block_tokens, e->block_tokens, bits), gs_cache_parts(m, p));
   if (p->experts == GS_EXPERTS_SPREAD && p->attention == GS_ATTENTION_DATA) {
     /* copies of all but the experts (experts.c); an attention rank holds its own chats'
-     * caches whole */
-    weights = (double)gs_spread_weights(m, p->gpus);
-    block = gs_cache_bytes_at(m, e->block_tokens, e->block_tokens, bits);
+     * caches whole; in a pipeline a stage's GPUs hold its 1/S of the layers: of the copied
+     * weights and of each cache (the layers cut evenly, as pipeline.c prices them) */
+    uint64_t stages = gs_pipeline_stages(p);
+    weights = (double)(gs_ceil_div(m->stored_bytes - m->routed_bytes, stages) + gs_ceil_div(m->routed_bytes, p->gpus));
+    block = gs_ceil_div(gs_cache_bytes_at(m, e->block_tokens, e->block_tokens, bits), stages);
   } else if (p->experts == GS_EXPERTS_SPREAD) { /* attention sliced: 1/n of the rest, E/n experts */
     weights = (double)(gs_ceil_div(m->stored_bytes - m->routed_bytes, p->gpus) + gs_ceil_div(m->routed_bytes, p->gpus));
   }
@@ -101,8 +103,9 @@ static int check_args(uint64_t replicas, uint64_t ranks, uint64_t flight, const 
   if (flight > GS_SERVE_MAX_RANKS)
     return gs_fail(err, GS_ERR_RANGE, "in_flight", "a pipeline is simulated with at most %d micro-batches in flight, not %llu",
                    GS_SERVE_MAX_RANKS, (unsigned long long)flight);
-  if (ranks > 1 && flight > 1)
-    return gs_fail(err, GS_ERR_UNSUPPORTED, "split", "attention data parallel is priced without groups of layers");
+  if (ranks * flight > GS_SERVE_MAX_RANKS)
+    return gs_fail(err, GS_ERR_RANGE, "in_flight", "attention ranks x micro-batches in flight are simulated up to %d, not %llu",
+                   GS_SERVE_MAX_RANKS, (unsigned long long)(ranks * flight));
   /* fewer in flight than attention ranks keeps that many ranks busy (rank_args) */
   if (load->kind == GS_LOAD_CLOSED && (load->concurrency < replicas * flight || load->concurrency > load->requests))
     return gs_fail(err, GS_ERR_RANGE, "concurrency", "must be from the replicas%s (%llu) to the requests",
@@ -166,10 +169,20 @@ static int run_replicas(const gs_model *m, const gs_gpu *g, const gs_link *l, co
                         uint64_t flight, const gs_scheduler *e, const gs_load *load, gs_serve_space *sp, uint64_t pool,
                         gs_serve_result *out, double *area, gs_error *err) {
   gs_serve_sim_args a[GS_SERVE_MAX_RANKS];
-  uint64_t ranks = gs_attention_ranks(p), lanes = ranks > 1 ? ranks : flight;
+  uint64_t ranks = gs_attention_ranks(p), lanes = ranks * flight, stages = gs_pipeline_stages(p);
+  gs_plan pass = *p;
   size_t r, d;
   int rc;
   *area = 0;
+  if (ranks > 1 && stages > 1) {
+    /* spread experts in a pipeline: a micro-batch's pass through every stage is priced as
+     * the ranks' step over one stage's GPUs through every layer (each stage's layers, in
+     * turn), the hand-offs between stages added by gs_serve_pipeline */
+    pass.gpus = ranks;
+    pass.split = GS_SLICES;
+    pass.per_server = 0;
+    p = &pass;
+  }
   gs_load_fill(load, sp->reqs);
   memset(sp->itl, 0, sizeof *sp->itl);
   for (r = 0; r < replicas; r++) {
@@ -179,7 +192,8 @@ static int run_replicas(const gs_model *m, const gs_gpu *g, const gs_link *l, co
       a[d].pool = pool, a[d].out = out, a[d].itl = sp->itl;
     }
     rank_args(load, sp, replicas, r, lanes, a);
-    rc = flight > 1 ? gs_serve_pipeline(a, (size_t)flight, gs_pipeline_stages(p), err) : gs_serve_instance(a, (size_t)ranks, err);
+    rc = flight > 1 || (stages > 1 && ranks > 1) ? gs_serve_pipeline(a, (size_t)flight, (size_t)ranks, stages, err)
+                                                 : gs_serve_instance(a, (size_t)ranks, err);
     if (rc != GS_OK) return rc;
     for (d = 0; d < lanes; d++) *area += a[d].area;
   }

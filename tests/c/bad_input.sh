@@ -168,7 +168,9 @@ bad "no_such_file.json;cannot read" report --model "$(m no_such_file.json)"
 # expert parallelism (--experts) and the plan (issue 21)
 bad "--experts;slices or spread" report --model mixtral-8x7b --experts experts
 bad "experts;needs a mixture of experts" report --model 70b --experts spread
-bad "--experts;--split slices only" report --model mixtral-8x7b --experts spread --split groups
+bad "--experts;spread is priced with --split slices, or slices-groups" report --model mixtral-8x7b --experts spread --split groups
+bad "report: experts: spread experts in groups of layers are priced by serve only" report --model qwen3-30b-a3b --gpu h100-sxm --counts 16 --per-server 8 --split slices-groups --experts spread
+bad "spread over each server's GPUs needs whole servers of --per-server GPUs, attention data-parallel and no --expert-ranks" serve --model qwen3-30b-a3b --gpu h100-sxm --counts 4 --split slices-groups --per-server 2 --experts spread --attention slices --requests 50
 bad "--counts;8 experts do not spread evenly over 3 GPUs" report --model mixtral-8x7b --experts spread --counts 3
 bad "plan;--gpus-max" plan --model 70b
 bad "--gpus-max;from 1 to" plan --model 70b --gpus-max 0

@@ -411,6 +411,22 @@ check "serve --engine lmdeploy: TurboMind's limits, its pool's share of what the
 grep -q '^Serving: lmdeploy.s scheduler simulated step by step (max 1024 sequences and 9216 tokens a step, prefill chunks beside decodes, preemption by recompute; a pool of [0-9]* blocks of 64 tokens at 0.8 of the memory the weights leave)' '$tmp/serve_lmdeploy.txt' &&
 grep -q '; no run of lmdeploy is among them' '$tmp/serve_lmdeploy.txt' &&
 python3 -c \"import json, sys; d = json.load(open(sys.argv[1])); assert d['serving_fit_pooled'] is True and d['engine'] == 'lmdeploy', d.get('engine')\" '$tmp/serve_lmdeploy.json'"
+# Spread experts in a pipeline (TensorRT-LLM's --tp 2 --ep 2 --pp 2 with attention data
+# parallel): slices-groups of 2 GPUs a stage, each stage 2 attention ranks with the experts
+# spread over them; the JSON says 2 stages, 2 micro-batches in flight, 2 attention ranks
+# and 2 expert ranks, and a second micro-batch in flight completes more than one.
+"$binary" serve --model qwen3-30b-a3b --gpu rtx-pro-6000-server --counts 4 --split slices-groups --per-server 2 \
+  --experts spread --concurrency 64 --requests 200 --json > "$tmp/dep_pp.json"
+"$binary" serve --model qwen3-30b-a3b --gpu rtx-pro-6000-server --counts 4 --split slices-groups --per-server 2 \
+  --experts spread --concurrency 64 --requests 200 --in-flight 1 --json > "$tmp/dep_pp1.json"
+check "serve: spread experts in 2 stages of 2 attention ranks, 2 in flight by default, more tokens a second than 1" python3 -c "
+import json, sys
+two, one = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+got = {k: two[k] for k in ('gpus', 'stages', 'in_flight', 'attention_ranks', 'expert_ranks', 'experts', 'attention', 'split')}
+assert got == {'gpus': 4, 'stages': 2, 'in_flight': 2, 'attention_ranks': 2, 'expert_ranks': 2, 'experts': 'spread',
+               'attention': 'data', 'split': 'slices-groups'}, got
+assert one['in_flight'] == 1 and two['output_tokens_per_s'] > one['output_tokens_per_s'], (one['output_tokens_per_s'], two['output_tokens_per_s'])
+" "$tmp/dep_pp.json" "$tmp/dep_pp1.json"
 # A pipeline (issue 29 item 4): one micro-batch a stage in flight by default, --in-flight
 # otherwise; the JSON and the Serving line say which, and more in flight hold more.
 "$binary" serve --model 70b --gpu h100-sxm --counts 4 --split groups --concurrency 32 --requests 200 --json > "$tmp/pp4.json"

@@ -625,5 +625,16 @@ grep -q 'held out (the other sources. and held_two.csv.s), median |error| (runs)
 grep -q 'held out, median |error| (runs): time per output token -, output tokens a second -, first token -' '$tmp/held_without' &&
 [ \"\$(head -n -1 '$tmp/held_with')\" = \"\$(head -n -1 '$tmp/held_without')\" ]"
 
+# Attention data parallel with experts spread in each of pp stages (TensorRT-LLM's tp 2, ep 2,
+# attn_dp 2, pp 2) is priced as dep2pp2: 4 GPUs; with ep unlike attn_dp it stays refused.
+cat > "$tmp/dep_pp.csv" <<'CSV'
+id,model,hf_repo,weight_bits,kv_bits,gpu,gpus_per_server,servers,intra_link,inter_link,tp,pp,ep,dp,attn_dp,concurrency,input_tokens,output_tokens,throughput_tok_s,throughput_per_gpu_tok_s,itl_ms,ttft_ms,software,date,source,note
+d1,Qwen3-30B-A3B,Qwen/Qwen3-30B-A3B,16,,H100-SXM5-80GB,8,1,,,2,2,2,1,2,32,1000,100,3000,750,,,TensorRT-LLM (PyTorch),2025,x,"G3; hand-made"
+d2,Qwen3-30B-A3B,Qwen/Qwen3-30B-A3B,16,,H100-SXM5-80GB,8,1,,,2,2,1,1,2,32,1000,100,3000,750,,,TensorRT-LLM (PyTorch),2025,x,"G3; hand-made"
+CSV
+"$binary" validate --serving "$tmp/dep_pp.csv" > "$tmp/dep_pp" 2>&1
+check "tp 2, ep 2, attn_dp 2, pp 2 is priced as dep2pp2; ep 1 beside it is refused" \
+  sh -c "grep -q '^d1 .* dep2pp2 x1 closed ' '$tmp/dep_pp' && grep -q 'd2 (G3): experts spread or attention data parallel with groups of layers' '$tmp/dep_pp'"
+
 echo "fit_test: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

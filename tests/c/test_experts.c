@@ -199,7 +199,12 @@ static void spread_refuses_by_name_what_it_cannot_price(void **state) {
   p = spread_plan(2, 4, 4096);
   refused(&dense, &p, GS_ERR_SHAPE, "needs a mixture of experts");
   p.split = GS_GROUPS;
-  refused(&mixtral, &p, GS_ERR_UNSUPPORTED, "--split slices only");
+  refused(&mixtral, &p, GS_ERR_UNSUPPORTED, "--split slices, or slices-groups");
+  /* a stage of spread experts a server: the served step's (serve) only */
+  p = spread_plan(4, 4, 4096);
+  p.split = GS_SLICES_GROUPS, p.per_server = 2, p.between = round_link(400e9, 0.6, GS_LINK_NVLINK);
+  refused(&mixtral, &p, GS_ERR_UNSUPPORTED, "spread experts in groups of layers are priced by serve only");
+  p = spread_plan(2, 4, 4096);
   p.split = GS_SLICES;
   p.overlap = 1;
   refused(&mixtral, &p, GS_ERR_UNSUPPORTED, "no all-reduce");

@@ -4,6 +4,7 @@
  * worked by hand from the model's totals and the rules in csrc/core/mixed_spread.c and
  * csrc/serve/serve.c, not read from a run. Qwen3-30B-A3B: 32 heads, 4 key/value heads,
  * 128 routed experts, 8 a token, no sliding window. */
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -358,6 +359,57 @@ static void a_skewed_router_waits_for_its_busiest_rank(void **state) {
   assert_string_equal(err.field, "skew");
 }
 
+/* Spread experts in a pipeline (serve's --split slices-groups --per-server 2 --experts
+ * spread on 4 GPUs: 2 stages of 2 attention ranks; csrc/serve/pipeline.c). Each GPU holds
+ * half the copied weights (its stage's layers), a quarter of the experts, and half of
+ * each token's cache. One request of one output token, one micro-batch in flight: its
+ * first token is the ranks' step over one stage's 2 GPUs through every layer (rank 0
+ * prefills, rank 1 idles) plus one hand-off of its 512 tokens' hidden vectors between the
+ * stages. Two micro-batches in flight complete more than one. The report's decode step
+ * refuses the layout by name. */
+static void spread_experts_in_a_pipeline(void **state) {
+  gs_model m = ts_builtin("qwen3-30b-a3b");
+  gs_gpu g = ts_h100();
+  gs_link l;
+  gs_scheduler e = engine("vllm");
+  gs_plan p = spread_plan(4, GS_ATTENTION_DATA), stage = spread_plan(2, GS_ATTENTION_DATA);
+  gs_load one = ts_load(GS_LOAD_BATCH, 1, 512, 1), many = ts_load(GS_LOAD_CLOSED, 200, 512, 64);
+  many.concurrency = 32;
+  gs_step_work w[2];
+  gs_mixed_cost c;
+  gs_serve_result r1, r2;
+  uint64_t blocks, copied = m.stored_bytes - m.routed_bytes, block = m.cache_full_bytes * 16;
+  double memory = 80.0 * 1073741824.0, working = (double)gs_working_bytes(&m), want;
+  gs_error err;
+  (void)state;
+  ts_link("fast", &l);
+  p.split = GS_SLICES_GROUPS, p.per_server = 2, p.between = l;
+  assert_int_equal(gs_attention_ranks(&p), 2);
+  assert_int_equal(gs_serve_pool(&m, &g, &p, &e, &blocks, &err), GS_OK);
+  assert_true(copied % 2 == 0 && m.routed_bytes % 4 == 0 && block % 2 == 0);
+  assert_true(blocks == (uint64_t)((0.92 * memory - (double)(copied / 2 + m.routed_bytes / 4) - working) / (double)(block / 2)));
+  memset(w, 0, sizeof w);
+  gs_step_work_add(&m, &w[0], 0, 512);
+  assert_int_equal(gs_mixed_step_spread(&m, &g, &l, &stage, 0, w, 2, &c, &err), GS_OK);
+  want = c.seconds + gs_handoff_time(gs_message_bytes(&m) * 512, &l);
+  p.in_flight = 1;
+  r1 = serve(&p, 1, &e, &one);
+  assert_int_equal(r1.stages, 2);
+  assert_int_equal(r1.ranks, 2);
+  assert_true(fabs(r1.ttft.mean - want) <= 1e-12 * want);
+  r1 = serve(&p, 1, &e, &many);
+  p.in_flight = 2;
+  r2 = serve(&p, 1, &e, &many);
+  assert_int_equal(r2.in_flight, 2);
+  assert_true(r2.output_tokens_per_s > 1.2 * r1.output_tokens_per_s);
+  /* the decode step prices whole experts on every GPU of one stage only */
+  p.words = 1;
+  assert_int_equal(gs_spread_whole_check(&p, &err), GS_ERR_UNSUPPORTED);
+  assert_string_equal(err.field, "experts");
+  p.split = GS_GROUPS;
+  assert_int_equal(gs_spread_check(&m, &p, &err), GS_ERR_UNSUPPORTED);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(pool_is_each_ranks),
@@ -370,6 +422,7 @@ int main(void) {
       cmocka_unit_test(experts_cut_over_a_ranks_gpus),
       cmocka_unit_test(expert_ranks_are_checked_and_refused_where_not_priced),
       cmocka_unit_test(a_skewed_router_waits_for_its_busiest_rank),
+      cmocka_unit_test(spread_experts_in_a_pipeline),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
