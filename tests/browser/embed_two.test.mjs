@@ -6,7 +6,7 @@
 import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { browserSuite, caseOf, expected, fragmentOf, openPage, ready, shown, WEB } from './harness.mjs';
+import { browserSuite, caseOf, expected, FRAGMENT_DELAY_MS, fragmentOf, openPage, ready, shown, WEB } from './harness.mjs';
 
 const two = browserSuite('two widgets on one page under a strict CSP', { server: true });
 
@@ -16,8 +16,9 @@ async function frameOf(page, id) {
   return frame;
 }
 
-// Lets every message and timer the widgets queued on load land in the page.
-const settle = (page) => page.evaluate(() => new Promise((done) => setTimeout(done, 300)));
+// Lets every message and timer the widgets queued land in the page, the fragment's write
+// (and its mirror) among them.
+const settle = (page) => page.evaluate((delay) => new Promise((done) => setTimeout(done, delay)), FRAGMENT_DELAY_MS + 200);
 
 // Scrolls a frame into view and waits for embed.js to size it. Chromium does not render a
 // cross-origin frame below the fold, so its height message comes only once it shows: a

@@ -65,11 +65,15 @@ export function shown(target) {
   }, FIELDS);
 }
 
-// The page's fragment once the write a render scheduled has run: the widget writes it in a
-// task after the figures (web/src/widget.js laterWriteFragment), and timers of equal delay
-// run in order, so a timer queued now runs after it.
+// The widget and the explorer write their fragment (and the host's mirror) once the view has
+// rested this long after a render (web/src/widget.js and web/src/explorer.js,
+// FRAGMENT_DELAY_MS).
+export const FRAGMENT_DELAY_MS = 300;
+
+// The page's fragment once the write the last render scheduled has run: a timer queued now
+// for longer than that delay runs after it (timers run in the order of their deadlines).
 export function fragmentOf(target) {
-  return target.evaluate(() => new Promise((done) => setTimeout(() => done(location.hash))));
+  return target.evaluate((delay) => new Promise((done) => setTimeout(() => done(location.hash), delay)), FRAGMENT_DELAY_MS + 100);
 }
 
 // What each canvas matched by `selector` draws (web/src/widget_bars.js paint), once the page has

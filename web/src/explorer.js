@@ -358,19 +358,16 @@ function render() {
   laterWriteFragment(linkable);
 }
 
-// The fragment is written after the figures, in a task of its own, as the widget does:
-// history.replaceState forces style and layout, which inside a slider step would make the
-// step wait for it. Renders in between write it once, with the last one's state.
-let fragmentDue = false;
-let fragmentLinkable = false;
+// The fragment is written once the view has rested for FRAGMENT_DELAY_MS, as the widget
+// does (web/src/widget.js): a slider dragged renders many times a second, browsers cap
+// history writes (WebKit 100 in 30 s, Chromium 200 in 10 s), and history.replaceState forces
+// style and layout, which inside a slider step would make the step wait for it. The write
+// takes the last render's state.
+const FRAGMENT_DELAY_MS = 300;
+let fragmentTimer = 0;
 function laterWriteFragment(linkable) {
-  fragmentLinkable = linkable;
-  if (fragmentDue) return;
-  fragmentDue = true;
-  setTimeout(() => {
-    fragmentDue = false;
-    writeFragment(fragmentLinkable);
-  });
+  clearTimeout(fragmentTimer);
+  fragmentTimer = setTimeout(() => writeFragment(linkable), FRAGMENT_DELAY_MS);
 }
 
 // Handlers only write the state, then render.

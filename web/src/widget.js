@@ -199,17 +199,18 @@ function render(fromForm = false) {
   postHeight();
 }
 
-// The fragment is written after the figures, in a task of its own: history.replaceState
-// costs about as much as all the rest of a render, and the learner waits for the figures,
-// not for the address bar. Renders in between write it once.
-let fragmentDue = false;
+// The fragment is written once the view has rested for FRAGMENT_DELAY_MS, after the last
+// render: a held arrow key renders 30 times a second, and a history write for each cost
+// the next key press about 0.25 ms in the bench (issue 31: history.replaceState's work in
+// the browser overlaps the next press; with 200 ms between presses it cost none). Browsers
+// also cap these writes: WebKit throws after 100 in 30 s (History.cpp,
+// perStateObjectTimeSpanLimit), and Chromium drops them past 200 in 10 s. 300 ms apart
+// keeps under both. The host's mirror (postState) is written with it.
+const FRAGMENT_DELAY_MS = 300;
+let fragmentTimer = 0;
 function laterWriteFragment() {
-  if (fragmentDue) return;
-  fragmentDue = true;
-  setTimeout(() => {
-    fragmentDue = false;
-    writeFragment();
-  });
+  clearTimeout(fragmentTimer);
+  fragmentTimer = setTimeout(writeFragment, FRAGMENT_DELAY_MS);
 }
 
 // One row a GPU: idle, reading, waiting, idle, each as wide as its share of the step; the
