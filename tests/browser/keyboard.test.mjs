@@ -1,7 +1,7 @@
 // The widget with the keyboard alone: Tab walks the five radio groups in order, arrow keys
 // change a group's value, and the figures follow, each the fixture's for the new setting.
 import * as assert from 'uvu/assert';
-import { browserSuite, caseOf, DEFAULTS, expected, fileUrl, FIELDS, openPage, shown } from './harness.mjs';
+import { browserSuite, caseOf, DEFAULTS, expected, fileUrl, FIELDS, fragmentOf, openPage, shown } from './harness.mjs';
 
 const keyboard = browserSuite('the keyboard alone');
 
@@ -73,6 +73,27 @@ keyboard('arrow keys change each group in turn, and every step shows the fixture
     await page.keyboard.press('Shift+Tab');
     assert.equal((await focused(page)).name, field);
   }
+  assert.equal(seen.problems, []);
+});
+
+keyboard('a held arrow key writes the fragment once the view rests, not at every press, and the fragment ends on the last view', async (ctx) => {
+  const { page, seen } = await openPage(ctx, fileUrl('widget.html'));
+  await fragmentOf(page); // the load's own write, if any, done
+  // count the widget's history writes from here on
+  await page.evaluate(() => {
+    window.writes = 0;
+    const replace = history.replaceState.bind(history);
+    history.replaceState = (...args) => { window.writes++; return replace(...args); };
+  });
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  const presses = 12; // a key held for under half a second, each press well within the delay
+  for (let i = 0; i < presses; i++) await page.keyboard.press('ArrowRight');
+  const last = await focused(page);
+  const hash = new URLSearchParams((await fragmentOf(page)).slice(1));
+  assert.is(hash.get('gpus'), last.value, 'the fragment is not the last view');
+  const writes = await page.evaluate(() => window.writes);
+  assert.ok(writes >= 1 && writes <= presses / 2, `${writes} history writes for ${presses} presses`);
   assert.equal(seen.problems, []);
 });
 
