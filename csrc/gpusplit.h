@@ -111,6 +111,8 @@ typedef struct {
   uint64_t cache_index_bytes; /* of cache_full_bytes, what a token adds that a step reads for every
                             token even so (DeepSeek Sparse Attention's indexer keys) */
   uint64_t ffn_width;    /* the widest feed-forward intermediate one token passes through */
+  uint64_t max_len;      /* the longest sequence vLLM 0.6 derives from the config (its max_model_len when not
+                            given; csrc/read/max_len.c); 0 where that rule is not followed here */
   char note[160];        /* what the count leaves out or adds, for people; "" when nothing */
 } gs_model;
 
@@ -1016,6 +1018,8 @@ typedef struct {
   uint64_t weight_bits;        /* the weights' bits as a quantization names them (4, 8, 16; gs_engine_peak) */
   int figures_pooled;          /* 1: the serving fit holds no run of this engine, and its step figures are the
                                   fit of every fitted run pooled (data/serving.json's "any") */
+  uint64_t scheduler_steps;    /* decode steps one scheduling runs (vLLM 0.6's --num-scheduler-steps, multi-step
+                                  scheduling; scheduler.c); 0 or 1: one */
 } gs_scheduler;
 
 /* The peak a served step of setting s computes at, into e->flops: 4-bit weights on a GPU
@@ -1055,7 +1059,9 @@ int gs_engine_runs_model(const gs_scheduler *e, const gs_model *m, gs_error *err
 /* Which of an engine's limits were given (the rest are the engine's own at each count). */
 enum gs_served_given {
   GS_GIVEN_MAX_SEQS = 1, GS_GIVEN_BATCHED = 2, GS_GIVEN_SHARE = 4, GS_GIVEN_BLOCK = 8, GS_GIVEN_OVERLAP = 16,
-  GS_GIVEN_SEQ_US = 32, GS_GIVEN_FLOPS = 64, GS_GIVEN_BENCH = 8192
+  GS_GIVEN_SEQ_US = 32, GS_GIVEN_FLOPS = 64, GS_GIVEN_BENCH = 8192,
+  GS_GIVEN_UNCHUNKED = 16384, /* vLLM 0.6 with --enable-chunked-prefill=False (engine.c) */
+  GS_GIVEN_STEPS = 32768      /* scheduler_steps */
 };
 /* The limits of `given` (enum gs_served_given bits) copied from limits into e, over its
  * defaults: serve's one layout and each layout of the served plan take them alike. */

@@ -239,7 +239,8 @@ int gs_run_source(const char *note, const char *source, size_t line, char *out, 
  * throughput_tok_s, of which id, hf_repo and gpu may not be empty; the others may be
  * absent, and any other cell empty (0: not stated). A note's "rate_qps=R" is the rate of
  * an open loop the row was measured at; its "N requests" or "N prompts" the requests sent;
- * its engine flags for the sequences and tokens a step, the engine's limits; "ShareGPT", lengths
+ * its engine flags for the sequences and tokens a step, the engine's limits, and vLLM 0.6's
+ * scheduler steps and chunked prefill off; "ShareGPT", lengths
  * drawn from ShareGPT's conversations;
  * its "PD-DISAGGREGATED: P prefill + D decode" with
  * "--tp-size N", prefill and decode on separate copies of N GPUs (serving-gathered-README.md). */
@@ -255,6 +256,8 @@ typedef struct {
   uint64_t requests;  /* the requests the note says were sent ("500 requests", "500 of 500 prompts"); 0: none */
   uint64_t max_seqs, max_batched_tokens; /* the engine's limits the note gives ("max-num-seqs 512",
                                             "--max_num_tokens 16384"); 0: none */
+  uint64_t scheduler_steps; /* vLLM's "--num-scheduler-steps N" or "scheduler steps N"; 0: none */
+  int unchunked;            /* the note says "chunked prefill FALSE" or "--enable-chunked-prefill=False" */
   uint64_t pd_prefill, pd_decode; /* the note's "PD-DISAGGREGATED: P prefill + D decode": copies of
                                      each, each of the note's "--tp-size N" GPUs (tp); 0: none */
 } gs_serving_run;
@@ -312,6 +315,8 @@ enum gs_number_status {
 int gs_read_number(const char *text, double *out);
 int gs_json_bool(const gs_json *j, int index, const char *field, int *out, gs_error *err);
 int gs_json_string_is(const gs_json *j, int index, const char *s);
+/* vLLM 0.6's max_model_len for a config's JSON, 0 where not derived here (read/max_len.c). */
+uint64_t gs_config_max_len(const gs_json *j);
 /* A string token decoded into buf; its length, or (size_t)-1 if it needs cap or more. */
 size_t gs_json_string(const gs_json *j, int index, char *buf, size_t cap);
 

@@ -90,6 +90,7 @@ static int model(const gs_model_entry *e) {
   u64("window", m.window);
   printf("   .cache_latent = %d,\n", m.cache_latent);
   u64("ffn_width", m.ffn_width);
+  u64("max_len", m.max_len);
   text("note", m.note);
   printf("  },\n");
   return 0;

@@ -302,6 +302,7 @@ int gs_model_parse(const char *json, size_t len, uint64_t bits, gs_model *out, g
                      (unsigned long long)m.experts_per_token, (unsigned long long)m.experts);
     m.active_params = m.params - m.unread_params - m.routed_params + m.routed_params / m.experts * m.experts_per_token;
   }
+  m.max_len = gs_config_max_len(&j);
   if ((rc = check_model(&m, err)) != GS_OK) return rc;
   *out = m;
   return GS_OK;

@@ -704,6 +704,38 @@ static void a_cut_message_keeps_whole_characters(void **state) {
   assert_int_equal(gs_utf8_invalid_at("\xF0\x9F\x98\x80", 4), 4);  /* an emoji is fine */
 }
 
+/* vLLM 0.6's max_model_len (csrc/read/max_len.c, from vllm/config.py _get_and_verify_max_len
+ * at v0.6.3): the smallest of the length keys, kept under a llama3 (or su, longrope) rope
+ * and a "default" one without a factor; 0 (not derived) without max_position_embeddings,
+ * under another scaled rope, or for a config whose text model is nested. Llama 3.1 405B's
+ * file holds 131072 (data/models/llama31_405b_shape.json). */
+static void vllm_max_len_follows_its_rule(void **state) {
+  gs_model s;
+  (void)state;
+  assert_int_equal(ts_parse_ok(config(NULL, NULL, "\"max_position_embeddings\": 4096")).max_len, 4096);
+  assert_int_equal(ts_parse_ok(config(NULL, NULL, "\"max_position_embeddings\": 4096, \"seq_length\": 2048")).max_len, 2048);
+  assert_int_equal(ts_parse_ok(config(NULL, NULL, "\"max_position_embeddings\": 4096, \"n_positions\": 8192")).max_len, 4096);
+  assert_int_equal(ts_parse_ok(config(NULL, NULL,
+                                      "\"max_position_embeddings\": 131072, \"rope_scaling\": {\"factor\": 8.0, "
+                                      "\"rope_type\": \"llama3\"}")).max_len,
+                   131072);
+  assert_int_equal(ts_parse_ok(config(NULL, NULL, "\"max_position_embeddings\": 4096, \"rope_scaling\": null")).max_len, 4096);
+  assert_int_equal(ts_parse_ok(config(NULL, NULL, "\"max_position_embeddings\": 4096, \"rope_scaling\": {\"rope_type\": \"default\"}")).max_len,
+                   4096);
+  /* scaled by a factor, or yarn's own length: not derived here */
+  assert_int_equal(ts_parse_ok(config(NULL, NULL, "\"max_position_embeddings\": 4096, \"rope_scaling\": {\"type\": \"linear\", \"factor\": 2.0}")).max_len,
+                   0);
+  assert_int_equal(ts_parse_ok(config(NULL, NULL, "\"max_position_embeddings\": 4096, \"rope_scaling\": {\"rope_type\": \"yarn\", \"factor\": 4.0}")).max_len,
+                   0);
+  /* the class's default, which the file does not hold */
+  assert_int_equal(ts_parse_ok(config(NULL, NULL, "\"seq_length\": 2048")).max_len, 0);
+  assert_int_equal(ts_parse_ok(config(NULL, NULL, NULL)).max_len, 0);
+  /* a length that is no whole number: not derived, and the shape still read */
+  assert_int_equal(ts_parse_ok(config(NULL, NULL, "\"max_position_embeddings\": \"long\"")).max_len, 0);
+  ts_model("405b", &s);
+  assert_int_equal(s.max_len, 131072);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(the_8b_config_reads_as_its_shape),
@@ -747,6 +779,7 @@ int main(void) {
       cmocka_unit_test(a_link_with_a_negative_step_or_no_bandwidth_fails_the_check),
       cmocka_unit_test(bad_links_files_are_refused),
       cmocka_unit_test(the_typed_tables_hold_what_the_readers_read_from_data),
+      cmocka_unit_test(vllm_max_len_follows_its_rule),
   };
   return cmocka_run_group_tests_name("shape", tests, NULL, NULL);
 }
