@@ -60,9 +60,10 @@ int cli_flags_or_help_shown(const gs_flag_set *sets, size_t set_n, size_t shown,
 enum cli_load_given {
   CLI_LOAD_MAX_SEQS = GS_GIVEN_MAX_SEQS, CLI_LOAD_BATCHED = GS_GIVEN_BATCHED, CLI_LOAD_SHARE = GS_GIVEN_SHARE,
   CLI_LOAD_BLOCK = GS_GIVEN_BLOCK, CLI_LOAD_OVERLAP = GS_GIVEN_OVERLAP, CLI_LOAD_SEQ_US = GS_GIVEN_SEQ_US,
-  CLI_LOAD_FLOPS = GS_GIVEN_FLOPS, CLI_LOAD_BENCH = GS_GIVEN_BENCH,
+  CLI_LOAD_FLOPS = GS_GIVEN_FLOPS, CLI_LOAD_BENCH = GS_GIVEN_BENCH, CLI_LOAD_UNCHUNKED = GS_GIVEN_UNCHUNKED,
+  CLI_LOAD_STEPS = GS_GIVEN_STEPS,
   CLI_LOAD_LIMITS = GS_GIVEN_MAX_SEQS | GS_GIVEN_BATCHED | GS_GIVEN_SHARE | GS_GIVEN_BLOCK | GS_GIVEN_OVERLAP |
-                    GS_GIVEN_SEQ_US | GS_GIVEN_FLOPS | GS_GIVEN_BENCH,
+                    GS_GIVEN_SEQ_US | GS_GIVEN_FLOPS | GS_GIVEN_BENCH | GS_GIVEN_UNCHUNKED | GS_GIVEN_STEPS,
   CLI_LOAD_CONCURRENCY = 128, CLI_LOAD_RATE = 256, CLI_LOAD_REQUESTS = 512, CLI_LOAD_OUTPUT = 1024, CLI_LOAD_SEED = 2048,
   CLI_LOAD_LENGTHS = 4096
 };
@@ -74,6 +75,7 @@ typedef struct {
   int sharegpt;          /* --lengths sharegpt */
   int prompt_given;      /* --prompt-tokens given (with sharegpt: the prompts' mean) */
   int limits_from;       /* --limits: 0 not given, 1 engine, 2 trtllm-bench */
+  int chunked_from;      /* --chunked-prefill: 0 not given, 1 on, 2 off */
   uint64_t *pairs;       /* the file's prompts, then its outputs (malloc'd by cli_load_lengths; the caller frees) */
 } cli_load_flags;
 extern const gs_flag CLI_LOAD_FLAGS[];

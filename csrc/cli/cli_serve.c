@@ -17,7 +17,8 @@ static const char SERVE_HEAD[] =
     "                      [--output-tokens O] [--lengths FILE|sharegpt] [--seed S]\n"
     "                      [--engine vllm|sglang|trt-llm] [--limits engine|trtllm-bench]\n"
     "                      [--max-seqs N] [--max-batched-tokens N] [--memory-share F]\n"
-    "                      [--block-tokens N] [--overlap-share F] [--seq-us U]\n"
+    "                      [--block-tokens N] [--chunked-prefill on|off] [--scheduler-steps N]\n"
+    "                      [--overlap-share F] [--seq-us U]\n"
     "                      [--step-flops-share F] [--explain] [--json]\n"
     "\n"
     "A load served by one layout, simulated step by step: requests arrive, their prompts\n"
@@ -119,8 +120,10 @@ static int engine_limits(const serve_options *o, const char *engine, const gs_se
 
 /* The rules of the serving figures, in one line. */
 static void serving_line(char *buf, size_t cap, const gs_scheduler *e, const gs_serve_result *r) {
-  char share[32], pipeline[192];
+  char share[32], pipeline[192], steps[128];
   snprintf(share, sizeof share, "%s", gs_plain((char[32]){0}, 32, e->overlap_share));
+  snprintf(steps, sizeof steps, "a step prefills or decodes, a decode batch running %llu steps a scheduling",
+           (unsigned long long)e->scheduler_steps);
   snprintf(pipeline, sizeof pipeline,
            "; a pipeline of %llu stages with %llu micro-batch%s in flight, each its own scheduler and 1/%llu of the pool, "
            "each stage holding a micro-batch for 1/%llu of its step",
@@ -132,7 +135,7 @@ static void serving_line(char *buf, size_t cap, const gs_scheduler *e, const gs_
            "the peak, plus %s us a sequence%s; requests shared round-robin over the %s%s",
            gs_engine_name(e->kind), (unsigned long long)r->max_seqs, (unsigned long long)r->max_batched_tokens,
            e->bench_limits ? " as trtllm-bench sets them for this load" : "",
-           !e->mixed ? "a step prefills or decodes" : e->chunked ? "prefill chunks beside decodes" : "whole prompts beside decodes",
+           !e->mixed ? (e->scheduler_steps > 1 ? steps : "a step prefills or decodes") : e->chunked ? "prefill chunks beside decodes" : "whole prompts beside decodes",
            e->reserve_full ? "a request's whole cache reserved, never preempted" : "preemption by recompute",
            (unsigned long long)r->pool_blocks, (unsigned long long)e->block_tokens,
            gs_plain((char[32]){0}, 32, e->memory_share), e->share_of_free ? "the memory the weights leave" : "memory", share,
@@ -290,7 +293,7 @@ int cli_serve(int argc, char **argv) {
   serve_options o;
   cli_report_flags *f = calloc(1, sizeof *f);
   cli_report_options *r = malloc(sizeof *r);
-  char serving[1024];
+  char serving[1536];
   int rc;
   gs_plan p;
   gs_scheduler e;

@@ -8,7 +8,7 @@
 
 #include "cli.h"
 
-static const uint64_t BLOCK_MOST = 65536, SEED_MOST = UINT64_MAX, REQUESTS_MOST = GS_SERVE_MAX_REQUESTS;
+static const uint64_t STEPS_MOST = 256, BLOCK_MOST = 65536, SEED_MOST = UINT64_MAX, REQUESTS_MOST = GS_SERVE_MAX_REQUESTS;
 #define AT(member) offsetof(cli_load_flags, member)
 #define GIVEN(name, meta, member, most, bit, help) {name, GS_FLAG_WHOLE, meta, AT(member), bit, AT(given), most, 0, 0, 0, 0, help}
 #define SHARE(name, meta, member, lo, bit, help) {name, GS_FLAG_REAL, meta, AT(member), bit, AT(given), NULL, lo, 1, 0, 0, help}
@@ -40,6 +40,15 @@ const gs_flag CLI_LOAD_FLAGS[] = {
     GIVEN("--max-seqs", "N", limits.max_seqs, &REQUESTS_MOST, CLI_LOAD_MAX_SEQS, "sequences a step holds"),
     GIVEN("--max-batched-tokens", "N", limits.max_batched_tokens, &GS_MAX_WORDS, CLI_LOAD_BATCHED,
           "tokens a step computes (the prefill chunk budget)"),
+    GS_CHOICE("--chunked-prefill", "on|off", AT(chunked_from),
+              "on (the engines' default but TensorRT-LLM's); off, with\n"
+              "vllm: vLLM 0.6's scheduler without it, a step of whole prompts\n"
+              "alone or of decodes, its --max-batched-tokens by default the\n"
+              "model's max_model_len (at least 2048)"),
+    GIVEN("--scheduler-steps", "N", limits.scheduler_steps, &STEPS_MOST, CLI_LOAD_STEPS,
+          "with vllm and --chunked-prefill off: vLLM 0.6's multi-step\n"
+          "scheduling (--num-scheduler-steps), a decode batch runs N steps\n"
+          "before the scheduler runs again (default 1; serve only)"),
     SHARE("--memory-share", "F", limits.memory_share, 0.01, CLI_LOAD_SHARE, "share of each GPU's memory the engine takes, 0.01 to 1"),
     GIVEN("--block-tokens", "N", limits.block_tokens, &BLOCK_MOST, CLI_LOAD_BLOCK, "tokens a cache block holds"),
     GS_NOTE("The engine's step, each default the engine's fitted figure (data/serving.json):"),
@@ -61,6 +70,16 @@ void cli_load_defaults(cli_load_flags *l) {
 int cli_load_check(cli_load_flags *l, const char *prompt, const char *engine, const char *cmd) {
   if (l->limits_from == 2 && !(engine && (strcmp(engine, "trt-llm") == 0 || strcmp(engine, "trtllm") == 0)))
     return cli_bad("--limits trtllm-bench: trtllm-bench sets TensorRT-LLM's limits; give --engine trt-llm");
+  int vllm = !engine || strcmp(engine, "vllm") == 0, trtllm = engine && (strcmp(engine, "trt-llm") == 0 || strcmp(engine, "trtllm") == 0);
+  if (l->chunked_from == 2 && !vllm)
+    return cli_bad("--chunked-prefill off: simulated for vllm (vLLM 0.6's scheduler), not %s", engine);
+  if (l->chunked_from == 1 && trtllm)
+    return cli_bad("--chunked-prefill on: TensorRT-LLM's chunked prefill is not simulated (serve runs its prompts whole)");
+  if (l->chunked_from == 2) l->given |= CLI_LOAD_UNCHUNKED;
+  if ((l->given & CLI_LOAD_STEPS) && l->limits.scheduler_steps > 1 && l->chunked_from != 2)
+    return cli_bad("--scheduler-steps: vLLM 0.6's multi-step scheduling is simulated with --engine vllm --chunked-prefill off");
+  if ((l->given & CLI_LOAD_STEPS) && l->limits.scheduler_steps > 1 && strcmp(cmd, "serve") != 0)
+    return cli_bad("--scheduler-steps: simulated by serve, for one layout; %s's layouts include pipelines, where it is not", cmd);
   if ((l->given & CLI_LOAD_CONCURRENCY) && (l->given & CLI_LOAD_RATE))
     return cli_bad("%s: --concurrency and --rate are two loads; give one", cmd);
   l->sharegpt = l->lengths && strcmp(l->lengths, "sharegpt") == 0;

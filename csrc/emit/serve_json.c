@@ -72,6 +72,8 @@ void gs_out_serve(const gs_out *o, const gs_setting *s, const gs_load *l, const 
                 s->plan.experts == GS_EXPERTS_SPREAD ? "spread" : "slices",
                 s->plan.experts == GS_EXPERTS_SPREAD && s->plan.attention == GS_ATTENTION_DATA ? "data" : "slices",
                 (unsigned long long)r->ranks, (unsigned long long)r->max_seqs, (unsigned long long)r->max_batched_tokens);
+  /* the decode steps one scheduling runs (vLLM 0.6's multi-step scheduling); 1: one */
+  gs_out_format(o, ",\"scheduler_steps\":%llu", (unsigned long long)(e->scheduler_steps > 1 ? e->scheduler_steps : 1));
   /* the ranks the experts are spread over (in each stage of a pipeline), each expert cut
    * over a rank's GPUs; 1 when every expert is cut over all (experts sliced) */
   gs_out_format(o, ",\"expert_ranks\":%llu",

@@ -225,6 +225,14 @@ void gs_engine_given(gs_scheduler *e, const gs_scheduler *limits, unsigned given
   if (given & GS_GIVEN_OVERLAP) e->overlap_share = limits->overlap_share;
   if (given & GS_GIVEN_SEQ_US) e->seq_us = limits->seq_us;
   if (given & GS_GIVEN_FLOPS) e->flops_share = limits->flops_share;
+  /* vLLM 0.6 without chunked prefill: a step prefills whole prompts alone or decodes
+   * (scheduler.c); its budget, when not given, is max(max_model_len, 2048) (serve.c) */
+  if (given & GS_GIVEN_UNCHUNKED) {
+    e->mixed = 0;
+    e->chunked = 0;
+    if (!(given & GS_GIVEN_BATCHED)) e->max_batched_tokens = 0;
+  }
+  if (given & GS_GIVEN_STEPS) e->scheduler_steps = limits->scheduler_steps;
   if ((given & GS_GIVEN_BENCH) && limits->bench_limits) { /* trtllm-bench's, where none is given (serve.c) */
     e->bench_limits = 1;
     if (!(given & GS_GIVEN_MAX_SEQS)) e->max_seqs = 0;

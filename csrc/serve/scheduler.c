@@ -10,6 +10,17 @@
  * prefills when any prompt can start or continue, else it decodes every running request);
  * TensorRT-LLM reserves a request's whole prompt and output when it starts, never
  * preempting, and runs each prompt whole (no chunks) within its token budget.
+ * vLLM 0.6 without chunked prefill (--enable-chunked-prefill=False) prefills whole prompts
+ * in a step of their own and pauses the decodes, as SGLang's steps do ("Don't schedule
+ * decodes if prefills are scheduled", vllm/core/scheduler.py _schedule_default @ v0.6.3).
+ * Its multi-step scheduling (--num-scheduler-steps S) runs a decode batch, once scheduled,
+ * S steps before the scheduler runs again, each sequence given cache blocks for S tokens
+ * when it is scheduled (num_lookahead_slots S - 1), a prefill step one step
+ * (vllm/core/scheduler.py _get_num_lookahead_slots, vllm/sequence.py
+ * init_multi_step_from_lookahead_slots, vllm/engine/llm_engine.py _has_remaining_steps, all
+ * @ v0.6.3, ROCm/vllm v0.6.3+rocm): arrivals wait for the window's end. A sequence done
+ * within a window leaves it at once here, where vLLM computes it to the window's end and
+ * drops the tokens: at most S - 1 steps of one sequence each, not simulated.
  * Each step is priced by gs_mixed_step; nothing else advances time but arrivals. */
 #include <string.h>
 
@@ -60,8 +71,9 @@ static void preempt_last(sim *s) {
 /* 1 while the request still has prompt to compute (not one token of a decode). */
 static int prefilling(const gs_serve_req *q) { return q->generated == 0 || q->prompt + q->generated - q->computed > 1; }
 
-/* The running requests' tokens this step; returns 1 if it preempted. */
-static int schedule_running(sim *s, uint64_t *budget, int phase, gs_step_work *w) {
+/* The running requests' tokens this step, each with blocks for `ahead` tokens more (a
+ * multi-step window's lookahead); returns 1 if it preempted. */
+static int schedule_running(sim *s, uint64_t *budget, int phase, uint64_t ahead, gs_step_work *w) {
   size_t i;
   int preempted = 0;
   for (i = 0; i < s->run_n && *budget > 0; i++) {
@@ -69,7 +81,7 @@ static int schedule_running(sim *s, uint64_t *budget, int phase, gs_step_work *w
     gs_serve_req *q = &s->reqs[id];
     uint64_t need = q->prompt + q->generated - q->computed, t = need < *budget ? need : *budget, want;
     if (phase >= 0 && prefilling(q) != phase) continue;
-    want = blocks_for(s, q->computed + t);
+    want = blocks_for(s, q->computed + t + ahead);
     while (want > q->blocks && want - q->blocks > s->free_blocks && s->run[s->run_n - 1] != id) {
       preempt_last(s);
       preempted = 1;
@@ -125,8 +137,9 @@ static int can_admit(const sim *s) {
   return blocks_for(s, q->computed + need) <= s->free_blocks;
 }
 
-/* Builds the next step; w->tokens is 0 when nothing can run. */
-void sim_build_step(sim *s, gs_step_work *w) {
+/* Builds the next step; w->tokens is 0 when nothing can run. Returns 0 when the step only
+ * decodes the running requests (an engine whose steps prefill or decode), else 1. */
+int sim_build_step(sim *s, gs_step_work *w) {
   uint64_t budget = s->e->max_batched_tokens;
   int phase = -1, preempted; /* -1: both; 1: prefill only; 0: decode only */
   size_t i;
@@ -136,8 +149,17 @@ void sim_build_step(sim *s, gs_step_work *w) {
     for (i = 0; i < s->run_n && !phase; i++) phase = prefilling(&s->reqs[s->run[i]]) && s->reqs[s->run[i]].computed > 0;
     if (!phase) budget = UINT64_MAX; /* a decode batch takes every running request */
   }
-  preempted = schedule_running(s, &budget, phase, w);
+  /* a decode batch of a multi-step scheduling holds blocks for the window's tokens ahead */
+  preempted = schedule_running(s, &budget, phase, phase == 0 && s->e->scheduler_steps > 1 ? s->e->scheduler_steps - 1 : 0, w);
   if (!preempted && phase != 0) admit(s, &budget, w);
+  return phase != 0;
+}
+
+/* The next step of a multi-step window: the running requests decode, none is admitted. */
+static void build_window_step(sim *s, gs_step_work *w) {
+  uint64_t budget = UINT64_MAX;
+  memset(w, 0, sizeof *w);
+  schedule_running(s, &budget, 0, 0, w);
 }
 
 /* After the step: the tokens computed, a token sampled where a sequence is whole, the
@@ -255,19 +277,28 @@ int gs_serve_instance(gs_serve_sim_args *a, size_t ranks, gs_error *err) {
   gs_step_work w[GS_SERVE_MAX_RANKS];
   gs_mixed_cost c;
   size_t r, mine = 0;
-  uint64_t done;
-  int rc, empty = 0, typical = 0;
+  uint64_t done, window = 0; /* window: decode steps left of a multi-step scheduling (one rank) */
+  int rc, empty = 0, typical = 0, prefills = 0;
   if (ranks < 1 || ranks > GS_SERVE_MAX_RANKS) return gs_fail(err, GS_ERR_RANGE, "ranks", "must be from 1 to %d", GS_SERVE_MAX_RANKS);
+  if (ranks > 1 && a->e->scheduler_steps > 1)
+    return gs_fail(err, GS_ERR_UNSUPPORTED, "scheduler_steps", "several scheduler steps are simulated on one attention rank");
   for (r = 0; r < ranks; r++) sim_init(&s[r], &a[r]), mine += a[r].mine_n;
   for (done = 0; done < mine;) {
     double next, host;
     uint64_t tokens = 0;
-    for (r = 0; r < ranks; r++) {
+    if (window > 0 && s[0].run_n == 0) window = 0; /* every sequence of the window done */
+    for (r = 0, prefills = 0; r < ranks; r++) {
       s[r].now = s[0].now;
-      sim_arrive(&s[r]);
-      sim_build_step(&s[r], &w[r]);
+      if (window > 0) {
+        build_window_step(&s[r], &w[r]);
+      } else {
+        sim_arrive(&s[r]);
+        prefills |= sim_build_step(&s[r], &w[r]);
+      }
       tokens += w[r].tokens;
     }
+    if (window > 0) window--;
+    else if (!prefills && tokens > 0 && a->e->scheduler_steps > 1) window = a->e->scheduler_steps - 1;
     if (tokens == 0) {
       if (sim_all_idle(s, ranks, &next) && next >= 0) {
         s[0].now = next; /* idle until the next arrival */

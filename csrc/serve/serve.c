@@ -292,7 +292,20 @@ static int serve_run(const gs_model *m, const gs_gpu *g, const gs_link *l, const
                      gs_engine_name(e->kind));
     if ((rc = gs_bench_limits(m, g, p, e, load, &engine.max_seqs, &engine.max_batched_tokens, err)) != GS_OK) return rc;
   }
+  if (e->kind == GS_ENGINE_VLLM && !e->chunked && e->max_batched_tokens == 0) {
+    /* vLLM 0.6 without chunked prefill takes max(max_model_len, 2048) (engine.c, max_len.c) */
+    if (m->max_len == 0)
+      return gs_fail(err, GS_ERR_UNSUPPORTED, "max_batched_tokens",
+                     "vLLM without chunked prefill takes it from the model's max_model_len, which this config does not "
+                     "give as vLLM 0.6 reads it; give the tokens a step computes");
+    engine.max_batched_tokens = m->max_len > 2048 ? m->max_len : 2048;
+  }
   e = &engine;
+  if (e->scheduler_steps > 1 && (e->kind != GS_ENGINE_VLLM || e->chunked || dg || flight > 1 ||
+                                 (gs_pipeline_stages(p) > 1 && ranks > 1)))
+    return gs_fail(err, GS_ERR_UNSUPPORTED, "scheduler_steps",
+                   "several scheduler steps are simulated for vLLM without chunked prefill on one engine a copy (no "
+                   "micro-batches in flight or prefill copies), as vLLM 0.6 ran them");
   if (dg && (ranks > 1 || flight > 1 || replicas != 1 || dg->prefill < 1 || dg->decode < 1 ||
              dg->prefill + dg->decode > GS_SERVE_MAX_RANKS))
     return gs_fail(err, GS_ERR_UNSUPPORTED, "disaggregate",

@@ -27,8 +27,9 @@ void sim_init(sim *s, const gs_serve_sim_args *a);
 void sim_arrive(sim *s);
 /* Request id joins the queue now, by another way than its arrival (a hand-off). */
 void sim_enqueue(sim *s, uint32_t id);
-/* The next step's work; w->tokens is 0 when nothing can run. */
-void sim_build_step(sim *s, gs_step_work *w);
+/* The next step's work; w->tokens is 0 when nothing can run. Returns 0 when the step only
+ * decodes the running requests (an engine whose steps prefill or decode), else 1. */
+int sim_build_step(sim *s, gs_step_work *w);
 /* After a step: tokens computed and sampled, the finished released. */
 void sim_finish_step(sim *s);
 /* 1 when none of the `ranks` instances holds or waits for anything; *next the earliest

@@ -598,6 +598,18 @@ bad "--limits trtllm-bench;give --engine trt-llm" serve --gpu h100-sxm --counts 
 bad "--limits trtllm-bench;give --engine trt-llm" plan --model 70b --gpu h100-sxm --gpus-max 8 --engine sglang --limits trtllm-bench --target-tpot-ms 80
 bad "limits;no room for one request" serve --model 70b --gpu h100-sxm --counts 2 --engine trt-llm --limits trtllm-bench --prompt-tokens 60000 --output-tokens 40000 --requests 10
 good serve --gpu h100-sxm --counts 4 --engine trt-llm --limits trtllm-bench --prompt-tokens 9000 --requests 50
+# vLLM 0.6's scheduler (csrc/serve/scheduler.c): chunked prefill off and multi-step, vLLM's only; the budget from max_model_len
+bad "--chunked-prefill;on or off" serve --gpu h100-sxm --counts 4 --chunked-prefill no
+bad "--chunked-prefill off;vllm;sglang" serve --gpu h100-sxm --counts 4 --engine sglang --chunked-prefill off
+bad "--chunked-prefill on;TensorRT-LLM" serve --gpu h100-sxm --counts 4 --engine trt-llm --chunked-prefill on
+bad "--scheduler-steps;from 1 to 256" serve --gpu h100-sxm --counts 4 --scheduler-steps 0
+bad "--scheduler-steps;--chunked-prefill off" serve --gpu h100-sxm --counts 4 --scheduler-steps 8
+bad "--scheduler-steps;plan" plan --model 70b --gpu h100-sxm --gpus-max 8 --chunked-prefill off --scheduler-steps 8 --target-tpot-ms 80
+bad "scheduler_steps;one engine a copy" serve --gpu h100-sxm --counts 4 --split groups --in-flight 2 --concurrency 8 --chunked-prefill off --scheduler-steps 8
+bad "--max-batched-tokens;max_model_len" serve --model deepseek-v3 --gpu h200 --counts 8 --chunked-prefill off --requests 20
+bad "--max-batched-tokens;41000;40960;without chunks" serve --model qwen3-8b --gpu h100-sxm --counts 1 --chunked-prefill off --prompt-tokens 41000 --output-tokens 900 --requests 5
+good serve --model qwen3-8b --gpu h100-sxm --counts 1 --chunked-prefill off --scheduler-steps 8 --rate 5 --requests 50
+good serve --model deepseek-v3 --gpu h200 --counts 8 --chunked-prefill off --max-batched-tokens 16384 --requests 20
 bad "pool;200000 tokens" serve --model 8b --counts 1 --gpu l4 --requests 1 --prompt-tokens 100000 --output-tokens 100000
 # issue 29 item 4: spread experts beside data-parallel or sliced attention
 good serve --model mixtral-8x7b --gpu h100-sxm --counts 8 --experts spread --concurrency 4 --requests 40

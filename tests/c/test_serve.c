@@ -416,6 +416,62 @@ static void engine_defaults_follow_the_gpu(void **state) {
   assert_string_equal(err.field, "engine");
 }
 
+/* vLLM 0.6 without chunked prefill and with multi-step scheduling (scheduler.c): a closed
+ * loop of 2 with three requests of 1,000-token prompts and outputs of 2, 6 and 2 tokens. Both
+ * first prompts are prefilled in one step, then one decode step ends the first request and
+ * releases the third. With one scheduler step the third is prefilled next, alone (the
+ * second pauses); with 4, the second decodes the window's 3 remaining steps first, at
+ * contexts 1,001 to 1,003, while the third waits. So the third's first token comes later by
+ * exactly those three decode steps, and the mean first token by a third of them. The budget
+ * not given is max(max_model_len, 2048): 8B's file gives 131072 (llama31_8b_config.json). */
+static void multi_step_keeps_arrivals_waiting_out_the_window(void **state) {
+  gs_model m = ts_builtin("8b");
+  gs_gpu g = ts_h100();
+  gs_link l;
+  gs_plan p = serve_plan(1);
+  gs_scheduler e = engine("vllm"), given;
+  gs_load load = ts_load(GS_LOAD_CLOSED, 3, 1000, 2);
+  const uint64_t prompts[] = {1000, 1000, 1000}, outputs[] = {2, 6, 2};
+  gs_serve_result one, four;
+  gs_error err;
+  double window = 0;
+  uint64_t at;
+  (void)state;
+  ts_link("fast", &l);
+  load.concurrency = 2;
+  load.prompts = prompts, load.outputs = outputs, load.pairs = 3;
+  memset(&given, 0, sizeof given);
+  gs_engine_given(&e, &given, GS_GIVEN_UNCHUNKED);
+  assert_true(e.mixed == 0 && e.chunked == 0 && e.max_batched_tokens == 0);
+  one = serve("8b", 1, 1, &e, &load);
+  assert_int_equal(one.max_batched_tokens, 131072);
+  given.scheduler_steps = 4;
+  gs_engine_given(&e, &given, GS_GIVEN_UNCHUNKED | GS_GIVEN_STEPS);
+  four = serve("8b", 1, 1, &e, &load);
+  for (at = 1001; at <= 1003; at++) {
+    gs_step_work w;
+    gs_mixed_cost c;
+    memset(&w, 0, sizeof w);
+    gs_step_work_add(&m, &w, at, 1);
+    assert_int_equal(gs_mixed_step(&m, &g, &l, &p, 0, &w, &c, &err), GS_OK);
+    window += c.seconds;
+  }
+  assert_true(four.computed_tokens == one.computed_tokens);
+  assert_int_equal(four.steps, one.steps);
+  ts_assert_close(four.ttft.mean - one.ttft.mean, window / 3, 1e-9);
+  /* several scheduler steps beside chunked prefill are not simulated: refused */
+  e = engine("vllm");
+  gs_engine_given(&e, &given, GS_GIVEN_STEPS);
+  {
+    gs_plan q = serve_plan(1);
+    gs_serve_space sp = ts_space(3);
+    gs_serve_result r;
+    assert_int_equal(gs_serve_run(&m, &g, &l, &q, 1, &e, &load, &sp, &r, &err), GS_ERR_UNSUPPORTED);
+    assert_string_equal(err.field, "scheduler_steps");
+    ts_space_free(&sp);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(splitmix_matches_the_reference),
@@ -432,6 +488,7 @@ int main(void) {
       cmocka_unit_test(sglang_keeps_prefill_and_decode_apart),
       cmocka_unit_test(lengths_are_read_and_replayed),
       cmocka_unit_test(engine_defaults_follow_the_gpu),
+      cmocka_unit_test(multi_step_keeps_arrivals_waiting_out_the_window),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
