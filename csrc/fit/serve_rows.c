@@ -274,8 +274,11 @@ int fit_serving_row(const gs_serving_run *r, serving_row *out) {
     /* the limits the note gives are the engine's: read from 2026-12-06, after G7's held-out
      * errors had been read (its vLLM 0.6 rows state max-num-seqs and max-num-batched-tokens,
      * G6's TensorRT-LLM rows --max_batch_size and --max_num_tokens); decided before they were
-     * priced so, whichever way they moved. Flags the simulation lacks (G7's scheduler steps
-     * and chunked prefill off) are not read. No fitted row states one. */
+     * priced so, whichever way they moved. No fitted row states one. G7's MI300X rows' vLLM
+     * 0.6 scheduler steps (15) and chunked prefill off are read from 2026-12-07, once serve
+     * simulated them (scheduler.c), after G7's held-out errors had been read with the rows
+     * priced as today's vLLM; they moved G7's time per token from 36.8% to 13.9% and its
+     * first token from 46.1% to 64.2% (docs/ACCURACY.md). */
     gs_scheduler given;
     unsigned bits = 0;
     memset(&given, 0, sizeof given);
@@ -283,6 +286,8 @@ int fit_serving_row(const gs_serving_run *r, serving_row *out) {
     if (r->max_seqs) bits |= GS_GIVEN_MAX_SEQS;
     if (r->max_batched_tokens) bits |= GS_GIVEN_BATCHED;
     if (holds(r->software, "trtllm-bench") && holds(r->software, "pytorch")) given.bench_limits = 1, bits |= GS_GIVEN_BENCH;
+    if (r->unchunked) bits |= GS_GIVEN_UNCHUNKED;
+    if (r->scheduler_steps) given.scheduler_steps = r->scheduler_steps, bits |= GS_GIVEN_STEPS;
     gs_engine_given(&out->engine, &given, bits);
   }
   out->load.kind = r->concurrency ? GS_LOAD_CLOSED : r->rate > 0 ? GS_LOAD_OPEN : GS_LOAD_BATCH;

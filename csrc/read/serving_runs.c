@@ -181,6 +181,12 @@ static int read_row(const char *const *v, size_t line, gs_serving_run *r, gs_err
     r->max_seqs = note_limit(v[C_NOTE], SEQS, sizeof SEQS / sizeof SEQS[0]);
     r->max_batched_tokens = note_limit(v[C_NOTE], TOKENS, sizeof TOKENS / sizeof TOKENS[0]);
   }
+  {
+    /* vLLM 0.6's scheduling flags (G7's MI300X rows): read from 2026-12-07 (serve_rows.c) */
+    static const char *const STEPS[] = {"scheduler steps", "--num-scheduler-steps", "--num-scheduler-step"};
+    r->scheduler_steps = note_limit(v[C_NOTE], STEPS, sizeof STEPS / sizeof STEPS[0]);
+    r->unchunked = strstr(v[C_NOTE], "chunked prefill FALSE") || strstr(v[C_NOTE], "--enable-chunked-prefill=False");
+  }
   if ((rc = note_pd(v[C_NOTE], line, r, err)) != GS_OK) return rc;
   return note_rate(v[C_NOTE], line, &r->rate, err);
 }
