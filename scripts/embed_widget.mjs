@@ -46,7 +46,7 @@ if (!packed) throw new Error('web/src/widget.html has no <!--packed--> part');
 
 // the script runs as a classic script, inserted by the first one: wrapped in a function of
 // its own, so none of its names is a global
-const script = transformSync(inlined('lesson_module.js') + '\n' + inlined('widget_bars.js') + '\n' + read('widget.js'),
+const script = transformSync(inlined('lesson_module.js') + '\n' + inlined('widget_bars.js') + '\n' + inlined('widget.js'),
   { loader: 'js', minify: true, format: 'iife', target: 'es2022' }).code.trim();
 const style = minify(read('widget.css'), 'css');
 const firstStyle = minify(read('widget_first.css'), 'css');

@@ -66,9 +66,9 @@ export function shown(target) {
 }
 
 // The widget and the explorer write their fragment (and the host's mirror) once the view has
-// rested this long after a render (web/src/widget.js and web/src/explorer.js,
-// FRAGMENT_DELAY_MS).
-export const FRAGMENT_DELAY_MS = 300;
+// rested this long after a render: the pages' own figure.
+import { FRAGMENT_DELAY_MS } from '../../web/src/fragment_delay.js';
+export { FRAGMENT_DELAY_MS };
 
 // The page's fragment once the write the last render scheduled has run: a timer queued now
 // for longer than that delay runs after it (timers run in the order of their deadlines).

@@ -2,6 +2,7 @@
 // one render() sends it to the module, step by step as csrc/wasm/explorer.c orders them,
 // and places the module's answers. No figure is computed here.
 import { drawChart, listenChart } from './explorer_chart.js';
+import { FRAGMENT_DELAY_MS } from './fragment_delay.js';
 import { RULES_DEFAULTS, askRules, clearRules, fillEngines, rulesValue, showRules } from './explorer_rules.js';
 
 const WASM_GZIP_BASE64 = '__WASM_GZIP_BASE64__';
@@ -358,12 +359,10 @@ function render() {
   laterWriteFragment(linkable);
 }
 
-// The fragment is written once the view has rested for FRAGMENT_DELAY_MS, as the widget
-// does (web/src/widget.js): a slider dragged renders many times a second, browsers cap
-// history writes (WebKit 100 in 30 s, Chromium 200 in 10 s), and history.replaceState forces
-// style and layout, which inside a slider step would make the step wait for it. The write
-// takes the last render's state.
-const FRAGMENT_DELAY_MS = 300;
+// The fragment is written once the view has rested for FRAGMENT_DELAY_MS, as the widget's
+// is (web/src/fragment_delay.js): a slider dragged renders many times a second, browsers cap
+// history writes, and history.replaceState forces style and layout, which inside a slider
+// step would make the step wait for it. The write takes the last render's state.
 let fragmentTimer = 0;
 function laterWriteFragment(linkable) {
   clearTimeout(fragmentTimer);

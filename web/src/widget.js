@@ -2,6 +2,8 @@
 // that draws everything from the module's answers. No figure is computed here. Its page's
 // first script (web/src/widget_start.js) unpacks and runs it, its markup already in place.
 
+import { FRAGMENT_DELAY_MS } from './fragment_delay.js';
+
 // The page's elements by id, each looked up once: none is ever replaced.
 const elements = new Map();
 const $ = (id) => {
@@ -199,14 +201,8 @@ function render(fromForm = false) {
   postHeight();
 }
 
-// The fragment is written once the view has rested for FRAGMENT_DELAY_MS, after the last
-// render: a held arrow key renders 30 times a second, and a history write for each cost
-// the next key press about 0.25 ms in the bench (issue 31: history.replaceState's work in
-// the browser overlaps the next press; with 200 ms between presses it cost none). Browsers
-// also cap these writes: WebKit throws after 100 in 30 s (History.cpp,
-// perStateObjectTimeSpanLimit), and Chromium drops them past 200 in 10 s. 300 ms apart
-// keeps under both. The host's mirror (postState) is written with it.
-const FRAGMENT_DELAY_MS = 300;
+// The fragment is written once the view has rested for FRAGMENT_DELAY_MS after the last
+// render (web/src/fragment_delay.js says why); the host's mirror (postState) with it.
 let fragmentTimer = 0;
 function laterWriteFragment() {
   clearTimeout(fragmentTimer);
