@@ -23,6 +23,7 @@ static int rope_keeps_length(const gs_json *j) {
   int at = gs_json_find(j, 0, "rope_scaling"), type;
   size_t i;
   if (at < 0 || gs_json_is_null(j, at)) return 1;
+  if (j->toks[at].type != JSMN_OBJECT) return 0; /* vLLM would fail on it: no length here */
   type = gs_json_find(j, at, "rope_type");
   if (type < 0) type = gs_json_find(j, at, "type");
   if (type < 0) return 0;

@@ -727,7 +727,9 @@ static void vllm_max_len_follows_its_rule(void **state) {
                    0);
   assert_int_equal(ts_parse_ok(config(NULL, NULL, "\"max_position_embeddings\": 4096, \"rope_scaling\": {\"rope_type\": \"yarn\", \"factor\": 4.0}")).max_len,
                    0);
-  /* the class's default, which the file does not hold */
+  /* a rope_scaling that is no object: vLLM fails on it, so no length */
+  assert_int_equal(ts_parse_ok(config(NULL, NULL, "\"max_position_embeddings\": 4096, \"rope_scaling\": [\"rope_type\", \"llama3\"]")).max_len, 0);
+    /* the class's default, which the file does not hold */
   assert_int_equal(ts_parse_ok(config(NULL, NULL, "\"seq_length\": 2048")).max_len, 0);
   assert_int_equal(ts_parse_ok(config(NULL, NULL, NULL)).max_len, 0);
   /* a length that is no whole number: not derived, and the shape still read */
