@@ -1136,7 +1136,8 @@ typedef struct {
   uint64_t blocks;           /* cache blocks held */
   uint64_t preempted;        /* times preempted */
   uint64_t step_tokens;      /* tokens scheduled in the step being built; 0: none */
-  int state;                 /* 0 not arrived, 1 waiting, 2 running, 3 done */
+  int state;                 /* 0 not arrived, 1 waiting, 2 running, 3 done, 4 done but still computed to the end
+                                of a multi-step window (csrc/serve/scheduler.c) */
 } gs_serve_req;
 
 /* The gaps between tokens, pooled, in bins of 1/256 of a power of two (exact bins: the

@@ -277,7 +277,7 @@ int fit_serving_row(const gs_serving_run *r, serving_row *out) {
      * priced so, whichever way they moved. No fitted row states one. G7's MI300X rows' vLLM
      * 0.6 scheduler steps (15) and chunked prefill off are read from 2026-12-07, once serve
      * simulated them (scheduler.c), after G7's held-out errors had been read with the rows
-     * priced as today's vLLM; they moved G7's time per token from 36.8% to 13.9% and its
+     * priced as today's vLLM; they moved G7's time per token from 36.8% to 13.3% and its
      * first token from 46.1% to 64.2% (docs/ACCURACY.md). */
     gs_scheduler given;
     unsigned bits = 0;

@@ -19,8 +19,10 @@
  * (vllm/core/scheduler.py _get_num_lookahead_slots, vllm/sequence.py
  * init_multi_step_from_lookahead_slots, vllm/engine/llm_engine.py _has_remaining_steps, all
  * @ v0.6.3, ROCm/vllm v0.6.3+rocm): arrivals wait for the window's end. A sequence done
- * within a window leaves it at once here, where vLLM computes it to the window's end and
- * drops the tokens: at most S - 1 steps of one sequence each, not simulated.
+ * within a window is done for its client at once, but the batch is fixed for the window
+ * (the engine reschedules only when the cached batch has no steps left), so it is computed
+ * to the window's end, its tokens dropped (vllm/engine/output_processor/multi_step.py
+ * truncates them), and its cache freed when the scheduler runs again.
  * Each step is priced by gs_mixed_step; nothing else advances time but arrivals. */
 #include <string.h>
 
@@ -80,6 +82,11 @@ static int schedule_running(sim *s, uint64_t *budget, int phase, uint64_t ahead,
     uint32_t id = s->run[i];
     gs_serve_req *q = &s->reqs[id];
     uint64_t need = q->prompt + q->generated - q->computed, t = need < *budget ? need : *budget, want;
+    if (q->state == 4) { /* done within the window: a token computed and dropped (its blocks held) */
+      q->step_tokens = 1;
+      gs_step_work_add(s->m, w, q->computed, 1);
+      continue;
+    }
     if (phase >= 0 && prefilling(q) != phase) continue;
     want = blocks_for(s, q->computed + t + ahead);
     while (want > q->blocks && want - q->blocks > s->free_blocks && s->run[s->run_n - 1] != id) {
@@ -171,6 +178,10 @@ void sim_finish_step(sim *s) {
     gs_serve_req *q = &s->reqs[id];
     q->computed += q->step_tokens;
     q->step_tokens = 0;
+    if (q->state == 4) { /* computed to the window's end (sim_close_window) */
+      s->run[kept++] = id;
+      continue;
+    }
     if (q->computed == q->prompt + q->generated) {
       q->generated++;
       if (q->generated == 1) q->first_token = s->now;
@@ -182,14 +193,30 @@ void sim_finish_step(sim *s) {
       continue;
     }
     q->finish = s->now;
-    q->state = 3;
-    s->free_blocks += q->blocks;
-    q->blocks = 0;
+    q->state = s->window ? 4 : 3;
+    if (s->window) s->run[kept++] = id; /* still in the window's batch */
+    else s->free_blocks += q->blocks, q->blocks = 0;
     s->done++;
     s->in_system--;
     if (s->load->kind == GS_LOAD_CLOSED && s->released < s->mine_n) s->reqs[s->mine[s->released++]].arrival = s->now;
   }
   s->run_n = kept;
+}
+
+void sim_close_window(sim *s) {
+  size_t i, kept = 0;
+  for (i = 0; i < s->run_n; i++) {
+    gs_serve_req *q = &s->reqs[s->run[i]];
+    if (q->state != 4) {
+      s->run[kept++] = s->run[i];
+      continue;
+    }
+    q->state = 3;
+    s->free_blocks += q->blocks;
+    q->blocks = 0;
+  }
+  s->run_n = kept;
+  s->window = 0;
 }
 
 /* 1 when no rank holds or waits for anything; *next the earliest arrival to come (-1: none). */
@@ -286,7 +313,6 @@ int gs_serve_instance(gs_serve_sim_args *a, size_t ranks, gs_error *err) {
   for (done = 0; done < mine;) {
     double next, host;
     uint64_t tokens = 0;
-    if (window > 0 && s[0].run_n == 0) window = 0; /* every sequence of the window done */
     for (r = 0, prefills = 0; r < ranks; r++) {
       s[r].now = s[0].now;
       if (window > 0) {
@@ -299,6 +325,7 @@ int gs_serve_instance(gs_serve_sim_args *a, size_t ranks, gs_error *err) {
     }
     if (window > 0) window--;
     else if (!prefills && tokens > 0 && a->e->scheduler_steps > 1) window = a->e->scheduler_steps - 1;
+    s[0].window = window > 0; /* the step's requests done within the window stay in it */
     if (tokens == 0) {
       if (sim_all_idle(s, ranks, &next) && next >= 0) {
         s[0].now = next; /* idle until the next arrival */
@@ -312,6 +339,7 @@ int gs_serve_instance(gs_serve_sim_args *a, size_t ranks, gs_error *err) {
     empty = 0;
     if ((rc = sim_price_step(&s[0], w, ranks, &c, &host, err)) != GS_OK) return rc;
     sim_advance_ranks(s, w, ranks, c.seconds, a->out);
+    if (a->e->scheduler_steps > 1 && window == 0) sim_close_window(&s[0]); /* its last step done (one rank) */
     if ((rc = sim_guard(a->out, err)) != GS_OK) return rc;
     for (done = 0, r = 0; r < ranks; r++) done += s[r].done;
     sim_typical(done, mine, &c, w, ranks, &typical, a->out);

@@ -18,6 +18,7 @@ typedef struct {
   size_t mine_n, next, run_n, wait_head, wait_n, released; /* released: closed loop's next to release */
   uint64_t pool, free_blocks, peak, in_system, done;
   double now, area;            /* area: requests in the system, integrated over time */
+  int window;                  /* 1 while a multi-step window runs: a request done stays in the batch (scheduler.c) */
   gs_serve_result *out;
   gs_itl_hist *itl;
 } sim;
@@ -32,6 +33,8 @@ void sim_enqueue(sim *s, uint32_t id);
 int sim_build_step(sim *s, gs_step_work *w);
 /* After a step: tokens computed and sampled, the finished released. */
 void sim_finish_step(sim *s);
+/* The end of a multi-step window: the requests done within it leave the batch, their cache freed. */
+void sim_close_window(sim *s);
 /* 1 when none of the `ranks` instances holds or waits for anything; *next the earliest
  * arrival to come (-1: none). */
 int sim_all_idle(const sim *s, size_t ranks, double *next);
