@@ -68,9 +68,9 @@ void cli_load_defaults(cli_load_flags *l) {
 }
 
 int cli_load_check(cli_load_flags *l, const char *prompt, const char *engine, const char *cmd) {
-  if (l->limits_from == 2 && !(engine && (strcmp(engine, "trt-llm") == 0 || strcmp(engine, "trtllm") == 0)))
-    return cli_bad("--limits trtllm-bench: trtllm-bench sets TensorRT-LLM's limits; give --engine trt-llm");
   int vllm = !engine || strcmp(engine, "vllm") == 0, trtllm = engine && (strcmp(engine, "trt-llm") == 0 || strcmp(engine, "trtllm") == 0);
+  if (l->limits_from == 2 && !trtllm)
+    return cli_bad("--limits trtllm-bench: trtllm-bench sets TensorRT-LLM's limits; give --engine trt-llm");
   if (l->chunked_from == 2 && !vllm)
     return cli_bad("--chunked-prefill off: simulated for vllm (vLLM 0.6's scheduler), not %s", engine);
   if (l->chunked_from == 1 && trtllm)

@@ -178,7 +178,7 @@ void sim_finish_step(sim *s) {
     gs_serve_req *q = &s->reqs[id];
     q->computed += q->step_tokens;
     q->step_tokens = 0;
-    if (q->state == 4) { /* computed to the window's end (sim_close_window) */
+    if (q->state == 4) { /* computed to the window's end (close_window) */
       s->run[kept++] = id;
       continue;
     }
@@ -203,7 +203,8 @@ void sim_finish_step(sim *s) {
   s->run_n = kept;
 }
 
-void sim_close_window(sim *s) {
+/* The end of a multi-step window: the requests done within it leave the batch, their cache freed. */
+static void close_window(sim *s) {
   size_t i, kept = 0;
   for (i = 0; i < s->run_n; i++) {
     gs_serve_req *q = &s->reqs[s->run[i]];
@@ -339,7 +340,7 @@ int gs_serve_instance(gs_serve_sim_args *a, size_t ranks, gs_error *err) {
     empty = 0;
     if ((rc = sim_price_step(&s[0], w, ranks, &c, &host, err)) != GS_OK) return rc;
     sim_advance_ranks(s, w, ranks, c.seconds, a->out);
-    if (a->e->scheduler_steps > 1 && window == 0) sim_close_window(&s[0]); /* its last step done (one rank) */
+    if (a->e->scheduler_steps > 1 && window == 0) close_window(&s[0]); /* its last step done (one rank) */
     if ((rc = sim_guard(a->out, err)) != GS_OK) return rc;
     for (done = 0, r = 0; r < ranks; r++) done += s[r].done;
     sim_typical(done, mine, &c, w, ranks, &typical, a->out);

@@ -33,8 +33,6 @@ void sim_enqueue(sim *s, uint32_t id);
 int sim_build_step(sim *s, gs_step_work *w);
 /* After a step: tokens computed and sampled, the finished released. */
 void sim_finish_step(sim *s);
-/* The end of a multi-step window: the requests done within it leave the batch, their cache freed. */
-void sim_close_window(sim *s);
 /* 1 when none of the `ranks` instances holds or waits for anything; *next the earliest
  * arrival to come (-1: none). */
 int sim_all_idle(const sim *s, size_t ranks, double *next);
