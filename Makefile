@@ -21,7 +21,7 @@ LIB = csrc/core/primitives.c csrc/core/checks.c csrc/core/split.c csrc/core/step
       csrc/core/format.c csrc/core/view.c csrc/read/data.c csrc/core/error.c csrc/core/price.c csrc/read/resolve.c $(FAMILIES) \
        csrc/core/figure.c csrc/core/lesson_figures.c csrc/read/number.c csrc/emit/launch.c csrc/emit/plan_chart.c csrc/read/efficiency.c csrc/core/mixed_step.c csrc/serve/engine.c \
        csrc/serve/load.c csrc/serve/draw.c csrc/serve/stats.c csrc/serve/scheduler.c csrc/serve/pipeline.c csrc/serve/serve.c csrc/read/lengths.c csrc/serve/plan_served.c \
-       csrc/read/serving.c csrc/read/serving_runs.c csrc/core/mixed_spread.c csrc/serve/bench_limits.c csrc/serve/disagg.c csrc/read/max_len.c
+       csrc/read/serving.c csrc/read/serving_runs.c csrc/core/mixed_spread.c csrc/serve/bench_limits.c csrc/serve/disagg.c csrc/read/max_len.c csrc/core/mxfp4_peak.c
 CLI = $(sort $(wildcard csrc/cli/*.c))
 # The command line's own reader (csrc/read/flags.h) and the JSON writer (csrc/emit/json.h):
 # native only, they read strtod's spellings and write printf's %.17g, which the modules leave out.

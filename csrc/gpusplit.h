@@ -113,6 +113,8 @@ typedef struct {
   uint64_t ffn_width;    /* the widest feed-forward intermediate one token passes through */
   uint64_t max_len;      /* the longest sequence vLLM 0.6 derives from the config (its max_model_len when not
                             given; csrc/read/max_len.c); 0 where that rule is not followed here */
+  int routed_mxfp4;      /* 1: the routed experts stored MXFP4 as the config gives them (gpt-oss), every
+                            other weight at 16 bits; 0 otherwise, and under --bits */
   char note[160];        /* what the count leaves out or adds, for people; "" when nothing */
 } gs_model;
 
@@ -706,6 +708,8 @@ typedef struct {
   int divide_heads;          /* GS_SW_DIVIDE_HEADS */
   int fp8_compute;           /* GS_SW_FP8_COMPUTE: gpu.flops is the GPU's FP8 peak */
   int fp4_compute;           /* real rules, 4-bit weights on a GPU with an FP4 peak: gpu.flops is that peak */
+  int mxfp4_compute;         /* real rules, MXFP4 experts as stored on Blackwell: gpu.flops blends the FP8 and
+                                16-bit peaks (gs_mxfp4_peak) */
   uint64_t max_n;
   uint64_t bits;             /* the request's bits */
   uint64_t fitted_gpus;      /* the log's GPU count; 0 when no log was given */

@@ -320,6 +320,9 @@ uint64_t gs_config_max_len(const gs_json *j);
 /* A string token decoded into buf; its length, or (size_t)-1 if it needs cap or more. */
 size_t gs_json_string(const gs_json *j, int index, char *buf, size_t cap);
 
+/* mxfp4_peak.c: one peak for routed experts stored MXFP4 (FP8 peak) beside 16-bit weights. */
+double gs_mxfp4_peak(const gs_model *m, double flops16, double flops_fp8);
+
 /* tally.c: weights counted tensor by tensor, and the bits each takes as stored. */
 enum gs_part {
   GS_PART_TABLE = 0,     /* the embedding and output tables */

@@ -91,6 +91,7 @@ static int model(const gs_model_entry *e) {
   printf("   .cache_latent = %d,\n", m.cache_latent);
   u64("ffn_width", m.ffn_width);
   u64("max_len", m.max_len);
+  printf("   .routed_mxfp4 = %d,\n", m.routed_mxfp4);
   text("note", m.note);
   printf("  },\n");
   return 0;

@@ -292,6 +292,7 @@ int gs_model_parse(const char *json, size_t len, uint64_t bits, gs_model *out, g
   m.stored_bytes = ceil_bytes(t.bits);
   m.routed_params = t.routed_params;
   m.routed_bytes = ceil_bytes(t.routed_bits);
+  m.routed_mxfp4 = t.storage.kind == GS_STORE_MXFP4;
   m.unread_params = t.unread_params;
   m.table_params = t.table_params;
   m.unread_bytes = ceil_bytes(t.unread_bits);

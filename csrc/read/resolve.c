@@ -177,7 +177,10 @@ static void say_assumptions(const gs_request *q, gs_setting *out) {
   char servers[96] = "one server", typed[200], rule[200], unfitted[160] = "";
   if (p->per_server) gs_format(servers, sizeof servers, "servers of %llu joined by %s", (unsigned long long)p->per_server,
                                out->between_text.name[0] ? out->between_text.name : "the link between servers");
-  const char *fp8 = out->fp8_compute ? ", 8-bit weights at the FP8 peak" : out->fp4_compute ? ", 4-bit weights at the FP4 peak" : "";
+  const char *fp8 = out->fp8_compute    ? ", 8-bit weights at the FP8 peak"
+                    : out->fp4_compute   ? ", 4-bit weights at the FP4 peak"
+                    : out->mxfp4_compute ? ", MXFP4 experts at the FP8 peak and the rest at 16 bits"
+                                         : "";
   if (!out->real) {
     gs_format(out->assumptions, sizeof out->assumptions, "the lesson's rules%s%s",
               q->assume == GS_ASSUME_LESSON ? ", as asked" : " (a GPU of the lesson's or typed)", fp8);
@@ -241,6 +244,13 @@ static int resolve_plan(const gs_request *q, int own_latencies, gs_setting *out,
       !(q->switches_off & GS_SW_FP8_COMPUTE)) {
     out->gpu.flops = out->gpu.flops_fp4;
     out->fp4_compute = 1;
+  }
+  /* routed experts stored MXFP4 (gpt-oss) served as stored on Blackwell: they multiply with
+   * MXFP8 activations at the FP8 peak and every other weight stays 16-bit (gs_mxfp4_peak) */
+  if (BEYOND_WIDGET && out->real && !q->bits && out->model.routed_mxfp4 && out->gpu.arch == GS_ARCH_BLACKWELL &&
+      out->gpu.flops_fp8 > 0 && !(q->gpu_typed & GS_TYPED_FLOPS) && !(q->switches_off & GS_SW_FP8_COMPUTE)) {
+    out->gpu.flops = gs_mxfp4_peak(&out->model, out->gpu.flops, out->gpu.flops_fp8);
+    out->mxfp4_compute = 1;
   }
   if (out->real && !q->per_server) p->per_server = (uint64_t)out->gpu.per_server;
   if (out->real && !q->prompt_tokens && !q->no_prompt) p->prompt_tokens = GS_REAL_PROMPT_TOKENS;

@@ -243,6 +243,8 @@ done
 check "list gpus heads FP8 and FP4 columns" grep -q 'FP8 TFLOP/s FP4 TFLOP/s' "$tmp/list.txt"
 check "list gpus gives GB200's dense peaks: 2500, 5000 and 10000 TFLOP/s" \
   grep -Eq '^gb200 +GB200 \(NVL72\) +186 +8,000 +2500 +5000 +10000 +blackwell$' "$tmp/list.txt"
+check "list gpus gives B200's dense peaks from its HGX sheet: 2250, 4500 and 9000 TFLOP/s" \
+  grep -Eq '^b200 +B200 +180 +8,000 +2250 +4500 +9000 +blackwell$' "$tmp/list.txt"
 check "list gpus shows no FP4 peak for H100 SXM" grep -Eq '^h100-sxm .* 989\.5 +1979 +- +hopper$' "$tmp/list.txt"
 for gpu in rtx-pro-6000-server gb200 gb300 b300 h800 h20 mi325x mi355x; do
   check "list gpus lists $gpu with a source" sh -c "grep -A1 '^$gpu ' '$tmp/list.txt' | grep -q '^    source: .\{40\}'"

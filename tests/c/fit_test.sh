@@ -472,6 +472,20 @@ kv_priced() { awk -v id="$1" '$1 == id { sub(/.* at once +/, ""); print $2 }' "$
 check "a row with kv_bits 8 is priced with an 8-bit cache: more tokens a second than the same row at 16" \
   awk -v a="$(kv_priced k8)" -v b="$(kv_priced k16)" 'BEGIN { exit !(a + 0 > 1.2 * (b + 0) && b + 0 > 0) }'
 
+# A row's 4 bits on gpt-oss are its checkpoint's own MXFP4 experts (serve_rows.c): priced as
+# stored, as the same row without weight bits is, not as every weight at 4 bits multiplied at
+# GB200's FP4 peak, which prices it faster.
+cat > "$tmp/mx.csv" <<'CSV'
+id,model,hf_repo,weight_bits,kv_bits,gpu,gpus_per_server,servers,intra_link,inter_link,tp,pp,ep,dp,attn_dp,concurrency,input_tokens,output_tokens,throughput_tok_s,throughput_per_gpu_tok_s,itl_ms,ttft_ms,software,date,source,note
+x4,gpt-oss-20b,openai/gpt-oss-20b,4,8,GB200 (NVL72),1,1,,,1,1,,1,,,1000,1000,50000,50000,,,TensorRT-LLM,2025,x,"G3; hand-made"
+xs,gpt-oss-20b,openai/gpt-oss-20b,,8,GB200 (NVL72),1,1,,,1,1,,1,,,1000,1000,50000,50000,,,TensorRT-LLM,2025,x,"G3; hand-made"
+x16,gpt-oss-20b,openai/gpt-oss-20b,16,8,GB200 (NVL72),1,1,,,1,1,,1,,,1000,1000,50000,50000,,,TensorRT-LLM,2025,x,"G3; hand-made"
+CSV
+"$binary" validate --serving "$tmp/mx.csv" > "$tmp/mx" 2>&1
+mx_priced() { awk -v id="$1" '$1 == id { sub(/.* at once +/, ""); print $2 }' "$tmp/mx"; }
+check "a gpt-oss row at 4 bits is priced as its checkpoint stores it: as the row without bits, not as every weight at 16" \
+  awk -v a="$(mx_priced x4)" -v b="$(mx_priced xs)" -v c="$(mx_priced x16)" 'BEGIN { exit !(a == b && a + 0 > 0 && a != c) }'
+
 # DeepSeek-R1's config is DeepSeek-V3's (serve_rows.c cites both files): an R1 row is priced
 # as the catalogue's deepseek-v3, and a repository the catalogue lacks is still refused.
 cat > "$tmp/r1.csv" <<'CSV'

@@ -159,6 +159,54 @@ static void four_bit_weights_use_the_fp4_peak_where_the_gpu_has_one(void **state
   assert_null(strstr(s.assumptions, "FP4"));
 }
 
+/* gpt-oss's routed experts, stored MXFP4 and served as stored, multiply with MXFP8
+ * activations on Blackwell and BF16 on Hopper, every other weight at 16 bits (TensorRT-LLM's
+ * GPT-OSS page; csrc/core/mxfp4_peak.c): on B200 the one peak is the blend of the FP8 and
+ * 16-bit peaks by the routed experts' share of a token's operations, worked here from the
+ * model's counts; on H100 it stays the 16-bit one; --bits 4 is W4A4 at the FP4 peak, which
+ * B200 has (its HGX sheet); a typed FLOP/s is kept. */
+static void mxfp4_experts_as_stored_blend_the_fp8_and_16_bit_peaks_on_blackwell(void **state) {
+  static gs_setting s;
+  gs_request q;
+  gs_gpu g;
+  gs_hardware_text h;
+  gs_error err;
+  double routed, blend;
+  (void)state;
+  memset(&q, 0, sizeof q);
+  q.model_key = "gpt-oss-20b";
+  q.gpu_key = "b200";
+  q.assume = GS_ASSUME_REAL;
+  assert_int_equal(gs_builtin_gpu("b200", &g, &h, &err), GS_OK);
+  assert_true(g.flops_fp4 == 9e15 && g.flops_fp8 == 4.5e15 && g.flops == 2.25e15);
+  assert_int_equal(gs_resolve(&q, &s, &err), GS_OK);
+  assert_int_equal(s.model.routed_mxfp4, 1);
+  /* 24 layers of 32 experts, 4 a token: each expert 3 x 2880 x 2880 weights plus biases */
+  assert_true(s.model.experts == 32 && s.model.experts_per_token == 4);
+  routed = (double)s.model.routed_params / 32 * 4 / (double)(s.model.active_params - s.model.table_params);
+  assert_true(routed > 0.5 && routed < 0.95);
+  blend = 1 / (routed / 4.5e15 + (1 - routed) / 2.25e15);
+  assert_true(s.gpu.flops > 2.25e15 && s.gpu.flops < 4.5e15);
+  assert_true(s.gpu.flops > blend * (1 - 1e-12) && s.gpu.flops < blend * (1 + 1e-12));
+  assert_non_null(strstr(s.assumptions, "MXFP4 experts at the FP8 peak and the rest at 16 bits"));
+  q.gpu_key = "h100-sxm";
+  assert_int_equal(gs_builtin_gpu("h100-sxm", &g, &h, &err), GS_OK);
+  assert_int_equal(gs_resolve(&q, &s, &err), GS_OK);
+  assert_true(s.gpu.flops == g.flops);
+  assert_null(strstr(s.assumptions, "MXFP4"));
+  q.gpu_key = "b200";
+  q.bits = 4;
+  assert_int_equal(gs_resolve(&q, &s, &err), GS_OK);
+  assert_int_equal(s.model.routed_mxfp4, 0);
+  assert_true(s.gpu.flops == 9e15);
+  q.bits = 0;
+  q.gpu_typed = GS_TYPED_FLOPS;
+  q.gpu.flops = 1e15;
+  assert_int_equal(gs_resolve(&q, &s, &err), GS_OK);
+  assert_true(s.gpu.flops == 1e15);
+  assert_null(strstr(s.assumptions, "MXFP4"));
+}
+
 /* A generation none of whose fitted decode runs takes an all-reduce does not inherit a
  * start-up fitted on another's (issue 30, item 5): the shared runs hold one B200 run (m261,
  * on one GPU), so blackwell has runs but none that tells a start-up, and no figure in
@@ -210,6 +258,7 @@ int main(void) {
       cmocka_unit_test(a_gpu_with_no_table_keeps_nccls_rules_and_says_so),
       cmocka_unit_test(between_rows_a_straight_line_beyond_them_nccl),
       cmocka_unit_test(four_bit_weights_use_the_fp4_peak_where_the_gpu_has_one),
+      cmocka_unit_test(mxfp4_experts_as_stored_blend_the_fp8_and_16_bit_peaks_on_blackwell),
       cmocka_unit_test(a_generation_without_runs_takes_no_start_up_fitted_on_another),
   };
   return cmocka_run_group_tests_name("allreduce", tests, NULL, NULL);
