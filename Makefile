@@ -362,8 +362,9 @@ VALIDATE = a100_sxm:nccl/2.27.3:fast:a100-80gb-sxm:nvlink3 h100_sxm:nccl/2.27.3:
 # Then the decode table: the shared measured runs (which data/efficiency.json is fitted on),
 # runs the fit has never seen (tests/measured/decode-heldout-README.md), and each shared
 # source priced with a fit to the others only; then the serving runs (the fitted sources P1
-# and P2 with the held-out rest), and the gathered serving runs, every one held out
-# (tests/measured/serving-gathered-README.md).
+# and P2 with the held-out rest, and the runs gathered for the fit, F1 and F3 to F6:
+# tests/measured/serving-fit-gathered-README.md), and the gathered serving runs, every one held
+# out (tests/measured/serving-gathered-README.md).
 validate: deps build/gpusplit
 	$(Q)scripts/validate.sh build/gpusplit $(MEASURED) $(VALIDATE)
 	@echo
@@ -373,7 +374,7 @@ validate: deps build/gpusplit
 	@echo
 	$(Q)build/gpusplit validate --runs $(MEASURED)/decode-runs.csv --leave-source-out
 	@echo
-	$(Q)build/gpusplit validate --serving $(MEASURED)/serving-runs.csv --leave-source-out
+	$(Q)build/gpusplit validate --serving $(MEASURED)/serving-runs.csv --more $(MEASURED)/serving-fit-gathered.csv --leave-source-out
 	@echo
 	$(Q)build/gpusplit validate --serving $(MEASURED)/serving-gathered.csv
 
@@ -385,7 +386,7 @@ efficiency: build/gpusplit
 # data/serving.json: the serving fit to the fitted sources of the serving runs (issue 29);
 # make test-reference holds the committed file to it.
 serving: build/gpusplit
-	$(Q)build/gpusplit fit --serving $(MEASURED)/serving-runs.csv --held-out $(MEASURED)/serving-gathered.csv --json > build/serving.json
+	$(Q)build/gpusplit fit --serving $(MEASURED)/serving-runs.csv --more $(MEASURED)/serving-fit-gathered.csv --held-out $(MEASURED)/serving-gathered.csv --json > build/serving.json
 	$(Q)mv build/serving.json data/serving.json
 
 clean:

@@ -1020,7 +1020,7 @@ typedef struct {
   int bench_limits;            /* 1: TensorRT-LLM's limits as trtllm-bench sets them from the load
                                   (gs_bench_limits): max_seqs and max_batched_tokens 0 until then */
   uint64_t weight_bits;        /* the weights' bits as a quantization names them (4, 8, 16; gs_engine_peak) */
-  int figures_pooled;          /* 1: the serving fit holds no run of this engine, and its step figures are the
+  int figures_pooled;          /* 1: the serving fit holds fewer than 6 runs of this engine, and its step figures are the
                                   fit of every fitted run pooled (data/serving.json's "any") */
   uint64_t scheduler_steps;    /* decode steps one scheduling runs (vLLM 0.6's --num-scheduler-steps, multi-step
                                   scheduling; scheduler.c); 0 or 1: one */

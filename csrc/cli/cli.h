@@ -101,8 +101,8 @@ int cli_fit_file(const char *path, const char *allreduce_dir, int json, int left
 /* fit_from: refit on that runs file instead of data/efficiency.json's figures (NULL: not). */
 int cli_validate_runs(const char *path, const char *fit_from);
 /* validate --serving FILE [--leave-source-out], fit --serving FILE [--json] (validate_serving.c). */
-int cli_validate_serving(const char *path, int leave_out);
-int cli_fit_serving(const char *path, const char *held_out, int json);
+int cli_validate_serving(const char *path, const char *more, int leave_out);
+int cli_fit_serving(const char *path, const char *more, const char *held_out, int json);
 int cli_validate_left_out(const char *path);
 /* A runs file read and parsed into memory the caller frees. */
 int cli_read_runs(const char *path, gs_runs **out);

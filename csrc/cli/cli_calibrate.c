@@ -43,14 +43,16 @@ static const char VALIDATE_HELP[] =
     "fitted again on the other sources' runs only; medians by source left out and over all\n"
     "(at most 32 sources: each is a fit again).\n"
     "\n"
-    "       gpusplit validate --serving RUNS.csv [--leave-source-out]\n"
+    "       gpusplit validate --serving RUNS.csv [--more MORE.csv] [--leave-source-out]\n"
     "\n"
     "The served load against measured serving runs (the columns of\n"
     "tests/measured/serving-runs.csv): each row priced as gpusplit serve prices it, with\n"
     "data/serving.json's step figures; measured and priced output tokens a second, time per\n"
     "output token and to the first token with the signed error; each row not priced with the\n"
-    "reason; medians of |error| for the fitted sources (P1, P2) and the held-out ones. With\n"
-    "--leave-source-out, also each fitted source priced with a fit to the others only.\n"
+    "reason; medians of |error| for the fitted sources (P1, P2 and the gathered F1 and\n"
+    "F3 to F6) and the held-out ones. --more reads a second file of the same columns after\n"
+    "RUNS.csv. With --leave-source-out, also each fitted source priced with a fit to the\n"
+    "others only.\n"
     "\n";
 
 /* The lesson's message sizes: one word of 4,096, 8,192 and 16,384 numbers of 2 bytes (8B,
@@ -191,7 +193,7 @@ static int validate_count(const char *text, size_t len, const char *dir, uint64_
 }
 
 typedef struct {
-  const char *path, *dir, *lesson_key, *gpu_key, *link_key, *name, *runs, *fit_from, *serving;
+  const char *path, *dir, *lesson_key, *gpu_key, *link_key, *name, *runs, *fit_from, *serving, *more;
   int left_out;
 } validate_flags;
 
@@ -207,6 +209,8 @@ static const gs_flag VALIDATE_FLAGS[] = {
     GS_PATH("--efficiency-from", "FIT.csv", AT(fit_from), "with --runs: the figures fitted to FIT.csv's runs"),
     GS_PATH("--serving", "FILE", AT(serving), "measured serving runs (tests/measured/serving-runs.csv's columns),\n"
                                              "each priced as gpusplit serve prices it"),
+    GS_PATH("--more", "FILE", AT(more), "with --serving: more serving runs read after FILE's, as its rows are\n"
+                                        "(tests/measured/serving-fit-gathered.csv)"),
     GS_SWITCH("--leave-source-out", AT(left_out), 0, "with --runs or --serving: each source priced by a fit without it"),
 };
 
@@ -234,9 +238,10 @@ int cli_validate(int argc, char **argv) {
   if (f.runs) return validate_runs(&f);
   if (f.serving) {
     if (f.path || f.dir || f.lesson_key || f.gpu_key || f.link_key || f.name || f.fit_from)
-      return cli_bad("validate: --serving FILE takes only --leave-source-out");
-    return cli_validate_serving(f.serving, f.left_out);
+      return cli_bad("validate: --serving FILE takes only --more and --leave-source-out");
+    return cli_validate_serving(f.serving, f.more, f.left_out);
   }
+  if (f.more) return cli_bad("validate: --more FILE goes with --serving FILE");
   if (f.left_out) return cli_bad("validate: --leave-source-out goes with --runs FILE or --serving FILE");
   if (f.fit_from) return cli_bad("validate: --efficiency-from goes with --runs FILE");
   if (!f.path || !f.dir || !f.lesson_key || (f.gpu_key == NULL) != (f.link_key == NULL))

@@ -6,7 +6,7 @@
 
 static const char FIT_HEAD[] =
     "usage: gpusplit fit RUNS.csv [--json] [--allreduce DIR] [--leave-source-out]\n"
-    "       gpusplit fit --serving RUNS.csv [--held-out MORE.csv] [--json]\n"
+    "       gpusplit fit --serving RUNS.csv [--more MORE.csv] [--held-out OTHER.csv] [--json]\n"
     "\n"
     "Fits the achieved efficiency to measured decode runs (a CSV in the format of\n"
     "../shared/reference/decode-measured/runs.csv): the share of the memory bandwidth a step\n"
@@ -22,13 +22,14 @@ static const char FIT_HEAD[] =
     "\n"
     "With --serving, fits each engine's served-step figures (data/serving.json: the step's\n"
     "FLOP/s share, the host time a sequence a step, the overlap share) to the rows of the\n"
-    "fitted sources (P1, P2) of a serving runs file, each priced as gpusplit serve prices it;\n"
+    "fitted sources (P1, P2 and the gathered F1, F3 to F6) of a serving runs file and of\n"
+    "--more's file of the same columns, each row priced as gpusplit serve prices it;\n"
     "--held-out adds a file of runs the fit never sees to the summary's held-out medians;\n"
     "--json prints data/serving.json.\n"
     "\n";
 
 typedef struct {
-  const char *path, *dir, *serving, *held_out;
+  const char *path, *dir, *serving, *more, *held_out;
   int json, left_out;
 } fit_flags;
 
@@ -36,6 +37,8 @@ typedef struct {
 static const gs_flag FIT_FLAGS[] = {
     GS_PATH("RUNS.csv", NULL, AT(path), NULL),
     GS_PATH("--serving", "FILE", AT(serving), "measured serving runs: the serving fit instead"),
+    GS_PATH("--more", "FILE", AT(more), "with --serving: more serving runs read after RUNS.csv's, as its rows are\n"
+                                        "(tests/measured/serving-fit-gathered.csv)"),
     GS_PATH("--held-out", "FILE", AT(held_out), "with --serving: more serving runs, none fitted, whose errors\n"
                                                 "join the held-out medians of the summary"),
     GS_SWITCH("--json", AT(json), 0, "data/efficiency.json's text instead of the table"),
@@ -44,15 +47,15 @@ static const gs_flag FIT_FLAGS[] = {
 };
 
 int cli_fit(int argc, char **argv) {
-  fit_flags f = {NULL, "tests/measured", NULL, NULL, 0, 0};
+  fit_flags f = {NULL, "tests/measured", NULL, NULL, NULL, 0, 0};
   gs_flag_set set = {FIT_FLAGS, sizeof FIT_FLAGS / sizeof FIT_FLAGS[0], &f, NULL, NULL};
   int rc = cli_flags_or_help(&set, 1, argc, argv, FIT_HEAD, "");
   if (rc != CLI_OK) return rc == CLI_HELPED ? CLI_OK : rc;
   if (f.serving) {
-    if (f.path || f.left_out) return cli_bad("fit: --serving FILE takes only --held-out and --json");
-    return cli_fit_serving(f.serving, f.held_out, f.json);
+    if (f.path || f.left_out) return cli_bad("fit: --serving FILE takes only --more, --held-out and --json");
+    return cli_fit_serving(f.serving, f.more, f.held_out, f.json);
   }
-  if (f.held_out) return cli_bad("fit: --held-out FILE goes with --serving");
+  if (f.held_out || f.more) return cli_bad("fit: --held-out FILE and --more FILE go with --serving");
   if (!f.path) return cli_bad("fit: RUNS.csv is needed (or --serving FILE)");
   return cli_fit_file(f.path, f.dir, f.json, f.left_out);
 }

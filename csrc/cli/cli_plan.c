@@ -376,8 +376,8 @@ static void served_table(const plan_options *o, const cli_report_options *r, con
     int pooled = gs_engine_defaults(a->engine, &s->gpu, s->gpu_text.key, 1, &e, &err) == GS_OK && e.figures_pooled;
     printf(" on %s, up to %llu GPUs, served by %s's scheduler simulated step by step (its step fitted: data/serving.json%s%s%s)\n",
            s->gpu_text.name, (unsigned long long)a->gpus_max, a->engine ? a->engine : "vllm",
-           pooled ? "; no run of " : "", pooled ? (a->engine ? a->engine : "vllm") : "",
-           pooled ? " is among its runs: its step takes the figures fitted to all of them pooled" : "");
+           pooled ? "; fewer than 6 runs of " : "", pooled ? (a->engine ? a->engine : "vllm") : "",
+           pooled ? " are among its runs: its step takes the figures fitted to all of them pooled" : "");
   }
   printf("Assumptions: %s\n", s->assumptions);
   if (a->has_load) printf("Load: the deployment's, given; each layout with the fewest replicas that hold it within the targets.\n");

@@ -195,8 +195,8 @@ static void print_table(const gs_setting *s, const serve_options *o, const gs_sc
   else if (o->lf.load.kind == GS_LOAD_OPEN) printf("Poisson at %s a second (seed %llu)", gs_plain(a, sizeof a, o->lf.load.rate), (unsigned long long)o->lf.load.seed);
   else printf("all sent at once");
   printf("\nAssumptions: %s\nServing: %s\nFitted: %s%s%s%s\n\n", s->assumptions, serving, GS_SERVING_TABLE.summary,
-         e->figures_pooled ? "; no run of " : "", e->figures_pooled ? gs_engine_name(e->kind) : "",
-         e->figures_pooled ? " is among them: its step takes the figures fitted to all of them pooled" : "");
+         e->figures_pooled ? "; fewer than 6 runs of " : "", e->figures_pooled ? gs_engine_name(e->kind) : "",
+         e->figures_pooled ? " are among them: its step takes the figures fitted to all of them pooled" : "");
   printf("  %-28s %12s %12s %12s %12s\n", "ms", "mean", "p50", "p90", "p99");
   print_dist_row("time to first token", &r->ttft);
   print_dist_row("time per output token", &r->tpot);

@@ -21,20 +21,36 @@ static void work_close(fit_serving_work *w) {
   free(w->sp.itl);
 }
 
-/* The file read, each row mapped, room for the largest load. */
-static int work_open(const char *path, fit_serving_work *w) {
+/* path's runs parsed into runs (rows past its first `from`, which are kept). */
+static int parse_file(const char *path, gs_runs_scratch *scratch, gs_serving_runs *runs, size_t from) {
+  static gs_serving_runs read;
   char *text;
-  size_t len, cap;
-  gs_serving_runs *runs;
-  gs_runs_scratch *scratch = malloc(sizeof *scratch);
+  size_t len;
   gs_error err;
   int rc;
+  if ((rc = cli_read_file(path, GS_RUNS_MAX_BYTES, "a serving runs file", &text, &len)) != CLI_OK) return rc;
+  rc = gs_serving_runs_parse(text, len, scratch, from ? &read : runs, &err) != GS_OK ? cli_bad_error(path, &err) : CLI_OK;
+  free(text);
+  if (rc != CLI_OK || !from) return rc;
+  if (read.count > GS_SERVING_RUNS_MAX - from)
+    return cli_bad("%s: its %zu rows and the %zu before them are more than the %d a reading holds", path, read.count, from,
+                   GS_SERVING_RUNS_MAX);
+  memcpy(runs->rows + from, read.rows, read.count * sizeof read.rows[0]);
+  runs->count = from + read.count;
+  return CLI_OK;
+}
+
+/* The file read (and more's rows after its own, each file's errors named by its own path
+ * and line), each row mapped, room for the largest load. */
+static int work_open(const char *path, const char *more, fit_serving_work *w) {
+  size_t cap;
+  gs_serving_runs *runs;
+  gs_runs_scratch *scratch = malloc(sizeof *scratch);
+  int rc = CLI_OK;
   memset(w, 0, sizeof *w);
   if (!scratch) return cli_bad("%s: out of memory", path);
-  if ((rc = cli_read_file(path, GS_RUNS_MAX_BYTES, "a serving runs file", &text, &len)) != CLI_OK) return free(scratch), rc;
   if (!(runs = malloc(sizeof *runs))) rc = cli_bad("%s: out of memory", path);
-  else if (gs_serving_runs_parse(text, len, scratch, runs, &err) != GS_OK) rc = cli_bad_error(path, &err);
-  free(text);
+  else if ((rc = parse_file(path, scratch, runs, 0)) == CLI_OK && more) rc = parse_file(more, scratch, runs, runs->count);
   free(scratch);
   if (rc != CLI_OK) return free(runs), rc;
   w->runs = runs;
@@ -112,13 +128,15 @@ static void print_row(const serving_row *r, const serving_priced *p) {
   printf("%s\n", r->fitted ? "  (fitted)" : "");
 }
 
-static void print_table(const char *path, const fit_serving_work *w) {
+static void print_table(const char *path, const char *more, const fit_serving_work *w) {
   size_t i;
+  char sources[96];
   printf("Serving runs of ");
   cli_put_text(stdout, path);
+  if (more) printf(" and "), cli_put_text(stdout, more);
   printf(" priced as `gpusplit serve` prices them (data/serving.json's step figures).\n"
-         "Fitted sources: %s, %s (tests/measured/serving-runs-README.md); every other source is held out.\n\n",
-         FIT_SERVING_SOURCES[0], FIT_SERVING_SOURCES[1]);
+         "Fitted sources: %s (tests/measured/serving-runs-README.md,\nserving-fit-gathered-README.md); every other source is held out.\n\n",
+         fit_serving_sources_text(sources, sizeof sources));
   printf("%-6s%-5s %-8s %-15s %-20s %-18s %9s %9s %7s %9s %9s %7s %9s %9s %7s\n", "id", "src", "engine", "model", "gpu", "layout",
          "tok/s", "priced", "error", "tpot ms", "priced", "error", "ttft ms", "priced", "error");
   for (i = 0; i < w->runs->count; i++)
@@ -202,12 +220,12 @@ static int left_out(fit_serving_work *w) {
   return CLI_OK;
 }
 
-int cli_validate_serving(const char *path, int leave_out) {
+int cli_validate_serving(const char *path, const char *more, int leave_out) {
   fit_serving_work w;
   int rc;
-  if ((rc = work_open(path, &w)) != CLI_OK) return rc;
+  if ((rc = work_open(path, more, &w)) != CLI_OK) return rc;
   fit_serving_price_all(&w, NULL);
-  print_table(path, &w);
+  print_table(path, more, &w);
   medians_head("median |error| (rows)");
   medians_line("fitted sources", &w, FIT_KEEP_FITTED, NULL);
   medians_line("held-out sources", &w, FIT_KEEP_HELD, NULL);
@@ -219,7 +237,7 @@ int cli_validate_serving(const char *path, int leave_out) {
   return rc;
 }
 
-int cli_fit_serving(const char *path, const char *held_out, int json) {
+int cli_fit_serving(const char *path, const char *more_path, const char *held_out, int json) {
   static fit_serving_result fits;
   fit_serving_work w, more;
   char sum[512];
@@ -227,8 +245,8 @@ int cli_fit_serving(const char *path, const char *held_out, int json) {
   gs_error err;
   gs_out o = cli_out(stdout);
   int rc;
-  if ((rc = work_open(path, &w)) != CLI_OK) return rc;
-  if (held_out && (rc = work_open(held_out, &more)) != CLI_OK) return work_close(&w), rc;
+  if ((rc = work_open(path, more_path, &w)) != CLI_OK) return rc;
+  if (held_out && (rc = work_open(held_out, NULL, &more)) != CLI_OK) return work_close(&w), rc;
   if (fit_serving_all(&w, NULL, &fits, &err) != GS_OK) rc = cli_bad_error(path, &err);
   if (rc == CLI_OK) {
     /* the other file's rows priced with this fit; rows of a fitted source there stay out of the held-out medians */

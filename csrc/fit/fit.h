@@ -86,10 +86,13 @@ void fit_note_left_out(const gs_runs *runs, const priced_run *p, const left_out_
  * Each row of a serving runs file (gs_serving_runs_parse) priced as `gpusplit serve`
  * prices it, and the serving fit: per engine, the step figures of data/serving.json
  * (gs_serving_fit) searched on the fitted sources' rows. */
-#define FIT_SERVING_SOURCE_COUNT 2
+#define FIT_SERVING_SOURCE_COUNT 7
 extern const char *const FIT_SERVING_SOURCES[FIT_SERVING_SOURCE_COUNT];
-/* 1 when the serving fit sees the source (tests/measured/serving-runs-README.md). */
+/* 1 when the serving fit sees the source (tests/measured/serving-runs-README.md,
+ * serving-fit-gathered-README.md). */
 int fit_serving_fitted(const char *source);
+/* The fitted sources as words: "P1, P2, ... and F6". */
+const char *fit_serving_sources_text(char *buf, size_t cap);
 /* The engine serve simulates for a row's software ("trt-llm", "vllm", "sglang", "lmdeploy"), or
  * NULL. */
 const char *fit_serving_engine(const char *software);

@@ -4,6 +4,7 @@
  * - flops_share: the achieved share of the GPU's FLOP/s of a served step (--step-flops-share);
  * - seq_us: the engine's host time a step for each sequence it holds (--seq-us);
  * - overlap_share: busy = max(read, compute) + share x min (--overlap-share).
+ * An engine of fewer than FIT_MIN_RUNS rows takes the pooled figures (fit_one).
  * A coordinate search over a grid of each, from (0.5, 0, 0), three rounds, minimising the
  * mean over sources of the mean |log(priced / measured)| of every figure a row gives
  * (output tokens a second, and time per output token and to the first token where
@@ -113,7 +114,10 @@ static void fit_one(const serving_row *rows, const int *use, size_t n, int kind,
     mine[i] = use[i] && (kind < 0 || rows[i].engine.kind == kind);
     count += (uint64_t)mine[i];
   }
-  if (count == 0) return;
+  /* an engine of fewer rows takes the pooled figures, as the decode fit gives an engine of
+   * fewer than FIT_MIN_RUNS runs every engine's pooled (fit_runs.c): three figures are not
+   * fitted to one or two rows. Added 2026-12-07 (README), when vLLM's fitted rows became one */
+  if (count == 0 || (kind >= 0 && count < FIT_MIN_RUNS)) return;
   out->loss[out->count] = fit_serving_search(rows, mine, n, sp, f);
   f->kind = kind;
   f->rows = count;
@@ -128,7 +132,7 @@ int fit_serving(const serving_row *rows, const int *use, size_t n, gs_serve_spac
   memset(out, 0, sizeof *out);
   if (n > GS_SERVING_RUNS_MAX) return gs_fail(err, GS_ERR_RANGE, "runs", "more than %d", GS_SERVING_RUNS_MAX);
   for (k = 0; k < sizeof ORDER / sizeof ORDER[0]; k++) fit_one(rows, use, n, ORDER[k], sp, out, mine);
-  if (out->count == 0) return gs_fail(err, GS_ERR_NONE_FITS, "runs", "no row of the fitted sources can be priced");
   fit_one(rows, use, n, -1, sp, out, mine);
+  if (out->count == 0) return gs_fail(err, GS_ERR_NONE_FITS, "runs", "no row of the fitted sources can be priced");
   return GS_OK;
 }

@@ -43,8 +43,10 @@
 #include "fit/fit.h"
 
 /* The sources the serving fit sees; every other is held out (tests/measured/
- * serving-runs-README.md, decided 2026-12-05 before any held-out row was priced). */
-const char *const FIT_SERVING_SOURCES[FIT_SERVING_SOURCE_COUNT] = {"P1", "P2"};
+ * serving-runs-README.md, decided 2026-12-05 before any held-out row was priced). F1 and F3-F6
+ * are tests/measured/serving-fit-gathered.csv's, gathered for the fit and decided fitted on
+ * 2026-12-07 before any of their rows was priced; F2 was left out (its README says why). */
+const char *const FIT_SERVING_SOURCES[FIT_SERVING_SOURCE_COUNT] = {"P1", "P2", "F1", "F3", "F4", "F5", "F6"};
 
 /* The repository's model name (organisation and quantisation dropped) and its key. */
 static const char *const MODEL_NAMES[][2] = {
@@ -58,6 +60,13 @@ static const char *const MODEL_NAMES[][2] = {
     {"Llama-3.1-8B", "8b"},                       {"Llama-3.1-8B-Instruct", "8b"},
     {"Llama-3.1-70B", "70b"},                     {"Llama-3.1-70B-Instruct", "70b"},
     {"Llama-3.1-405B", "405b"},                   {"Llama-2-7b-hf", "llama-2-7b"},
+    /* serving-fit-gathered.csv's (2026-12-07, before any was priced): a checkpoint of the same
+     * shapes as the catalogue's entry, a later instruct tune (Qwen3's 2507, DeepSeek-R1-0528),
+     * another publisher's quantisation (neuralmagic's Meta-Llama-3.1-70B-Instruct, -FP8 dropped)
+     * or the catalogue's own repository (Mistral-7B-Instruct-v0.3, Kimi-K2-Instruct) */
+    {"Qwen3-235B-A22B-Instruct-2507", "qwen3-235b-a22b"}, {"DeepSeek-R1-0528", "deepseek-v3"},
+    {"DeepSeek-R1-0528-FP4-v2", "deepseek-v3"},   {"Meta-Llama-3.1-70B-Instruct", "70b"},
+    {"Mistral-7B-Instruct-v0.3", "mistral-7b"},   {"Kimi-K2-Instruct", "kimi-k2"},
     {"Llama-2-13b-hf", "llama-2-13b"},            {"Mixtral-8x7B-v0.1", "mixtral-8x7b"},
     {"gpt-oss-20b", "gpt-oss-20b"},               {"gpt-oss-120b", "gpt-oss-120b"},
     /* DeepSeek-R1's config.json is DeepSeek-V3's field for field, its FP8 quantization too
@@ -169,6 +178,15 @@ const char *fit_serving_engine(const char *software) {
   for (i = 0; i < sizeof NAMES / sizeof NAMES[0]; i++)
     if ((at = first_at(software, NAMES[i][0])) && (!best || at < best)) best = at, pick = i;
   return best ? NAMES[pick][1] : NULL;
+}
+
+const char *fit_serving_sources_text(char *buf, size_t cap) {
+  size_t i, at = 0;
+  buf[0] = '\0';
+  for (i = 0; i < FIT_SERVING_SOURCE_COUNT && at < cap; i++)
+    at += (size_t)gs_format(buf + at, cap - at, "%s%s", i == 0 ? "" : i + 1 == FIT_SERVING_SOURCE_COUNT ? " and " : ", ",
+                            FIT_SERVING_SOURCES[i]);
+  return buf;
 }
 
 int fit_serving_fitted(const char *source) {

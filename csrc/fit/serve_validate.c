@@ -140,16 +140,16 @@ static const char *median_text(char *buf, size_t cap, const fit_serving_work *w,
 }
 
 void fit_serving_summary(char *buf, size_t cap, const fit_serving_work *w, const fit_serving_work *more, const char *more_name) {
-  char a[64], b[64], c[64], also[96] = "";
+  char a[64], b[64], c[64], also[96] = "", sources[96];
   size_t i, n = 0;
   const char *base = more_name ? strrchr(more_name, '/') : NULL;
   base = base ? base + 1 : more_name;
   for (i = 0; i < w->runs->count; i++) n += (size_t)w->use[i];
   if (more) gs_format(also, sizeof also, " (the other sources' and %s's)", base && strlen(base) <= 64 ? base : "the --held-out file");
   gs_format(buf, cap,
-            "fitted to %zu measured serving runs of %s and %s (tensor parallel and pipelines); held out%s, median |error| "
+            "fitted to %zu measured serving runs of %s (tensor parallel and pipelines); held out%s, median |error| "
             "(runs): time per output token %s, output tokens a second %s, first token %s",
-            n, FIT_SERVING_SOURCES[0], FIT_SERVING_SOURCES[1], also,
+            n, fit_serving_sources_text(sources, sizeof sources), also,
             median_text(a, sizeof a, w, more, FIT_TPOT), median_text(b, sizeof b, w, more, FIT_TPUT),
             median_text(c, sizeof c, w, more, FIT_TTFT));
 }
@@ -160,7 +160,7 @@ const char *fit_serving_engine_label(int kind) {
 
 void fit_serving_json(const gs_out *o, const fit_serving_result *fits, const char *summary) {
   size_t i;
-  gs_out_text(o, "{\"_source\":\"gpusplit fit --serving tests/measured/serving-runs.csv --held-out tests/measured/serving-gathered.csv --json: each engine's served-step figures "
+  gs_out_text(o, "{\"_source\":\"gpusplit fit --serving tests/measured/serving-runs.csv --more tests/measured/serving-fit-gathered.csv --held-out tests/measured/serving-gathered.csv --json: each engine's served-step figures "
                  "fitted to the fitted sources' rows (csrc/fit/serve_fit.c: a coordinate search over a grid minimising the mean "
                  "|log error|, sources weighted alike); make test-reference checks this file equals the fit\",\"summary\":");
   gs_out_json_string(o, summary);

@@ -513,10 +513,15 @@ bad "serving_rate.csv: note: line 2: rate_qps= must be followed by a number" val
 printf 'id,hf_repo,gpu,tp,input_tokens,output_tokens,throughput_tok_s,note\nx,a/b,H100,1,10,10,5,"G1; rate_qps=0"\n' >"$tmp/serving_rate0.csv"
 bad "serving_rate0.csv: note: line 2: rate_qps must be a number above 0" validate --serving "$tmp/serving_rate0.csv"
 bad "validate: --runs and --serving are two files; give one" validate --runs "$tmp/one_run.csv" --serving "$tmp/one_run.csv"
-bad "fit: --serving FILE takes only --held-out and --json" fit --serving "$tmp/serving_bad.csv" "$tmp/one_run.csv"
-bad "fit: --held-out FILE goes with --serving" fit "$tmp/one_run.csv" --held-out "$tmp/one_run.csv"
+bad "fit: --serving FILE takes only --more, --held-out and --json" fit --serving "$tmp/serving_bad.csv" "$tmp/one_run.csv"
+bad "fit: --held-out FILE and --more FILE go with --serving" fit "$tmp/one_run.csv" --held-out "$tmp/one_run.csv"
+bad "fit: --held-out FILE and --more FILE go with --serving" fit "$tmp/one_run.csv" --more "$tmp/one_run.csv"
+bad "validate: --more FILE goes with --serving FILE" validate --more "$tmp/serving_bad.csv"
+# a bad row of --more's file is named by that file and its own line, not the first file's
+bad "serving_bad.csv: throughput_tok_s: line 2: must be a number" validate --serving tests/measured/serving-runs.csv --more "$tmp/serving_bad.csv"
+bad "serving_bad.csv: throughput_tok_s: line 2: must be a number" fit --serving tests/measured/serving-runs.csv --more "$tmp/serving_bad.csv"
 bad "serving_bad.csv: throughput_tok_s: line 2: must be a number" fit --serving tests/measured/serving-runs.csv --held-out "$tmp/serving_bad.csv"
-bad "validate: --serving FILE takes only --leave-source-out" validate --serving "$tmp/serving_bad.csv" --name x
+bad "validate: --serving FILE takes only --more and --leave-source-out" validate --serving "$tmp/serving_bad.csv" --name x
 far=$(printf '%04200d' 0)
 bad "--allreduce;the folder's path is 4200 bytes, longer than;$far" fit --allreduce "$far" "$tmp/one_run.csv"
 # --leave-source-out: at most 32 sources, checked before any fit (a fit of these 1,024 runs

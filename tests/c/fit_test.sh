@@ -486,6 +486,17 @@ mx_priced() { awk -v id="$1" '$1 == id { sub(/.* at once +/, ""); print $2 }' "$
 check "a gpt-oss row at 4 bits is priced as its checkpoint stores it: as the row without bits, not as every weight at 16" \
   awk -v a="$(mx_priced x4)" -v b="$(mx_priced xs)" -v c="$(mx_priced x16)" 'BEGIN { exit !(a == b && a + 0 > 0 && a != c) }'
 
+# --more's rows are read after the first file's: a row of a gathered fit source (F5) there is
+# fitted, one of a held-out source (G1) is not, and both are priced (serving-fit-gathered-README.md).
+cat > "$tmp/more.csv" <<'CSV'
+id,model,hf_repo,weight_bits,kv_bits,gpu,gpus_per_server,servers,intra_link,inter_link,tp,pp,ep,dp,attn_dp,concurrency,input_tokens,output_tokens,throughput_tok_s,throughput_per_gpu_tok_s,itl_ms,ttft_ms,software,date,source,note
+mf,Llama-3.1-70B,meta-llama/Llama-3.1-70B,16,,A100-SXM4-80GB,8,1,,,8,1,,1,,16,500,500,500,62.5,26,265,SGLang 0.5.6,2025,x,"F5; hand-made"
+mg,Llama-3.1-70B,meta-llama/Llama-3.1-70B,16,,A100-SXM4-80GB,8,1,,,8,1,,1,,16,500,500,500,62.5,26,265,SGLang 0.5.6,2025,x,"G1; hand-made"
+CSV
+"$binary" validate --serving tests/measured/serving-runs.csv --more "$tmp/more.csv" > "$tmp/more" 2>&1
+check "validate --serving A --more B prices B's rows after A's, an F source's fitted and a G source's held out" \
+  sh -c "grep -q '^s013 .*(fitted)' '$tmp/more' && grep -q '^mf .*(fitted)\$' '$tmp/more' && grep -q '^mg ' '$tmp/more' && ! grep -q '^mg .*(fitted)' '$tmp/more'"
+
 # DeepSeek-R1's config is DeepSeek-V3's (serve_rows.c cites both files): an R1 row is priced
 # as the catalogue's deepseek-v3, and a repository the catalogue lacks is still refused.
 cat > "$tmp/r1.csv" <<'CSV'
@@ -561,10 +572,11 @@ check "a note's max-num-seqs 4 caps the step: shorter tokens, later first tokens
       'BEGIN { exit !(t1 + 0 > 0 && t1 + 0 < t2 + 0 && f1 + 0 > f2 + 0 && t3 == t2 && t4 == t2 && t5 == t1) }'
 
 # TP with PP on one server (P2's s075, TP2 x PP4 on 8 RTX PRO 6000): four groups of two slices,
-# priced, and kept out of the fit (data/serving.json still holds 40 runs).
+# priced, and kept out of the fit (data/serving.json holds 93 runs: serving-runs.csv's 40
+# without it, and the 53 of serving-fit-gathered.csv that the fit takes).
 "$binary" validate --serving tests/measured/serving-runs.csv > "$tmp/tppp" 2>&1
-check "TP2 x PP4 on one server is priced as four groups of two slices, and the fit keeps its 40 runs" \
-  sh -c "grep -q '^s075 .* tp2pp4 x1 at once ' '$tmp/tppp' && grep -q 'fitted to 40 measured serving runs' data/serving.json"
+check "TP2 x PP4 on one server is priced as four groups of two slices, and the fit keeps its 93 runs" \
+  sh -c "grep -q '^s075 .* tp2pp4 x1 at once ' '$tmp/tppp' && grep -q 'fitted to 93 measured serving runs' data/serving.json"
 
 # Rows at different arrival rates are different loads: with s123 measured at 5 requests a
 # second (its note's rate_qps=5) and s124 all at once, the file holds no pair and no group.

@@ -9,11 +9,11 @@
 2. validate --serving prices a row as serve prices it: rows made at data/serving.json's own
    figures are 0.0% off in every figure, and a row of a GPU the catalogue lacks is named
    with its reason.
-3. The committed data/serving.json is the fit's output on tests/measured/serving-runs.csv,
-   its summary's held-out medians over serving-gathered.csv too, byte for byte: nobody edits
-   a figure by hand.
+3. The committed data/serving.json is the fit's output on tests/measured/serving-runs.csv and
+   serving-fit-gathered.csv, its summary's held-out medians over serving-gathered.csv too,
+   byte for byte: nobody edits a figure by hand.
 
-Usage: tests/reference/check_serve_fit.py BINARY   (about 15 s of CPU: the second check)
+Usage: tests/reference/check_serve_fit.py BINARY   (about 2.5 min of CPU: the third check)
 """
 import csv
 import io
@@ -28,7 +28,9 @@ KNOWN = (0.6, 50, 0.5)
 SETTINGS = [("nvidia/Llama-3.3-70B-Instruct-FP8", "llama-3.3-70b", "H100-SXM5-80GB", "h100-sxm", 2, 8, 1, 1000, 100),
             ("nvidia/Llama-3.3-70B-Instruct-FP8", "llama-3.3-70b", "H100-SXM5-80GB", "h100-sxm", 2, 8, 256, 1000, 100),
             ("nvidia/Llama-3.3-70B-Instruct-FP8", "llama-3.3-70b", "H200-SXM-141GB", "h200", 1, 8, 64, 4000, 20),
-            ("Qwen/Qwen3-30B-A3B", "qwen3-30b-a3b", "H100-SXM5-80GB", "h100-sxm", 1, 16, 128, 500, 300)]
+            ("Qwen/Qwen3-30B-A3B", "qwen3-30b-a3b", "H100-SXM5-80GB", "h100-sxm", 1, 16, 128, 500, 300),
+            ("Qwen/Qwen3-30B-A3B", "qwen3-30b-a3b", "H100-SXM5-80GB", "h100-sxm", 2, 16, 32, 2000, 200),
+            ("nvidia/Llama-3.3-70B-Instruct-FP8", "llama-3.3-70b", "H200-SXM-141GB", "h200", 2, 8, 16, 500, 500)]
 COLUMNS = ["id", "hf_repo", "weight_bits", "gpu", "tp", "pp", "dp", "ep", "attn_dp", "concurrency", "input_tokens",
            "output_tokens", "throughput_tok_s", "itl_ms", "ttft_ms", "software", "note"]
 
@@ -78,21 +80,24 @@ def main():
     # rows of a held-out source, made at other figures, change nothing
     held = made_rows(binary, (0.2, 200, 0), "P12", len(SETTINGS))
     assert fit(binary, fitted + held) == got, "a held-out source's rows moved the fit"
-    print(f"ok: the serving fit recovers {KNOWN} from {len(fitted)} made runs; held-out rows do not move it")
+    # an engine of fewer than 6 fitted rows (FIT_MIN_RUNS) takes the pooled figures: no fit of its own
+    assert set(fit(binary, fitted[:5])) == {"any"}, "an engine of 5 rows was given figures of its own"
+    print(f"ok: the serving fit recovers {KNOWN} from {len(fitted)} made runs, none for an engine of 5; held-out rows do not move it")
     rows = made_rows(binary, None, "P2", 0)
     rows.append(dict(rows[0], id="m9", gpu="H100-80GB (variant not stated)"))
     out = run_on(binary, rows, ["validate", "--serving"])
-    lines = [line for line in out.split("\n") if line[:2] in ("m0", "m1", "m2", "m3")]
-    assert len(lines) == 4 and all(line.count("0.0%") == 3 for line in lines), out
-    assert re.search(r"\nfitted sources +0\.0% \(4\) +0\.0% \(4\) +0\.0% \(4\)\n", out), out
+    lines = [line for line in out.split("\n") if line[:2] in ("m0", "m1", "m2", "m3", "m4", "m5")]
+    assert len(lines) == 6 and all(line.count("0.0%") == 3 for line in lines), out
+    assert re.search(r"\nfitted sources +0\.0% \(6\) +0\.0% \(6\) +0\.0% \(6\)\n", out), out
     assert "  m9 (P2): GPU not in the catalogue (or its variant not stated)" in out, out
     print("ok: validate --serving prices made rows 0.0% off and names the row it cannot price")
-    run = subprocess.run([binary, "fit", "--serving", "tests/measured/serving-runs.csv", "--held-out",
-                          "tests/measured/serving-gathered.csv", "--json"], capture_output=True, text=True, check=True)
+    run = subprocess.run([binary, "fit", "--serving", "tests/measured/serving-runs.csv", "--more",
+                          "tests/measured/serving-fit-gathered.csv", "--held-out", "tests/measured/serving-gathered.csv",
+                          "--json"], capture_output=True, text=True, check=True)
     committed = open("data/serving.json", encoding="utf-8").read()
     assert run.stdout == committed, "data/serving.json is not the fit's output: run make serving"
-    print("ok: data/serving.json is gpusplit fit --serving tests/measured/serving-runs.csv --held-out "
-          "tests/measured/serving-gathered.csv --json")
+    print("ok: data/serving.json is gpusplit fit --serving tests/measured/serving-runs.csv --more "
+          "tests/measured/serving-fit-gathered.csv --held-out tests/measured/serving-gathered.csv --json")
     print("3 passed, 0 failed")  # the line scripts/run-suite.sh counts (its plain format); any failed assert exits first
 
 
