@@ -23,20 +23,20 @@ static void work_close(fit_serving_work *w) {
 
 /* path's runs parsed into runs (rows past its first `from`, which are kept). */
 static int parse_file(const char *path, gs_runs_scratch *scratch, gs_serving_runs *runs, size_t from) {
-  static gs_serving_runs read;
+  static gs_serving_runs extra; /* large: one reading at a time */
   char *text;
   size_t len;
   gs_error err;
   int rc;
   if ((rc = cli_read_file(path, GS_RUNS_MAX_BYTES, "a serving runs file", &text, &len)) != CLI_OK) return rc;
-  rc = gs_serving_runs_parse(text, len, scratch, from ? &read : runs, &err) != GS_OK ? cli_bad_error(path, &err) : CLI_OK;
+  rc = gs_serving_runs_parse(text, len, scratch, from ? &extra : runs, &err) != GS_OK ? cli_bad_error(path, &err) : CLI_OK;
   free(text);
   if (rc != CLI_OK || !from) return rc;
-  if (read.count > GS_SERVING_RUNS_MAX - from)
-    return cli_bad("%s: its %zu rows and the %zu before them are more than the %d a reading holds", path, read.count, from,
+  if (extra.count > GS_SERVING_RUNS_MAX - from)
+    return cli_bad("%s: its %zu rows and the %zu before them are more than the %d a reading holds", path, extra.count, from,
                    GS_SERVING_RUNS_MAX);
-  memcpy(runs->rows + from, read.rows, read.count * sizeof read.rows[0]);
-  runs->count = from + read.count;
+  memcpy(runs->rows + from, extra.rows, extra.count * sizeof extra.rows[0]);
+  runs->count = from + extra.count;
   return CLI_OK;
 }
 

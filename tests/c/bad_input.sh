@@ -520,6 +520,9 @@ bad "validate: --more FILE goes with --serving FILE" validate --more "$tmp/servi
 # a bad row of --more's file is named by that file and its own line, not the first file's
 bad "serving_bad.csv: throughput_tok_s: line 2: must be a number" validate --serving tests/measured/serving-runs.csv --more "$tmp/serving_bad.csv"
 bad "serving_bad.csv: throughput_tok_s: line 2: must be a number" fit --serving tests/measured/serving-runs.csv --more "$tmp/serving_bad.csv"
+# the two files' rows together are bounded as one file's are (512)
+awk 'BEGIN { print "id,hf_repo,gpu,tp,input_tokens,output_tokens,throughput_tok_s"; for (i = 0; i < 500; i++) print "x" i ",a/b,H100,1,10,10,5" }' >"$tmp/serving_500.csv"
+bad "serving_500.csv: its 500 rows and the 73 before them are more than the 512 a reading holds" validate --serving tests/measured/serving-runs.csv --more "$tmp/serving_500.csv"
 bad "serving_bad.csv: throughput_tok_s: line 2: must be a number" fit --serving tests/measured/serving-runs.csv --held-out "$tmp/serving_bad.csv"
 bad "validate: --serving FILE takes only --more and --leave-source-out" validate --serving "$tmp/serving_bad.csv" --name x
 far=$(printf '%04200d' 0)
