@@ -116,7 +116,7 @@ static void fit_one(const serving_row *rows, const int *use, size_t n, int kind,
   }
   /* an engine of fewer rows takes the pooled figures, as the decode fit gives an engine of
    * fewer than FIT_MIN_RUNS runs every engine's pooled (fit_runs.c): three figures are not
-   * fitted to one or two rows. Added 2026-12-07 (README), when vLLM's fitted rows became one */
+   * fitted to one or two rows. Added 2026-12-07 (docs/ACCURACY.md's rules), when vLLM's fitted rows became one */
   if (count == 0 || (kind >= 0 && count < FIT_MIN_RUNS)) return;
   out->loss[out->count] = fit_serving_search(rows, mine, n, sp, f);
   f->kind = kind;

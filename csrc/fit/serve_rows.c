@@ -29,7 +29,7 @@
  * - limits: a row whose software names trtllm-bench and the PyTorch backend takes the limits
  *   trtllm-bench sets from its model, GPUs and lengths (csrc/serve/bench_limits.c; added on
  *   2026-12-06 after reading G3's held-out errors: its 8,192-token prompts ran one at a time
- *   under the engine's 8,192-token default, which trtllm-bench raises; the README says so);
+ *   under the engine's 8,192-token default, which trtllm-bench raises; docs/ACCURACY.md lists the rule);
  *   TensorRT-LLM v0.17's engine path (G2) was not read and keeps the engine's defaults;
  * - load: a row with a concurrency is a closed loop of that many, max(1000, it) requests;
  *   one without is every request sent at once (trtllm-bench's throughput runs at infinite
@@ -282,7 +282,7 @@ int fit_serving_row(const gs_serving_run *r, serving_row *out) {
   /* a row's 4 bits on a checkpoint whose routed experts are stored MXFP4 (gpt-oss) are that
    * checkpoint's own: priced as stored, its other weights at 16 bits, as the decode runs' rows
    * are (runs_setting.c). Until 2026-12-07 every weight was priced at 4 bits and multiplied at
-   * the FP4 peak where the GPU has one; changed after reading G3's held-out errors (README) */
+   * the FP4 peak where the GPU has one; changed after reading G3's held-out errors (docs/ACCURACY.md's rules) */
   if (q.bits == 4 && stored_mxfp4(&q)) q.bits = 0;
   if (gs_resolve(&q, &s, &err) != GS_OK) return gs_format(out->why, sizeof out->why, "refused: %s: %s", err.field, err.what), 0;
   /* tp x pp on one server: pp groups of tp slices, each group a "server" of tp GPUs joined to
