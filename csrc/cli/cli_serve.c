@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "read/efficiency.h"
 
 static const char SERVE_HEAD[] =
     "usage: gpusplit serve --model M --gpu G --counts N [--split S] [--in-flight B]\n"
@@ -161,7 +162,7 @@ static void print_table(const gs_setting *s, const serve_options *o, const gs_sc
                         const char *serving) {
   char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP], c[GS_FIGURE_CAP];
   uint64_t copies = r->prefill_copies ? r->prefill_copies + r->decode_copies : s->replicas;
-  char spread[224] = "", ranks[96] = "", skew[64] = "";
+  char spread[224] = "", ranks[96] = "", skew[64] = "", pooled[160] = "";
   if (s->plan.experts == GS_EXPERTS_SPREAD) { /* the ranks of experts, the routing, the attention */
     if (s->plan.expert_ranks)
       snprintf(ranks, sizeof ranks, " over %llu rank%s of %llu GPUs, each expert cut over them",
@@ -194,9 +195,10 @@ static void print_table(const gs_setting *s, const serve_options *o, const gs_sc
   if (o->lf.load.kind == GS_LOAD_CLOSED) printf("%llu in flight (closed loop)", (unsigned long long)o->lf.load.concurrency);
   else if (o->lf.load.kind == GS_LOAD_OPEN) printf("Poisson at %s a second (seed %llu)", gs_plain(a, sizeof a, o->lf.load.rate), (unsigned long long)o->lf.load.seed);
   else printf("all sent at once");
-  printf("\nAssumptions: %s\nServing: %s\nFitted: %s%s%s%s\n\n", s->assumptions, serving, GS_SERVING_TABLE.summary,
-         e->figures_pooled ? "; fewer than 6 runs of " : "", e->figures_pooled ? gs_engine_name(e->kind) : "",
-         e->figures_pooled ? " are among them: its step takes the figures fitted to all of them pooled" : "");
+  if (e->figures_pooled) /* serve_fit.c gives an engine of fewer runs no figures of its own */
+    snprintf(pooled, sizeof pooled, "; fewer than %d runs of %s are among them: its step takes the figures fitted to all of them pooled",
+             FIT_MIN_RUNS, gs_engine_name(e->kind));
+  printf("\nAssumptions: %s\nServing: %s\nFitted: %s%s\n\n", s->assumptions, serving, GS_SERVING_TABLE.summary, pooled);
   printf("  %-28s %12s %12s %12s %12s\n", "ms", "mean", "p50", "p90", "p99");
   print_dist_row("time to first token", &r->ttft);
   print_dist_row("time per output token", &r->tpot);

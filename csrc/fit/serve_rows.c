@@ -255,13 +255,11 @@ static void request_of(const gs_serving_run *r, const char *model, const char *g
   q->cache_bits = r->kv_bits;
 }
 
-/* Whether the row's model, as its config stores it, keeps its routed experts in MXFP4. */
-static int stored_mxfp4(const gs_request *q) {
-  static gs_setting as_stored; /* a setting is large; validate prices one row at a time */
-  gs_request stored = *q;
+/* Whether the catalogue model, as its config stores it, keeps its routed experts in MXFP4. */
+static int stored_mxfp4(const char *model_key) {
+  gs_model m;
   gs_error err;
-  stored.bits = 0;
-  return gs_resolve(&stored, &as_stored, &err) == GS_OK && as_stored.model.routed_mxfp4;
+  return gs_builtin_model(model_key, 0, &m, &err) == GS_OK && m.routed_mxfp4;
 }
 
 /* A copy's GPUs: the attention ranks under attention data parallel (in each of pp stages),
@@ -283,7 +281,7 @@ int fit_serving_row(const gs_serving_run *r, serving_row *out) {
    * checkpoint's own: priced as stored, its other weights at 16 bits, as the decode runs' rows
    * are (runs_setting.c). Until 2026-12-07 every weight was priced at 4 bits and multiplied at
    * the FP4 peak where the GPU has one; changed after reading G3's held-out errors (docs/ACCURACY.md's rules) */
-  if (q.bits == 4 && stored_mxfp4(&q)) q.bits = 0;
+  if (q.bits == 4 && stored_mxfp4(model)) q.bits = 0;
   if (gs_resolve(&q, &s, &err) != GS_OK) return gs_format(out->why, sizeof out->why, "refused: %s: %s", err.field, err.what), 0;
   /* tp x pp on one server: pp groups of tp slices, each group a "server" of tp GPUs joined to
    * the next by the server's own link (serve --split slices-groups --per-server TP --between
