@@ -232,6 +232,8 @@ static const char *refused(const gs_serving_run *r, const char **model, const ch
     return "prefill and decode copies beside experts spread, groups or replicas";
   if (!r->tp && !r->attn_dp) return "no layout in the files read";
   if (!(r->input_tokens >= 0.5) || !(r->output_tokens >= 0.5)) return "lengths not stated";
+  /* a mean of exactly half a token rounds to none (half to even; found by fuzz_serving) */
+  if (round_even(r->input_tokens) < 1 || round_even(r->output_tokens) < 1) return "a length under one token";
   if (r->prefill_only) return "prefill-only throughput";
   if (!(r->throughput > 0 || r->itl_ms > 0 || r->ttft_ms > 0)) return "no figure in its columns";
   return NULL;
