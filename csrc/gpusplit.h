@@ -1024,6 +1024,9 @@ typedef struct {
                                   fit of every fitted run pooled (data/serving.json's "any") */
   uint64_t scheduler_steps;    /* decode steps one scheduling runs (vLLM 0.6's --num-scheduler-steps, multi-step
                                   scheduling; scheduler.c); 0 or 1: one */
+  double request_us;           /* the time a request spends before the engine's scheduler takes it (received,
+                                  tokenized, handed over: the front end), microseconds, paid once by its first
+                                  token and its whole time; a closed loop's next request pays it too; 0: none */
 } gs_scheduler;
 
 /* The peak a served step of setting s computes at, into e->flops: 4-bit weights on a GPU
@@ -1039,6 +1042,7 @@ typedef struct {
   double flops_share;   /* gs_scheduler's */
   double seq_us;        /* gs_scheduler's */
   double overlap_share; /* gs_scheduler's */
+  double request_us;    /* gs_scheduler's */
   uint64_t rows;        /* the fitted runs it was fitted on */
 } gs_serving_fit;
 #define GS_SERVING_FIT_MAX 8
@@ -1065,7 +1069,8 @@ enum gs_served_given {
   GS_GIVEN_MAX_SEQS = 1, GS_GIVEN_BATCHED = 2, GS_GIVEN_SHARE = 4, GS_GIVEN_BLOCK = 8, GS_GIVEN_OVERLAP = 16,
   GS_GIVEN_SEQ_US = 32, GS_GIVEN_FLOPS = 64, GS_GIVEN_BENCH = 8192,
   GS_GIVEN_UNCHUNKED = 16384, /* vLLM 0.6 with --enable-chunked-prefill=False (engine.c) */
-  GS_GIVEN_STEPS = 32768      /* scheduler_steps */
+  GS_GIVEN_STEPS = 32768,     /* scheduler_steps */
+  GS_GIVEN_REQUEST_US = 65536 /* request_us (report's --request-us, the same figure) */
 };
 /* The limits of `given` (enum gs_served_given bits) copied from limits into e, over its
  * defaults: serve's one layout and each layout of the served plan take them alike. */

@@ -168,8 +168,9 @@ static int serving(void) {
     return fprintf(stderr, "tables: data/serving.json: %s: %s\n", err.field, err.what), 1;
   printf("\nconst gs_serving_table GS_SERVING_TABLE = {\n .f = {\n");
   for (i = 0; i < t.count; i++)
-    printf("  {.kind = %d, .flops_share = %a, .seq_us = %a, .overlap_share = %a, .rows = UINT64_C(%llu)},\n", t.f[i].kind,
-           t.f[i].flops_share, t.f[i].seq_us, t.f[i].overlap_share, (unsigned long long)t.f[i].rows);
+    printf("  {.kind = %d, .flops_share = %a, .seq_us = %a, .overlap_share = %a, .request_us = %a, .rows = UINT64_C(%llu)},\n",
+           t.f[i].kind, t.f[i].flops_share, t.f[i].seq_us, t.f[i].overlap_share, t.f[i].request_us,
+           (unsigned long long)t.f[i].rows);
   if (!t.count) printf("  {.kind = 0},\n"); /* no empty braces in ISO C */
   printf(" },\n .count = %zu,\n", t.count);
   text("summary", t.summary);

@@ -61,9 +61,10 @@ enum cli_load_given {
   CLI_LOAD_MAX_SEQS = GS_GIVEN_MAX_SEQS, CLI_LOAD_BATCHED = GS_GIVEN_BATCHED, CLI_LOAD_SHARE = GS_GIVEN_SHARE,
   CLI_LOAD_BLOCK = GS_GIVEN_BLOCK, CLI_LOAD_OVERLAP = GS_GIVEN_OVERLAP, CLI_LOAD_SEQ_US = GS_GIVEN_SEQ_US,
   CLI_LOAD_FLOPS = GS_GIVEN_FLOPS, CLI_LOAD_BENCH = GS_GIVEN_BENCH, CLI_LOAD_UNCHUNKED = GS_GIVEN_UNCHUNKED,
-  CLI_LOAD_STEPS = GS_GIVEN_STEPS,
+  CLI_LOAD_STEPS = GS_GIVEN_STEPS, CLI_LOAD_REQUEST_US = GS_GIVEN_REQUEST_US,
   CLI_LOAD_LIMITS = GS_GIVEN_MAX_SEQS | GS_GIVEN_BATCHED | GS_GIVEN_SHARE | GS_GIVEN_BLOCK | GS_GIVEN_OVERLAP |
-                    GS_GIVEN_SEQ_US | GS_GIVEN_FLOPS | GS_GIVEN_BENCH | GS_GIVEN_UNCHUNKED | GS_GIVEN_STEPS,
+                    GS_GIVEN_SEQ_US | GS_GIVEN_FLOPS | GS_GIVEN_BENCH | GS_GIVEN_UNCHUNKED | GS_GIVEN_STEPS |
+                    GS_GIVEN_REQUEST_US,
   CLI_LOAD_CONCURRENCY = 128, CLI_LOAD_RATE = 256, CLI_LOAD_REQUESTS = 512, CLI_LOAD_OUTPUT = 1024, CLI_LOAD_SEED = 2048,
   CLI_LOAD_LENGTHS = 4096
 };
@@ -117,6 +118,8 @@ typedef struct {
   int json, explain;
   unsigned given; /* 1: --gpu-hour */
 } cli_report_flags;
+/* report_options.c: report's --request-us into a served load's engine, --flops-share refused. */
+int cli_served_efficiency(const cli_report_flags *rf, cli_load_flags *lf);
 extern const gs_flag CLI_REPORT_FLAGS[];
 extern const size_t CLI_REPORT_FLAG_N;
 /* Fills o from report's flags read: CLI_OK, CLI_HELPED (report --help, printed), or

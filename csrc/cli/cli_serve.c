@@ -19,7 +19,7 @@ static const char SERVE_HEAD[] =
     "                      [--engine vllm|sglang|trt-llm] [--limits engine|trtllm-bench]\n"
     "                      [--max-seqs N] [--max-batched-tokens N] [--memory-share F]\n"
     "                      [--block-tokens N] [--chunked-prefill on|off] [--scheduler-steps N]\n"
-    "                      [--overlap-share F] [--seq-us U]\n"
+    "                      [--overlap-share F] [--seq-us U] [--request-us U]\n"
     "                      [--step-flops-share F] [--explain] [--json]\n"
     "\n"
     "A load served by one layout, simulated step by step: requests arrive, their prompts\n"
@@ -107,6 +107,7 @@ static int read_flags(int argc, char **argv, serve_options *o, cli_report_flags 
     return cli_bad("--prefill-copies: give it with --decode-copies, one count each");
   if (o->copies_given && rf->q.replicas > 1)
     return cli_bad("--replicas: prefill and decode copies are the deployment; leave out --replicas");
+  if ((rc = cli_served_efficiency(rf, &o->lf)) != CLI_OK) return rc;
   return cli_load_check(&o->lf, rf->prompt_tokens, rf->q.engine, "serve");
 }
 
@@ -133,7 +134,8 @@ static void serving_line(char *buf, size_t cap, const gs_scheduler *e, const gs_
   snprintf(buf, cap,
            "%s's scheduler simulated step by step (max %llu sequences and %llu tokens a step%s, %s, %s; a pool of %llu "
            "blocks of %llu tokens at %s of %s); a step's busy time max(read, compute) + %s x min, computing at %s of "
-           "the peak, plus %s us a sequence%s; requests shared round-robin over the %s%s",
+           "the peak, plus %s us a sequence%s; each request %s ms in the front end before the scheduler takes it; "
+           "requests shared round-robin over the %s%s",
            gs_engine_name(e->kind), (unsigned long long)r->max_seqs, (unsigned long long)r->max_batched_tokens,
            e->bench_limits ? " as trtllm-bench sets them for this load" : "",
            !e->mixed ? (e->scheduler_steps > 1 ? steps : "a step prefills or decodes") : e->chunked ? "prefill chunks beside decodes" : "whole prompts beside decodes",
@@ -142,7 +144,7 @@ static void serving_line(char *buf, size_t cap, const gs_scheduler *e, const gs_
            gs_plain((char[32]){0}, 32, e->memory_share), e->share_of_free ? "the memory the weights leave" : "memory", share,
            e->flops_share > 0 ? gs_plain((char[32]){0}, 32, e->flops_share) : "report's share",
            gs_plain((char[32]){0}, 32, e->seq_us),
-           r->stages > 1 ? pipeline : "",
+           r->stages > 1 ? pipeline : "", gs_plain((char[32]){0}, 32, e->request_us * 1e-3),
            r->prefill_copies ? "prefill copies, each request's cache then sent over the link to the decode copies in turn "
                                "(each GPU its share at once), its first token out when the cache lands"
                              : "replicas",

@@ -58,6 +58,9 @@ const gs_flag CLI_LOAD_FLAGS[] = {
     SHARE("--step-flops-share", "F", limits.flops_share, 0.01, CLI_LOAD_FLOPS, "share of the GPU's peak FLOP/s a step computes at, 0.01 to 1\n"
                                                                              "(4-bit weights on a GPU with FP4 tensor cores: the FP4 peak;\n"
                                                                              "MXFP4 experts as stored on Blackwell: FP8's beside 16-bit)"),
+    GS_NOTE("  --request-us U     (report's flag) a request's front end, us: the time before the\n"
+            "                     scheduler takes it, paid once by its first token (report's\n"
+            "                     --flops-share, a prefill's, is refused: --step-flops-share)"),
 };
 const size_t CLI_LOAD_FLAG_N = sizeof CLI_LOAD_FLAGS / sizeof CLI_LOAD_FLAGS[0];
 

@@ -126,6 +126,20 @@ const gs_flag CLI_REPORT_FLAGS[] = {
 const size_t CLI_REPORT_FLAG_N = sizeof CLI_REPORT_FLAGS / sizeof CLI_REPORT_FLAGS[0];
 _Static_assert(E_COUNT == 6, "a row of CLI_REPORT_FLAGS for every efficiency figure");
 
+/* A served load's engine takes report's --request-us, the same figure (a request's front end,
+ * csrc/gpusplit.h gs_scheduler); --flops-share is report's prefill share, which no served step
+ * computes at (its own is --step-flops-share), so a served load refuses it. */
+int cli_served_efficiency(const cli_report_flags *rf, cli_load_flags *lf) {
+  if (rf->q.efficiency_typed & (1u << E_flops_share))
+    return cli_bad("--flops-share: a served step computes at --step-flops-share (the serving fit's by default), "
+                   "not at report's prefill share");
+  if (rf->q.efficiency_typed & (1u << E_request_us)) {
+    lf->limits.request_us = rf->q.efficiency.request_us;
+    lf->given |= CLI_LOAD_REQUEST_US;
+  }
+  return CLI_OK;
+}
+
 /* Each efficiency figure's flag and its name in the checks' errors. */
 static const struct {
   const char *flag, *field;

@@ -254,10 +254,11 @@ int cli_fit_serving(const char *path, const char *more_path, const char *held_ou
     fit_serving_summary(sum, sizeof sum, &w, held_out ? &more : NULL, held_out);
     if (json) fit_serving_json(&o, &fits, sum);
     for (i = 0; !json && i < fits.count; i++)
-      printf("%s: %llu rows, flops_share %s, seq_us %s, overlap_share %s; mean |log error| %s\n",
+      printf("%s: %llu rows, flops_share %s, seq_us %s, overlap_share %s, request_us %s; mean |log error| %s\n",
              fit_serving_engine_label(fits.f[i].kind), (unsigned long long)fits.f[i].rows,
              gs_plain((char[32]){0}, 32, fits.f[i].flops_share), gs_plain((char[32]){0}, 32, fits.f[i].seq_us),
-             gs_plain((char[32]){0}, 32, fits.f[i].overlap_share), gs_fixed((char[32]){0}, 32, fits.loss[i], 3));
+             gs_plain((char[32]){0}, 32, fits.f[i].overlap_share), gs_plain((char[32]){0}, 32, fits.f[i].request_us),
+             gs_fixed((char[32]){0}, 32, fits.loss[i], 3));
     if (!json) printf("%s\n", sum);
   }
   if (held_out) work_close(&more);

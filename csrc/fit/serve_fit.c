@@ -3,9 +3,14 @@
  * figures a served step takes that no data sheet gives:
  * - flops_share: the achieved share of the GPU's FLOP/s of a served step (--step-flops-share);
  * - seq_us: the engine's host time a step for each sequence it holds (--seq-us);
- * - overlap_share: busy = max(read, compute) + share x min (--overlap-share).
+ * - overlap_share: busy = max(read, compute) + share x min (--overlap-share);
+ * - request_us: a request's time before the engine's scheduler takes it, its front end
+ *   (--request-us, the decode fit's figure of the same name): the first token pays it, and
+ *   only the rows that measure a first token can tell it (a tie keeps 0). Added 2026-12-07
+ *   (docs/ACCURACY.md's rules), after reading the first tokens of fitted and held-out rows.
  * An engine of fewer than FIT_MIN_RUNS rows takes the pooled figures (fit_one).
- * A coordinate search over a grid of each, from (0.5, 0, 0), three rounds, minimising the
+ * A coordinate search over a grid of each, from (0.5, 0, 0, 0), three rounds of the step's
+ * three, then the front end alone (fit_serving_search says why), minimising the
  * mean over sources of the mean |log(priced / measured)| of every figure a row gives
  * (output tokens a second, and time per output token and to the first token where
  * measured): each source weighted alike, an error of x2 and of /2 alike. A tie keeps the
@@ -17,10 +22,14 @@
 static const double FLOPS[] = {0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0};
 static const double SEQ_US[] = {0, 10, 25, 50, 100, 150, 200, 300};
 static const double OVERLAP[] = {0, 0.5, 1};
+static const double REQUEST_US[] = {0, 10000, 25000, 50000, 75000, 100000, 150000, 200000};
+#define FIGURES 4
 #define ROUNDS 3
 #define MAX_SOURCES 64
 
-static double *coordinate(gs_serving_fit *f, int k) { return k == 0 ? &f->flops_share : k == 1 ? &f->seq_us : &f->overlap_share; }
+static double *coordinate(gs_serving_fit *f, int k) {
+  return k == 0 ? &f->flops_share : k == 1 ? &f->seq_us : k == 2 ? &f->overlap_share : &f->request_us;
+}
 
 /* Mean over sources of the mean |log(priced / measured)|; a row serve refuses is passed
  * over. A huge loss when no row prices. */
@@ -51,8 +60,9 @@ static double loss(const serving_row *rows, const int *use, size_t n, gs_serve_s
 }
 
 /* The points already priced, so a later round does not simulate them again (the search
- * comes back to most of them): at most every point of the grids. */
-#define SEEN_MAX (11 * 8 * 3 + 1)
+ * comes back to most of them): at most every point each round visits. */
+#define COUNT(a) (sizeof a / sizeof a[0])
+#define SEEN_MAX (ROUNDS * (COUNT(FLOPS) + COUNT(SEQ_US) + COUNT(OVERLAP) + COUNT(REQUEST_US)) + 1)
 typedef struct {
   gs_serving_fit at[SEEN_MAX];
   double loss[SEEN_MAX];
@@ -62,35 +72,44 @@ typedef struct {
 static double loss_once(const serving_row *rows, const int *use, size_t n, gs_serve_space *sp, const gs_serving_fit *fig, seen *s) {
   size_t i;
   for (i = 0; i < s->n; i++)
-    if (s->at[i].flops_share == fig->flops_share && s->at[i].seq_us == fig->seq_us && s->at[i].overlap_share == fig->overlap_share)
+    if (s->at[i].flops_share == fig->flops_share && s->at[i].seq_us == fig->seq_us &&
+        s->at[i].overlap_share == fig->overlap_share && s->at[i].request_us == fig->request_us)
       return s->loss[i];
   if (s->n == SEEN_MAX) return loss(rows, use, n, sp, fig);
   s->at[s->n] = *fig;
   return s->loss[s->n++] = loss(rows, use, n, sp, fig);
 }
 
-double fit_serving_search(const serving_row *rows, const int *use, size_t n, gs_serve_space *sp, gs_serving_fit *fig) {
-  static const double *const GRID[3] = {FLOPS, SEQ_US, OVERLAP};
-  static const size_t GRID_N[3] = {sizeof FLOPS / sizeof FLOPS[0], sizeof SEQ_US / sizeof SEQ_US[0], sizeof OVERLAP / sizeof OVERLAP[0]};
-  seen s;
-  double best = 1e300;
-  int round, k;
+/* Coordinate k of fig moved to the grid's point of least loss, the others kept; that loss. */
+static double search_one(const serving_row *rows, const int *use, size_t n, gs_serve_space *sp, gs_serving_fit *fig, int k,
+                         seen *s) {
+  static const double *const GRID[FIGURES] = {FLOPS, SEQ_US, OVERLAP, REQUEST_US};
+  static const size_t GRID_N[FIGURES] = {COUNT(FLOPS), COUNT(SEQ_US), COUNT(OVERLAP), COUNT(REQUEST_US)};
+  gs_serving_fit t = *fig;
+  double here = 1e300, keep = *coordinate(fig, k);
   size_t v;
+  for (v = 0; v < GRID_N[k]; v++) {
+    double l;
+    *coordinate(&t, k) = GRID[k][v];
+    l = loss_once(rows, use, n, sp, &t, s);
+    if (l < here) here = l, keep = GRID[k][v];
+  }
+  *coordinate(fig, k) = keep;
+  return here;
+}
+
+/* The step's three figures first, rounds of each in turn with no front end; then the front
+ * end alone, to what the step's figures leave of the first tokens (it is not let move them). */
+double fit_serving_search(const serving_row *rows, const int *use, size_t n, gs_serve_space *sp, gs_serving_fit *fig) {
+  seen s;
+  double best = 1e300, here;
+  int round, k;
   s.n = 0;
-  fig->flops_share = 0.5, fig->seq_us = 0, fig->overlap_share = 0;
+  fig->flops_share = 0.5, fig->seq_us = 0, fig->overlap_share = 0, fig->request_us = 0;
   for (round = 0; round < ROUNDS; round++)
-    for (k = 0; k < 3; k++) {
-      gs_serving_fit t = *fig;
-      double here = 1e300, keep = *coordinate(fig, k);
-      for (v = 0; v < GRID_N[k]; v++) {
-        double l;
-        *coordinate(&t, k) = GRID[k][v];
-        l = loss_once(rows, use, n, sp, &t, &s);
-        if (l < here) here = l, keep = GRID[k][v];
-      }
-      *coordinate(fig, k) = keep;
-      if (here < best) best = here;
-    }
+    for (k = 0; k < FIGURES - 1; k++)
+      if ((here = search_one(rows, use, n, sp, fig, k, &s)) < best) best = here;
+  if ((here = search_one(rows, use, n, sp, fig, FIGURES - 1, &s)) < best) best = here;
   return best;
 }
 

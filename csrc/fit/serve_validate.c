@@ -173,6 +173,8 @@ void fit_serving_json(const gs_out *o, const fit_serving_result *fits, const cha
     gs_out_double(o, f->seq_us);
     gs_out_text(o, ",\"overlap_share\":");
     gs_out_double(o, f->overlap_share);
+    gs_out_text(o, ",\"request_us\":");
+    gs_out_double(o, f->request_us);
     gs_out_format(o, ",\"rows\":%llu}", (unsigned long long)f->rows);
   }
   gs_out_text(o, "]}\n");

@@ -34,6 +34,7 @@ static int one_fit(const gs_json *j, int at, gs_serving_fit *f, gs_error *err) {
   if ((rc = figure(j, at, "flops_share", 0.01, 1, &f->flops_share, err)) != GS_OK ||
       (rc = figure(j, at, "seq_us", 0, 1e6, &f->seq_us, err)) != GS_OK ||
       (rc = figure(j, at, "overlap_share", 0, 1, &f->overlap_share, err)) != GS_OK ||
+      (rc = figure(j, at, "request_us", 0, 1e6, &f->request_us, err)) != GS_OK ||
       (rc = figure(j, at, "rows", 1, 1e6, &rows, err)) != GS_OK)
     return rc;
   f->rows = (uint64_t)rows;

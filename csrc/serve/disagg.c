@@ -146,7 +146,8 @@ int gs_serve_disagg(gs_serve_disagg_args *d, gs_error *err) {
         q->finish = q->first_token;
       }
       done++;
-      if (released < n) x->reqs[released++].arrival = q->finish; /* a closed loop's next request */
+      /* a closed loop's next request, reaching the engine after its front end */
+      if (released < n) x->reqs[released++].arrival = q->finish + x->e->request_us * 1e-6;
     }
     sim_typical(done, n, &c, &w, 1, &typical, d->a[0].out);
   }

@@ -193,6 +193,7 @@ static void serving_fit(gs_scheduler *e) {
   e->flops_share = use->flops_share;
   e->seq_us = use->seq_us;
   e->overlap_share = use->overlap_share;
+  e->request_us = use->request_us;
   e->figures_pooled = use->kind < 0;
 }
 
@@ -225,6 +226,7 @@ void gs_engine_given(gs_scheduler *e, const gs_scheduler *limits, unsigned given
   if (given & GS_GIVEN_OVERLAP) e->overlap_share = limits->overlap_share;
   if (given & GS_GIVEN_SEQ_US) e->seq_us = limits->seq_us;
   if (given & GS_GIVEN_FLOPS) e->flops_share = limits->flops_share;
+  if (given & GS_GIVEN_REQUEST_US) e->request_us = limits->request_us;
   /* vLLM 0.6 without chunked prefill: a step prefills whole prompts alone or decodes
    * (scheduler.c); its budget, when not given, is max(max_model_len, 2048) (serve.c) */
   if (given & GS_GIVEN_UNCHUNKED) {

@@ -198,7 +198,9 @@ void sim_finish_step(sim *s) {
     else s->free_blocks += q->blocks, q->blocks = 0;
     s->done++;
     s->in_system--;
-    if (s->load->kind == GS_LOAD_CLOSED && s->released < s->mine_n) s->reqs[s->mine[s->released++]].arrival = s->now;
+    /* a closed loop's next request, sent as this one ends, reaches the engine after its front end */
+    if (s->load->kind == GS_LOAD_CLOSED && s->released < s->mine_n)
+      s->reqs[s->mine[s->released++]].arrival = s->now + s->e->request_us * 1e-6;
   }
   s->run_n = kept;
 }

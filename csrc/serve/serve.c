@@ -163,6 +163,13 @@ static void rank_args(const gs_load *load, gs_serve_space *sp, uint64_t replicas
   }
 }
 
+/* Each request reaches the engine's scheduler request_us after it is sent (its front end:
+ * received, tokenized, handed over); summarize measures from the sending, as a client does. */
+static void front_end(const gs_scheduler *e, const gs_load *load, gs_serve_space *sp) {
+  size_t i;
+  for (i = 0; i < (size_t)load->requests; i++) sp->reqs[i].arrival += e->request_us * 1e-6;
+}
+
 /* Every replica's requests run, a pipeline with `flight` micro-batches in flight (the one
  * count serve_run divided the pool by); the result's step counts, pool and in-flight area. */
 static int run_replicas(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, uint64_t replicas,
@@ -184,6 +191,7 @@ static int run_replicas(const gs_model *m, const gs_gpu *g, const gs_link *l, co
     p = &pass;
   }
   gs_load_fill(load, sp->reqs);
+  front_end(e, load, sp);
   memset(sp->itl, 0, sizeof *sp->itl);
   for (r = 0; r < replicas; r++) {
     memset(a, 0, sizeof a);
@@ -216,6 +224,7 @@ static int run_disagg(const gs_model *m, const gs_gpu *g, const gs_link *l, cons
   int rc;
   batch.kind = GS_LOAD_BATCH; /* arrivals and releases are the deployment's (disagg.c) */
   gs_load_fill(load, sp->reqs);
+  front_end(e, load, sp);
   memset(sp->itl, 0, sizeof *sp->itl);
   memset(a, 0, sizeof a);
   memset(&d, 0, sizeof d);
@@ -246,8 +255,9 @@ static int run_disagg(const gs_model *m, const gs_gpu *g, const gs_link *l, cons
   return GS_OK;
 }
 
-/* The requests' figures: each distribution, the deployment's rates. */
-static void summarize(const gs_load *load, gs_serve_space *sp, double area, gs_serve_result *out) {
+/* The requests' figures: each distribution, the deployment's rates; each request's times
+ * from its sending, front seconds before it reached the engine (front_end). */
+static void summarize(const gs_load *load, gs_serve_space *sp, double area, double front, gs_serve_result *out) {
   size_t n = (size_t)load->requests, i, k = 0;
   double end = 0, start = sp->reqs[0].arrival, out_tokens = 0, in_tokens = 0;
   for (i = 0; i < n; i++) {
@@ -257,11 +267,12 @@ static void summarize(const gs_load *load, gs_serve_space *sp, double area, gs_s
     out_tokens += (double)q->output;
     in_tokens += (double)q->prompt;
   }
-  out->duration = end - start;
-  for (i = 0; i < n; i++) sp->scratch[i] = sp->reqs[i].first_token - sp->reqs[i].arrival;
+  out->duration = end - (start - front);
+  for (i = 0; i < n; i++) sp->scratch[i] = (sp->reqs[i].first_token - sp->reqs[i].arrival) + front;
   gs_dist_of(sp->scratch, n, &out->ttft);
-  for (i = 0; i < n; i++) sp->scratch[i] = sp->reqs[i].finish - sp->reqs[i].arrival;
+  for (i = 0; i < n; i++) sp->scratch[i] = (sp->reqs[i].finish - sp->reqs[i].arrival) + front;
   gs_dist_of(sp->scratch, n, &out->e2e);
+  area += front * (double)n; /* each request in flight, as its client counts, from its sending */
   for (i = 0; i < n; i++)
     if (sp->reqs[i].output > 1)
       sp->scratch[k++] = (sp->reqs[i].finish - sp->reqs[i].first_token) / (double)(sp->reqs[i].output - 1);
@@ -340,14 +351,14 @@ static int serve_run(const gs_model *m, const gs_gpu *g, const gs_link *l, const
     rc = dg ? run_disagg(m, g, l, p, dg, e, &batch, space, pool, out, &area, err)
             : run_replicas(m, g, l, p, replicas, flight, e, &batch, space, pool, out, &area, err);
     if (rc != GS_OK) return rc;
-    summarize(&batch, space, area, out);
+    summarize(&batch, space, area, 0, out); /* from the engine's first arrival: a front end adds no work */
     sustainable = out->requests_per_s;
     memset(out, 0, sizeof *out);
   }
   rc = dg ? run_disagg(m, g, l, p, dg, e, load, space, pool, out, &area, err)
           : run_replicas(m, g, l, p, replicas, flight, e, load, space, pool, out, &area, err);
   if (rc != GS_OK) return rc;
-  summarize(load, space, area, out);
+  summarize(load, space, area, e->request_us * 1e-6, out);
   out->gpus = p->gpus * (dg ? dg->prefill + dg->decode : replicas);
   out->prefill_copies = dg ? dg->prefill : 0;
   out->decode_copies = dg ? dg->decode : 0;

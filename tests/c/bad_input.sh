@@ -590,6 +590,10 @@ bad "--overlap-share;from 0 to 1" serve --gpu h100-sxm --counts 4 --overlap-shar
 bad "--max-seqs;from 1 to" serve --gpu h100-sxm --counts 4 --max-seqs 0
 bad "--block-tokens;from 1 to" serve --gpu h100-sxm --counts 4 --block-tokens 0
 bad "serve;--words;decides" serve --gpu h100-sxm --counts 4 --words 8
+# report's prefill share is not a served step's: refused, never taken and ignored (2026-12-07)
+bad "--flops-share;--step-flops-share" serve --gpu h100-sxm --counts 4 --flops-share 0.2
+bad "--flops-share;--step-flops-share" plan --gpu h100-sxm --gpus-max 4 --rate 2 --requests 50 --flops-share 0.2
+bad "--request-us;0 or more" serve --gpu h100-sxm --counts 4 --request-us -1
 bad "serve;--emit;decides" serve --gpu h100-sxm --counts 4 --emit vllm
 bad "--memory-share;no room for the cache" serve --gpu h100-sxm --counts 1 --model 405b
 bad "--max-batched-tokens;9000;without chunks" serve --gpu h100-sxm --counts 4 --engine trt-llm --prompt-tokens 9000

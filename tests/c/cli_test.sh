@@ -405,6 +405,18 @@ assert 'held out' in d['serving_fit']
 check "serve says when its engine's step takes the pooled figures (vllm) and not when its own (sglang, trt-llm)" sh -c "
 python3 -c \"import json, sys; a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2])); assert a['serving_fit_pooled'] is True and b['serving_fit_pooled'] is False\" '$tmp/serve.json' '$tmp/serve_sglang.json' &&
 grep -q '^Fitted: .*; fewer than 6 runs of vllm are among them' '$tmp/serve_vllm.txt' && ! grep -q 'fewer than 6 runs of' '$tmp/serve_trt.txt'"
+# A request's front end (--request-us, report's flag, which serve takes since 2026-12-07 and
+# had ignored): a request alone waits it once, so its first token and its whole time move by
+# exactly it and its time per token not at all; the Serving line says the figure in ms.
+"$binary" serve --model 8b --gpu h100-sxm --counts 1 --requests 1 --engine sglang --request-us 0 --json > "$tmp/front0.json"
+"$binary" serve --model 8b --gpu h100-sxm --counts 1 --requests 1 --engine sglang --request-us 40000 --json > "$tmp/front40.json"
+check "serve --request-us 40000: one request's first token and whole time 40 ms later, its time per token the same" python3 -c "
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+assert abs(b['ttft_ms']['mean'] - a['ttft_ms']['mean'] - 40) < 1e-9 and abs(b['e2e_ms']['mean'] - a['e2e_ms']['mean'] - 40) < 1e-9, (a['ttft_ms'], b['ttft_ms'])
+assert abs(b['tpot_ms']['mean'] - a['tpot_ms']['mean']) <= 1e-9 * a['tpot_ms']['mean']  # the same steps, later in time
+assert 'each request 40 ms in the front end' in b['serving_assumptions'] and 'each request 0 ms in the front end' in a['serving_assumptions']
+" "$tmp/front0.json" "$tmp/front40.json"
 # LMDeploy's TurboMind (issue 29 item 2's engines, csrc/serve/engine.c): its limits on an
 # H100 (1024 sequences, 8192 + 1024 tokens a step, blocks of 64, 0.8 of what the weights
 # leave) in the Serving line, and the pooled figures said, as no fitted run is LMDeploy's.

@@ -155,7 +155,7 @@ static gs_scheduler engine(const char *name) {
   gs_error err;
   if (gs_engine_defaults(name, &g, "h100-sxm", 1, &e, &err) != GS_OK) fail_msg("%s", err.what);
   /* the scheduler's mechanics, priced by the bare mixed step: the serving fit's figures off */
-  e.flops_share = 0, e.seq_us = 0, e.overlap_share = 0;
+  e.flops_share = 0, e.seq_us = 0, e.overlap_share = 0, e.request_us = 0;
   return e;
 }
 
@@ -301,6 +301,37 @@ static void one_request_is_its_chunks_then_its_decodes(void **state) {
   assert_int_equal(r.steps, 6);
   assert_true(r.max_seqs == r.pool_tokens / 2); /* SGLang's max_total_num_tokens // 2 */
   ts_assert_close(r.e2e.mean, e2e, 1e-12);
+}
+
+/* A front end of request_us (the time before the scheduler takes a request): one request
+ * alone pays it once, before its first token, so its first token and its whole time are the
+ * steps' sums above plus it, its time per token unmoved, and the tokens a second counted from
+ * its sending. A closed loop still obeys Little's law as its clients count (each request in
+ * flight from its sending), and completes fewer requests a second: each spends the front
+ * end outside the engine. */
+static void a_front_end_delays_each_request_once(void **state) {
+  gs_scheduler e = engine("vllm");
+  gs_load load = ts_load(GS_LOAD_BATCH, 1, 5000, 4), closed = ts_load(GS_LOAD_CLOSED, 800, 256, 32);
+  gs_serve_result bare, front;
+  (void)state;
+  e.max_batched_tokens = 2048;
+  bare = serve("8b", 1, 1, &e, &load);
+  e.request_us = 30000;
+  front = serve("8b", 1, 1, &e, &load);
+  assert_int_equal(front.steps, bare.steps);
+  ts_assert_close(front.ttft.mean, bare.ttft.mean + 0.03, 1e-12);
+  ts_assert_close(front.e2e.mean, bare.e2e.mean + 0.03, 1e-12);
+  ts_assert_close(front.tpot.mean, bare.tpot.mean, 1e-12);
+  ts_assert_close(front.output_tokens_per_s, 4 / (bare.e2e.mean + 0.03), 1e-12);
+  e = engine("vllm");
+  closed.concurrency = 8;
+  bare = serve("8b", 1, 1, &e, &closed);
+  e.request_us = 20000;
+  front = serve("8b", 1, 1, &e, &closed);
+  ts_assert_close(front.requests_per_s * front.e2e.mean, 8, 0.02);
+  ts_assert_close(front.mean_in_flight, 8, 0.02);
+  assert_true(front.requests_per_s < bare.requests_per_s);
+  assert_true(front.ttft.p50 > 0.02); /* every first token waits out the front end */
 }
 
 /* Arrivals while others decode: vLLM puts each new prompt beside the running decodes in one
@@ -489,6 +520,7 @@ int main(void) {
       cmocka_unit_test(small_pool_preempts_unless_reserved),
       cmocka_unit_test(overload_is_named),
       cmocka_unit_test(one_request_is_its_chunks_then_its_decodes),
+      cmocka_unit_test(a_front_end_delays_each_request_once),
       cmocka_unit_test(sglang_keeps_prefill_and_decode_apart),
       cmocka_unit_test(lengths_are_read_and_replayed),
       cmocka_unit_test(engine_defaults_follow_the_gpu),

@@ -32,7 +32,7 @@ static gs_scheduler engine(const char *name) {
   gs_gpu g = ts_h100();
   gs_error err;
   if (gs_engine_defaults(name, &g, "h100-sxm", 8, &e, &err) != GS_OK) fail_msg("%s", err.what);
-  e.flops_share = 0, e.seq_us = 0, e.overlap_share = 0; /* the bare step: the mechanics alone */
+  e.flops_share = 0, e.seq_us = 0, e.overlap_share = 0, e.request_us = 0; /* the bare step: the mechanics alone */
   return e;
 }
 

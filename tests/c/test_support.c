@@ -215,6 +215,6 @@ gs_scheduler ts_bare_vllm(void) {
   gs_gpu g = ts_h100();
   gs_error err;
   if (gs_engine_defaults("vllm", &g, "h100-sxm", 1, &e, &err) != GS_OK) fail_msg("%s", err.what);
-  e.flops_share = 0, e.seq_us = 0, e.overlap_share = 0;
+  e.flops_share = 0, e.seq_us = 0, e.overlap_share = 0, e.request_us = 0;
   return e;
 }

@@ -25,7 +25,7 @@ static void table(const uint8_t *data, size_t size) {
   if (t.count > GS_SERVING_FIT_MAX || memchr(t.summary, '\0', sizeof t.summary) == NULL) abort();
   for (i = 0; i < t.count; i++)
     if (!(t.f[i].flops_share >= 0 && t.f[i].flops_share <= 1) || !(t.f[i].overlap_share >= 0 && t.f[i].overlap_share <= 1) ||
-        !(t.f[i].seq_us >= 0 && t.f[i].seq_us <= 1e6))
+        !(t.f[i].seq_us >= 0 && t.f[i].seq_us <= 1e6) || !(t.f[i].request_us >= 0 && t.f[i].request_us <= 1e6))
       abort();
 }
 

@@ -2,7 +2,8 @@
 """The serving fit (gpusplit fit --serving, csrc/fit/serve_fit.c) holds to two checks:
 
 1. It recovers figures it is given: runs are made by pricing settings with `gpusplit serve`
-   at known figures (step FLOP/s share 0.6, 50 us a sequence, overlap share 0.5), written
+   at known figures (step FLOP/s share 0.6, 50 us a sequence, overlap share 0.5, 25 ms a
+   request's front end), written
    as rows of a fitted source, and fitted back. A fit that cannot tell the figures apart,
    or searches the wrong flags, lands elsewhere and fails. A held-out row made at other
    figures must not move the fit (held out means held out).
@@ -23,7 +24,7 @@ import subprocess
 import sys
 import tempfile
 
-KNOWN = (0.6, 50, 0.5)
+KNOWN = (0.6, 50, 0.5, 25000)
 # (repository, gpu, tp, bits, concurrency, prompt, output): batch 1 to 256, decode- and prefill-heavy
 SETTINGS = [("nvidia/Llama-3.3-70B-Instruct-FP8", "llama-3.3-70b", "H100-SXM5-80GB", "h100-sxm", 2, 8, 1, 1000, 100),
             ("nvidia/Llama-3.3-70B-Instruct-FP8", "llama-3.3-70b", "H100-SXM5-80GB", "h100-sxm", 2, 8, 256, 1000, 100),
@@ -40,7 +41,8 @@ def serve(binary, repo_key, gpu_key, tp, bits, conc, prompt, out, figures):
              "--engine", "trt-llm", "--prompt-tokens", str(prompt), "--output-tokens", str(out), "--bits", str(bits),
              "--concurrency", str(conc), "--requests", "1000"]
     if figures:
-        flags += ["--step-flops-share", str(figures[0]), "--seq-us", str(figures[1]), "--overlap-share", str(figures[2])]
+        flags += ["--step-flops-share", str(figures[0]), "--seq-us", str(figures[1]), "--overlap-share", str(figures[2]),
+                  "--request-us", str(figures[3])]
     return json.loads(subprocess.run([binary] + flags, capture_output=True, text=True, check=True).stdout)
 
 
@@ -69,7 +71,7 @@ def run_on(binary, rows, args):
 
 def fit(binary, rows):
     out = run_on(binary, rows, ["fit", "--json", "--serving"])
-    return {g["engine"]: (g["flops_share"], g["seq_us"], g["overlap_share"]) for g in json.loads(out)["figures"]}
+    return {g["engine"]: (g["flops_share"], g["seq_us"], g["overlap_share"], g["request_us"]) for g in json.loads(out)["figures"]}
 
 
 def main():
@@ -78,7 +80,7 @@ def main():
     got = fit(binary, fitted)
     assert got == {"trt-llm": KNOWN, "any": KNOWN}, f"the fit found {got}, not the figures the runs were made with {KNOWN}"
     # rows of a held-out source, made at other figures, change nothing
-    held = made_rows(binary, (0.2, 200, 0), "P12", len(SETTINGS))
+    held = made_rows(binary, (0.2, 200, 0, 100000), "P12", len(SETTINGS))
     assert fit(binary, fitted + held) == got, "a held-out source's rows moved the fit"
     # an engine of fewer than 6 fitted rows (FIT_MIN_RUNS) takes the pooled figures: no fit of its own
     assert set(fit(binary, fitted[:5])) == {"any"}, "an engine of 5 rows was given figures of its own"
