@@ -83,7 +83,11 @@ static const gs_flag SERVE_FLAGS[] = {
     GS_SWITCH("--explain", AT(explain), 0, "the sums of the step in which half the requests were done"),
     GS_SWITCH("--json", AT(json), 0, "one JSON object instead of the table"),
     DECIDED("--words"), DECIDED("--gpus"), DECIDED("--max-n"), DECIDED("--cache-per-chat"),
-    DECIDED("--no-cache-per-chat"), DECIDED("--emit"),
+    DECIDED("--no-cache-per-chat"), DECIDED("--emit"), DECIDED("--chat-tokens"),
+    /* report's flags a served load would take and not use (each was, until 2026-12-07) */
+    GS_REFUSED("--no-read-cache", "a rule a served step cannot keep: its decodes read every chat's cache"),
+    GS_REFUSED("--usable", "report's share of the memory a server claims, where a served engine takes --memory-share"),
+    GS_REFUSED("--gpu-hour", "a price, which serve does not print (plan --gpu-hour does)"),
 };
 
 /* serve's flags and report's, each by its table, then what they say together. */
