@@ -118,8 +118,8 @@ typedef struct {
   int json, explain;
   unsigned given; /* 1: --gpu-hour */
 } cli_report_flags;
-/* report_options.c: report's --request-us into a served load's engine, --flops-share refused. */
-int cli_served_efficiency(const cli_report_flags *rf, cli_load_flags *lf);
+/* report_options.c: report's --request-us into a served load's engine; report's flags it would not use refused. */
+int cli_served_report_flags(const cli_report_flags *rf, cli_load_flags *lf);
 extern const gs_flag CLI_REPORT_FLAGS[];
 extern const size_t CLI_REPORT_FLAG_N;
 /* Fills o from report's flags read: CLI_OK, CLI_HELPED (report --help, printed), or

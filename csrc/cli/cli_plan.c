@@ -109,7 +109,7 @@ static int served_ask(plan_options *o, const cli_report_flags *rf, const cli_rep
   if (o->emit) return cli_bad("--emit: not with a served plan yet; plan without the load and target flags, or serve the choice");
   if ((o->word_ms > 0 && o->tpot_ms > 0) || (o->first_ms > 0 && o->ttft_ms > 0))
     return cli_bad("plan: --target-word-ms is --target-tpot-ms and --target-first-ms is --target-ttft-ms in a served plan; give one of each");
-  if ((rc = cli_served_efficiency(rf, &o->lf)) != CLI_OK ||
+  if ((rc = cli_served_report_flags(rf, &o->lf)) != CLI_OK ||
       (rc = cli_load_check(&o->lf, rf->prompt_tokens, rf->q.engine, "plan")) != CLI_OK)
     return rc;
   a->gpus_max = o->ask.gpus_max;

@@ -83,10 +83,9 @@ static const gs_flag SERVE_FLAGS[] = {
     GS_SWITCH("--explain", AT(explain), 0, "the sums of the step in which half the requests were done"),
     GS_SWITCH("--json", AT(json), 0, "one JSON object instead of the table"),
     DECIDED("--words"), DECIDED("--gpus"), DECIDED("--max-n"), DECIDED("--cache-per-chat"),
-    DECIDED("--no-cache-per-chat"), DECIDED("--emit"), DECIDED("--chat-tokens"),
-    /* report's flags a served load would take and not use (each was, until 2026-12-07) */
-    GS_REFUSED("--no-read-cache", "a rule a served step cannot keep: its decodes read every chat's cache"),
-    GS_REFUSED("--usable", "report's share of the memory a server claims, where a served engine takes --memory-share"),
+    DECIDED("--no-cache-per-chat"), DECIDED("--emit"),
+    /* report's flags a served load would take and not use (until 2026-12-07): serve's own
+     * here, a served plan's too in cli_served_report_flags */
     GS_REFUSED("--gpu-hour", "a price, which serve does not print (plan --gpu-hour does)"),
 };
 
@@ -111,7 +110,7 @@ static int read_flags(int argc, char **argv, serve_options *o, cli_report_flags 
     return cli_bad("--prefill-copies: give it with --decode-copies, one count each");
   if (o->copies_given && rf->q.replicas > 1)
     return cli_bad("--replicas: prefill and decode copies are the deployment; leave out --replicas");
-  if ((rc = cli_served_efficiency(rf, &o->lf)) != CLI_OK) return rc;
+  if ((rc = cli_served_report_flags(rf, &o->lf)) != CLI_OK) return rc;
   return cli_load_check(&o->lf, rf->prompt_tokens, rf->q.engine, "serve");
 }
 

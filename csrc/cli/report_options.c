@@ -127,12 +127,20 @@ const size_t CLI_REPORT_FLAG_N = sizeof CLI_REPORT_FLAGS / sizeof CLI_REPORT_FLA
 _Static_assert(E_COUNT == 6, "a row of CLI_REPORT_FLAGS for every efficiency figure");
 
 /* A served load's engine takes report's --request-us, the same figure (a request's front end,
- * csrc/gpusplit.h gs_scheduler); --flops-share is report's prefill share, which no served step
- * computes at (its own is --step-flops-share), so a served load refuses it. */
-int cli_served_efficiency(const cli_report_flags *rf, cli_load_flags *lf) {
+ * csrc/gpusplit.h gs_scheduler). It refuses report's flags it would take and not use (each
+ * accepted and ignored until 2026-12-07): --flops-share, a prefill's share, where a served
+ * step computes at --step-flops-share; --chat-tokens, which the load's lengths decide;
+ * --usable, where an engine takes --memory-share; --no-read-cache, a rule no served decode
+ * keeps. */
+int cli_served_report_flags(const cli_report_flags *rf, cli_load_flags *lf) {
   if (rf->q.efficiency_typed & (1u << E_flops_share))
     return cli_bad("--flops-share: a served step computes at --step-flops-share (the serving fit's by default), "
                    "not at report's prefill share");
+  if (rf->q.chat_tokens) return cli_bad("--chat-tokens: a served load's lengths decide each chat's tokens; leave it out");
+  if (rf->q.gpu_typed & GS_TYPED_USABLE)
+    return cli_bad("--usable: a served engine takes --memory-share of each GPU's memory, not report's usable share");
+  if (rf->q.switches_off & GS_SW_READ_CACHE)
+    return cli_bad("--no-read-cache: a served step reads every chat's cache, as its decodes must; leave it out");
   if (rf->q.efficiency_typed & (1u << E_request_us)) {
     lf->limits.request_us = rf->q.efficiency.request_us;
     lf->given |= CLI_LOAD_REQUEST_US;

@@ -595,10 +595,13 @@ bad "--flops-share;--step-flops-share" serve --gpu h100-sxm --counts 4 --flops-s
 bad "--flops-share;--step-flops-share" plan --gpu h100-sxm --gpus-max 4 --rate 2 --requests 50 --flops-share 0.2
 bad "--request-us;0 or more" serve --gpu h100-sxm --counts 4 --request-us -1
 # report's flags a served load would take and not use: refused, never ignored (2026-12-07)
-bad "serve;--chat-tokens;decides" serve --gpu h100-sxm --counts 4 --chat-tokens 1000
-bad "serve;--no-read-cache;read every chat's cache" serve --gpu h100-sxm --counts 4 --no-read-cache
-bad "serve;--usable;--memory-share" serve --gpu h100-sxm --counts 4 --usable 0.5
+bad "--chat-tokens;lengths decide" serve --gpu h100-sxm --counts 4 --chat-tokens 1000
+bad "--no-read-cache;reads every chat's cache" serve --gpu h100-sxm --counts 4 --no-read-cache
+bad "--usable;--memory-share" serve --gpu h100-sxm --counts 4 --usable 0.5
 bad "serve;--gpu-hour;plan --gpu-hour" serve --gpu h100-sxm --counts 4 --gpu-hour 2
+bad "--chat-tokens;lengths decide" plan --gpu h100-sxm --gpus-max 4 --rate 2 --requests 50 --chat-tokens 1000
+bad "--no-read-cache;reads every chat's cache" plan --gpu h100-sxm --gpus-max 4 --rate 2 --requests 50 --no-read-cache
+bad "--usable;--memory-share" plan --gpu h100-sxm --gpus-max 4 --rate 2 --requests 50 --usable 0.5
 bad "serve;--emit;decides" serve --gpu h100-sxm --counts 4 --emit vllm
 bad "--memory-share;no room for the cache" serve --gpu h100-sxm --counts 1 --model 405b
 bad "--max-batched-tokens;9000;without chunks" serve --gpu h100-sxm --counts 4 --engine trt-llm --prompt-tokens 9000
