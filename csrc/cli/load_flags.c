@@ -90,8 +90,11 @@ int cli_load_check(cli_load_flags *l, const char *prompt, const char *engine, co
   l->prompt_given = prompt != NULL;
   if (l->lengths && !l->sharegpt && ((l->given & CLI_LOAD_OUTPUT) || prompt))
     return cli_bad("--lengths: gives each request's prompt and output; leave out --prompt-tokens and --output-tokens");
-  if (l->sharegpt && prompt && strcmp(prompt, "none") == 0)
-    return cli_bad("--prompt-tokens: with --lengths sharegpt, the prompts' mean in tokens, not 'none'");
+  /* report's 'none' (no prompt timed) has no served meaning: every request has a prompt, and
+   * 'none' had been read as the default 1,024 (until 2026-12-07) */
+  if (prompt && strcmp(prompt, "none") == 0)
+    return cli_bad(l->sharegpt ? "--prompt-tokens: with --lengths sharegpt, the prompts' mean in tokens, not 'none'"
+                               : "--prompt-tokens: a served request's prompt in tokens (default 1024), not 'none'");
   if (l->limits_from == 2) l->limits.bench_limits = 1, l->given |= CLI_LOAD_BENCH;
   if (l->given & CLI_LOAD_CONCURRENCY) l->load.kind = GS_LOAD_CLOSED;
   if (l->given & CLI_LOAD_RATE) l->load.kind = GS_LOAD_OPEN;

@@ -599,6 +599,8 @@ bad "--chat-tokens;lengths decide" serve --gpu h100-sxm --counts 4 --chat-tokens
 bad "--no-read-cache;reads every chat's cache" serve --gpu h100-sxm --counts 4 --no-read-cache
 bad "--usable;--memory-share" serve --gpu h100-sxm --counts 4 --usable 0.5
 bad "serve;--gpu-hour;plan --gpu-hour" serve --gpu h100-sxm --counts 4 --gpu-hour 2
+bad "--prompt-tokens;a served request's prompt;not 'none'" serve --gpu h100-sxm --counts 4 --prompt-tokens none
+bad "--prompt-tokens;a served request's prompt;not 'none'" plan --gpu h100-sxm --gpus-max 4 --rate 2 --requests 50 --prompt-tokens none
 bad "--chat-tokens;lengths decide" plan --gpu h100-sxm --gpus-max 4 --rate 2 --requests 50 --chat-tokens 1000
 bad "--no-read-cache;reads every chat's cache" plan --gpu h100-sxm --gpus-max 4 --rate 2 --requests 50 --no-read-cache
 bad "--usable;--memory-share" plan --gpu h100-sxm --gpus-max 4 --rate 2 --requests 50 --usable 0.5
