@@ -243,7 +243,8 @@ int gs_run_source(const char *note, const char *source, size_t line, char *out, 
  * scheduler steps and chunked prefill off; "ShareGPT", lengths
  * drawn from ShareGPT's conversations;
  * its "PD-DISAGGREGATED: P prefill + D decode" with
- * "--tp-size N", prefill and decode on separate copies of N GPUs (serving-gathered-README.md). */
+ * "--tp-size N", prefill and decode on separate copies of N GPUs (serving-gathered-README.md);
+ * its "IN-PROCESS", a benchmark that drove the engine without a server. */
 #define GS_SERVING_RUNS_MAX 512
 typedef struct {
   char id[64], repo[128], gpu[64], software[128], source[64];
@@ -260,6 +261,8 @@ typedef struct {
   int unchunked;            /* the note says "chunked prefill FALSE" or "--enable-chunked-prefill=False" */
   uint64_t pd_prefill, pd_decode; /* the note's "PD-DISAGGREGATED: P prefill + D decode": copies of
                                      each, each of the note's "--tp-size N" GPUs (tp); 0: none */
+  int in_process;           /* the benchmark drove the engine in its own process, no server between: the
+                               note says IN-PROCESS, or the software names trtllm-bench */
 } gs_serving_run;
 typedef struct {
   size_t count;

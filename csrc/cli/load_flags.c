@@ -59,7 +59,8 @@ const gs_flag CLI_LOAD_FLAGS[] = {
                                                                              "(4-bit weights on a GPU with FP4 tensor cores: the FP4 peak;\n"
                                                                              "MXFP4 experts as stored on Blackwell: FP8's beside 16-bit)"),
     GS_NOTE("  --request-us U     (report's flag) a request's front end, us: the time before the\n"
-            "                     scheduler takes it, paid once by its first token (report's\n"
+            "                     scheduler takes it, paid once by its first token; 0 for a\n"
+            "                     benchmark that drives the engine in its own process (report's\n"
             "                     --flops-share, a prefill's, is refused: --step-flops-share)"),
 };
 const size_t CLI_LOAD_FLAG_N = sizeof CLI_LOAD_FLAGS / sizeof CLI_LOAD_FLAGS[0];

@@ -571,6 +571,26 @@ check "a note's max-num-seqs 4 caps the step: shorter tokens, later first tokens
       -v t3="$(cell_of k3 4)" -v t4="$(cell_of k4 4)" -v t5="$(cell_of k5 4)" \
       'BEGIN { exit !(t1 + 0 > 0 && t1 + 0 < t2 + 0 && f1 + 0 > f2 + 0 && t3 == t2 && t4 == t2 && t5 == t1) }'
 
+# A benchmark that drives the engine in its own process (the note's IN-PROCESS) has no server
+# and so no front end: one request alone, priced with data/serving.json's vLLM (pooled) front
+# end and without it, has its first token later by exactly that front end, and the same
+# first token as serve's with --request-us 0.
+cat > "$tmp/inproc.csv" <<'CSV'
+id,model,hf_repo,weight_bits,kv_bits,gpu,gpus_per_server,servers,intra_link,inter_link,tp,pp,ep,dp,attn_dp,concurrency,input_tokens,output_tokens,throughput_tok_s,throughput_per_gpu_tok_s,itl_ms,ttft_ms,software,date,source,note
+n1,Llama-3.1-8B,meta-llama/Llama-3.1-8B,16,,H100-SXM5-80GB,8,1,,,1,1,,1,,1,512,128,100,100,10,100,vLLM,2026,x,"G9; 1 requests (hand-made)"
+n2,Llama-3.1-8B,meta-llama/Llama-3.1-8B,16,,H100-SXM5-80GB,8,1,,,1,1,,1,,1,512,128,100,100,10,100,vLLM,2026,x,"G9; IN-PROCESS; 1 requests (hand-made)"
+CSV
+"$binary" validate --serving "$tmp/inproc.csv" > "$tmp/inproc" 2>&1
+"$binary" serve --model 8b --gpu h100-sxm --counts 1 --engine vllm --concurrency 1 --requests 1 --prompt-tokens 512 --output-tokens 128 --request-us 0 --json > "$tmp/inproc0.json"
+check "an IN-PROCESS row's first token is its front end earlier, as serve's with --request-us 0" python3 -c "
+import json, sys
+front = [f['request_us'] for f in json.load(open('data/serving.json'))['figures'] if f['engine'] == 'any'][0] / 1e3
+cells = {l.split()[0]: l.split() for l in open(sys.argv[1]) if l[:2] in ('n1', 'n2')}
+t1, t2 = float(cells['n1'][-2].replace(',', '')), float(cells['n2'][-2].replace(',', ''))
+serve0 = json.load(open(sys.argv[2]))['ttft_ms']['mean']
+assert front > 0 and abs(t1 - t2 - front) < 0.15 and abs(t2 - serve0) < 0.06, (front, t1, t2, serve0)
+" "$tmp/inproc" "$tmp/inproc0.json"
+
 # TP with PP on one server (P2's s075, TP2 x PP4 on 8 RTX PRO 6000): four groups of two slices,
 # priced, and kept out of the fit (data/serving.json holds 93 runs: serving-runs.csv's 40
 # without it, and the 53 of serving-fit-gathered.csv that the fit takes).
