@@ -137,6 +137,8 @@ static void print_header(const cli_report_options *options) {
            e->bandwidth_share > 0 ? gs_plain(a, sizeof a, e->bandwidth_share) : "all", gs_plain(b, sizeof b, e->layer_us),
            gs_plain(c3, sizeof c3, e->step_us), e->flops_share > 0 ? gs_plain(c, sizeof c, e->flops_share) : "all",
            gs_plain(c2, sizeof c2, e->allreduce_us));
+    /* one server's all-reduces are the measured ones, which take no start-up (core/nccl.c) */
+    if (e->allreduce_us > 0 && s->nccl == GS_NCCL_AUTO && s->measured) printf(" across servers (one server's as measured)");
     if (e->request_us > 0) printf(", a request's first word +%s us", gs_plain(a, sizeof a, e->request_us));
     printf("\n");
   }

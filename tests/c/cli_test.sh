@@ -405,6 +405,14 @@ assert 'held out' in d['serving_fit']
 check "serve says when its engine's step takes the pooled figures (vllm) and not when its own (sglang, trt-llm)" sh -c "
 python3 -c \"import json, sys; a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2])); assert a['serving_fit_pooled'] is True and b['serving_fit_pooled'] is False\" '$tmp/serve.json' '$tmp/serve_sglang.json' &&
 grep -q '^Fitted: .*; fewer than 6 runs of vllm are among them' '$tmp/serve_vllm.txt' && ! grep -q 'fewer than 6 runs of' '$tmp/serve_trt.txt'"
+# A typed all-reduce start-up is paid past one server only where the server's all-reduces are
+# measured (they take none, core/nccl.c); the efficiency line says so, and says nothing of it
+# where no table is measured (the lesson's all-reduce here).
+"$binary" report --model 70b --gpu h100-sxm --counts 4 --allreduce-us 50 > "$tmp/ar_measured.txt"
+"$binary" report --model 70b --gpu h100-sxm --counts 4 --allreduce-us 50 --nccl lesson > "$tmp/ar_lesson.txt"
+check "--allreduce-us on a measured server: 'across servers (one server's as measured)'; not without a table" sh -c "
+grep -q '^Achieved efficiency: .*all-reduces +50 us across servers (one server.s as measured)' '$tmp/ar_measured.txt' &&
+grep -q '^Achieved efficiency: .*all-reduces +50 us' '$tmp/ar_lesson.txt' && ! grep -q 'across servers (one' '$tmp/ar_lesson.txt'"
 # A request's front end (--request-us, report's flag, which serve takes since 2026-12-07 and
 # had ignored): a request alone waits it once, so its first token and its whole time move by
 # exactly it and its time per token not at all; the Serving line says the figure in ms.
