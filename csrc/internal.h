@@ -261,8 +261,8 @@ typedef struct {
   int unchunked;            /* the note says "chunked prefill FALSE" or "--enable-chunked-prefill=False" */
   uint64_t pd_prefill, pd_decode; /* the note's "PD-DISAGGREGATED: P prefill + D decode": copies of
                                      each, each of the note's "--tp-size N" GPUs (tp); 0: none */
-  int in_process;           /* the benchmark drove the engine in its own process, no server between: the
-                               note says IN-PROCESS, or the software names trtllm-bench */
+  int in_process;           /* the note says IN-PROCESS: the benchmark drove the engine in its own process,
+                               no server between (serve_rows.c counts trtllm-bench's rows so too) */
 } gs_serving_run;
 typedef struct {
   size_t count;

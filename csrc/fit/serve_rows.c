@@ -387,7 +387,9 @@ int fit_serving_price(const serving_row *row, const gs_serving_fit *fig, gs_serv
   int rc = GS_OK;
   memset(out, 0, sizeof *out);
   if (fig) e.flops_share = fig->flops_share, e.seq_us = fig->seq_us, e.overlap_share = fig->overlap_share, e.request_us = fig->request_us;
-  if (row->run->in_process) e.request_us = 0; /* no server before the engine: no front end (serving_runs.c) */
+  /* no server before the engine, no front end: a note's IN-PROCESS, or trtllm-bench, which runs
+   * TensorRT-LLM's executor in its own process (found as the limits' rule above finds it) */
+  if (row->run->in_process || holds(row->run->software, "trtllm-bench")) e.request_us = 0;
   if (row->run->sharegpt) {
     if (!(lengths = malloc(2 * (size_t)load.requests * sizeof *lengths)))
       return gs_fail(err, GS_ERR_TOO_LONG, "lengths", "out of memory for %llu requests", (unsigned long long)load.requests);

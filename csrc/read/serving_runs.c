@@ -187,9 +187,8 @@ static int read_row(const char *const *v, size_t line, gs_serving_run *r, gs_err
     r->scheduler_steps = note_limit(v[C_NOTE], STEPS, sizeof STEPS / sizeof STEPS[0]);
     r->unchunked = strstr(v[C_NOTE], "chunked prefill FALSE") || strstr(v[C_NOTE], "--enable-chunked-prefill=False");
   }
-  /* no server's front end before the engine (serve's request_us): trtllm-bench runs
-   * TensorRT-LLM's executor in its own process; a note says so of others (read from 2026-12-07) */
-  r->in_process = strstr(v[C_NOTE], "IN-PROCESS") != NULL || strstr(r->software, "trtllm-bench") != NULL;
+  /* the note says the benchmark had no server before the engine (read from 2026-12-07) */
+  r->in_process = strstr(v[C_NOTE], "IN-PROCESS") != NULL;
   if ((rc = note_pd(v[C_NOTE], line, r, err)) != GS_OK) return rc;
   return note_rate(v[C_NOTE], line, &r->rate, err);
 }
