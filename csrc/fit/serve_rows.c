@@ -7,7 +7,8 @@
  * was priced; tests/measured/serving-runs-README.md):
  * - model: the catalogue entry of the row's repository, its organisation and its
  *   quantisation suffix (-FP4, -FP8, -NVFP4) dropped; weight_bits as --bits, kv_bits as
- *   --cache-bits;
+ *   --cache-bits (blank, under TensorRT-LLM, the cache a ModelOpt checkpoint stores:
+ *   MODELOPT_CACHE below);
  * - GPU: the catalogue entry of the row's part (GPU_NAMES below); a part the catalogue
  *   lacks, or whose variant the row leaves open, is not priced;
  * - layout: tp x pp GPUs, slices (tp) or groups (pp), dp replicas; tp with pp, pp groups of tp
@@ -239,6 +240,39 @@ static const char *refused(const gs_serving_run *r, const char **model, const ch
   return NULL;
 }
 
+/* The cache bits NVIDIA's ModelOpt checkpoints store (hf_quant_config.json's
+ * kv_cache_quant_algo), which TensorRT-LLM takes when its kv_cache_config.dtype is "auto", its
+ * default (tensorrt_llm/_torch/pyexecutor/model_loader.py validate_and_set_kv_cache_quant @004b733e:
+ * "If we're letting the checkpoint dictate the quant with auto, simply return"; trtllm-bench
+ * starts from "auto", bench/benchmark/utils/general.py @0171265e; the perf pages' options set
+ * no dtype for these models). Added 2026-12-07 after reading G3's held-out errors (docs/ACCURACY.md):
+ * - Llama 3.3 70B FP4: FP8, TensorRT-LLM's test_llm_api_pytorch.py TestLlama3_3_70BInstruct
+ *   test_nvfp4_tp4 asserts kv_cache_quant_algo == FP8 on NVIDIA's copy of the checkpoint;
+ * - Qwen3 235B A22B FP4 and FP8, Qwen3 30B A3B FP4: FP8, found indirectly: the only entries
+ *   TensorRT-LLM's accuracy references (tests/integration/defs/accuracy/references/mmlu.yaml
+ *   @000a01de) register for these models' NVFP4 and FP8 runs, on NVIDIA's own quantizations
+ *   of them by ModelOpt's hf_ptq.py, whose --kv_cache_qformat defaults to fp8
+ *   (NVIDIA/TensorRT-Model-Optimizer @42bb0236); the published files were not reachable;
+ * - Llama 3.1 405B FP8 stores none (its hf_quant_config.json: "kv_cache_quant_algo": null) and
+ *   Llama 3.3 70B FP8 none registered, so 16 bits; Llama 3.1 405B FP4's was not found: 16 bits,
+ *   as a row that states no cache is priced. */
+static const struct {
+  const char *repo;
+  uint64_t cache_bits;
+} MODELOPT_CACHE[] = {{"nvidia/Llama-3.3-70B-Instruct-FP4", 8},
+                      {"nvidia/Qwen3-235B-A22B-FP4", 8},
+                      {"nvidia/Qwen3-235B-A22B-FP8", 8},
+                      {"nvidia/Qwen3-30B-A3B-FP4", 8}};
+
+/* The cache bits of the row's checkpoint under its engine's default, 0 when not known. */
+static uint64_t checkpoint_cache_bits(const gs_serving_run *r, const char *engine) {
+  size_t i, n = strcspn(r->repo, " ");
+  if (strcmp(engine, "trt-llm") != 0) return 0;
+  for (i = 0; i < sizeof MODELOPT_CACHE / sizeof MODELOPT_CACHE[0]; i++)
+    if (strlen(MODELOPT_CACHE[i].repo) == n && strncmp(r->repo, MODELOPT_CACHE[i].repo, n) == 0) return MODELOPT_CACHE[i].cache_bits;
+  return 0;
+}
+
 /* The request serve's flags make of the row: --model --gpu --split --replicas --engine
  * --prompt-tokens --bits, real rules (a catalogue GPU's default). */
 static void request_of(const gs_serving_run *r, const char *model, const char *gpu, const char *engine, gs_request *q) {
@@ -254,7 +288,7 @@ static void request_of(const gs_serving_run *r, const char *model, const char *g
   q->bits = r->weight_bits > 0 ? (uint64_t)r->weight_bits : 0;
   /* the cache's bits where the row states them (until 2026-12-06 the column was not read,
    * and every cache was priced at 16 bits; found reading G2's held-out errors) */
-  q->cache_bits = r->kv_bits;
+  q->cache_bits = r->kv_bits ? r->kv_bits : checkpoint_cache_bits(r, engine);
 }
 
 /* Whether the catalogue model, as its config stores it, keeps its routed experts in MXFP4. */

@@ -591,6 +591,30 @@ serve0 = json.load(open(sys.argv[2]))['ttft_ms']['mean']
 assert front > 0 and abs(t1 - t2 - front) < 0.15 and abs(t2 - serve0) < 0.06, (front, t1, t2, serve0)
 " "$tmp/inproc" "$tmp/inproc0.json"
 
+# A TensorRT-LLM row of an NVIDIA ModelOpt checkpoint that stores an FP8 cache, its kv_bits
+# blank, is priced with that cache (TensorRT-LLM's default dtype "auto" takes the checkpoint's;
+# serve_rows.c MODELOPT_CACHE): as the same row stating 8 bits, not as it stating 16 (on one
+# RTX PRO 6000 the 70B's pool holds the batch, so the bits show). A checkpoint that stores none
+# (Llama 3.3 70B FP8) and another engine (vLLM's auto is the model's dtype) keep 16 bits.
+cat > "$tmp/modelopt.csv" <<'CSV'
+id,model,hf_repo,weight_bits,kv_bits,gpu,gpus_per_server,servers,intra_link,inter_link,tp,pp,ep,dp,attn_dp,concurrency,input_tokens,output_tokens,throughput_tok_s,throughput_per_gpu_tok_s,itl_ms,ttft_ms,software,date,source,note
+k1,Llama-3.3-70B-Instruct,nvidia/Llama-3.3-70B-Instruct-FP4,4,,RTX-PRO-6000-Blackwell-Server,1,1,,,1,1,,1,,,1000,1000,1000,1000,,,"TensorRT-LLM (trtllm-bench, PyTorch backend)",2026,x,"G9; hand-made"
+k2,Llama-3.3-70B-Instruct,nvidia/Llama-3.3-70B-Instruct-FP4,4,8,RTX-PRO-6000-Blackwell-Server,1,1,,,1,1,,1,,,1000,1000,1000,1000,,,"TensorRT-LLM (trtllm-bench, PyTorch backend)",2026,x,"G9; hand-made"
+k3,Llama-3.3-70B-Instruct,nvidia/Llama-3.3-70B-Instruct-FP4,4,16,RTX-PRO-6000-Blackwell-Server,1,1,,,1,1,,1,,,1000,1000,1000,1000,,,"TensorRT-LLM (trtllm-bench, PyTorch backend)",2026,x,"G9; hand-made"
+k4,Llama-3.3-70B-Instruct,nvidia/Llama-3.3-70B-Instruct-FP4,4,,RTX-PRO-6000-Blackwell-Server,1,1,,,1,1,,1,,,1000,1000,1000,1000,,,vLLM,2026,x,"G9; hand-made"
+k5,Llama-3.3-70B-Instruct,nvidia/Llama-3.3-70B-Instruct-FP4,4,16,RTX-PRO-6000-Blackwell-Server,1,1,,,1,1,,1,,,1000,1000,1000,1000,,,vLLM,2026,x,"G9; hand-made"
+k6,Llama-3.3-70B-Instruct,nvidia/Llama-3.3-70B-Instruct-FP8,8,,H200-SXM-141GB,8,1,,,1,1,,1,,,1000,1000,1000,1000,,,"TensorRT-LLM (trtllm-bench, PyTorch backend)",2026,x,"G9; hand-made"
+k7,Llama-3.3-70B-Instruct,nvidia/Llama-3.3-70B-Instruct-FP8,8,16,H200-SXM-141GB,8,1,,,1,1,,1,,,1000,1000,1000,1000,,,"TensorRT-LLM (trtllm-bench, PyTorch backend)",2026,x,"G9; hand-made"
+CSV
+"$binary" validate --serving "$tmp/modelopt.csv" > "$tmp/modelopt" 2>&1
+check "a ModelOpt checkpoint's FP8 cache under TensorRT-LLM's auto: priced as 8 bits stated, not 16; none for FP8's checkpoint or vLLM" python3 -c "
+import sys
+p = {l.split()[0]: l.split('at once')[1].split()[1] for l in open(sys.argv[1]) if l[:1] == 'k' and 'at once' in l}
+assert len(p) == 7, p
+assert p['k1'] == p['k2'] and p['k1'] != p['k3'], p
+assert p['k4'] == p['k5'] and p['k6'] == p['k7'], p
+" "$tmp/modelopt"
+
 # TP with PP on one server (P2's s075, TP2 x PP4 on 8 RTX PRO 6000): four groups of two slices,
 # priced, and kept out of the fit (data/serving.json holds 93 runs: serving-runs.csv's 40
 # without it, and the 53 of serving-fit-gathered.csv that the fit takes).
