@@ -193,7 +193,7 @@ async function browserTimes() {
     });
     // the floor for (b): the same page without its module (and without the CSP that
     // allows the module's script by hash), to the moment its script shows the controls
-    const widget = readFileSync(join(ROOT, 'web', 'widget.html'), 'utf8');
+    const widget = widgetBody.toString('utf8');
     const floorPage = join(ROOT, 'build', 'bench-without-module.html');
     // (the widget's module is its longest packed string, in base 85; its packed markup stays)
     const module85 = [...widget.matchAll(/"[#-~]{1000,}"/g)].map((m) => m[0]).sort((x, y) => y.length - x.length)[0];
