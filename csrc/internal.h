@@ -139,6 +139,7 @@ static inline double gs_read_rate(const gs_gpu *g, const gs_efficiency *e) {
  * split.c: a step's busy time and transfers as the split arranges them. */
 double gs_read_seconds(uint64_t bytes, const gs_gpu *g, const gs_efficiency *e);
 double gs_compute_seconds(double ops, uint64_t n, const gs_gpu *g, const gs_efficiency *e);
+double gs_compute_seconds_kept(double ops, double kept, uint64_t n, const gs_gpu *g, const gs_efficiency *e);
 void gs_split_time(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, double busy, uint64_t size,
                    gs_time *time, double *swap, int *protocol);
 
@@ -162,6 +163,7 @@ double gs_routed_share_skewed(const gs_model *m, uint64_t words, double skew);
 /* core/mixed_step.c: the operations a served step's attention takes over all layers (its
  * scores and weighted sum), shared with the spread experts' step (mixed_spread.c). */
 double gs_attention_ops(const gs_model *m, const gs_step_work *w);
+double gs_output_ops(const gs_model *m, uint64_t seqs);
 /* w plus another rank's work (for --explain's typical step). */
 void gs_step_work_sum(gs_step_work *w, const gs_step_work *add);
 /* Seconds one all-to-all takes when each GPU of r sends size bytes; the bytes each GPU

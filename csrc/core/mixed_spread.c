@@ -58,8 +58,7 @@ uint64_t gs_attention_ranks(const gs_plan *p) {
 /* 2 operations a copied weight a token (the tables left out), the output table once a
  * sequence: mixed_step.c's GEMM operations less the routed experts'. */
 static double copied_ops(const gs_model *m, const gs_step_work *w, double routed_active) {
-  return 2 * ((double)(m->active_params - m->table_params) - routed_active) * (double)w->tokens +
-         (double)(2 * m->vocab * m->hidden) * (double)w->seqs;
+  return 2 * ((double)(m->active_params - m->table_params) - routed_active) * (double)w->tokens + gs_output_ops(m, w->seqs);
 }
 
 static int check(const gs_plan *p, double overlap_share, const gs_step_work *w, uint64_t ranks, uint64_t *total,
@@ -103,7 +102,8 @@ int gs_mixed_step_spread(const gs_model *m, const gs_gpu *g, const gs_link *l, c
     uint64_t bytes = copied + experts + gs_ceil_div(gs_cache_bytes_at(m, w[r].cache_full, w[r].cache_kept, bits), parts);
     double ops = copied_ops(m, &w[r], routed_active), attention = gs_attention_ops(m, &w[r]);
     double read = gs_read_seconds(bytes, g, &p->efficiency);
-    double compute = gs_compute_seconds(ops + attention, data ? 1 : n, g, &p->efficiency) + expert_compute;
+    double compute = gs_compute_seconds_kept(ops + attention, gs_output_ops(m, w[r].seqs) + attention, data ? 1 : n, g, &p->efficiency) +
+                     expert_compute;
     double longer = read >= compute ? read : compute, shorter = read >= compute ? compute : read;
     double busy = overlap_share > 0 ? longer + overlap_share * shorter : longer;
     out->gemm_ops += ops;

@@ -22,7 +22,8 @@
  *   step and a layer, through gs_split_time, as a decode step pays them.
  * The compute runs at the fitted FLOP/s share when one is set (it was fitted on prefills)
  * and at the peak otherwise; FP8 weights compute at the FP8 peak when the setting says so
- * (gs_resolve puts that peak in g->flops). */
+ * (gs_resolve puts that peak in g->flops), 4-bit ones at the FP4 peak, their output table and
+ * attention at the 16-bit one (gs_compute_seconds_kept). */
 #include <string.h>
 
 #include "internal.h"
@@ -52,6 +53,9 @@ void gs_step_work_sum(gs_step_work *w, const gs_step_work *add) {
   w->pairs_kept += add->pairs_kept;
 }
 
+/* The output table's operations for seqs sequences: logits once a sequence. */
+double gs_output_ops(const gs_model *m, uint64_t seqs) { return (double)(2 * m->vocab * m->hidden) * (double)seqs; }
+
 /* Operations a step's attention takes over all layers: the width above, the layers split
  * between every-token and sliding by their share of a token's cache. */
 double gs_attention_ops(const gs_model *m, const gs_step_work *w) {
@@ -78,10 +82,10 @@ int gs_mixed_step(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs
   cache = gs_cache_bytes_at(m, w->cache_full, w->cache_kept, bits);
   out->read_bytes = gs_ceil_div(gs_step_read_bytes(m, w->tokens), n) + gs_ceil_div(cache, gs_cache_parts(m, p));
   out->read = gs_read_seconds(out->read_bytes, g, &p->efficiency);
-  out->gemm_ops = (double)(2 * (m->active_params - m->table_params)) * (double)w->tokens +
-                  (double)(2 * m->vocab * m->hidden) * (double)w->seqs;
+  out->gemm_ops = (double)(2 * (m->active_params - m->table_params)) * (double)w->tokens + gs_output_ops(m, w->seqs);
   out->attention_ops = gs_attention_ops(m, w);
-  out->compute = gs_compute_seconds(out->gemm_ops + out->attention_ops, n, g, &p->efficiency);
+  out->compute = gs_compute_seconds_kept(out->gemm_ops + out->attention_ops, gs_output_ops(m, w->seqs) + out->attention_ops, n, g,
+                                         &p->efficiency);
   longer = out->read >= out->compute ? out->read : out->compute;
   shorter = out->read >= out->compute ? out->compute : out->read;
   out->busy = overlap_share > 0 ? longer + overlap_share * shorter : longer;

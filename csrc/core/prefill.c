@@ -11,7 +11,8 @@
  *   LogitsProcessor and TensorRT-LLM's default, gather_context_logits off), 2 vocab x
  *   hidden once a prompt. d_attn is heads x
  *   head_dim; sliding windows are not taken off (an upper bound for such layers) and for
- *   MLA head_dim is the value head's width (an approximation).
+ *   MLA head_dim is the value head's width (an approximation). 4-bit weights at the FP4
+ *   peak leave the output table and attention at the 16-bit one (gs_compute_seconds_kept).
  * - Reading: the weights once (all routed experts that the P x W tokens pick), at the
  *   achieved bandwidth; reading and computing overlap, so the longer counts.
  * - Transfers: each layer's two all-reduces of P x W x hidden x 2 bytes under slices (or
@@ -27,34 +28,37 @@
  * prefill, shared runs S8). */
 #include "internal.h"
 
-/* The operations of chats prompts of prompt tokens each (the sum above). */
-static double prefill_ops(const gs_model *m, uint64_t prompt, uint64_t chats) {
-  double p = (double)prompt, c = (double)chats;
-  return (double)(2 * (m->active_params - m->table_params)) * p * c + (double)(2 * m->vocab * m->hidden) * c +
-         c * (double)m->layers * (double)(m->heads * m->head_dim) * p * (p + 1);
+/* The operations of chats prompts of prompt tokens each (the sum above); in *kept, those of
+ * the output table and attention, which a 4-bit checkpoint leaves at 16 bits (primitives.c,
+ * gs_compute_seconds_kept). */
+static double prefill_ops(const gs_model *m, uint64_t prompt, uint64_t chats, double *kept) {
+  double p = (double)prompt, c = (double)chats, output = gs_output_ops(m, chats);
+  double attention = c * (double)m->layers * (double)(m->heads * m->head_dim) * p * (p + 1);
+  *kept = output + attention;
+  return (double)(2 * (m->active_params - m->table_params)) * p * c + output + attention;
 }
 
 int gs_first_word(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, double *seconds, gs_error *err) {
   uint64_t n = p->gpus, tokens, bytes, size;
-  double ops, read, compute, busy, swap;
+  double ops, kept, read, compute, busy, swap;
   gs_time time;
   int protocol, rc;
   *seconds = 0;
   if (p->prompt_tokens == 0) return GS_OK;
   if ((rc = gs_spread_whole_check(p, err)) != GS_OK) return rc;
   tokens = p->prompt_tokens * p->words; /* gs_plan_check bounds it */
-  ops = prefill_ops(m, p->prompt_tokens, p->words);
+  ops = prefill_ops(m, p->prompt_tokens, p->words, &kept);
   bytes = gs_step_read_bytes(m, tokens);
   read = gs_read_seconds(bytes / n + (bytes % n != 0), g, &p->efficiency);
-  compute = gs_compute_seconds(ops, n, g, &p->efficiency);
+  compute = gs_compute_seconds_kept(ops, kept, n, g, &p->efficiency);
   size = gs_message_bytes(m) * tokens;
   if (p->experts == GS_EXPERTS_SPREAD) {
     /* spread experts (csrc/core/experts.c): each GPU prefills its own chats' prompts, whole,
      * reading its copies and the experts all the prompts' tokens pick */
     uint64_t chats = gs_spread_chats(p);
     read = gs_read_seconds(gs_spread_read_bytes(m, n, tokens), g, &p->efficiency);
-    ops = prefill_ops(m, p->prompt_tokens, chats);
-    compute = gs_compute_seconds(ops, 1, g, &p->efficiency);
+    ops = prefill_ops(m, p->prompt_tokens, chats, &kept);
+    compute = gs_compute_seconds_kept(ops, kept, 1, g, &p->efficiency);
     size = gs_message_bytes(m) * p->prompt_tokens * chats;
   }
   busy = read >= compute ? read : compute;

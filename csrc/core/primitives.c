@@ -172,3 +172,21 @@ double gs_compute_seconds(double ops, uint64_t n, const gs_gpu *g, const gs_effi
   if (e->flops_share > 0) return ops / ((double)n * (g->flops * e->flops_share));
   return ops / ((double)n * g->flops);
 }
+
+/* The same for ops operations of which `kept` are those a 4-bit (W4A4) checkpoint leaves at
+ * 16 bits, which run at g->flops16 while the rest run at the FP4 peak in g->flops, at the same
+ * achieved share. NVIDIA's ModelOpt, which makes the NVFP4 checkpoints, quantizes the linear
+ * layers but not the output table, and of attention only the cache's keys and values
+ * (NVIDIA/TensorRT-Model-Optimizer modelopt/torch/quantization/config.py @0991404:
+ * _default_disabled_quantizer_cfg, in every config, holds "*lm_head*": {"enable": False};
+ * FP8_KV_CFG quantizes "*[kv]_bmm_quantizer" only): so the output table multiplies at 16 bits,
+ * and attention's scores and weighted sums take 16-bit queries; there is no FP4 attention.
+ * Without a 16-bit peak apart (every other setting) the sum as gs_compute_seconds prices it,
+ * unmoved. */
+double gs_compute_seconds_kept(double ops, double kept, uint64_t n, const gs_gpu *g, const gs_efficiency *e) {
+  gs_gpu sixteen;
+  if (!(BEYOND_WIDGET && g->flops16 > 0 && kept > 0)) return gs_compute_seconds(ops, n, g, e);
+  sixteen = *g;
+  sixteen.flops = g->flops16;
+  return gs_compute_seconds(ops - kept, n, g, e) + gs_compute_seconds(kept, n, &sixteen, e);
+}

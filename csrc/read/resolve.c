@@ -178,7 +178,7 @@ static void say_assumptions(const gs_request *q, gs_setting *out) {
   if (p->per_server) gs_format(servers, sizeof servers, "servers of %llu joined by %s", (unsigned long long)p->per_server,
                                out->between_text.name[0] ? out->between_text.name : "the link between servers");
   const char *fp8 = out->fp8_compute    ? ", 8-bit weights at the FP8 peak"
-                    : out->fp4_compute   ? ", 4-bit weights at the FP4 peak"
+                    : out->fp4_compute   ? ", 4-bit weights at the FP4 peak, attention and the output table at 16 bits"
                     : out->mxfp4_compute ? ", MXFP4 experts at the FP8 peak and the rest at 16 bits"
                                          : "";
   if (!out->real) {
@@ -239,9 +239,12 @@ static int resolve_plan(const gs_request *q, int own_latencies, gs_setting *out,
   }
   /* 4-bit weights on a GPU with an FP4 peak (data/gpus.json's flops_fp4: Blackwell's NVFP4,
    * CDNA4's MXFP4) are served as FP4 (W4A4), so a prefill multiplies at that peak, as 8-bit
-   * weights at the FP8 one; typed FLOP/s or --no-fp8-compute keep the 16-bit peak */
+   * weights at the FP8 one; typed FLOP/s or --no-fp8-compute keep the 16-bit peak. What such a
+   * checkpoint leaves at 16 bits (the output table, attention) keeps the 16-bit peak, flops16
+   * (gs_compute_seconds_kept) */
   if (BEYOND_WIDGET && out->real && q->bits == 4 && out->gpu.flops_fp4 > 0 && !(q->gpu_typed & GS_TYPED_FLOPS) &&
       !(q->switches_off & GS_SW_FP8_COMPUTE)) {
+    out->gpu.flops16 = out->gpu.flops;
     out->gpu.flops = out->gpu.flops_fp4;
     out->fp4_compute = 1;
   }

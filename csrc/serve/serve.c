@@ -332,7 +332,10 @@ static int serve_run(const gs_model *m, const gs_gpu *g, const gs_link *l, const
   pool /= flight; /* each micro-batch's scheduler its share of the pool (pipeline.c) */
   if (e->flops_share > 0) served.efficiency.flops_share = e->flops_share; /* a served step's own share */
   p = &served;
-  if (e->flops > 0) gpu.flops = e->flops; /* gs_engine_peak's */
+  if (e->flops > 0 && e->flops != gpu.flops) { /* gs_engine_peak's; the peak it replaces runs what stays 16-bit */
+    gpu.flops16 = gpu.flops;
+    gpu.flops = e->flops;
+  }
   g = &gpu;
   if (e->limits_shared) { /* the engine's limits shared out over its attention ranks (engine.c) */
     engine.max_seqs = e->max_seqs / ranks > 0 || e->max_seqs == 0 ? e->max_seqs / ranks : 1;

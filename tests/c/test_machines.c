@@ -409,6 +409,39 @@ static void issue_30s_gpus_are_priced_under_real_rules(void **state) {
     assert_true(p.cost.time.total >= (double)p.cost.read_bytes / s.gpu.bandwidth);
     /* FP4 where the sheet prints it, never without FP8, and at least twice the 16-bit peak */
     assert_true(s.gpu.flops_fp4 == 0 || (s.gpu.flops_fp8 > 0 && s.gpu.flops_fp4 >= 2 * s.gpu.flops_fp8 * 0.99));
+    assert_true(s.gpu.flops16 == 0); /* 16-bit weights: one peak */
+  }
+}
+
+/* 4-bit weights on a GPU with an FP4 peak compute at it, and keep the sheet's 16-bit peak
+ * apart for what the checkpoint leaves at 16 bits (the output table, attention); on a GPU
+ * without one, or with the FLOP/s typed, the one peak as before. */
+static void four_bit_weights_keep_the_16_bit_peak_apart(void **state) {
+  static const struct {
+    const char *gpu;
+    double flops16, fp4; /* data/gpus.json's flops and flops_fp4 */
+  } CASES[] = {{"b200", 2.25e15, 9e15}, {"rtx-pro-6000-server", 5e14, 2e15}, {"h100-sxm", 0, 0}};
+  size_t i;
+  (void)state;
+  for (i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
+    static gs_setting s;
+    gs_request q;
+    gs_error err;
+    memset(&q, 0, sizeof q);
+    q.model_key = "70b";
+    q.gpu_key = CASES[i].gpu;
+    q.bits = 4;
+    if (gs_resolve(&q, &s, &err) != GS_OK) fail_msg("%s: %s: %s", CASES[i].gpu, err.field, err.what);
+    if (CASES[i].fp4 > 0) {
+      assert_true(s.gpu.flops == CASES[i].fp4);
+      assert_true(s.gpu.flops16 == CASES[i].flops16);
+    } else {
+      assert_true(s.gpu.flops16 == 0);
+    }
+    q.gpu_typed = GS_TYPED_FLOPS;
+    q.gpu.flops = 1e15;
+    if (gs_resolve(&q, &s, &err) != GS_OK) fail_msg("%s typed: %s: %s", CASES[i].gpu, err.field, err.what);
+    assert_true(s.gpu.flops == 1e15 && s.gpu.flops16 == 0);
   }
 }
 
@@ -427,6 +460,7 @@ int main(void) {
       cmocka_unit_test(the_runs_gpus_and_generations_are_the_catalogues),
       cmocka_unit_test(ring_figures_follow_nccls_topology_constants),
       cmocka_unit_test(issue_30s_gpus_are_priced_under_real_rules),
+      cmocka_unit_test(four_bit_weights_keep_the_16_bit_peak_apart),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -115,6 +115,54 @@ static void overlap_share_adds_its_part_of_the_shorter(void **state) {
   assert_int_equal(gs_mixed_step(&m, &g, &l, &p, 1.5, &w, &b, &err), GS_ERR_RANGE);
 }
 
+/* A 4-bit (W4A4) step: the output table and attention run at the 16-bit peak kept apart
+ * (g.flops16), every other operation at the FP4 peak in g.flops (primitives.c says why).
+ * A prefill chunk of 2,048 tokens on one GPU, at 4 times the 16-bit peak: its compute is
+ * (all - kept) / FP4 + kept / 16-bit, kept = 2 x vocab x hidden once the sequence plus
+ * attention's operations; and without a peak apart, all / FP4 as before, which is less. */
+static void four_bit_steps_keep_the_output_table_and_attention_at_16_bits(void **state) {
+  gs_model m = ts_builtin("8b");
+  gs_gpu g = ts_h100(), fp4;
+  gs_link l;
+  gs_plan p = serve_plan(1);
+  gs_step_work w;
+  gs_mixed_cost kept, whole;
+  gs_error err;
+  double output, want;
+  (void)state;
+  ts_link("fast", &l);
+  memset(&w, 0, sizeof w);
+  gs_step_work_add(&m, &w, 0, 2048);
+  fp4 = g;
+  fp4.flops = 4 * g.flops;
+  assert_int_equal(gs_mixed_step(&m, &fp4, &l, &p, 0, &w, &whole, &err), GS_OK);
+  fp4.flops16 = g.flops;
+  assert_int_equal(gs_mixed_step(&m, &fp4, &l, &p, 0, &w, &kept, &err), GS_OK);
+  output = 2.0 * (double)m.vocab * (double)m.hidden;
+  want = (kept.gemm_ops + kept.attention_ops - output - kept.attention_ops) / (4 * g.flops) +
+         (output + kept.attention_ops) / g.flops;
+  ts_assert_close(kept.compute, want, 1e-12);
+  ts_assert_close(whole.compute, (whole.gemm_ops + whole.attention_ops) / (4 * g.flops), 1e-15);
+  assert_true(kept.gemm_ops == whole.gemm_ops && kept.attention_ops == whole.attention_ops);
+  assert_true(kept.compute > whole.compute);
+  /* the same through the spread experts' step, on a mixture of experts */
+  {
+    gs_model moe = ts_builtin("qwen3-30b-a3b");
+    gs_step_work ranks[1];
+    gs_mixed_cost a, b;
+    gs_plan sp = serve_plan(1);
+    sp.experts = GS_EXPERTS_SPREAD;
+    memset(ranks, 0, sizeof ranks);
+    gs_step_work_add(&moe, &ranks[0], 0, 2048);
+    fp4.flops16 = 0;
+    assert_int_equal(gs_mixed_step_spread(&moe, &fp4, &l, &sp, 0, ranks, 1, &a, &err), GS_OK);
+    fp4.flops16 = g.flops;
+    assert_int_equal(gs_mixed_step_spread(&moe, &fp4, &l, &sp, 0, ranks, 1, &b, &err), GS_OK);
+    output = 2.0 * (double)moe.vocab * (double)moe.hidden;
+    ts_assert_close(b.compute - a.compute, (output + a.attention_ops) * (1 / g.flops - 1 / (4 * g.flops)), 1e-9);
+  }
+}
+
 /* A sliding window caps each token's reach: context 2, 5 new tokens, window 4 reach
  * 3, 4, 5, 6, 7 in full layers (25) and 3, 4, 4, 4, 4 in sliding ones (19); the cache read
  * is 2 tokens in both. */
@@ -513,6 +561,7 @@ int main(void) {
       cmocka_unit_test(log_agrees_with_libm),
       cmocka_unit_test(decode_at_batch_one_is_todays_step),
       cmocka_unit_test(overlap_share_adds_its_part_of_the_shorter),
+      cmocka_unit_test(four_bit_steps_keep_the_output_table_and_attention_at_16_bits),
       cmocka_unit_test(window_caps_each_tokens_reach),
       cmocka_unit_test(percentiles_in_order_and_e2e_adds_up),
       cmocka_unit_test(closed_loop_obeys_littles_law),
