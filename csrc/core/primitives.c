@@ -180,7 +180,7 @@ double gs_compute_seconds(double ops, uint64_t n, const gs_gpu *g, const gs_effi
  * (NVIDIA/TensorRT-Model-Optimizer modelopt/torch/quantization/config.py @0991404:
  * _default_disabled_quantizer_cfg, in every config, holds "*lm_head*": {"enable": False};
  * FP8_KV_CFG quantizes "*[kv]_bmm_quantizer" only): so the output table multiplies at 16 bits,
- * and attention's scores and weighted sums take 16-bit queries; there is no FP4 attention.
+ * and attention's scores and weighted sums take 16-bit queries, whatever the cache holds.
  * Without a 16-bit peak apart (every other setting) the sum as gs_compute_seconds prices it,
  * unmoved. */
 double gs_compute_seconds_kept(double ops, double kept, uint64_t n, const gs_gpu *g, const gs_efficiency *e) {
