@@ -1033,7 +1033,8 @@ typedef struct {
 
 /* The peak a served step of setting s computes at, into e->flops: 4-bit weights on a GPU
  * with FP4 tensor cores under the real rules multiply at its FP4 peak (NVFP4 checkpoints
- * quantize the activations too, W4A4); otherwise the setting's own (e->flops 0). */
+ * quantize the activations too, W4A4), as gs_resolve decides it (fp4_compute: not with
+ * typed FLOP/s or --no-fp8-compute); otherwise the setting's own (e->flops 0). */
 void gs_engine_peak(const gs_setting *s, gs_scheduler *e);
 
 /* The serving fit (data/serving.json, written by gpusplit fit --serving): for each engine,

@@ -413,9 +413,10 @@ static void issue_30s_gpus_are_priced_under_real_rules(void **state) {
   }
 }
 
-/* 4-bit weights on a GPU with an FP4 peak compute at it, and keep the sheet's 16-bit peak
- * apart for what the checkpoint leaves at 16 bits (the output table, attention); on a GPU
- * without one, or with the FLOP/s typed, the one peak as before. */
+/* 4-bit weights on a GPU with an FP4 peak compute at it, in report and serve alike, and keep
+ * the sheet's 16-bit peak apart for what the checkpoint leaves at 16 bits (the output table,
+ * attention); on a GPU without one, with --no-fp8-compute or with the FLOP/s typed, the one
+ * peak, which serve keeps too. */
 static void four_bit_weights_keep_the_16_bit_peak_apart(void **state) {
   static const struct {
     const char *gpu;
@@ -426,22 +427,34 @@ static void four_bit_weights_keep_the_16_bit_peak_apart(void **state) {
   for (i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
     static gs_setting s;
     gs_request q;
+    gs_scheduler e;
     gs_error err;
     memset(&q, 0, sizeof q);
+    memset(&e, 0, sizeof e);
     q.model_key = "70b";
     q.gpu_key = CASES[i].gpu;
     q.bits = 4;
     if (gs_resolve(&q, &s, &err) != GS_OK) fail_msg("%s: %s: %s", CASES[i].gpu, err.field, err.what);
+    gs_engine_peak(&s, &e);
     if (CASES[i].fp4 > 0) {
       assert_true(s.gpu.flops == CASES[i].fp4);
       assert_true(s.gpu.flops16 == CASES[i].flops16);
+      assert_true(e.flops == CASES[i].fp4); /* serve computes at the same peak */
     } else {
       assert_true(s.gpu.flops16 == 0);
+      assert_true(e.flops == 0);
     }
+    /* --no-fp8-compute and typed FLOP/s keep the 16-bit peak, in serve as in report */
+    q.switches_off = GS_SW_FP8_COMPUTE;
+    if (gs_resolve(&q, &s, &err) != GS_OK) fail_msg("%s switched off: %s: %s", CASES[i].gpu, err.field, err.what);
+    gs_engine_peak(&s, &e);
+    assert_true(s.gpu.flops16 == 0 && e.flops == 0);
+    q.switches_off = 0;
     q.gpu_typed = GS_TYPED_FLOPS;
     q.gpu.flops = 1e15;
     if (gs_resolve(&q, &s, &err) != GS_OK) fail_msg("%s typed: %s: %s", CASES[i].gpu, err.field, err.what);
-    assert_true(s.gpu.flops == 1e15 && s.gpu.flops16 == 0);
+    gs_engine_peak(&s, &e);
+    assert_true(s.gpu.flops == 1e15 && s.gpu.flops16 == 0 && e.flops == 0);
   }
 }
 
