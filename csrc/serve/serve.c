@@ -332,10 +332,7 @@ static int serve_run(const gs_model *m, const gs_gpu *g, const gs_link *l, const
   pool /= flight; /* each micro-batch's scheduler its share of the pool (pipeline.c) */
   if (e->flops_share > 0) served.efficiency.flops_share = e->flops_share; /* a served step's own share */
   p = &served;
-  if (e->flops > 0 && e->flops != gpu.flops) { /* gs_engine_peak's; the peak it replaces runs what stays 16-bit */
-    gpu.flops16 = gpu.flops;
-    gpu.flops = e->flops;
-  }
+  if (e->flops > 0) gpu.flops = e->flops; /* gs_engine_peak's: gs_resolve's FP4 peak, its flops16 kept */
   g = &gpu;
   if (e->limits_shared) { /* the engine's limits shared out over its attention ranks (engine.c) */
     engine.max_seqs = e->max_seqs / ranks > 0 || e->max_seqs == 0 ? e->max_seqs / ranks : 1;
