@@ -91,7 +91,9 @@ const gs_flag CLI_REPORT_FLAGS[] = {
     GS_SWITCH("--fp8-compute", AT(q.switches), GS_SW_FP8_COMPUTE, "8-bit weights multiply in FP8 at the GPU's FP8 peak (real rules'\n"
                                                                   "default with --bits 8 on a GPU that has FP8 tensor cores)"),
     GS_NOTE("  --no-cache-per-chat, --no-read-cache, --no-divide-heads, --no-overlap,\n"
-            "  --no-fp8-compute   each off"),
+            "  --no-fp8-compute   each off (--no-fp8-compute also keeps 4-bit weights and MXFP4\n"
+            "                     experts at the 16-bit peak, where real rules price them at\n"
+            "                     the GPU's FP4 or FP8 one)"),
     GS_SWITCH("--no-cache-per-chat", AT(q.switches_off), GS_SW_CACHE_PER_CHAT, NULL),
     GS_SWITCH("--no-read-cache", AT(q.switches_off), GS_SW_READ_CACHE, NULL),
     GS_SWITCH("--no-divide-heads", AT(q.switches_off), GS_SW_DIVIDE_HEADS, NULL),
