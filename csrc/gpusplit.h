@@ -1015,13 +1015,12 @@ typedef struct {
   double seq_us;               /* the engine's own time a step for each sequence it holds (scheduling, sampling,
                                   detokenising on the host), microseconds; 0: none */
   double flops_share;          /* share of the GPU's FLOP/s a served step computes at; 0: the plan's efficiency */
-  double flops;                /* the peak a served step computes at; 0: the GPU's (gs_engine_peak) */
   int limits_shared;           /* 1: max_seqs and max_batched_tokens are the whole engine's, shared out over its
                                   attention ranks (SGLang divides them by dp_size); 0: each rank's own (vLLM's
                                   and TensorRT-LLM's ranks each run their own scheduler) */
   int bench_limits;            /* 1: TensorRT-LLM's limits as trtllm-bench sets them from the load
                                   (gs_bench_limits): max_seqs and max_batched_tokens 0 until then */
-  uint64_t weight_bits;        /* the weights' bits as a quantization names them (4, 8, 16; gs_engine_peak) */
+  uint64_t weight_bits;        /* the weights' bits as a quantization names them (4, 8, 16; gs_engine_weight_bits) */
   int figures_pooled;          /* 1: the serving fit holds fewer than 6 runs of this engine, and its step figures are the
                                   fit of every fitted run pooled (data/serving.json's "any") */
   uint64_t scheduler_steps;    /* decode steps one scheduling runs (vLLM 0.6's --num-scheduler-steps, multi-step
@@ -1031,11 +1030,10 @@ typedef struct {
                                   token and its whole time; a closed loop's next request pays it too; 0: none */
 } gs_scheduler;
 
-/* The peak a served step of setting s computes at, into e->flops: 4-bit weights on a GPU
- * with FP4 tensor cores under the real rules multiply at its FP4 peak (NVFP4 checkpoints
- * quantize the activations too, W4A4), as gs_resolve decides it (fp4_compute: not with
- * typed FLOP/s or --no-fp8-compute); otherwise the setting's own (e->flops 0). */
-void gs_engine_peak(const gs_setting *s, gs_scheduler *e);
+/* The weights' bits of setting s as trtllm-bench's heuristic names them, into e->weight_bits.
+ * A served step computes at the setting's own peak, gs_resolve's (its FP4 one for 4-bit
+ * weights on a GPU with FP4 tensor cores, unless FLOP/s are typed or --no-fp8-compute). */
+void gs_engine_weight_bits(const gs_setting *s, gs_scheduler *e);
 
 /* The serving fit (data/serving.json, written by gpusplit fit --serving): for each engine,
  * the figures a served step takes that no data sheet gives, fitted to the fitted sources of

@@ -119,7 +119,7 @@ static int engine_limits(const serve_options *o, const char *engine, const gs_se
   gs_error err;
   if (gs_engine_defaults(engine, &s->gpu, s->gpu_text.key, gpus, e, &err) != GS_OK) return cli_bad("--engine: %s", err.what);
   gs_engine_given(e, &o->lf.limits, o->lf.given & CLI_LOAD_LIMITS);
-  gs_engine_peak(s, e);
+  gs_engine_weight_bits(s, e);
   return CLI_OK;
 }
 

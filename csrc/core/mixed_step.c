@@ -72,7 +72,7 @@ double gs_attention_ops(const gs_model *m, const gs_step_work *w) {
 int gs_mixed_step(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, double overlap_share,
                   const gs_step_work *w, gs_mixed_cost *out, gs_error *err) {
   uint64_t n = p->gpus, cache, bits = p->cache_bits ? p->cache_bits : 16;
-  double longer, shorter;
+  double longer, shorter, output;
   int protocol;
   memset(out, 0, sizeof *out);
   if (p->experts != GS_EXPERTS_SLICES)
@@ -82,10 +82,10 @@ int gs_mixed_step(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs
   cache = gs_cache_bytes_at(m, w->cache_full, w->cache_kept, bits);
   out->read_bytes = gs_ceil_div(gs_step_read_bytes(m, w->tokens), n) + gs_ceil_div(cache, gs_cache_parts(m, p));
   out->read = gs_read_seconds(out->read_bytes, g, &p->efficiency);
-  out->gemm_ops = (double)(2 * (m->active_params - m->table_params)) * (double)w->tokens + gs_output_ops(m, w->seqs);
+  output = gs_output_ops(m, w->seqs);
+  out->gemm_ops = (double)(2 * (m->active_params - m->table_params)) * (double)w->tokens + output;
   out->attention_ops = gs_attention_ops(m, w);
-  out->compute = gs_compute_seconds_kept(out->gemm_ops + out->attention_ops, gs_output_ops(m, w->seqs) + out->attention_ops, n, g,
-                                         &p->efficiency);
+  out->compute = gs_compute_seconds_kept(out->gemm_ops + out->attention_ops, output + out->attention_ops, n, g, &p->efficiency);
   longer = out->read >= out->compute ? out->read : out->compute;
   shorter = out->read >= out->compute ? out->compute : out->read;
   out->busy = overlap_share > 0 ? longer + overlap_share * shorter : longer;

@@ -335,7 +335,7 @@ int fit_serving_row(const gs_serving_run *r, serving_row *out) {
   out->disagg.prefill = r->pd_prefill, out->disagg.decode = r->pd_decode;
   if (gs_engine_defaults(engine, &s.gpu, s.gpu_text.key, out->plan.gpus, &out->engine, &err) != GS_OK)
     return gs_format(out->why, sizeof out->why, "refused: %s", err.what), 0;
-  gs_engine_peak(&s, &out->engine);
+  gs_engine_weight_bits(&s, &out->engine);
   {
     /* the limits the note gives are the engine's: read from 2026-12-06, after G7's held-out
      * errors had been read (its vLLM 0.6 rows state max-num-seqs and max-num-batched-tokens,

@@ -168,18 +168,18 @@ int gs_engine_runs_model(const gs_scheduler *e, const gs_model *m, gs_error *err
                  m->type);
 }
 
-/* NVIDIA's NVFP4 recipe quantizes weights and activations to FP4 and runs its GEMMs on
+/* The peak: NVIDIA's NVFP4 recipe quantizes weights and activations to FP4 and runs its GEMMs on
  * Blackwell's FP4 tensor cores (TensorRT-LLM, docs/source/features/quantization.md: "FP4",
  * https://nvidia.github.io/TensorRT-LLM/features/quantization.html); the served runs' 4-bit
  * rows are such checkpoints (nvidia/...-FP4). A 4-bit integer checkpoint (AWQ, GPTQ) would
  * multiply at 16 bits; serve cannot tell them apart and takes the FP4 reading. The reading is
- * gs_resolve's (fp4_compute), so typed FLOP/s and --no-fp8-compute keep the 16-bit peak in
- * serve as in report: until 2026-12-07 serve took the FP4 peak whenever the GPU had one,
- * pricing at it while its Assumptions line named the typed or 16-bit peak. */
-void gs_engine_peak(const gs_setting *s, gs_scheduler *e) {
+ * gs_resolve's alone (fp4_compute puts that peak in the setting's gpu.flops), so typed FLOP/s
+ * and --no-fp8-compute keep the 16-bit peak in serve as in report: until 2026-12-07 the engine
+ * carried a peak of its own, the FP4 one whenever the GPU had one, and serve priced at it
+ * while its Assumptions line named the typed or 16-bit peak. */
+void gs_engine_weight_bits(const gs_setting *s, gs_scheduler *e) {
   uint64_t params = s->model.params ? s->model.params : 1;
   double per_weight = (double)s->model.stored_bytes / (double)params; /* bytes */
-  e->flops = s->fp4_compute ? s->gpu.flops : 0;
   /* the quantization trtllm-bench's heuristic names: --bits, else the checkpoint's bytes a weight */
   e->weight_bits = s->bits ? s->bits : per_weight < 0.75 ? 4 : per_weight < 1.5 ? 8 : 16;
 }

@@ -128,7 +128,7 @@ static int layout_at(const search *q, uint64_t n, int split, uint64_t max_seqs, 
     given.max_seqs = max_seqs;
     gs_engine_given(e, &given, a->given | GS_GIVEN_MAX_SEQS);
   } else gs_engine_given(e, &a->limits, a->given);
-  gs_engine_peak(q->s, e); /* as serve prices its one layout */
+  gs_engine_weight_bits(q->s, e); /* as serve prices its one layout */
   return GS_OK;
 }
 

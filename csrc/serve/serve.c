@@ -292,7 +292,6 @@ static int serve_run(const gs_model *m, const gs_gpu *g, const gs_link *l, const
   uint64_t pool, max_prompt, max_request, all, ranks = gs_attention_ranks(p), flight = flight_of(p, load, replicas);
   gs_scheduler engine;
   gs_plan served = *p;
-  gs_gpu gpu = *g;
   double area, sustainable = 0;
   int rc;
   memset(out, 0, sizeof *out);
@@ -332,8 +331,6 @@ static int serve_run(const gs_model *m, const gs_gpu *g, const gs_link *l, const
   pool /= flight; /* each micro-batch's scheduler its share of the pool (pipeline.c) */
   if (e->flops_share > 0) served.efficiency.flops_share = e->flops_share; /* a served step's own share */
   p = &served;
-  if (e->flops > 0) gpu.flops = e->flops; /* gs_engine_peak's: gs_resolve's FP4 peak, its flops16 kept */
-  g = &gpu;
   if (e->limits_shared) { /* the engine's limits shared out over its attention ranks (engine.c) */
     engine.max_seqs = e->max_seqs / ranks > 0 || e->max_seqs == 0 ? e->max_seqs / ranks : 1;
     engine.max_batched_tokens = e->max_batched_tokens / ranks > 0 ? e->max_batched_tokens / ranks : 1;

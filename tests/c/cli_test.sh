@@ -204,6 +204,20 @@ assert a['gpu']['flops'] == 1979e12 and b['gpu']['flops'] == 989.5e12
 fa, fb = a['rows'][0]['time']['first_word'], b['rows'][0]['time']['first_word']
 assert abs(fa - 14091429937152 / 1979e12) <= 1e-12 * fa and abs(fb - 2 * fa) <= 1e-12 * fb, (fa, fb)
 " "$tmp/fp8.json" "$tmp/no-fp8.json"
+# serve prices at the peak report names: 4-bit 70B on one B200 at the FP4 peak, slower with
+# --no-fp8-compute (the 16-bit peak, 4 times lower) and slower again at a typed 1e15, each
+# named in its Assumptions line (until 2026-12-07 serve priced all three at the FP4 peak)
+for how in "fp4|" "sixteen|--no-fp8-compute" "typed|--gpu-flops 1e15"; do
+  # shellcheck disable=SC2086
+  "$binary" serve --model 70b --gpu b200 --bits 4 --counts 1 --requests 200 ${how#*|} --json > "$tmp/serve-${how%%|*}.json"
+done
+check "serve computes at the peak its Assumptions line names, as report does" python3 -c "
+import json, sys
+a, b, c = (json.load(open(p)) for p in sys.argv[1:4])
+assert 'FP4 peak' in a['assumptions'] and 'FP4' not in b['assumptions'] and 'typed: 1,000 TFLOP/s' in c['assumptions'], (a['assumptions'], b['assumptions'], c['assumptions'])
+ta, tb, tc = (r['output_tokens_per_s'] for r in (a, b, c))
+assert ta > 1.5 * tb and tb > 1.5 * tc, (ta, tb, tc)
+" "$tmp/serve-fp4.json" "$tmp/serve-sixteen.json" "$tmp/serve-typed.json"
 "$binary" report --gpu h100-sxm --model 8b --engine none --counts 1 --prompt-tokens 1000 --json > "$tmp/16.json"
 check "16-bit weights on an H100 keep the 16-bit peak" python3 -c "
 import json, sys
