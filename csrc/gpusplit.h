@@ -139,8 +139,8 @@ typedef struct {
   int nvlinks;            /* NVLink links to the server's NVSwitch fabric */
   double ring_bw;         /* bytes/s one way a ring gets over NVLink: nvlinks x NCCL's per-link rate */
   double flops_fp4;       /* 4-bit floating-point (NVFP4, MXFP4) operations per second, dense; 0: none */
-  double flops16;         /* the 16-bit peak while flops holds the FP4 one (W4A4): the operations a 4-bit
-                             checkpoint leaves at 16 bits run at it (gs_compute_seconds_kept); 0: none apart */
+  double flops16;         /* the 16-bit peak while flops holds the FP8 or FP4 one (W8A8, W4A4): the operations
+                             such a checkpoint leaves at 16 bits run at it (gs_compute_seconds_kept); 0: none apart */
 } gs_gpu;
 
 /* The kinds of link NCCL's latency tables tell apart (NCCL_HW_NVLINK, _PCI, _NET). */

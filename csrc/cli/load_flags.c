@@ -56,8 +56,8 @@ const gs_flag CLI_LOAD_FLAGS[] = {
     {"--seq-us", GS_FLAG_REAL, "U", AT(limits.seq_us), CLI_LOAD_SEQ_US, AT(given), NULL, 0, 1e6, 0, 0,
      "the engine's host time a step for each sequence it holds, us"},
     SHARE("--step-flops-share", "F", limits.flops_share, 0.01, CLI_LOAD_FLOPS, "share of the GPU's peak FLOP/s a step computes at, 0.01 to 1\n"
-                                                                             "(4-bit weights on a GPU with FP4 tensor cores: the FP4 peak,\n"
-                                                                             "their attention and output table the 16-bit one;\n"
+                                                                             "(8-bit or 4-bit weights on a GPU with FP8 or FP4 tensor cores:\n"
+                                                                             "that peak, their attention and output table the 16-bit one;\n"
                                                                              "MXFP4 experts as stored on Blackwell: FP8's beside 16-bit)"),
     GS_NOTE("  --request-us U     (report's flag) a request's front end, us: the time before the\n"
             "                     scheduler takes it, paid once by its first token; 0 for a\n"

@@ -22,8 +22,8 @@
  *   step and a layer, through gs_split_time, as a decode step pays them.
  * The compute runs at the fitted FLOP/s share when one is set (it was fitted on prefills)
  * and at the peak otherwise; FP8 weights compute at the FP8 peak when the setting says so
- * (gs_resolve puts that peak in g->flops), 4-bit ones at the FP4 peak, their output table and
- * attention at the 16-bit one (gs_compute_seconds_kept). */
+ * (gs_resolve puts that peak in g->flops), 4-bit ones at the FP4 peak, and either's output
+ * table and attention at the 16-bit one (gs_compute_seconds_kept). */
 #include <string.h>
 
 #include "internal.h"

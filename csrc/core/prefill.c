@@ -11,8 +11,9 @@
  *   LogitsProcessor and TensorRT-LLM's default, gather_context_logits off), 2 vocab x
  *   hidden once a prompt. d_attn is heads x
  *   head_dim; sliding windows are not taken off (an upper bound for such layers) and for
- *   MLA head_dim is the value head's width (an approximation). 4-bit weights at the FP4
- *   peak leave the output table and attention at the 16-bit one (gs_compute_seconds_kept).
+ *   MLA head_dim is the value head's width (an approximation). 8-bit or 4-bit weights at
+ *   the FP8 or FP4 peak leave the output table and attention at the 16-bit one
+ *   (gs_compute_seconds_kept).
  * - Reading: the weights once (all routed experts that the P x W tokens pick), at the
  *   achieved bandwidth; reading and computing overlap, so the longer counts.
  * - Transfers: each layer's two all-reduces of P x W x hidden x 2 bytes under slices (or
@@ -29,7 +30,7 @@
 #include "internal.h"
 
 /* The operations of chats prompts of prompt tokens each (the sum above); in *kept, those of
- * the output table and attention, which a 4-bit checkpoint leaves at 16 bits (primitives.c,
+ * the output table and attention, which an 8-bit or 4-bit checkpoint leaves at 16 bits (primitives.c,
  * gs_compute_seconds_kept). */
 static double prefill_ops(const gs_model *m, uint64_t prompt, uint64_t chats, double *kept) {
   double p = (double)prompt, c = (double)chats, output = gs_output_ops(m, chats);

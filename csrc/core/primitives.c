@@ -173,10 +173,11 @@ double gs_compute_seconds(double ops, uint64_t n, const gs_gpu *g, const gs_effi
   return ops / ((double)n * g->flops);
 }
 
-/* The same for ops operations of which `kept` are those a 4-bit (W4A4) checkpoint leaves at
- * 16 bits, which run at g->flops16 while the rest run at the FP4 peak in g->flops, at the same
- * achieved share. NVIDIA's ModelOpt, which makes the NVFP4 checkpoints, quantizes the linear
- * layers but not the output table, and of attention only the cache's keys and values
+/* The same for ops operations of which `kept` are those an 8-bit or 4-bit (W8A8, W4A4)
+ * checkpoint leaves at 16 bits, which run at g->flops16 while the rest run at the FP8 or FP4
+ * peak in g->flops, at the same achieved share. NVIDIA's ModelOpt, which makes the FP8 and
+ * NVFP4 checkpoints, quantizes the linear layers (FP8_DEFAULT_CFG: their weights and inputs)
+ * but not the output table, and of attention only the cache's keys and values
  * (NVIDIA/TensorRT-Model-Optimizer modelopt/torch/quantization/config.py @0991404:
  * _default_disabled_quantizer_cfg, in every config, holds "*lm_head*": {"enable": False};
  * FP8_KV_CFG quantizes "*[kv]_bmm_quantizer" only): so the output table multiplies at 16 bits,

@@ -140,7 +140,9 @@ static unsigned real_switches(const gs_request *q, gs_setting *out) {
   if (out->gpu.arch != GS_ARCH_NONE) on |= GS_SW_NCCL_AUTO;
   /* 8-bit weights on a GPU with FP8 tensor cores are served as FP8 (W8A8): TensorRT-LLM's
    * and vLLM's FP8 checkpoints multiply in FP8, so a prefill runs at the FP8 peak (the
-   * measured runs' "precision FP8", tests/measured/decode-runs-README.md) */
+   * measured runs' "precision FP8", tests/measured/decode-runs-README.md); what such a
+   * checkpoint leaves at 16 bits, the output table and attention, keeps the 16-bit peak
+   * (flops16, set in resolve_plan; the same ModelOpt configs as 4-bit's, below) */
   if (q->bits == 8 && out->gpu.flops_fp8 > 0 && !(q->gpu_typed & GS_TYPED_FLOPS)) on |= GS_SW_FP8_COMPUTE;
   return on;
 }
@@ -177,7 +179,7 @@ static void say_assumptions(const gs_request *q, gs_setting *out) {
   char servers[96] = "one server", typed[200], rule[200], unfitted[160] = "";
   if (p->per_server) gs_format(servers, sizeof servers, "servers of %llu joined by %s", (unsigned long long)p->per_server,
                                out->between_text.name[0] ? out->between_text.name : "the link between servers");
-  const char *fp8 = out->fp8_compute    ? ", 8-bit weights at the FP8 peak"
+  const char *fp8 = out->fp8_compute    ? ", 8-bit weights at the FP8 peak, attention and the output table at 16 bits"
                     : out->fp4_compute   ? ", 4-bit weights at the FP4 peak, attention and the output table at 16 bits"
                     : out->mxfp4_compute ? ", MXFP4 experts at the FP8 peak and the rest at 16 bits"
                                          : "";
@@ -234,6 +236,10 @@ static int resolve_plan(const gs_request *q, int own_latencies, gs_setting *out,
     if (q->bits != 8) return gs_fail(err, GS_ERR_SHAPE, "fp8_compute", "needs 8-bit weights (--bits 8)");
     if (q->gpu_typed & GS_TYPED_FLOPS) return gs_fail(err, GS_ERR_SHAPE, "fp8_compute", "type the FP8 peak itself as the flops");
     if (out->gpu.flops_fp8 <= 0) return gs_fail(err, GS_ERR_UNSUPPORTED, "fp8_compute", "%s has no FP8 tensor cores", out->gpu_text.name);
+    /* what an FP8 checkpoint leaves at 16 bits (the output table, attention) keeps the
+     * 16-bit peak, as a 4-bit one's below: FP8_DEFAULT_CFG quantizes the linear layers'
+     * weights and inputs beside the same _default_disabled_quantizer_cfg */
+    out->gpu.flops16 = out->gpu.flops;
     out->gpu.flops = out->gpu.flops_fp8;
     out->fp8_compute = 1;
   }

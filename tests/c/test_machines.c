@@ -452,6 +452,37 @@ static void four_bit_weights_keep_the_16_bit_peak_apart(void **state) {
   }
 }
 
+/* 8-bit weights on a GPU with FP8 tensor cores (W8A8) compute at the FP8 peak, and what an FP8
+ * checkpoint leaves at 16 bits (the output table, attention) keeps the sheet's 16-bit peak
+ * apart (ModelOpt's FP8_DEFAULT_CFG quantizes the linear layers only: resolve.c); a GPU
+ * without FP8, --no-fp8-compute and 16-bit weights keep one peak. */
+static void eight_bit_weights_keep_the_16_bit_peak_apart(void **state) {
+  static const struct {
+    const char *gpu;
+    unsigned bits, switches_off;
+    double flops, flops16; /* data/gpus.json's flops_fp8 and flops, or flops alone */
+  } CASES[] = {{"h100-sxm", 8, 0, 1.979e15, 9.895e14},
+               {"mi300x", 8, 0, 2.6149e15, 1.3074e15},
+               {"h100-sxm", 8, GS_SW_FP8_COMPUTE, 9.895e14, 0},
+               {"h100-sxm", 16, 0, 9.895e14, 0},
+               {"a100-80gb-sxm", 8, 0, 3.12e14, 0}};
+  size_t i;
+  (void)state;
+  for (i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
+    static gs_setting s;
+    gs_request q;
+    gs_error err;
+    memset(&q, 0, sizeof q);
+    q.model_key = "70b";
+    q.gpu_key = CASES[i].gpu;
+    q.bits = CASES[i].bits;
+    q.switches_off = CASES[i].switches_off;
+    if (gs_resolve(&q, &s, &err) != GS_OK) fail_msg("%s: %s: %s", CASES[i].gpu, err.field, err.what);
+    if (s.gpu.flops != CASES[i].flops || s.gpu.flops16 != CASES[i].flops16)
+      fail_msg("case %zu (%s, %u bits): flops %g and flops16 %g", i, CASES[i].gpu, CASES[i].bits, s.gpu.flops, s.gpu.flops16);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(every_new_path_switched_off_or_on_one_server_is_the_lesson),
@@ -468,6 +499,7 @@ int main(void) {
       cmocka_unit_test(ring_figures_follow_nccls_topology_constants),
       cmocka_unit_test(issue_30s_gpus_are_priced_under_real_rules),
       cmocka_unit_test(four_bit_weights_keep_the_16_bit_peak_apart),
+      cmocka_unit_test(eight_bit_weights_keep_the_16_bit_peak_apart),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
