@@ -384,6 +384,19 @@ explorer('inside a sandboxed iframe it works and asks the server for itself only
   assert.equal(problems, []);
 });
 
+// As the widget's (tests/browser/load.test.mjs): a fragment set from outside whose hashchange
+// has not run yet is not written over by the write a change scheduled.
+explorer('a fragment set from outside while its write waits is the view it shows, not written over', async (ctx) => {
+  const { page, seen } = await openPage(ctx, fileUrl('explorer.html', LESSON));
+  await page.selectOption('#model', '8b');
+  await page.evaluate(() => history.replaceState(null, '', '#rules=lesson&model=405b'));
+  await fragmentOf(page);
+  await page.evaluate(() => window.dispatchEvent(new HashChangeEvent('hashchange')));
+  assert.is(await page.inputValue('#model'), '405b');
+  assert.match(await page.evaluate(() => location.hash), /model=405b/);
+  assert.equal(seen.problems, []);
+});
+
 explorer.run();
 
 // axe-core, injected: this suite's context bypasses the page's CSP to do so (as a11y.test.mjs).

@@ -43,9 +43,11 @@ function settle() {
 // the same (the count moved, a point chosen) shows it again without searching.
 let lastFrontier = null;
 let lastFrontierKey = '';
+let fragmentRead = ''; // the fragment the view was last read from or written to
 
 // The state a fragment asks for; a value a select does not offer falls back to its default.
 function readFragment() {
+  fragmentRead = location.hash;
   const asked = new URLSearchParams(location.hash.slice(1));
   for (const field of FIELDS) {
     const value = asked.get(field);
@@ -68,6 +70,9 @@ function showState() {
 // Every setting that differs from its default, into the fragment; a sandboxed frame may
 // refuse, and the page then works on without it. configLinkable: the config is small.
 function writeFragment(configLinkable) {
+  // a fragment set from outside (a link) whose hashchange has not run yet is the view to
+  // come: writing this one over it would lose it (the hashchange renders it)
+  if (location.hash !== fragmentRead) return;
   const kept = FIELDS.filter((f) => state[f] !== DEFAULTS[f] && (f !== 'config' || configLinkable));
   const fragment = '#' + new URLSearchParams(kept.map((f) => [f, state[f]])).toString();
   if (location.hash === fragment || (fragment === '#' && location.hash === '')) return;
@@ -76,6 +81,7 @@ function writeFragment(configLinkable) {
   } catch {
     try { location.replace(fragment); } catch { /* keep the state in the page only */ }
   }
+  fragmentRead = location.hash;
 }
 
 // A control's text as a number for the module: empty is 0 (the lesson's value, or none); a

@@ -37,12 +37,14 @@ let explorer = FRAMED ? '' : 'explorer.html';
 // host's own fragment, is not the learner's doing (issue 20).
 let learnerChanged = false;
 let module = null;
+let fragmentRead = ''; // the fragment the view was last read from or written to
 
 // The values a control offers, as its radio buttons list them.
 const choices = (field) => [...form.elements[field]].map((input) => input.value);
 
 // The state a URL fragment asks for (#model=405b&gpus=16...); unknown values fall back.
 function readFragment() {
+  fragmentRead = location.hash;
   const asked = new URLSearchParams(location.hash.slice(1));
   for (const field of FIELDS) {
     const value = asked.get(field);
@@ -63,6 +65,10 @@ function readFragment() {
 // Writes the state back into the fragment, so a link reproduces the view. A sandboxed
 // frame may refuse: the widget then works on without it.
 function writeFragment() {
+  // a fragment set from outside (a link, the host) whose hashchange has not run yet is the
+  // view to come: writing this one over it would lose it (the hashchange re-renders and
+  // schedules the write again)
+  if (location.hash !== fragmentRead) return;
   const pairs = FIELDS.map((f) => [f, state[f]]);
   if (theme) pairs.push(['theme', theme]);
   const view = '#' + new URLSearchParams(pairs).toString();
@@ -75,6 +81,7 @@ function writeFragment() {
   } catch {
     try { location.replace(fragment); } catch { /* keep the state in the page only */ }
   }
+  fragmentRead = location.hash;
 }
 
 // Tells an embedding page how tall the widget is, in CSS pixels, maybe fractional
