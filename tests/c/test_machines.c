@@ -413,6 +413,23 @@ static void issue_30s_gpus_are_priced_under_real_rules(void **state) {
   }
 }
 
+/* 70B resolved on a catalogue GPU at `bits`, with `switches_off` and, when typed_flops > 0,
+ * those FLOP/s typed. */
+static void resolve_70b(const char *gpu, unsigned bits, unsigned switches_off, double typed_flops, gs_setting *s) {
+  gs_request q;
+  gs_error err;
+  memset(&q, 0, sizeof q);
+  q.model_key = "70b";
+  q.gpu_key = gpu;
+  q.bits = bits;
+  q.switches_off = switches_off;
+  if (typed_flops > 0) {
+    q.gpu_typed = GS_TYPED_FLOPS;
+    q.gpu.flops = typed_flops;
+  }
+  if (gs_resolve(&q, s, &err) != GS_OK) fail_msg("%s, %u bits: %s: %s", gpu, bits, err.field, err.what);
+}
+
 /* 4-bit weights on a GPU with an FP4 peak compute at it, in report and serve alike, and keep
  * the sheet's 16-bit peak apart for what the checkpoint leaves at 16 bits (the output table,
  * attention); on a GPU without one, with --no-fp8-compute or with the FLOP/s typed, the one
@@ -426,13 +443,7 @@ static void four_bit_weights_keep_the_16_bit_peak_apart(void **state) {
   (void)state;
   for (i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
     static gs_setting s;
-    gs_request q;
-    gs_error err;
-    memset(&q, 0, sizeof q);
-    q.model_key = "70b";
-    q.gpu_key = CASES[i].gpu;
-    q.bits = 4;
-    if (gs_resolve(&q, &s, &err) != GS_OK) fail_msg("%s: %s: %s", CASES[i].gpu, err.field, err.what);
+    resolve_70b(CASES[i].gpu, 4, 0, 0, &s);
     if (CASES[i].fp4 > 0) {
       assert_true(s.gpu.flops == CASES[i].fp4);
       assert_true(s.gpu.flops16 == CASES[i].flops16);
@@ -441,13 +452,9 @@ static void four_bit_weights_keep_the_16_bit_peak_apart(void **state) {
     }
     /* --no-fp8-compute and typed FLOP/s keep the 16-bit peak (serve prices at the setting's
      * own peak: tests/c/cli_test.sh) */
-    q.switches_off = GS_SW_FP8_COMPUTE;
-    if (gs_resolve(&q, &s, &err) != GS_OK) fail_msg("%s switched off: %s: %s", CASES[i].gpu, err.field, err.what);
+    resolve_70b(CASES[i].gpu, 4, GS_SW_FP8_COMPUTE, 0, &s);
     assert_true(s.gpu.flops16 == 0 && (CASES[i].fp4 == 0 || s.gpu.flops == CASES[i].flops16));
-    q.switches_off = 0;
-    q.gpu_typed = GS_TYPED_FLOPS;
-    q.gpu.flops = 1e15;
-    if (gs_resolve(&q, &s, &err) != GS_OK) fail_msg("%s typed: %s: %s", CASES[i].gpu, err.field, err.what);
+    resolve_70b(CASES[i].gpu, 4, 0, 1e15, &s);
     assert_true(s.gpu.flops == 1e15 && s.gpu.flops16 == 0);
   }
 }
@@ -470,14 +477,7 @@ static void eight_bit_weights_keep_the_16_bit_peak_apart(void **state) {
   (void)state;
   for (i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
     static gs_setting s;
-    gs_request q;
-    gs_error err;
-    memset(&q, 0, sizeof q);
-    q.model_key = "70b";
-    q.gpu_key = CASES[i].gpu;
-    q.bits = CASES[i].bits;
-    q.switches_off = CASES[i].switches_off;
-    if (gs_resolve(&q, &s, &err) != GS_OK) fail_msg("%s: %s: %s", CASES[i].gpu, err.field, err.what);
+    resolve_70b(CASES[i].gpu, CASES[i].bits, CASES[i].switches_off, 0, &s);
     if (s.gpu.flops != CASES[i].flops || s.gpu.flops16 != CASES[i].flops16)
       fail_msg("case %zu (%s, %u bits): flops %g and flops16 %g", i, CASES[i].gpu, CASES[i].bits, s.gpu.flops, s.gpu.flops16);
   }
