@@ -1023,6 +1023,10 @@ typedef struct {
   uint64_t weight_bits;        /* the weights' bits as a quantization names them (4, 8, 16; gs_engine_weight_bits) */
   int figures_pooled;          /* 1: the serving fit holds fewer than 6 runs of this engine, and its step figures are the
                                   fit of every fitted run pooled (data/serving.json's "any") */
+  int figures_like;            /* enum gs_engine whose fitted figures this engine takes when the fit holds none of its
+                                  own (an engine whose host loop is alike: engine.c); -1: none, the pooled ones */
+  int figures_from;            /* enum gs_engine whose fitted figures the step takes (its own, or figures_like's);
+                                  -1: every fitted run's pooled (figures_pooled) */
   uint64_t scheduler_steps;    /* decode steps one scheduling runs (vLLM 0.6's --num-scheduler-steps, multi-step
                                   scheduling; scheduler.c); 0 or 1: one */
   double request_us;           /* the time a request spends before the engine's scheduler takes it (received,
@@ -1053,6 +1057,11 @@ typedef struct {
   char summary[512]; /* the fitted runs and the held-out error, in one line */
 } gs_serving_table;
 extern const gs_serving_table GS_SERVING_TABLE;
+/* The figures among f[0..n) engine e's step takes: its own kind's when there are some, else
+ * those of the engine it is like (e->figures_like), else the pooled ones (kind -1); NULL when
+ * none is there. *request_us: the front end's time a request, the engine's own or else the
+ * pooled one's (an engine alike in its step is not in its front end). */
+const gs_serving_fit *gs_serving_pick(const gs_serving_fit *f, size_t n, const gs_scheduler *e, double *request_us);
 /* data/serving.json's text read into t (scripts/tables.c compiles it into GS_SERVING_TABLE). */
 int gs_serving_read(const char *text, gs_serving_table *t, gs_error *err);
 

@@ -103,6 +103,9 @@ int cli_fit_file(const char *path, const char *allreduce_dir, int json, int left
 int cli_validate_runs(const char *path, const char *fit_from);
 /* validate --serving FILE [--leave-source-out], fit --serving FILE [--json] (validate_serving.c). */
 int cli_validate_serving(const char *path, const char *more, int leave_out);
+/* The Fitted line's note on whose serving figures engine e's step takes (engine.c's serving_fit):
+ * empty for its own; else a clause starting "; " that says "among <among>" of the fitted runs. */
+void cli_serving_fit_note(const gs_scheduler *e, const char *among, char *out, size_t cap);
 int cli_fit_serving(const char *path, const char *more, const char *held_out, int json);
 int cli_validate_left_out(const char *path);
 /* A runs file read and parsed into memory the caller frees. */

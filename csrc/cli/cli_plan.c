@@ -376,13 +376,11 @@ static void served_table(const plan_options *o, const cli_report_options *r, con
     /* whether the engine's step takes its own fitted figures or every fitted run's pooled, as serve's Fitted line says */
     gs_scheduler e;
     gs_error err;
-    int pooled = gs_engine_defaults(a->engine, &s->gpu, s->gpu_text.key, 1, &e, &err) == GS_OK && e.figures_pooled;
-    printf(" on %s, up to %llu GPUs, served by %s's scheduler simulated step by step (its step fitted: data/serving.json",
-           s->gpu_text.name, (unsigned long long)a->gpus_max, a->engine ? a->engine : "vllm");
-    if (pooled) /* serve_fit.c gives an engine of fewer runs no figures of its own */
-      printf("; fewer than %d runs of %s are among its runs: its step takes the figures fitted to all of them pooled",
-             FIT_MIN_RUNS, a->engine ? a->engine : "vllm");
-    printf(")\n");
+    char note[224] = "";
+    if (gs_engine_defaults(a->engine, &s->gpu, s->gpu_text.key, 1, &e, &err) == GS_OK)
+      cli_serving_fit_note(&e, "its runs", note, sizeof note);
+    printf(" on %s, up to %llu GPUs, served by %s's scheduler simulated step by step (its step fitted: data/serving.json%s)\n",
+           s->gpu_text.name, (unsigned long long)a->gpus_max, a->engine ? a->engine : "vllm", note);
   }
   printf("Assumptions: %s\n", s->assumptions);
   if (a->has_load) printf("Load: the deployment's, given; each layout with the fewest replicas that hold it within the targets.\n");

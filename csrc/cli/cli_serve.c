@@ -9,6 +9,17 @@
 #include "cli.h"
 #include "read/efficiency.h"
 
+void cli_serving_fit_note(const gs_scheduler *e, const char *among, char *out, size_t cap) {
+  out[0] = '\0';
+  if (e->figures_pooled) /* serve_fit.c gives an engine of fewer runs no figures of its own */
+    snprintf(out, cap, "; fewer than %d runs of %s are among %s: its step takes the figures fitted to all of them pooled",
+             FIT_MIN_RUNS, gs_engine_name(e->kind), among);
+  else if (e->figures_from >= 0 && e->figures_from != e->kind) /* engine.c's figures_like */
+    snprintf(out, cap, "; fewer than %d runs of %s are among %s: its step takes %s's fitted figures (a host loop in C++ "
+             "alike), its front end the pooled one", FIT_MIN_RUNS, gs_engine_name(e->kind), among,
+             gs_engine_name(e->figures_from));
+}
+
 static const char SERVE_HEAD[] =
     "usage: gpusplit serve --model M --gpu G --counts N [--split S] [--in-flight B]\n"
     "                      [--replicas R | --prefill-copies P --decode-copies D]\n"
@@ -167,7 +178,7 @@ static void print_table(const gs_setting *s, const serve_options *o, const gs_sc
                         const char *serving) {
   char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP], c[GS_FIGURE_CAP];
   uint64_t copies = r->prefill_copies ? r->prefill_copies + r->decode_copies : s->replicas;
-  char spread[224] = "", ranks[96] = "", skew[64] = "", pooled[160] = "";
+  char spread[224] = "", ranks[96] = "", skew[64] = "", pooled[224] = "";
   if (s->plan.experts == GS_EXPERTS_SPREAD) { /* the ranks of experts, the routing, the attention */
     if (s->plan.expert_ranks)
       snprintf(ranks, sizeof ranks, " over %llu rank%s of %llu GPUs, each expert cut over them",
@@ -200,9 +211,7 @@ static void print_table(const gs_setting *s, const serve_options *o, const gs_sc
   if (o->lf.load.kind == GS_LOAD_CLOSED) printf("%llu in flight (closed loop)", (unsigned long long)o->lf.load.concurrency);
   else if (o->lf.load.kind == GS_LOAD_OPEN) printf("Poisson at %s a second (seed %llu)", gs_plain(a, sizeof a, o->lf.load.rate), (unsigned long long)o->lf.load.seed);
   else printf("all sent at once");
-  if (e->figures_pooled) /* serve_fit.c gives an engine of fewer runs no figures of its own */
-    snprintf(pooled, sizeof pooled, "; fewer than %d runs of %s are among them: its step takes the figures fitted to all of them pooled",
-             FIT_MIN_RUNS, gs_engine_name(e->kind));
+  cli_serving_fit_note(e, "them", pooled, sizeof pooled);
   printf("\nAssumptions: %s\nServing: %s\nFitted: %s%s\n\n", s->assumptions, serving, GS_SERVING_TABLE.summary, pooled);
   printf("  %-28s %12s %12s %12s %12s\n", "ms", "mean", "p50", "p90", "p99");
   print_dist_row("time to first token", &r->ttft);

@@ -57,6 +57,8 @@ void gs_out_serve(const gs_out *o, const gs_setting *s, const gs_load *l, const 
   gs_out_json_string(o, GS_SERVING_TABLE.summary);
   /* true when no fitted run is the engine's: its step figures are every fitted run's pooled */
   gs_out_format(o, ",\"serving_fit_pooled\":%s", e->figures_pooled ? "true" : "false");
+  /* the engine whose fitted figures the step takes: its own, another alike (engine.c), or "any" (pooled) */
+  gs_out_format(o, ",\"serving_fit_engine\":\"%s\"", e->figures_from >= 0 ? gs_engine_name(e->figures_from) : "any");
   gs_out_format(o, ",\"validated\":%s,\"model\":", GS_SERVING_TABLE.count ? "true" : "false");
   gs_out_json_string(o, s->model_name);
   gs_out_text(o, ",\"gpu\":");

@@ -145,8 +145,6 @@ typedef struct {
  * no row is used. */
 int fit_serving(const serving_row *rows, const int *use, size_t n, gs_serve_space *sp, fit_serving_result *out,
                 gs_error *err);
-/* The fit for an engine kind: its own, else the pooled one; NULL when there is none. */
-const gs_serving_fit *fit_serving_pick(const fit_serving_result *r, int kind);
 /* One fit by coordinate search from (0.5, 0, 0) over the grids, three rounds (serve_fit.c):
  * the loss reached, fig the figures. */
 double fit_serving_search(const serving_row *rows, const int *use, size_t n, gs_serve_space *sp, gs_serving_fit *fig);

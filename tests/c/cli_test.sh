@@ -445,13 +445,26 @@ assert 'each request 40 ms in the front end' in b['serving_assumptions'] and 'ea
 " "$tmp/front0.json" "$tmp/front40.json"
 # LMDeploy's TurboMind (issue 29 item 2's engines, csrc/serve/engine.c): its limits on an
 # H100 (1024 sequences, 8192 + 1024 tokens a step, blocks of 64, 0.8 of what the weights
-# leave) in the Serving line, and the pooled figures said, as no fitted run is LMDeploy's.
+# leave) in the Serving line. No fitted run is LMDeploy's: its step takes TensorRT-LLM's
+# fitted figures (a C++ host loop alike, engine.c), read here from data/serving.json, and
+# the front end the pooled one's; the Fitted line and the JSON say so.
 "$binary" serve --model 8b --gpu h100-sxm --counts 1 --requests 20 --engine lmdeploy > "$tmp/serve_lmdeploy.txt"
 "$binary" serve --model 8b --gpu h100-sxm --counts 1 --requests 20 --engine lmdeploy --json > "$tmp/serve_lmdeploy.json"
-check "serve --engine lmdeploy: TurboMind's limits, its pool's share of what the weights leave, the pooled figures said" sh -c "
+check "serve --engine lmdeploy: TurboMind's limits, its pool's share of what the weights leave, TensorRT-LLM's step figures" sh -c "
 grep -q '^Serving: lmdeploy.s scheduler simulated step by step (max 1024 sequences and 9216 tokens a step, prefill chunks beside decodes, preemption by recompute; a pool of [0-9]* blocks of 64 tokens at 0.8 of the memory the weights leave)' '$tmp/serve_lmdeploy.txt' &&
-grep -q '; fewer than 6 runs of lmdeploy are among them' '$tmp/serve_lmdeploy.txt' &&
-python3 -c \"import json, sys; d = json.load(open(sys.argv[1])); assert d['serving_fit_pooled'] is True and d['engine'] == 'lmdeploy', d.get('engine')\" '$tmp/serve_lmdeploy.json'"
+grep -q '; fewer than 6 runs of lmdeploy are among them: its step takes trtllm.s fitted figures' '$tmp/serve_lmdeploy.txt' &&
+python3 -c \"
+import json, sys
+d = json.load(open(sys.argv[1]))
+fit = {f['engine']: f for f in json.load(open(sys.argv[2]))['figures']}
+trt, pooled = fit['trt-llm'], fit['any']
+plain = lambda x: ('%.6f' % x).rstrip('0').rstrip('.')
+step = 'max(read, compute) + %s x min, computing at %s of the peak, plus %s us a sequence; each request %s ms in the front end' % (
+    plain(trt['overlap_share']), plain(trt['flops_share']), plain(trt['seq_us']), plain(pooled['request_us'] / 1000))
+assert step in d['serving_assumptions'], (step, d['serving_assumptions'])
+assert (trt['flops_share'], trt['seq_us']) != (pooled['flops_share'], pooled['seq_us'])  # else this checks nothing
+assert d['serving_fit_pooled'] is False and d['serving_fit_engine'] == 'trtllm' and d['engine'] == 'lmdeploy', d.get('engine')
+\" '$tmp/serve_lmdeploy.json' data/serving.json"
 # Spread experts in a pipeline (TensorRT-LLM's --tp 2 --ep 2 --pp 2 with attention data
 # parallel): slices-groups of 2 GPUs a stage, each stage 2 attention ranks with the experts
 # spread over them; the JSON says 2 stages, 2 micro-batches in flight, 2 attention ranks

@@ -145,12 +145,15 @@ bad "work past the plan's bound" --requests 1000000
 bad "--memory-share 2" --memory-share 2 --target-tpot-ms 10
 bad "--emit with a served plan" --emit vllm --target-tpot-ms 10
 
-# The header says when the engine's step takes the pooled figures, as serve's Fitted line:
-# LMDeploy has no fitted serving run (fewer than 6), SGLang has its own.
+# The header says whose figures the engine's step takes, as serve's Fitted line: vLLM has
+# fewer than 6 fitted serving runs (the pooled figures), LMDeploy none (TensorRT-LLM's, a
+# C++ host loop alike: engine.c), SGLang its own.
+"$binary" plan --model 8b --gpu h100-sxm --gpus-max 2 --concurrency 32 --requests 100 > "$tmp/vll" 2>&1
 "$binary" plan --model 8b --gpu h100-sxm --gpus-max 2 --engine lmdeploy --concurrency 32 --requests 100 > "$tmp/lmd" 2>&1
 "$binary" plan --model 8b --gpu h100-sxm --gpus-max 2 --engine sglang --concurrency 32 --requests 100 > "$tmp/sgl" 2>&1
-check "plan's header says lmdeploy's step takes the pooled figures, and not sglang's" sh -c "
-head -1 '$tmp/lmd' | grep -q 'served by lmdeploy.s scheduler .*fewer than 6 runs of lmdeploy are among its runs: its step takes the figures fitted to all of them pooled' &&
+check "plan's header says vllm's step takes the pooled figures, lmdeploy's trt-llm's, and sglang's its own" sh -c "
+head -1 '$tmp/vll' | grep -q 'served by vllm.s scheduler .*fewer than 6 runs of vllm are among its runs: its step takes the figures fitted to all of them pooled' &&
+head -1 '$tmp/lmd' | grep -q 'served by lmdeploy.s scheduler .*fewer than 6 runs of lmdeploy are among its runs: its step takes trtllm.s fitted figures' &&
 head -1 '$tmp/sgl' | grep -q 'served by sglang.s scheduler' && ! grep -q 'fewer than 6 runs of' '$tmp/sgl'"
 
 # A point at a halved cap (--max-seqs) is served as serve serves it with that flag: under
