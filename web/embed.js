@@ -85,10 +85,29 @@
     frame.src = srcOf(frame, base, own);
   }
 
+  // The fragment this script last read from the page or wrote into it. A link on the page
+  // sets the page's fragment at once and sends its hashchange after, in a task of its own; a
+  // frame's view arriving in between would be written over the link's. So a view that finds
+  // the page holding another fragment waits OUTSIDE_WAIT_MS: if the hashchange comes, the
+  // link's fragment wins and the frame takes it; if not (a page that set its own fragment by
+  // history.replaceState, which sends no event), the view is written as before.
+  const OUTSIDE_WAIT_MS = 100;
+  let known = location.hash;
+  let waiting = 0;
+  function writeView(hash) {
+    known = hash;
+    if (location.hash === hash) return;
+    try {
+      history.replaceState(history.state, '', hash);
+    } catch { /* a page that cannot change its URL keeps the view in the frame only */ }
+  }
+
   // The page's fragment changed after load (a link on the page, or location.hash = ...): the
   // mirrored frame takes it. Only the fragment of its address changes, so the widget hears a
   // hashchange and is not loaded again.
   window.addEventListener('hashchange', () => {
+    clearTimeout(waiting);
+    known = location.hash;
     if (!mirrored || !bases.has(mirrored) || !FRAGMENT.test(location.hash)) return;
     const next = srcOf(mirrored, ...bases.get(mirrored));
     if (mirrored.src !== new URL(next, location.href).href) mirrored.src = next;
@@ -107,10 +126,9 @@
       params.delete('theme'); // the page's own choice, not the learner's
       params.delete('explorer');
       const hash = '#' + params.toString();
-      if (location.hash === hash) return;
-      try {
-        history.replaceState(history.state, '', hash);
-      } catch { /* a page that cannot change its URL keeps the view in the frame only */ }
+      clearTimeout(waiting);
+      if (location.hash === known) writeView(hash);
+      else waiting = setTimeout(writeView, OUTSIDE_WAIT_MS, hash);
     }
   });
 })();

@@ -40,6 +40,41 @@ embed('with data-gpusplit-mirror, a learner\'s change is written into the page\'
   assert.equal(again.seen.problems, []);
 });
 
+// A link on the page sets its fragment at once and sends the hashchange in a task after;
+// the frame's view, written 300 ms after the learner's last change, can arrive in between.
+// Here the fragment is set as the link sets it (replaceState sends no event) and the
+// hashchange is sent just after the view's message: the link's fragment must win.
+embed('a fragment the page takes while the frame\'s view is on its way wins, and the frame takes it', async (ctx) => {
+  const { page, seen } = await openPage(ctx, ctx.server.url('embed-js-demo.html'), { figures: false });
+  const frame = await frameOf(page);
+  await page.evaluate(() => window.addEventListener('message', (event) => {
+    if (event.data && event.data.type === 'gpusplit:state' && !window.viewArrived) {
+      window.viewArrived = true;
+      setTimeout(() => window.dispatchEvent(new HashChangeEvent('hashchange')), 0);
+    }
+  }));
+  await frame.click('label:has(> input[name="link"][value="slow"])');
+  await page.evaluate(() => history.replaceState(null, '', '#model=8b'));
+  await page.waitForFunction(() => window.viewArrived === true);
+  await page.evaluate(() => new Promise((done) => setTimeout(done, 250)));
+  assert.match(await page.evaluate(() => location.hash), /model=8b/, 'the frame\'s view was written over the link\'s fragment');
+  await frame.waitForFunction(() => document.getElementById('controls').elements.model.value === '8b');
+  assert.equal(seen.problems, []);
+});
+
+// A page that sets its own fragment by history.replaceState sends no hashchange: the
+// learner's next view is still written into its URL (after the wait above).
+embed('a fragment the page set by replaceState alone does not stop the learner\'s view from reaching the URL', async (ctx) => {
+  const { page, seen } = await openPage(ctx, ctx.server.url('embed-js-demo.html'), { figures: false });
+  const frame = await frameOf(page);
+  await page.evaluate(() => history.replaceState(null, '', '#section-2'));
+  await frame.click('label:has(> input[name="link"][value="slow"])');
+  await page.waitForFunction(() => location.hash.includes('link=slow'));
+  await frame.click('label:has(> input[name="model"][value="8b"])');
+  await page.waitForFunction(() => location.hash.includes('model=8b') && location.hash.includes('link=slow'));
+  assert.equal(seen.problems, []);
+});
+
 embed('a message of another shape, or from another window, changes nothing', async (ctx) => {
   const { page } = await openPage(ctx, ctx.server.url('embed-js-demo.html'), { figures: false });
   await frameOf(page);
