@@ -21,11 +21,11 @@ void fit_serving_price_all(fit_serving_work *w, const fit_serving_result *fits) 
     serving_row *r = &w->rows[i];
     memset(&w->priced[i], 0, sizeof w->priced[i]);
     gs_serving_fit picked;
-    const gs_serving_fit *fig = fits ? gs_serving_pick(fits->f, fits->count, &r->engine, &picked.request_us) : NULL;
+    const gs_serving_fit *fig = NULL;
+    double request_us = 0;
     if (!r->ok) continue;
-    if (fig) { /* the engine's step figures and its front end's, as serve takes them (engine.c) */
-      double request_us = picked.request_us;
-      picked = *fig;
+    if (fits && (fig = gs_serving_pick(fits->f, fits->count, &r->engine, &request_us)) != NULL) {
+      picked = *fig; /* the engine's step figures and its front end's, as serve takes them (engine.c) */
       picked.request_us = request_us;
       fig = &picked;
     }
