@@ -361,6 +361,13 @@ int fit_serving_row(const gs_serving_run *r, serving_row *out) {
   out->load.rate = r->rate;
   out->load.prompt_tokens = q.prompt_tokens;
   out->load.output_tokens = round_even(r->output_tokens);
+  /* an output so long that one request alone passes serve's bound on steps is refused by
+   * name before any load is made of it (found by fuzz_serving: an output of 256,914,842
+   * tokens, with its requests stated, capped them to none in batch_requests) */
+  if (gs_serve_request_steps(&out->engine, out->load.prompt_tokens, out->load.output_tokens) > GS_SERVE_MAX_STEPS)
+    return gs_format(out->why, sizeof out->why, "refused: output tokens: %llu, one request past serve's %u steps",
+                     (unsigned long long)out->load.output_tokens, GS_SERVE_MAX_STEPS),
+           0;
   out->load.requests = r->concurrency ? closed_requests(r->requests, r->concurrency, out->load.prompt_tokens,
                                                        out->load.output_tokens, &out->engine)
                                       : batch_requests(r, out->load.prompt_tokens, out->load.output_tokens);
