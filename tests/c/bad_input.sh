@@ -527,7 +527,7 @@ bad "serving_bad.csv: throughput_tok_s: line 2: must be a number" fit --serving 
 bad "validate: --serving FILE takes only --more and --leave-source-out" validate --serving "$tmp/serving_bad.csv" --name x
 # An output so long that one request passes serve's bound on steps (4,194,304) is a row not
 # priced, by name; once it was mapped to a load of no requests (found by fuzz_serving).
-printf 'id,hf_repo,gpu,tp,input_tokens,output_tokens,throughput_tok_s,software,note\nx,meta-llama/Llama-3.1-70B,H100-SXM5-80GB,4,467,256914842,5,TensorRT-LLM,\"G1; 500 requests\"\n' >"$tmp/serving_long.csv"
+printf 'id,hf_repo,gpu,tp,input_tokens,output_tokens,throughput_tok_s,software,note\nx,meta-llama/Llama-3.1-70B,H100-SXM5-80GB,4,467,256914842,5,TensorRT-LLM,"G1; 500 requests"\n' >"$tmp/serving_long.csv"
 shows "x (G1): refused: output tokens: 256914842, one request past serve's 4194304 steps" '' validate --serving "$tmp/serving_long.csv"
 far=$(printf '%04200d' 0)
 bad "--allreduce;the folder's path is 4200 bytes, longer than;$far" fit --allreduce "$far" "$tmp/one_run.csv"
