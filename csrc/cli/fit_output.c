@@ -67,14 +67,7 @@ static void print_fit_table(const gs_runs *runs, const priced_run *p, const fit_
     print_run_line(&p[i], &eff);
   }
   printf("\nSkipped:\n");
-  for (i = 0; i < runs->count; i++)
-    if (!p[i].ok) {
-      printf("  ");
-      cli_put_text(stdout, p[i].run->id);
-      printf(": ");
-      cli_put_text(stdout, p[i].why);
-      printf("\n");
-    }
+  cli_put_skipped(runs, p);
 }
 
 int cli_fit_file(const char *path, const char *allreduce_dir, int json, int left_out) {

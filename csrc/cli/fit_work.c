@@ -103,3 +103,15 @@ int cli_left_out_bound(const gs_runs *runs, const priced_run *p, const char *pat
   if (fit_left_out_bound(runs, p, &err) != GS_OK) return cli_bad("%s: %s", path, err.what);
   return CLI_OK;
 }
+
+void cli_put_skipped(const gs_runs *runs, const priced_run *p) {
+  size_t i;
+  for (i = 0; i < runs->count; i++)
+    if (!p[i].ok) {
+      printf("  ");
+      cli_put_text(stdout, p[i].run->id);
+      printf(": ");
+      cli_put_text(stdout, p[i].why);
+      printf("\n");
+    }
+}

@@ -28,6 +28,8 @@ int fit_runs_file(const char *path, fit_result *fr);
 int cli_fit_runs(const gs_runs *runs, priced_run *p, fit_result *fr);
 /* The all-reduce start-up fitted to the tables of the folder dir (fit --allreduce). */
 int cli_fit_allreduce(const char *dir, ar_fit *out);
+/* Each run that was not priced, a line each: its id and why (fit's and validate's tables). */
+void cli_put_skipped(const gs_runs *runs, const priced_run *p);
 /* fit_left_out_bound, naming path when it refuses. */
 int cli_left_out_bound(const gs_runs *runs, const priced_run *p, const char *path);
 

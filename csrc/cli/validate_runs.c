@@ -94,14 +94,7 @@ int cli_validate_runs(const char *path, const char *fit_from) {
   printf("\nengine given: the run's engine's figures (runs whose engine has none are left out of that column;\n"
          "an engine of under %d runs has every engine's pooled); no engine: every engine's runs pooled (any;\n"
          "the median engine is %s); (n): runs. Skipped:\n", FIT_MIN_RUNS, fr->median_engine);
-  for (i = 0; i < runs->count; i++)
-    if (!p[i].ok) {
-      printf("  ");
-      cli_put_text(stdout, p[i].run->id);
-      printf(": ");
-      cli_put_text(stdout, p[i].why);
-      printf("\n");
-    }
+  cli_put_skipped(runs, p);
   fit_work_close(&w);
   return CLI_OK;
 }
