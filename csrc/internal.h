@@ -212,8 +212,9 @@ uint64_t gs_serve_request_steps(const gs_scheduler *e, uint64_t prompt, uint64_t
  * then the decode copies' (each a load of kind batch: releases are the deployment's); the
  * requests' outputs in `outputs` while the prefill copies see one output token each. */
 typedef struct {
-  gs_serve_sim_args *a;
+  gs_serve_sim_args *a;     /* a lane each: copy x ranks + rank (gs_disagg_lane) */
   size_t prefill, decode;  /* copies of each */
+  size_t ranks;            /* each copy's attention ranks (0 or 1: one engine, not data parallel) */
   size_t requests;         /* all the deployment's */
   size_t released;         /* a closed loop's first request not yet arrived; requests otherwise */
   size_t landing_offset;   /* a decode copy's hand-offs on the way: room for its requests at its mine + this */
@@ -224,6 +225,7 @@ typedef struct {
   uint64_t cache_bits;
 } gs_serve_disagg_args;
 int gs_serve_disagg(gs_serve_disagg_args *d, gs_error *err);
+size_t gs_disagg_lane(size_t id, size_t prefill, size_t decode_copies, size_t ranks, int decode);
 /* read/runs.c: an RFC 4180 CSV record at a time (the decode runs' reader and the serving
  * runs'), and a run's source: the note's leading tag ("P2"), else the source cell. */
 #define GS_CSV_FIELD_CAP GS_RUNS_FIELD_CAP

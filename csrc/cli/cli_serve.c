@@ -89,7 +89,9 @@ static const gs_flag SERVE_FLAGS[] = {
            "prefill and decode on separate copies of the layout, as\n"
            "SGLang's PD disaggregation: N copies only prefill, and each\n"
            "request's cache goes over the link to one of the\n"
-           "--decode-copies, which only decode (round-robin both; give both)"),
+           "--decode-copies, which only decode (round-robin both; give both);\n"
+           "under --attention data each copy's ranks in turn, the cache\n"
+           "whole from a prefill rank's GPU to a decode rank's"),
     COPIES("--decode-copies", disagg.decode, 2, "copies that only decode (with --prefill-copies)"),
     GS_SWITCH("--explain", AT(explain), 0, "the sums of the step in which half the requests were done"),
     GS_SWITCH("--json", AT(json), 0, "one JSON object instead of the table"),
@@ -159,8 +161,12 @@ static void serving_line(char *buf, size_t cap, const gs_scheduler *e, const gs_
            e->flops_share > 0 ? gs_plain((char[32]){0}, 32, e->flops_share) : "report's share",
            gs_plain((char[32]){0}, 32, e->seq_us),
            r->stages > 1 ? pipeline : "", gs_plain((char[32]){0}, 32, e->request_us * 1e-3),
-           r->prefill_copies ? "prefill copies, each request's cache then sent over the link to the decode copies in turn "
-                               "(each GPU its share at once), its first token out when the cache lands"
+           r->prefill_copies ? (r->ranks > 1 ? "prefill copies, each request's cache then sent over the link to the "
+                                               "decode copies in turn (whole, from its rank's GPU to its rank's), its "
+                                               "first token out when the cache lands"
+                                             : "prefill copies, each request's cache then sent over the link to the decode "
+                                               "copies in turn (each GPU its share at once), its first token out when the "
+                                               "cache lands")
                              : "replicas",
            r->ranks > 1 ? " and over each copy's attention ranks, each with its own scheduler and pool, their steps joined by "
                           "the expert layers (a step lasts as the slowest rank's)"

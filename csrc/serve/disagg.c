@@ -18,7 +18,12 @@
  * - The copies run side by side, each on its own clock; the loop always steps the copy
  *   whose clock is earliest, so every hand-off and closed-loop release is seen by the copy
  *   it reaches before that copy's clock passes it.
- * - A closed loop is the deployment's: a request done releases the next request of all. */
+ * - A closed loop is the deployment's: a request done releases the next request of all.
+ * - Under attention data parallel (spread experts beside attention ranks), each copy is its
+ *   ranks in lock step, as one engine runs them (scheduler.c gs_serve_instance): a copy's
+ *   i-th request goes to its rank i mod ranks, as SGLang's data-parallel controller shares
+ *   requests round-robin, and a request's cache, whole on its prefill rank, goes to its
+ *   decode rank over one GPU's link. */
 #include "sim.h"
 
 #define NEVER 1e300
@@ -56,6 +61,14 @@ static uint32_t landing_pop(landing *h, const gs_serve_req *reqs) {
   return top;
 }
 
+/* The lane (copy x ranks + rank) of request id on the prefill copies (decode 0) or the
+ * decode copies (decode 1): copy id mod copies, and of that copy's requests, in turn, its
+ * rank (id / copies) mod ranks. */
+size_t gs_disagg_lane(size_t id, size_t prefill, size_t decode_copies, size_t ranks, int decode) {
+  size_t of = decode ? decode_copies : prefill;
+  return ((decode ? prefill : 0) + id % of) * ranks + (id / of) % ranks;
+}
+
 /* The prompt's cache from a prefill copy to a decode copy: each GPU's share over its own
  * link, at once. */
 static double handoff(const gs_serve_disagg_args *d, const gs_model *m, uint64_t prompt) {
@@ -63,8 +76,8 @@ static double handoff(const gs_serve_disagg_args *d, const gs_model *m, uint64_t
   return d->link_seconds + (double)gs_cache_bytes_at(m, prompt, kept, d->cache_bits) / d->link_bytes_per_s;
 }
 
-/* When copy x can next do something: now when it holds or waits for a request, else when
- * its next request arrives (a prefill copy) or lands (a decode copy), else never. */
+/* When lane x can next do something: now when it holds or waits for a request, else when
+ * its next request arrives (a prefill copy's) or lands (a decode copy's), else never. */
 static double ready_at(const sim *x, const landing *h) {
   double t;
   if (x->run_n > 0 || x->wait_n > 0) return x->now;
@@ -92,65 +105,75 @@ static size_t finishing(const sim *x, uint32_t *out) {
 int gs_serve_disagg(gs_serve_disagg_args *d, gs_error *err) {
   sim s[GS_SERVE_MAX_RANKS];
   landing h[GS_SERVE_MAX_RANKS];
-  gs_step_work w;
+  gs_step_work w[GS_SERVE_MAX_RANKS];
   gs_mixed_cost c;
-  size_t copies = d->prefill + d->decode, v, k, n = d->requests, done = 0, released = d->released;
+  size_t ranks = d->ranks ? d->ranks : 1, copies = d->prefill + d->decode, lanes = copies * ranks;
+  size_t first_decode = d->prefill * ranks, v, r, k, n = d->requests, done = 0, released = d->released;
   int typical = 0, rc;
   size_t stuck = 0;
-  if (d->prefill < 1 || d->decode < 1 || copies > GS_SERVE_MAX_RANKS)
-    return gs_fail(err, GS_ERR_RANGE, "copies", "prefill and decode copies: at least 1 each, %d in all at most",
+  if (d->prefill < 1 || d->decode < 1 || copies > GS_SERVE_MAX_RANKS / ranks)
+    return gs_fail(err, GS_ERR_RANGE, "copies",
+                   "prefill and decode copies: at least 1 each, and the copies times their attention ranks at most %d",
                    GS_SERVE_MAX_RANKS);
-  for (v = 0; v < copies; v++) {
+  for (v = 0; v < lanes; v++) {
     sim_init(&s[v], &d->a[v]);
-    if (v >= d->prefill) {
-      s[v].next = s[v].mine_n; /* a decode copy's requests come by hand-off, not arrival */
+    if (v >= first_decode) {
+      s[v].next = s[v].mine_n; /* a decode rank's requests come by hand-off, not arrival */
       h[v].ids = d->a[v].mine + d->landing_offset, h[v].n = 0;
     }
   }
   while (done < n) {
     double best = NEVER, t, host;
-    size_t at = 0, ends;
-    sim *x;
-    for (v = 0; v < copies; v++)
-      if ((t = ready_at(&s[v], v >= d->prefill ? &h[v] : NULL)) < best) best = t, at = v;
+    size_t at = 0, ends = 0, base;
+    uint64_t tokens = 0;
+    int decode;
+    /* the copy whose earliest rank can next do something: its ranks step together */
+    for (v = 0; v < lanes; v++)
+      if ((t = ready_at(&s[v], v >= first_decode ? &h[v] : NULL)) < best) best = t, at = v / ranks;
     if (best >= NEVER) return gs_fail(err, GS_ERR_NONE_FITS, "pool", "no request can run on the prefill or decode copies");
-    x = &s[at];
-    x->now = best;
-    if (at < d->prefill) sim_arrive(x);
-    else
-      while (h[at].n > 0 && landing_time(x->reqs, h[at].ids[0]) <= x->now) sim_enqueue(x, landing_pop(&h[at], x->reqs));
-    sim_build_step(x, &w);
-    if (w.tokens == 0) {
+    base = at * ranks;
+    decode = at >= d->prefill;
+    for (r = 0; r < ranks; r++) {
+      sim *y = &s[base + r];
+      y->now = best;
+      if (!decode) sim_arrive(y);
+      else
+        while (h[base + r].n > 0 && landing_time(y->reqs, h[base + r].ids[0]) <= y->now)
+          sim_enqueue(y, landing_pop(&h[base + r], y->reqs));
+      sim_build_step(y, &w[r]);
+      tokens += w[r].tokens;
+    }
+    if (tokens == 0) {
       if (++stuck > 2 * copies + 2)
         return gs_fail(err, GS_ERR_NONE_FITS, "pool", "no request can run: the cache pool of %llu blocks cannot hold one",
-                       (unsigned long long)x->pool);
+                       (unsigned long long)s[base].pool);
       continue;
     }
     stuck = 0;
-    ends = finishing(x, d->finishing);
-    if ((rc = sim_price_step(x, &w, 1, &c, &host, err)) != GS_OK) return rc;
-    sim_advance_ranks(x, &w, 1, c.seconds, d->a[0].out);
+    for (r = 0; r < ranks; r++) ends += finishing(&s[base + r], d->finishing + ends);
+    if ((rc = sim_price_step(&s[base], w, ranks, &c, &host, err)) != GS_OK) return rc;
+    sim_advance_ranks(&s[base], w, ranks, c.seconds, d->a[0].out);
     if ((rc = sim_guard(d->a[0].out, err)) != GS_OK) return rc;
     for (k = 0; k < ends; k++) {
       uint32_t id = d->finishing[k];
-      gs_serve_req *q = &x->reqs[id];
-      if (at < d->prefill) { /* prefilled: the cache sent to its decode copy */
-        size_t to = d->prefill + id % d->decode;
-        q->first_token = q->last_token = q->finish + handoff(d, x->m, q->prompt);
+      gs_serve_req *q = &s[base].reqs[id];
+      if (!decode) { /* prefilled: the cache sent to its decode copy's rank (disagg_lanes, serve.c) */
+        size_t to = gs_disagg_lane(id, d->prefill, d->decode, ranks, 1);
+        q->first_token = q->last_token = q->finish + handoff(d, s[base].m, q->prompt);
         q->output = (uint64_t)d->outputs[id];
         if (q->output > 1) {
           q->state = 0, q->finish = 0;
-          landing_push(&h[to], x->reqs, id);
+          landing_push(&h[to], s[base].reqs, id);
           continue;
         }
         q->finish = q->first_token;
       }
       done++;
       /* a closed loop's next request, reaching the engine after its front end */
-      if (released < n) x->reqs[released++].arrival = q->finish + x->e->request_us * 1e-6;
+      if (released < n) s[base].reqs[released++].arrival = q->finish + s[base].e->request_us * 1e-6;
     }
-    sim_typical(done, n, &c, &w, 1, &typical, d->a[0].out);
+    sim_typical(done, n, &c, w, ranks, &typical, d->a[0].out);
   }
-  sim_close(s, copies, d->a);
+  sim_close(s, lanes, d->a);
   return GS_OK;
 }

@@ -209,7 +209,8 @@ static int run_replicas(const gs_model *m, const gs_gpu *g, const gs_link *l, co
 }
 
 /* Prefill and decode on separate copies (disagg.c): request i prefilled by copy i mod P and
- * decoded by copy i mod D; in ids, the prefill copies' lists (3 n), the decode copies' (3 n),
+ * decoded by copy i mod D, on the rank of that copy gs_disagg_lane names (one but under
+ * attention data parallel); in ids, the prefill lanes' lists (3 n), the decode lanes' (3 n),
  * their hand-offs on the way (n) and the requests finishing a step (n); the outputs kept
  * in scratch while the prefill copies see one token each. */
 static int run_disagg(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, const gs_disagg *dg,
@@ -218,7 +219,8 @@ static int run_disagg(const gs_model *m, const gs_gpu *g, const gs_link *l, cons
   gs_serve_sim_args a[GS_SERVE_MAX_RANKS];
   gs_serve_disagg_args d;
   gs_load batch = *load;
-  size_t n = (size_t)load->requests, copies = (size_t)(dg->prefill + dg->decode), v, i, off[2] = {0, 0};
+  size_t n = (size_t)load->requests, ranks = (size_t)gs_attention_ranks(p), prefill = (size_t)dg->prefill;
+  size_t lanes = (size_t)(dg->prefill + dg->decode) * ranks, v, i, side, off[2] = {0, 0}, held[GS_SERVE_MAX_RANKS];
   uint64_t servers_hold = p->per_server ? p->per_server : UINT64_MAX;
   const gs_link *link = (dg->prefill + dg->decode) * p->gpus <= servers_hold ? l : &p->between;
   int rc;
@@ -228,30 +230,36 @@ static int run_disagg(const gs_model *m, const gs_gpu *g, const gs_link *l, cons
   memset(sp->itl, 0, sizeof *sp->itl);
   memset(a, 0, sizeof a);
   memset(&d, 0, sizeof d);
+  memset(held, 0, sizeof held);
   d.released = load->kind == GS_LOAD_CLOSED ? (size_t)load->concurrency : n;
   for (i = 0; i < n; i++) {
     sp->scratch[i] = (double)sp->reqs[i].output;
     sp->reqs[i].output = 1;
     if (i >= d.released) sp->reqs[i].arrival = -1;
+    for (side = 0; side < 2; side++) held[gs_disagg_lane(i, prefill, (size_t)dg->decode, ranks, (int)side)]++;
   }
-  for (v = 0; v < copies; v++) {
-    int decode = v >= dg->prefill;
-    size_t base = decode ? 3 * n : 0, of = decode ? (size_t)dg->decode : (size_t)dg->prefill;
-    size_t lane = decode ? v - (size_t)dg->prefill : v, k = 0;
-    uint32_t *mine = sp->ids + base + off[decode];
-    for (i = lane; i < n; i += of) mine[k++] = (uint32_t)i;
+  for (v = 0; v < lanes; v++) {
+    int decode = v >= prefill * ranks;
+    uint32_t *mine = sp->ids + (decode ? 3 * n : 0) + off[decode];
     a[v].m = m, a[v].g = g, a[v].l = l, a[v].p = p, a[v].e = e, a[v].load = &batch, a[v].reqs = sp->reqs;
     a[v].pool = pool, a[v].out = out, a[v].itl = sp->itl;
-    a[v].mine = mine, a[v].run = mine + n, a[v].wait = mine + 2 * n, a[v].mine_n = k;
-    off[decode] += k;
+    a[v].mine = mine, a[v].run = mine + n, a[v].wait = mine + 2 * n, a[v].mine_n = 0;
+    off[decode] += held[v];
   }
-  d.a = a, d.prefill = (size_t)dg->prefill, d.decode = (size_t)dg->decode, d.requests = n;
+  for (i = 0; i < n; i++) /* each lane's requests in arrival order */
+    for (side = 0; side < 2; side++) {
+      gs_serve_sim_args *x = &a[gs_disagg_lane(i, prefill, (size_t)dg->decode, ranks, (int)side)];
+      x->mine[x->mine_n++] = (uint32_t)i;
+    }
+  d.a = a, d.prefill = prefill, d.decode = (size_t)dg->decode, d.ranks = ranks, d.requests = n;
   d.landing_offset = 3 * n, d.finishing = sp->ids + 7 * n, d.outputs = sp->scratch;
   d.link_seconds = link->base_us * 1e-6;
-  d.link_bytes_per_s = (double)p->gpus * link->bandwidth;
+  /* sliced, each of a copy's GPUs sends its share over its own link; under attention data
+   * parallel a request's cache is whole on its rank's one GPU, and goes over that GPU's link */
+  d.link_bytes_per_s = (double)(ranks > 1 ? 1 : p->gpus) * link->bandwidth;
   d.cache_bits = p->cache_bits ? p->cache_bits : 16;
   if ((rc = gs_serve_disagg(&d, err)) != GS_OK) return rc;
-  for (*area = 0, v = 0; v < copies; v++) *area += a[v].area;
+  for (*area = 0, v = 0; v < lanes; v++) *area += a[v].area;
   return GS_OK;
 }
 
@@ -316,11 +324,11 @@ static int serve_run(const gs_model *m, const gs_gpu *g, const gs_link *l, const
     return gs_fail(err, GS_ERR_UNSUPPORTED, "scheduler_steps",
                    "several scheduler steps are simulated for vLLM without chunked prefill on one engine a copy (no "
                    "micro-batches in flight or prefill copies), as vLLM 0.6 ran them");
-  if (dg && (ranks > 1 || flight > 1 || replicas != 1 || dg->prefill < 1 || dg->decode < 1 ||
-             dg->prefill + dg->decode > GS_SERVE_MAX_RANKS))
+  if (dg && (flight > 1 || replicas != 1 || dg->prefill < 1 || dg->decode < 1 ||
+             dg->prefill + dg->decode > GS_SERVE_MAX_RANKS / ranks))
     return gs_fail(err, GS_ERR_UNSUPPORTED, "disaggregate",
-                   "prefill and decode copies, at least 1 each and %d in all at most, are simulated for one engine a copy "
-                   "(no replicas, attention data parallel or groups)",
+                   "prefill and decode copies, at least 1 each and, times each copy's attention ranks, %d in all at "
+                   "most, are simulated for one engine a copy (no replicas or groups)",
                    GS_SERVE_MAX_RANKS);
   if ((rc = gs_engine_runs_model(e, m, err)) != GS_OK || (rc = check_args(replicas, ranks, flight, e, load, space, err)) != GS_OK ||
       (rc = gs_plan_check(m, p, err)) != GS_OK ||

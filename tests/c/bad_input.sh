@@ -614,10 +614,13 @@ bad "--max-batched-tokens;9000;without chunks" serve --gpu h100-sxm --counts 4 -
 # prefill and decode on separate copies (csrc/serve/disagg.c): both counts, one engine a copy
 bad "--prefill-copies;with --decode-copies" serve --model 70b --gpu h100-sxm --counts 2 --prefill-copies 1
 bad "--replicas;leave out --replicas" serve --model 70b --gpu h100-sxm --counts 2 --prefill-copies 1 --decode-copies 1 --replicas 2
-bad "disaggregate;no replicas, attention data parallel or groups" serve --model 70b --gpu h100-sxm --counts 2 --split groups --prefill-copies 1 --decode-copies 1
+bad "disaggregate;(no replicas or groups)" serve --model 70b --gpu h100-sxm --counts 2 --split groups --prefill-copies 1 --decode-copies 1
 bad "--prefill-copies;from 1 to 63" serve --model 70b --gpu h100-sxm --counts 2 --prefill-copies 0 --decode-copies 1
 bad "disaggregate;64 in all at most" serve --model 70b --gpu h100-sxm --counts 2 --prefill-copies 40 --decode-copies 40
 good serve --model 70b --gpu h100-sxm --counts 2 --prefill-copies 1 --decode-copies 3 --concurrency 16 --requests 64
+# copies of spread experts beside data-parallel attention: each copy its ranks, 64 lanes at most
+good serve --model qwen3-30b-a3b --gpu h100-sxm --counts 8 --experts spread --prefill-copies 1 --decode-copies 2 --concurrency 32 --requests 96
+bad "disaggregate;times each copy's attention ranks, 64" serve --model qwen3-30b-a3b --gpu h100-sxm --counts 8 --experts spread --prefill-copies 5 --decode-copies 4
 # trtllm-bench's limits (csrc/serve/bench_limits.c): TensorRT-LLM's only, and refused where its estimate holds no request
 bad "--limits;engine or trtllm-bench" serve --gpu h100-sxm --counts 4 --limits bench
 bad "--limits trtllm-bench;give --engine trt-llm" serve --gpu h100-sxm --counts 4 --limits trtllm-bench

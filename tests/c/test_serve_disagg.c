@@ -1,4 +1,5 @@
-/* Prefill and decode on separate copies (issue 29 item 4; csrc/serve/disagg.c). Expected
+/* Prefill and decode on separate copies (issue 29 item 4; csrc/serve/disagg.c), of slices and
+ * of spread experts beside data-parallel attention. Expected
  * figures are worked from the rule there and compared with the same requests served by
  * one copy, whose steps are the same work: a prefill copy's step computes the prompt as
  * the one copy's first step does, and a decode copy's steps decode one sequence at the
@@ -17,10 +18,10 @@
 
 static gs_plan slices(uint64_t gpus) { return ts_plan(gpus, GS_SLICES, 1); }
 
-/* 70B on copies of `gpus` H100s: prefill and decode copies (d), or one copy (d NULL). */
-static int run(const gs_plan *p, const gs_disagg *d, const gs_scheduler *e, const gs_load *load, gs_serve_result *r,
-               gs_error *err) {
-  gs_model m = ts_builtin("70b");
+/* A model on copies of H100s: prefill and decode copies (d), or one copy (d NULL). */
+static int run_model(const char *model, const gs_plan *p, const gs_disagg *d, const gs_scheduler *e, const gs_load *load,
+                     gs_serve_result *r, gs_error *err) {
+  gs_model m = ts_builtin(model);
   gs_gpu g = ts_h100();
   gs_link l;
   gs_serve_space sp = ts_space((size_t)load->requests);
@@ -32,11 +33,21 @@ static int run(const gs_plan *p, const gs_disagg *d, const gs_scheduler *e, cons
   return rc;
 }
 
-static gs_serve_result served(const gs_plan *p, const gs_disagg *d, const gs_scheduler *e, const gs_load *load) {
+static gs_serve_result served_model(const char *model, const gs_plan *p, const gs_disagg *d, const gs_scheduler *e,
+                                    const gs_load *load) {
   gs_serve_result r;
   gs_error err;
-  if (run(p, d, e, load, &r, &err) != GS_OK) fail_msg("serve: %s: %s", err.field, err.what);
+  if (run_model(model, p, d, e, load, &r, &err) != GS_OK) fail_msg("serve: %s: %s", err.field, err.what);
   return r;
+}
+
+/* 70B's (the slices' tests) */
+static int run(const gs_plan *p, const gs_disagg *d, const gs_scheduler *e, const gs_load *load, gs_serve_result *r,
+               gs_error *err) {
+  return run_model("70b", p, d, e, load, r, err);
+}
+static gs_serve_result served(const gs_plan *p, const gs_disagg *d, const gs_scheduler *e, const gs_load *load) {
+  return served_model("70b", p, d, e, load);
 }
 
 /* The hand-off of a 1,000-token prompt from a copy of n GPUs: the link's start-up plus
@@ -80,20 +91,25 @@ static void one_token_is_done_on_landing(void **state) {
   ts_assert_close(split.ttft.mean, split.e2e.mean, 1e-12);
 }
 
-/* A closed loop of one request in flight: each request arrives when the one before ends,
- * so the requests a second are 1 / e2e and the span is the requests' e2e end to end. */
-static void a_closed_loop_of_one_runs_end_to_end(void **state) {
+/* A closed loop of one request in flight on 1 prefill and 2 decode copies: each request
+ * arrives when the one before ends, so the requests a second are 1 / e2e and the span is the
+ * requests' e2e end to end, and with fixed lengths each e2e is its first token and 31 gaps. */
+static void closed_loop_of_one_runs_end_to_end(const char *model, const gs_plan *p, uint64_t requests) {
   gs_scheduler e = ts_bare_vllm();
-  gs_plan p = slices(2);
   gs_disagg d = {1, 2};
-  gs_load l = ts_load(GS_LOAD_CLOSED, 4, 1000, 32);
+  gs_load l = ts_load(GS_LOAD_CLOSED, requests, 1000, 32);
   gs_serve_result r;
-  (void)state;
   l.concurrency = 1;
-  r = served(&p, &d, &e, &l);
-  ts_assert_close(r.duration, 4 * r.e2e.mean, 1e-9);
+  r = served_model(model, p, &d, &e, &l);
+  ts_assert_close(r.duration, (double)requests * r.e2e.mean, 1e-9);
   ts_assert_close(r.requests_per_s * r.e2e.mean, 1, 1e-9);
   ts_assert_close(r.e2e.mean, r.ttft.mean + 31 * r.tpot.mean, 1e-9);
+}
+
+static void a_closed_loop_of_one_runs_end_to_end(void **state) {
+  gs_plan p = slices(2);
+  (void)state;
+  closed_loop_of_one_runs_end_to_end("70b", &p, 4);
 }
 
 /* Two prefill copies take two requests sent at once side by side: each prefills one
@@ -111,7 +127,7 @@ static void two_prefill_copies_prefill_side_by_side(void **state) {
   ts_assert_close(both.e2e.mean, alone.e2e.mean, 1e-12);
 }
 
-/* Only one engine a copy: attention data parallel, groups and copies past 64 are refused. */
+/* Only one engine a copy: groups and copies past 64 are refused. */
 static void other_layouts_are_refused(void **state) {
   gs_scheduler e = ts_bare_vllm();
   gs_plan groups = slices(2);
@@ -127,6 +143,75 @@ static void other_layouts_are_refused(void **state) {
   assert_int_equal(run(&groups, &many, &e, &l, &r, &err), GS_ERR_UNSUPPORTED);
 }
 
+/* Copies of spread experts beside data-parallel attention (DeepSeek's deployments, SGLang's
+ * PD disaggregation with --enable-dp-attention). Qwen3-30B-A3B: 48 layers, 4 key/value heads
+ * of 128, so 2 x 48 x 4 x 128 x 2 bytes = 98,304 bytes of cache a token. */
+static gs_plan data_parallel(uint64_t gpus) {
+  gs_plan p = slices(gpus);
+  p.experts = GS_EXPERTS_SPREAD;
+  p.attention = GS_ATTENTION_DATA;
+  return p;
+}
+
+/* A request's cache is whole on its attention rank's one GPU, and goes over that GPU's one
+ * link: 1,000 x 98,304 bytes over one link, where a sliced copy of 4 sends a quarter over
+ * each of its four. One request on copies of 4 ranks: its first token and its whole request
+ * come that hand-off later than on one copy, its decodes as long. */
+static void a_rank_sends_its_whole_cache_over_one_link(void **state) {
+  gs_scheduler e = ts_bare_vllm();
+  gs_plan p = data_parallel(4);
+  gs_disagg d = {1, 1};
+  gs_load l = ts_load(GS_LOAD_BATCH, 1, 1000, 32);
+  gs_serve_result one, split;
+  gs_link link;
+  double handoff;
+  (void)state;
+  ts_link("fast", &link);
+  handoff = link.base_us * 1e-6 + 1000.0 * 98304.0 / link.bandwidth;
+  one = served_model("qwen3-30b-a3b", &p, NULL, &e, &l);
+  split = served_model("qwen3-30b-a3b", &p, &d, &e, &l);
+  ts_assert_close(split.ttft.mean, one.ttft.mean + handoff, 1e-12);
+  ts_assert_close(split.tpot.mean, one.tpot.mean, 1e-12);
+  ts_assert_close(split.e2e.mean, one.e2e.mean + handoff, 1e-12);
+  assert_int_equal(split.gpus, 8);
+  assert_int_equal(split.ranks, 4);
+}
+
+/* Request i goes to copy i mod copies, and of that copy's requests, in turn, to its ranks
+ * (SGLang's round-robin router, then its data-parallel controller's round-robin): with 2
+ * prefill and 3 decode copies of 2 ranks, lanes 0-3 prefill and 4-9 decode. */
+static void requests_go_to_copies_then_ranks_in_turn(void **state) {
+  static const size_t prefill[6] = {0, 2, 1, 3, 0, 2}, decode[6] = {4, 6, 8, 5, 7, 9};
+  size_t i;
+  (void)state;
+  for (i = 0; i < 6; i++) {
+    assert_int_equal(gs_disagg_lane(i, 2, 3, 2, 0), prefill[i]);
+    assert_int_equal(gs_disagg_lane(i, 2, 3, 2, 1), decode[i]);
+  }
+}
+
+/* The same on copies of 2 attention ranks. */
+static void a_data_parallel_closed_loop_of_one_runs_end_to_end(void **state) {
+  gs_plan p = data_parallel(2);
+  (void)state;
+  closed_loop_of_one_runs_end_to_end("qwen3-30b-a3b", &p, 6);
+}
+
+/* The copies times their ranks are at most 64: 8 copies of 8 ranks run, 9 are refused. */
+static void copies_times_ranks_past_64_are_refused(void **state) {
+  gs_scheduler e = ts_bare_vllm();
+  gs_plan p = data_parallel(8);
+  gs_disagg fits = {4, 4}, past = {5, 4};
+  gs_load l = ts_load(GS_LOAD_BATCH, 64, 256, 8);
+  gs_serve_result r;
+  gs_error err;
+  (void)state;
+  assert_int_equal(run_model("qwen3-30b-a3b", &p, &fits, &e, &l, &r, &err), GS_OK);
+  assert_int_equal(r.gpus, 64);
+  assert_int_equal(run_model("qwen3-30b-a3b", &p, &past, &e, &l, &r, &err), GS_ERR_UNSUPPORTED);
+  assert_string_equal(err.field, "disaggregate");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(one_request_is_a_handoff_later),
@@ -134,6 +219,10 @@ int main(void) {
       cmocka_unit_test(a_closed_loop_of_one_runs_end_to_end),
       cmocka_unit_test(two_prefill_copies_prefill_side_by_side),
       cmocka_unit_test(other_layouts_are_refused),
+      cmocka_unit_test(a_rank_sends_its_whole_cache_over_one_link),
+      cmocka_unit_test(requests_go_to_copies_then_ranks_in_turn),
+      cmocka_unit_test(a_data_parallel_closed_loop_of_one_runs_end_to_end),
+      cmocka_unit_test(copies_times_ranks_past_64_are_refused),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
