@@ -88,6 +88,11 @@ int gs_mixed_step_spread(const gs_model *m, const gs_gpu *g, const gs_link *l, c
   double skew = p->skew > 1 ? p->skew : 1;
   int data = p->attention == GS_ATTENTION_DATA, protocol, rc, all_to_all = data && ranks_of_experts == n;
   double routed_active, expert_ops, expert_compute, worst = -1;
+  struct {
+    uint64_t bytes;
+    double read, compute, busy;
+  } idle = {0, 0, 0, 0};
+  int idle_priced = 0;
   gs_plan joined = *p;
   memset(out, 0, sizeof *out);
   if ((rc = check(p, overlap_share, w, ranks, &total, &most, err)) != GS_OK) return rc;
@@ -99,16 +104,26 @@ int gs_mixed_step_spread(const gs_model *m, const gs_gpu *g, const gs_link *l, c
   expert_ops = 2 * routed_active * (double)total;
   expert_compute = gs_compute_seconds(skew > 1 ? expert_ops * skew : expert_ops, n, g, &p->efficiency);
   for (r = 0; r < ranks; r++) {
-    uint64_t bytes = copied + experts + gs_ceil_div(gs_cache_bytes_at(m, w[r].cache_full, w[r].cache_kept, bits), parts);
-    double ops = copied_ops(m, &w[r], routed_active), attention = gs_attention_ops(m, &w[r]);
-    double read = gs_read_seconds(bytes, g, &p->efficiency);
-    double compute = gs_compute_seconds_kept(ops + attention, gs_output_ops(m, w[r].seqs) + attention, data ? 1 : n, g, &p->efficiency) +
-                     expert_compute;
-    double longer = read >= compute ? read : compute, shorter = read >= compute ? compute : read;
-    double busy = overlap_share > 0 ? longer + overlap_share * shorter : longer;
+    uint64_t bytes;
+    double ops, attention, read, compute, longer, shorter, busy;
+    /* a rank with nothing this step (its dummy pass) costs as every other such rank: priced
+     * once a step, as a serve of many ranks and few requests holds most of them idle */
+    if (idle_priced && w[r].tokens == 0 && w[r].seqs == 0 && w[r].cache_full == 0) {
+      if (idle.busy > worst) worst = idle.busy, out->read_bytes = idle.bytes, out->read = idle.read, out->compute = idle.compute;
+      continue;
+    }
+    bytes = copied + experts + gs_ceil_div(gs_cache_bytes_at(m, w[r].cache_full, w[r].cache_kept, bits), parts);
+    ops = copied_ops(m, &w[r], routed_active), attention = gs_attention_ops(m, &w[r]);
+    read = gs_read_seconds(bytes, g, &p->efficiency);
+    compute = gs_compute_seconds_kept(ops + attention, gs_output_ops(m, w[r].seqs) + attention, data ? 1 : n, g, &p->efficiency) +
+              expert_compute;
+    longer = read >= compute ? read : compute, shorter = read >= compute ? compute : read;
+    busy = overlap_share > 0 ? longer + overlap_share * shorter : longer;
     out->gemm_ops += ops;
     out->attention_ops += attention;
     if (busy > worst) worst = busy, out->read_bytes = bytes, out->read = read, out->compute = compute;
+    if (w[r].tokens == 0 && w[r].seqs == 0 && w[r].cache_full == 0)
+      idle_priced = 1, idle.bytes = bytes, idle.read = read, idle.compute = compute, idle.busy = busy;
   }
   out->gemm_ops += expert_ops;
   out->busy = worst;

@@ -263,6 +263,10 @@ void sim_advance_ranks(sim *s, const gs_step_work *w, size_t ranks, double secon
   size_t r;
   out->steps++;
   for (r = 0; r < ranks; r++) {
+    if (w[r].tokens == 0 && s[r].run_n == 0 && s[r].in_system == 0) { /* idle: only its clock moves */
+      s[r].now += seconds;
+      continue;
+    }
     s[r].area += (double)s[r].in_system * seconds;
     s[r].now += seconds;
     out->computed_tokens += w[r].tokens;
@@ -299,6 +303,15 @@ void sim_init(sim *s, const gs_serve_sim_args *a) {
   s->released = a->released, s->pool = s->free_blocks = a->pool, s->out = a->out, s->itl = a->itl;
 }
 
+int sim_idle(const sim *s) {
+  if (s->run_n > 0 || s->wait_n > 0) return 0;
+  if (s->next < s->mine_n) {
+    double t = s->reqs[s->mine[s->next]].arrival;
+    if (t >= 0 && t <= s->now) return 0;
+  }
+  return 1;
+}
+
 /* Runs one engine copy, its `ranks` attention ranks in lock step (one but under attention
  * data parallel), until their requests are done; fills the result's step counts, and the
  * step in which half the copy's requests were done as the typical one. */
@@ -318,6 +331,10 @@ int gs_serve_instance(gs_serve_sim_args *a, size_t ranks, gs_error *err) {
     uint64_t tokens = 0;
     for (r = 0, prefills = 0; r < ranks; r++) {
       s[r].now = s[0].now;
+      if (ranks > 1 && sim_idle(&s[r])) { /* what sim_arrive and sim_build_step would find: nothing */
+        memset(&w[r], 0, sizeof w[r]);
+        continue;
+      }
       if (window > 0) {
         build_window_step(&s[r], &w[r]);
       } else {

@@ -31,6 +31,10 @@ void sim_enqueue(sim *s, uint32_t id);
 /* The next step's work; w->tokens is 0 when nothing can run. Returns 0 when the step only
  * decodes the running requests (an engine whose steps prefill or decode), else 1. */
 int sim_build_step(sim *s, gs_step_work *w);
+/* 1 when an instance holds nothing, waits for nothing and has no arrival due by now: its
+ * step would be empty (an attention rank's dummy pass). The ranks' loops skip building it,
+ * so a step of many ranks and few requests costs what its busy ranks do. */
+int sim_idle(const sim *s);
 /* After a step: tokens computed and sampled, the finished released. */
 void sim_finish_step(sim *s);
 /* 1 when none of the `ranks` instances holds or waits for anything; *next the earliest
