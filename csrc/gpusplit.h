@@ -989,8 +989,9 @@ uint64_t gs_attention_ranks(const gs_plan *p);
  * p->expert_ranks, or its GPUs when 0. */
 uint64_t gs_expert_ranks(const gs_plan *p);
 /* The most attention ranks a served engine may have (the simulation keeps each rank's
- * state on the stack). */
-#define GS_SERVE_MAX_RANKS 64
+ * state on the stack, about 400 bytes a rank): enough for SGLang's 72-rank decode of
+ * DeepSeek (lmsys.org, 2025-05-05, large-scale expert parallelism) and a 256-GPU one. */
+#define GS_SERVE_MAX_RANKS 256
 /* A served pipeline's stages: its groups (groups: one a GPU; slices-groups across servers:
  * one a server), else 1. */
 uint64_t gs_pipeline_stages(const gs_plan *p);
@@ -1133,6 +1134,12 @@ double gs_load_mean(const gs_load *l, const uint64_t *lengths);
  * 2^22. A step with one chat in flight costs 45 to 90 ns to simulate (measured on this
  * project's 2-core machine, idle and loaded), so the worst load answers in under 0.5 s. */
 #define GS_SERVE_MAX_STEPS 4194304u
+/* The most rank-steps a run may take (sim_guard): each step of a copy's attention ranks
+ * counts them all, idle ones too, at about 9 ns each (the same machine). 64 ranks through
+ * the most steps a load may take: every load a copy of 64 ranks ran before 256 were
+ * allowed still runs, in under 3 s; a load that keeps a few of many ranks busy for as
+ * many steps is refused by name. */
+#define GS_SERVE_MAX_RANK_STEPS (64ull * GS_SERVE_MAX_STEPS)
 
 /* splitmix64 (Steele, Lea, Flood, "Fast splittable pseudorandom number generators",
  * OOPSLA 2014; the constants of Vigna's splitmix64.c): the next 64 bits of *state. */
@@ -1191,6 +1198,7 @@ typedef struct {
   double mean_in_flight;         /* requests arrived and not done, averaged over the duration */
   uint64_t gpus;                 /* the whole deployment's */
   uint64_t steps, preemptions;
+  uint64_t rank_steps;           /* each rank's steps, an idle rank's dummy pass too: the run's work (sim_guard bounds it) */
   uint64_t computed_tokens;      /* tokens all steps computed: each prompt's and output's but the last once, and again
                                     what a preemption made recompute */
   uint64_t pool_blocks;          /* blocks one instance's pool holds */

@@ -253,6 +253,9 @@ int sim_price_step(const sim *s, const gs_step_work *w, size_t ranks, gs_mixed_c
 }
 
 int sim_guard(const gs_serve_result *out, gs_error *err) {
+  if (out->rank_steps > GS_SERVE_MAX_RANK_STEPS)
+    return gs_fail(err, GS_ERR_RANGE, "requests", "the run passed %llu steps of attention ranks, idle ones counted: the load "
+                   "keeps few of the ranks busy for long; send fewer requests or more at once", GS_SERVE_MAX_RANK_STEPS);
   if (out->steps <= 4 * (uint64_t)GS_SERVE_MAX_STEPS) return GS_OK;
   return gs_fail(err, GS_ERR_NONE_FITS, "pool", "the run passed %llu steps: preemptions keep undoing the work (a pool too small "
                  "for the requests in flight)", 4 * (unsigned long long)GS_SERVE_MAX_STEPS);
@@ -262,6 +265,7 @@ int sim_guard(const gs_serve_result *out, gs_error *err) {
 void sim_advance_ranks(sim *s, const gs_step_work *w, size_t ranks, double seconds, gs_serve_result *out) {
   size_t r;
   out->steps++;
+  out->rank_steps += ranks;
   for (r = 0; r < ranks; r++) {
     if (w[r].tokens == 0 && s[r].run_n == 0 && s[r].in_system == 0) { /* idle: only its clock moves */
       s[r].now += seconds;

@@ -122,6 +122,17 @@ static int check_args(uint64_t replicas, uint64_t ranks, uint64_t flight, const 
                    "each request's output tokens plus its prompt's chunks, over all requests, must be at most %llu "
                    "(a run then answers in under a second)",
                    (unsigned long long)GS_SERVE_MAX_STEPS);
+  if (ranks > 1 && load->kind != GS_LOAD_OPEN) {
+    /* a copy's ranks all step while any of its requests does: with fewer in flight than
+     * ranks, its load's steps come at most that many a step, each step counting every rank */
+    uint64_t per_copy = (load->kind == GS_LOAD_CLOSED ? load->concurrency : load->requests) / replicas;
+    double work = (double)load_steps(load, e) * (double)ranks / (double)(per_copy > 0 ? per_copy : 1);
+    if (per_copy < ranks && work > (double)GS_SERVE_MAX_RANK_STEPS)
+      return gs_fail(err, GS_ERR_RANGE, "requests",
+                     "%llu in flight a copy keep its %llu attention ranks stepping past the %llu steps of ranks a run may "
+                     "take; keep more in flight or send fewer requests",
+                     (unsigned long long)per_copy, (unsigned long long)ranks, GS_SERVE_MAX_RANK_STEPS);
+  }
   return GS_OK;
 }
 

@@ -45,7 +45,8 @@ int sim_all_idle(const sim *s, size_t ranks, double *next);
 int sim_price_step(const sim *s, const gs_step_work *w, size_t ranks, gs_mixed_cost *c, double *host, gs_error *err);
 /* GS_OK while a run's steps stay within 4 times the load's bound (check_args holds a load to
  * GS_SERVE_MAX_STEPS without preemptions); past it, preemptions are undoing the work they
- * let run, and the run stops with an error rather than turn for ever. */
+ * let run, and the run stops with an error rather than turn for ever. Its rank-steps too
+ * (GS_SERVE_MAX_RANK_STEPS): past them, a few requests are keeping many ranks stepping. */
 int sim_guard(const gs_serve_result *out, gs_error *err);
 /* The ranks' step done after `seconds`: their clocks, tokens and pool peaks advanced. */
 void sim_advance_ranks(sim *s, const gs_step_work *w, size_t ranks, double seconds, gs_serve_result *out);

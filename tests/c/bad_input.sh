@@ -615,12 +615,12 @@ bad "--max-batched-tokens;9000;without chunks" serve --gpu h100-sxm --counts 4 -
 bad "--prefill-copies;with --decode-copies" serve --model 70b --gpu h100-sxm --counts 2 --prefill-copies 1
 bad "--replicas;leave out --replicas" serve --model 70b --gpu h100-sxm --counts 2 --prefill-copies 1 --decode-copies 1 --replicas 2
 bad "disaggregate;(no replicas or groups)" serve --model 70b --gpu h100-sxm --counts 2 --split groups --prefill-copies 1 --decode-copies 1
-bad "--prefill-copies;from 1 to 63" serve --model 70b --gpu h100-sxm --counts 2 --prefill-copies 0 --decode-copies 1
-bad "disaggregate;64 in all at most" serve --model 70b --gpu h100-sxm --counts 2 --prefill-copies 40 --decode-copies 40
+bad "--prefill-copies;from 1 to 255" serve --model 70b --gpu h100-sxm --counts 2 --prefill-copies 0 --decode-copies 1
+bad "disaggregate;256 in all at most" serve --model 70b --gpu h100-sxm --counts 2 --prefill-copies 200 --decode-copies 100
 good serve --model 70b --gpu h100-sxm --counts 2 --prefill-copies 1 --decode-copies 3 --concurrency 16 --requests 64
-# copies of spread experts beside data-parallel attention: each copy its ranks, 64 lanes at most
+# copies of spread experts beside data-parallel attention: each copy its ranks, 256 lanes at most
 good serve --model qwen3-30b-a3b --gpu h100-sxm --counts 8 --experts spread --prefill-copies 1 --decode-copies 2 --concurrency 32 --requests 96
-bad "disaggregate;times each copy's attention ranks, 64" serve --model qwen3-30b-a3b --gpu h100-sxm --counts 8 --experts spread --prefill-copies 5 --decode-copies 4
+bad "disaggregate;times each copy's attention ranks, 256" serve --model qwen3-30b-a3b --gpu h100-sxm --counts 8 --experts spread --prefill-copies 17 --decode-copies 16
 # trtllm-bench's limits (csrc/serve/bench_limits.c): TensorRT-LLM's only, and refused where its estimate holds no request
 bad "--limits;engine or trtllm-bench" serve --gpu h100-sxm --counts 4 --limits bench
 bad "--limits trtllm-bench;give --engine trt-llm" serve --gpu h100-sxm --counts 4 --limits trtllm-bench
@@ -646,7 +646,9 @@ bad "--attention;beside --experts spread only" serve --model mixtral-8x7b --gpu 
 bad "--attention;data or slices" serve --model mixtral-8x7b --gpu h100-sxm --counts 8 --experts spread --attention both
 bad "--counts;64 does not divide the 96 heads;sliced attention" serve --model glm-4.5-air --gpu h100-sxm --counts 64 --experts spread --attention slices
 bad "--counts;128 experts do not spread evenly over 48" serve --model qwen3-30b-a3b --gpu h100-sxm --counts 48 --experts spread
-bad "gpus;at most 64 ranks" serve --model qwen3-30b-a3b --gpu h100-sxm --counts 128 --experts spread
+bad "gpus;at most 256 ranks" serve --model kimi-k2 --gpu h100-sxm --counts 384 --experts spread
+# one request in flight keeps all 128 ranks stepping through its 2.4 million steps: refused before it runs
+bad_fast "--requests;1 in flight a copy keep its 128 attention ranks stepping" serve --model deepseek-v3 --gpu h200 --counts 128 --experts spread --memory-share 0.85 --concurrency 1 --requests 4 --prompt-tokens 100 --output-tokens 600000
 # experts spread over fewer ranks than GPUs, each cut over a rank's GPUs (--expert-ranks)
 bad "--expert-ranks;beside --experts spread only" serve --model qwen3-30b-a3b --gpu h100-sxm --counts 8 --expert-ranks 4
 bad "--expert-ranks;3 ranks of experts do not divide the 8 GPUs" serve --model qwen3-30b-a3b --gpu h100-sxm --counts 8 --experts spread --expert-ranks 3

@@ -127,11 +127,11 @@ static void two_prefill_copies_prefill_side_by_side(void **state) {
   ts_assert_close(both.e2e.mean, alone.e2e.mean, 1e-12);
 }
 
-/* Only one engine a copy: groups and copies past 64 are refused. */
+/* Only one engine a copy: groups and copies past 256 are refused. */
 static void other_layouts_are_refused(void **state) {
   gs_scheduler e = ts_bare_vllm();
   gs_plan groups = slices(2);
-  gs_disagg d = {1, 1}, many = {40, 40};
+  gs_disagg d = {1, 1}, many = {200, 100};
   gs_load l = ts_load(GS_LOAD_BATCH, 100, 256, 8);
   gs_serve_result r;
   gs_error err;
@@ -197,17 +197,17 @@ static void a_data_parallel_closed_loop_of_one_runs_end_to_end(void **state) {
   closed_loop_of_one_runs_end_to_end("qwen3-30b-a3b", &p, 6);
 }
 
-/* The copies times their ranks are at most 64: 8 copies of 8 ranks run, 9 are refused. */
-static void copies_times_ranks_past_64_are_refused(void **state) {
+/* The copies times their ranks are at most 256: 32 copies of 8 ranks run, 33 are refused. */
+static void copies_times_ranks_past_256_are_refused(void **state) {
   gs_scheduler e = ts_bare_vllm();
   gs_plan p = data_parallel(8);
-  gs_disagg fits = {4, 4}, past = {5, 4};
+  gs_disagg fits = {16, 16}, past = {17, 16};
   gs_load l = ts_load(GS_LOAD_BATCH, 64, 256, 8);
   gs_serve_result r;
   gs_error err;
   (void)state;
   assert_int_equal(run_model("qwen3-30b-a3b", &p, &fits, &e, &l, &r, &err), GS_OK);
-  assert_int_equal(r.gpus, 64);
+  assert_int_equal(r.gpus, 256);
   assert_int_equal(run_model("qwen3-30b-a3b", &p, &past, &e, &l, &r, &err), GS_ERR_UNSUPPORTED);
   assert_string_equal(err.field, "disaggregate");
 }
@@ -222,7 +222,7 @@ int main(void) {
       cmocka_unit_test(a_rank_sends_its_whole_cache_over_one_link),
       cmocka_unit_test(requests_go_to_copies_then_ranks_in_turn),
       cmocka_unit_test(a_data_parallel_closed_loop_of_one_runs_end_to_end),
-      cmocka_unit_test(copies_times_ranks_past_64_are_refused),
+      cmocka_unit_test(copies_times_ranks_past_256_are_refused),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

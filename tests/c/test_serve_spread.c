@@ -15,6 +15,7 @@
 
 #include "test_support.h"
 #include "internal.h"
+#include "serve/sim.h"
 
 static gs_plan spread_plan(uint64_t gpus, int attention) {
   gs_plan p;
@@ -410,8 +411,26 @@ static void spread_experts_in_a_pipeline(void **state) {
   assert_int_equal(gs_spread_check(&m, &p, &err), GS_ERR_UNSUPPORTED);
 }
 
+/* A run stops by name once its ranks' steps pass the bound (GS_SERVE_MAX_RANK_STEPS), an idle
+ * rank's dummy pass counted: 64 ranks through the most steps a load may take run, and one
+ * rank-step more is refused (an open loop's few requests on many ranks, which no check before
+ * the run can bound). */
+static void a_run_stops_past_its_rank_steps(void **state) {
+  gs_serve_result out;
+  gs_error err;
+  (void)state;
+  memset(&out, 0, sizeof out);
+  out.steps = GS_SERVE_MAX_STEPS;
+  out.rank_steps = 64ull * GS_SERVE_MAX_STEPS;
+  assert_int_equal(sim_guard(&out, &err), GS_OK);
+  out.rank_steps++;
+  assert_int_equal(sim_guard(&out, &err), GS_ERR_RANGE);
+  assert_string_equal(err.field, "requests");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(a_run_stops_past_its_rank_steps),
       cmocka_unit_test(pool_is_each_ranks),
       cmocka_unit_test(one_token_reads_its_copies_and_one_expert),
       cmocka_unit_test(joined_step_waits_for_the_busiest_rank),
