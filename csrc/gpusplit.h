@@ -1295,6 +1295,8 @@ typedef struct {
   uint64_t preemptions;
   uint64_t prefill, decode;/* a unit's copies that prefill and that decode (0 and 0: each copy one engine that does
                               both); the layout's replicas are units, R units run as R x prefill and R x decode */
+  int attention;           /* enum gs_attention beside spread experts (layout.experts); GS_ATTENTION_DATA otherwise,
+                              unread */
 } gs_served_point;
 /* The GPUs a point's deployment takes: its copies (or units of prefill and decode copies),
  * each of layout.gpus GPUs. */
@@ -1308,7 +1310,7 @@ typedef struct {
   gs_served_point points[GS_PLAN_MAX_POINTS];
   int has_choice;
   gs_served_point choice;  /* with targets: the layout that holds the load (or the most rate) per GPU best */
-  char why[512];           /* targets and no choice, or nothing fits: why */
+  char why[768];           /* targets and no choice, or nothing fits: why (two points' flags, 256 each at most) */
   gs_served_point searched[GS_SERVED_LAYOUTS_MAX]; /* the layouts searched (layouts of them), as last tried */
 } gs_served_result;
 

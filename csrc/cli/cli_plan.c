@@ -68,8 +68,11 @@ static const gs_flag PLAN_FLAGS[] = {
     CHOSEN("--counts"), CHOSEN("--max-n"), CHOSEN("--gpus"), CHOSEN("--explain"),
     GS_NOTE("\nA served load (any flag below): each layout is simulated by serve's scheduler\n"
             "(gpusplit serve --help; its step fitted to measured serving runs). Layouts: a copy of\n"
-            "up to 64 GPUs, slices, groups or slices-groups, experts sliced, and with a per-token\n"
-            "target and no --max-seqs the best three again at the engine's cap halved, down to 32."),
+            "up to 64 GPUs, slices, groups or slices-groups, experts sliced; a mixture's experts\n"
+            "also spread over slices beside data-parallel or sliced attention, on counts its\n"
+            "experts divide; and with a per-token target and no --max-seqs the best three again\n"
+            "at the engine's cap halved, down to 32 (under SGLang's attention data parallel, the\n"
+            "whole engine's cap, as its --max-seqs gives it)."),
     GS_REAL_IN("--target-ttft-ms", "T", AT(ttft_ms), 0, 86400e3, 1, "time to the first token within T ms (--target-first-ms too)"),
     GS_REAL_IN("--target-tpot-ms", "T", AT(tpot_ms), 0, 86400e3, 1, "time per output token within T ms (--target-word-ms too)"),
     GS_CHOICE("--target-stat", "mean|p50|p90|p99", AT(stat), "the figure the targets hold (default p90)"),
@@ -352,7 +355,7 @@ static void served_json(const plan_options *o, const cli_report_options *r, cons
 }
 
 static void served_row(const plan_options *o, const gs_served_point *pt, double gpu_hour, int chosen) {
-  char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP], c[GS_FIGURE_CAP], d[GS_FIGURE_CAP], e[GS_FIGURE_CAP], f[GS_FIGURE_CAP], flags[200];
+  char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP], c[GS_FIGURE_CAP], d[GS_FIGURE_CAP], e[GS_FIGURE_CAP], f[GS_FIGURE_CAP], flags[256];
   const gs_layout *l = &pt->layout;
   double gpus = (double)gs_served_gpus(pt);
   printf("%s %9s %10s %11s %10s %11s %5llu", chosen ? "*" : " ", gs_fixed_grouped(a, sizeof a, l->word_s * 1e3, 2),

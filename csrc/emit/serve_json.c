@@ -108,10 +108,12 @@ void gs_out_served_point(const gs_out *o, const gs_served_ask *a, const gs_serve
   const gs_layout *l = &pt->layout;
   double gpus = (double)gs_served_gpus(pt);
   uint64_t units = a->has_load ? l->replicas : 1;
-  char flags[200];
-  gs_out_format(o, "{\"gpus\":%llu,\"split\":\"%s\",\"experts\":\"slices\",\"attention\":\"slices\",\"replicas\":%llu,"
+  char flags[256];
+  int spread = l->experts == GS_EXPERTS_SPREAD;
+  gs_out_format(o, "{\"gpus\":%llu,\"split\":\"%s\",\"experts\":\"%s\",\"attention\":\"%s\",\"replicas\":%llu,"
                    "\"total_gpus\":%llu,\"max_seqs\":%llu,\"in_flight\":%llu",
-                (unsigned long long)l->gpus, gs_split_name(l->split), (unsigned long long)l->replicas,
+                (unsigned long long)l->gpus, gs_split_name(l->split), spread ? "spread" : "slices",
+                spread && pt->attention == GS_ATTENTION_DATA ? "data" : "slices", (unsigned long long)l->replicas,
                 (unsigned long long)gs_served_gpus(pt), (unsigned long long)pt->max_seqs,
                 (unsigned long long)l->in_flight);
   /* a unit's prefill and decode copies times the units the flags run (the deployment's with a load, one copy's without) */

@@ -3,7 +3,9 @@
  *
  * A layout is a copy's count n (every count up to GS_SERVED_MAX_COUNT the setting allows),
  * its split (slices; groups, n of them, one step at a time as serve runs them; slices-groups
- * across servers), experts sliced (serve does not yet price them spread), and the engine's
+ * across servers), experts sliced, and for a mixture of experts on counts its experts divide,
+ * the experts spread over the n GPUs of slices beside data-parallel attention (each GPU an
+ * attention rank) and beside sliced attention (TP with EP), as serve prices them; and the engine's
  * cap on sequences: its default, or the one given; with a per-token target and no cap given,
  * the best three layouts are tried again at the default halved, down to 32 (a lower cap
  * keeps the step short at the cost of queueing: it matters only against that target).
@@ -37,6 +39,7 @@ typedef struct {
   gs_served_result *out;
   gs_error *err;
   int any_fit;                   /* a layout held the model and ran */
+  int limits_shared;             /* the last simulated engine's caps are the whole engine's, shared over its ranks */
   gs_served_point quickest_tpot, quickest_ttft; /* their lowest figures, for the reason none meets */
   gs_served_point top[TOP];      /* the most per GPU among the held, for the caps' search */
   size_t top_n;
@@ -105,19 +108,25 @@ char *gs_served_flags(const gs_served_ask *a, const gs_served_point *pt, char *b
     gs_format(copies, sizeof copies, "--prefill-copies %llu --decode-copies %llu", (unsigned long long)(pt->prefill * units),
               (unsigned long long)(pt->decode * units));
   else gs_format(copies, sizeof copies, "--replicas %llu", (unsigned long long)units);
-  gs_format(buf, cap, "--counts %llu --split %s %s%s%s", (unsigned long long)pt->layout.gpus, gs_split_name(pt->layout.split),
+  gs_format(buf, cap, "--counts %llu --split %s%s %s%s%s", (unsigned long long)pt->layout.gpus, gs_split_name(pt->layout.split),
+            pt->layout.experts != GS_EXPERTS_SPREAD ? ""
+            : pt->attention == GS_ATTENTION_DATA   ? " --experts spread --attention data"
+                                                   : " --experts spread --attention slices",
             copies, seqs, rate);
   return buf;
 }
 
-/* The plan and the engine of a layout: n GPUs, split, the cap on sequences (0: the engine's). */
-static int layout_at(const search *q, uint64_t n, int split, uint64_t max_seqs, gs_plan *p, gs_scheduler *e) {
+/* The plan and the engine of a point's layout: its GPUs, split, experts and attention, the
+ * cap on sequences (0: the engine's). */
+static int layout_at(const search *q, const gs_served_point *pt, uint64_t max_seqs, gs_plan *p, gs_scheduler *e) {
   const gs_served_ask *a = q->a;
-  int rc;
+  uint64_t n = pt->layout.gpus;
+  int split = pt->layout.split, rc;
   *p = q->s->plan;
   p->gpus = n;
   p->split = split;
-  p->experts = GS_EXPERTS_SLICES;
+  p->experts = pt->layout.experts;
+  p->attention = pt->attention;
   p->words = 1;
   p->in_flight = 0;
   p->prompt_tokens = 0;
@@ -137,8 +146,9 @@ static int layout_at(const search *q, uint64_t n, int split, uint64_t max_seqs, 
 static int simulate(search *q, const gs_served_point *pt, const gs_load *load, uint64_t replicas, gs_serve_result *r) {
   gs_plan p;
   gs_scheduler e;
-  int rc = layout_at(q, pt->layout.gpus, pt->layout.split, pt->max_seqs_given ? pt->max_seqs : 0, &p, &e);
+  int rc = layout_at(q, pt, pt->max_seqs_given ? pt->max_seqs : 0, &p, &e);
   if (rc != GS_OK) return rc;
+  q->limits_shared = e.limits_shared;
   q->out->simulated++;
   if (pt->prefill) {
     gs_disagg d;
@@ -165,7 +175,9 @@ static void point_of(const search *q, const gs_serve_result *r, uint64_t replica
   pt->rate = a->has_load ? r->requests_per_s : (pt->saturated ? r->requests_per_s : pt->copy_rate) * copies;
   pt->ttft = r->ttft;
   pt->tpot = r->tpot;
-  pt->max_seqs = r->max_seqs;
+  /* the cap as serve's --max-seqs gives it: a rank's, or under an engine whose caps are
+   * shared over its attention ranks (SGLang's) the whole engine's */
+  pt->max_seqs = r->max_seqs * (q->limits_shared ? r->ranks : 1);
   pt->preemptions = r->preemptions;
 }
 
@@ -285,14 +297,16 @@ static int search_rate(search *q, gs_served_point pt) {
   return keep(q, &pt);
 }
 
-/* Every layout of the budget: its count, split, the cap given or the engine's. */
-/* A layout to search: n GPUs a copy in split, experts sliced, the ask's cap on sequences,
- * and prefill and decode copies a unit (0 and 0: one engine a copy). */
-static void layout_point(const search *q, uint64_t n, int split, uint64_t prefill, uint64_t decode, gs_served_point *pt) {
+/* A layout to search: n GPUs a copy in split, its experts (and beside spread experts its
+ * attention), the ask's cap on sequences, and prefill and decode copies a unit (0 and 0: one
+ * engine a copy). */
+static void layout_point(const search *q, uint64_t n, int split, int experts, int attention, uint64_t prefill,
+                         uint64_t decode, gs_served_point *pt) {
   memset(pt, 0, sizeof *pt);
   pt->layout.gpus = n;
   pt->layout.split = split;
-  pt->layout.experts = GS_EXPERTS_SLICES;
+  pt->layout.experts = experts;
+  pt->attention = attention;
   pt->layout.in_flight = 1;
   pt->max_seqs = q->a->limits.max_seqs;
   pt->max_seqs_given = (q->a->given & GS_GIVEN_MAX_SEQS) != 0;
@@ -305,16 +319,24 @@ static size_t layouts(const search *q, gs_served_point *all, size_t cap) {
   uint64_t n, most = q->a->gpus_max < GS_SERVED_MAX_COUNT ? q->a->gpus_max : GS_SERVED_MAX_COUNT;
   size_t k, count = 0;
   gs_error e;
+  uint64_t experts = q->s->model.experts;
   for (n = 1; n <= most; n++) {
     gs_plan at = q->s->plan;
+    int sliced = gs_count_allowed(q->s, n, &e) == GS_OK;
     at.gpus = n;
-    if (gs_count_allowed(q->s, n, &e) != GS_OK) continue;
-    for (k = 0; k < 3 && count < cap; k++) {
+    for (k = 0; sliced && k < 3 && count < cap; k++) {
       if ((SPLITS[k] == GS_GROUPS && n == 1) || (SPLITS[k] == GS_SLICES_GROUPS && gs_plan_servers(&at) == 1)) continue;
-      layout_point(q, n, SPLITS[k], 0, 0, &all[count++]);
+      layout_point(q, n, SPLITS[k], GS_EXPERTS_SLICES, GS_ATTENTION_DATA, 0, 0, &all[count++]);
     }
-    for (k = 0; q->a->disaggregate && k < GS_SERVED_PD_RATIOS && count < cap; k++)
-      if ((PD[k][0] + PD[k][1]) * n <= q->a->gpus_max) layout_point(q, n, GS_SLICES, PD[k][0], PD[k][1], &all[count++]);
+    for (k = 0; sliced && q->a->disaggregate && k < GS_SERVED_PD_RATIOS && count < cap; k++)
+      if ((PD[k][0] + PD[k][1]) * n <= q->a->gpus_max)
+        layout_point(q, n, GS_SLICES, GS_EXPERTS_SLICES, GS_ATTENTION_DATA, PD[k][0], PD[k][1], &all[count++]);
+    /* a mixture's experts spread whole over the n GPUs: beside data-parallel attention on any
+     * count the experts divide, beside sliced attention where the heads divide it too */
+    if (n > 1 && experts > 0 && experts % n == 0) {
+      if (count < cap) layout_point(q, n, GS_SLICES, GS_EXPERTS_SPREAD, GS_ATTENTION_DATA, 0, 0, &all[count++]);
+      if (sliced && count < cap) layout_point(q, n, GS_SLICES, GS_EXPERTS_SPREAD, GS_ATTENTION_SLICES, 0, 0, &all[count++]);
+    }
   }
   return count;
 }
@@ -383,7 +405,7 @@ static int check_ask(const gs_served_ask *a, uint64_t layouts, gs_error *err) {
 int gs_plan_served(const gs_setting *s, const gs_served_ask *a, gs_serve_space *space, gs_served_result *out, gs_error *err) {
   gs_served_point *all = out->searched;
   search q;
-  char f1[160], f2[160], ms1[GS_FIGURE_CAP], ms2[GS_FIGURE_CAP];
+  char f1[256], f2[256], ms1[GS_FIGURE_CAP], ms2[GS_FIGURE_CAP];
   size_t i, n;
   int rc;
   memset(out, 0, sizeof *out);

@@ -104,6 +104,36 @@ assert serve['tpot_ms']['p90'] <= 50 and serve['tpot_ms'] == c['tpot_ms']
 assert serve['gpus'] == c['total_gpus']
 " "$tmp/pd_load.json" "$tmp/pd_load_serve.json"
 
+# A mixture of experts: its experts spread beside data-parallel or sliced attention join the
+# search. Qwen3-30B-A3B (128 experts) on up to 16 H100s under SGLang, a token within 60 ms and
+# a first token within 3 s: every frontier point's serve flags give its figures again (under
+# SGLang's attention data parallel a point's --max-seqs is the whole engine's, which its ranks
+# share), and the spread points say their experts and attention.
+moe="--model qwen3-30b-a3b --gpu h100-sxm --engine sglang --requests 300"
+"$binary" plan $moe --gpus-max 16 --target-tpot-ms 60 --target-ttft-ms 3000 --json > "$tmp/moe.json"
+check "a plan of a mixture exits 0" [ $? -eq 0 ]
+python3 -c "
+import json, sys
+for p in json.load(open(sys.argv[1]))['frontier']: print(p['flags'])
+" "$tmp/moe.json" > "$tmp/moe_flags"
+: > "$tmp/moe_serves"
+while read -r flags; do
+  "$binary" serve $moe $flags --json >> "$tmp/moe_serves" || echo '{}' >> "$tmp/moe_serves"
+done < "$tmp/moe_flags"
+check "serve on each point of a mixture's plan gives its figures; spread points say so" python3 -c "
+import json, sys
+plan = json.load(open(sys.argv[1]))
+serves = [json.loads(line) for line in open(sys.argv[2])]
+assert len(serves) == len(plan['frontier']) > 0
+for p, s in zip(plan['frontier'], serves):
+    assert s['tpot_ms'] == p['tpot_ms'] and s['ttft_ms'] == p['ttft_ms'], p['flags']
+    spread = '--experts spread' in p['flags']
+    assert (p['experts'] == 'spread') == spread and s['experts'] == p['experts'], p['flags']
+    assert p['attention'] == s['attention'], p['flags']
+    assert (p['attention'] == 'data') == ('--attention data' in p['flags']), p['flags']
+assert any(p['experts'] == 'spread' for p in plan['frontier']), 'no spread layout on the frontier'
+" "$tmp/moe.json" "$tmp/moe_serves"
+
 # A target nothing meets: no choice, and a reason naming the quickest figures.
 "$binary" plan $base --gpus-max 2 --target-ttft-ms 0.001 --json > "$tmp/none.json"
 check "a target nothing meets exits 0" [ $? -eq 0 ]
