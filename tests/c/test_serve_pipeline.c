@@ -134,7 +134,7 @@ static void fewer_requests_in_flight_than_micro_batches_is_refused(void **state)
   l.concurrency = 2;
   assert_int_equal(run(4, 4, &e, &l, &r, &err), GS_ERR_RANGE);
   assert_string_equal(err.field, "concurrency");
-  assert_int_equal(run(4, 65, &e, &l, &r, &err), GS_ERR_RANGE);
+  assert_int_equal(run(4, GS_SERVE_MAX_RANKS + 1, &e, &l, &r, &err), GS_ERR_RANGE);
   assert_string_equal(err.field, "in_flight");
 }
 
