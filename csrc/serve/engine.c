@@ -112,8 +112,10 @@ static void sglang_defaults(const gs_gpu *g, uint64_t gpus, gs_scheduler *e) {
   else if (mib < 160 * 1024) reserved = (12 + parallel / 2) * 1024;
   else reserved = 32 * 1024;
   share = (mib - reserved) / mib;
-  /* round(x, 3) (Python's rounds half to even; a tie does not arise from these figures) */
-  share = (double)(uint64_t)(share * 1000 + 0.5) / 1000;
+  /* round(x, 3) (Python's rounds half to even; a tie does not arise from these figures); a
+   * reserve past the memory (hundreds of GPUs, whose reserve grows with the count) leaves
+   * the floor, and is not converted: a negative share has no unsigned value */
+  if (share > 0.05) share = (double)(uint64_t)(share * 1000 + 0.5) / 1000;
   e->memory_share = share > 0.05 ? share : 0.05;
   e->max_batched_tokens = mib < 35 * 1024 ? 2048 : mib < 160 * 1024 ? 8192 : 16384;
   e->max_seqs = 0; /* the pool's tokens / 2 (gs_serve_run) */

@@ -453,6 +453,10 @@ static void engine_defaults_follow_the_gpu(void **state) {
   assert_int_equal(gs_engine_defaults("sglang", &g, "h100-sxm", 2, &e, &err), GS_OK);
   /* (81920 - (9.5 + 2/2) x 1024) / 81920 = 0.86875, to 3 places 0.869 */
   assert_true(e.memory_share == 0.869);
+  /* a reserve past the memory: 9.5 + 256/2 GiB of 80 leaves SGLang's floor, 0.05 (a negative
+   * share once reached an unsigned conversion: fuzz_serving, under UBSan) */
+  assert_int_equal(gs_engine_defaults("sglang", &g, "h100-sxm", 256, &e, &err), GS_OK);
+  assert_true(e.memory_share == 0.05);
   assert_int_equal(gs_engine_defaults("tgi", &g, "h100-sxm", 1, &e, &err), GS_ERR_UNKNOWN);
   /* LMDeploy's TurboMind (lmdeploy 0.16.0: utils.py get_max_batch_size, messages.py
    * TurbomindEngineConfig, turbomind.cc's max_forward_token_num): 384 on an A100, 1024 on an
