@@ -1266,8 +1266,9 @@ enum gs_served_stat { GS_STAT_MEAN = 0, GS_STAT_P50 = 1, GS_STAT_P90 = 2, GS_STA
  * 1:1, 1:2, 2:1, 1:3, 3:1. */
 #define GS_SERVED_PD_RATIOS 5
 /* Room for every layout of a copy up to GS_SERVED_MAX_COUNT: slices, groups, slices-groups,
- * and slices with prefill and decode apart at each ratio. */
-#define GS_SERVED_LAYOUTS_MAX (GS_SERVED_MAX_COUNT * (3 + GS_SERVED_PD_RATIOS))
+ * and slices with prefill and decode apart at each ratio; a mixture's experts spread beside
+ * data-parallel and sliced attention, and the data-parallel ones apart at each ratio. */
+#define GS_SERVED_LAYOUTS_MAX (GS_SERVED_MAX_COUNT * (5 + 2 * GS_SERVED_PD_RATIOS))
 typedef struct {
   uint64_t gpus_max;       /* the budget, 1 to GS_MAX_GPUS */
   int has_load;            /* 1: load is the whole deployment's; 0: search each layout's Poisson rate */

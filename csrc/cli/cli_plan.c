@@ -77,7 +77,8 @@ static const gs_flag PLAN_FLAGS[] = {
     GS_REAL_IN("--target-tpot-ms", "T", AT(tpot_ms), 0, 86400e3, 1, "time per output token within T ms (--target-word-ms too)"),
     GS_CHOICE("--target-stat", "mean|p50|p90|p99", AT(stat), "the figure the targets hold (default p90)"),
     GS_SWITCH("--disaggregate", AT(sask.disaggregate), 0,
-              "also each count of slices as prefill and decode on separate\n"
+              "also each count of slices, and of a mixture's experts spread\n"
+              "beside data-parallel attention, as prefill and decode on separate\n"
               "copies (serve --prefill-copies P --decode-copies D) at 1:1, 1:2,\n"
               "2:1, 1:3 and 3:1; the replicas of such a layout are units of them"),
     GS_NOTE("The load, serve's: --concurrency or --rate is the deployment's, and each layout takes\n"

@@ -336,6 +336,10 @@ static size_t layouts(const search *q, gs_served_point *all, size_t cap) {
     if (n > 1 && experts > 0 && experts % n == 0) {
       if (count < cap) layout_point(q, n, GS_SLICES, GS_EXPERTS_SPREAD, GS_ATTENTION_DATA, 0, 0, &all[count++]);
       if (sliced && count < cap) layout_point(q, n, GS_SLICES, GS_EXPERTS_SPREAD, GS_ATTENTION_SLICES, 0, 0, &all[count++]);
+      /* and as prefill and decode copies of data-parallel ranks (serve's disagg.c) */
+      for (k = 0; q->a->disaggregate && k < GS_SERVED_PD_RATIOS && count < cap; k++)
+        if ((PD[k][0] + PD[k][1]) * n <= q->a->gpus_max)
+          layout_point(q, n, GS_SLICES, GS_EXPERTS_SPREAD, GS_ATTENTION_DATA, PD[k][0], PD[k][1], &all[count++]);
     }
   }
   return count;

@@ -134,6 +134,31 @@ for p, s in zip(plan['frontier'], serves):
 assert any(p['experts'] == 'spread' for p in plan['frontier']), 'no spread layout on the frontier'
 " "$tmp/moe.json" "$tmp/moe_serves"
 
+# With --disaggregate, a mixture's data-parallel ranks as prefill and decode copies join too:
+# DeepSeek-V3 on up to 64 H200s at 6 requests a second; each frontier point's flags give its
+# figures again, one of them prefill and decode copies of spread experts.
+ds="--model deepseek-v3 --gpu h200 --engine sglang --requests 400 --rate 6"
+"$binary" plan $ds --gpus-max 64 --target-tpot-ms 80 --target-ttft-ms 4000 --disaggregate --json > "$tmp/ds.json"
+check "a disaggregated plan of a mixture exits 0" [ $? -eq 0 ]
+python3 -c "
+import json, sys
+for p in json.load(open(sys.argv[1]))['frontier']: print(p['flags'])
+" "$tmp/ds.json" > "$tmp/ds_flags"
+: > "$tmp/ds_serves"
+while read -r flags; do
+  "$binary" serve $ds $flags --json >> "$tmp/ds_serves" || echo '{}' >> "$tmp/ds_serves"
+done < "$tmp/ds_flags"
+check "serve on each point of a mixture's disaggregated plan gives its figures" python3 -c "
+import json, sys
+plan = json.load(open(sys.argv[1]))
+serves = [json.loads(line) for line in open(sys.argv[2])]
+assert len(serves) == len(plan['frontier']) > 0
+for p, s in zip(plan['frontier'], serves):
+    assert s['tpot_ms'] == p['tpot_ms'] and s['ttft_ms'] == p['ttft_ms'], p['flags']
+    assert s['gpus'] == p['total_gpus'] and s['prefill_copies'] == p['prefill_copies'], p['flags']
+assert any(p['experts'] == 'spread' and p['prefill_copies'] > 0 for p in plan['frontier']), 'no spread copies on the frontier'
+" "$tmp/ds.json" "$tmp/ds_serves"
+
 # A target nothing meets: no choice, and a reason naming the quickest figures.
 "$binary" plan $base --gpus-max 2 --target-ttft-ms 0.001 --json > "$tmp/none.json"
 check "a target nothing meets exits 0" [ $? -eq 0 ]
