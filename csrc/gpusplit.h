@@ -1210,6 +1210,8 @@ typedef struct {
   uint64_t stages;               /* a pipeline's stages (gs_pipeline_stages); 1 without groups */
   uint64_t in_flight;            /* micro-batches a pipeline keeps in flight, each its own scheduler; 1 without groups */
   uint64_t prefill_copies, decode_copies; /* prefill and decode on separate copies (gs_serve_run_disagg); 0 and 0: not */
+  uint64_t prefill_gpus;         /* GPUs a prefill copy holds (0 but beside prefill copies); the pool, caps and ranks
+                                    above are a decode copy's */
   int overloaded;                /* open loop: the rate is above sustainable_rate */
   double sustainable_rate;       /* open loop: requests a second all instances complete saturated; 0 otherwise */
   gs_mixed_cost typical;         /* the step with the median count of tokens, for --explain */
@@ -1223,6 +1225,10 @@ int gs_serve_run(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_
 /* Prefill and decode on separate copies of the layout (csrc/serve/disagg.c). */
 typedef struct {
   uint64_t prefill, decode; /* copies that only prefill, copies that only decode */
+  uint64_t prefill_gpus;    /* GPUs a prefill copy holds, in the layout's split, experts and attention; 0: the
+                               layout's own count, as a decode copy holds */
+  const gs_scheduler *prefill_engine; /* a prefill copy's engine (its defaults for its own count); NULL: the
+                                         decode copies' */
 } gs_disagg;
 /* The load on d->prefill copies of the layout that prefill and d->decode that decode, each
  * request's cache sent from one to the other over the link (csrc/serve/disagg.c); one engine

@@ -214,18 +214,20 @@ uint64_t gs_serve_request_steps(const gs_scheduler *e, uint64_t prompt, uint64_t
 typedef struct {
   gs_serve_sim_args *a;     /* a lane each: copy x ranks + rank (gs_disagg_lane) */
   size_t prefill, decode;  /* copies of each */
-  size_t ranks;            /* each copy's attention ranks (0 or 1: one engine, not data parallel) */
+  size_t ranks, decode_ranks; /* a prefill copy's and a decode copy's attention ranks (0 or 1: one engine, not data
+                                 parallel) */
   size_t requests;         /* all the deployment's */
   size_t released;         /* a closed loop's first request not yet arrived; requests otherwise */
   size_t landing_offset;   /* a decode copy's hand-offs on the way: room for its requests at its mine + this */
   uint32_t *finishing;     /* room for the requests */
   const double *outputs;   /* each request's output tokens */
   double link_seconds;     /* a hand-off's start-up */
-  double link_bytes_per_s; /* a copy's GPUs' links together */
+  double link_bytes_per_s; /* the links a hand-off goes over together */
   uint64_t cache_bits;
 } gs_serve_disagg_args;
 int gs_serve_disagg(gs_serve_disagg_args *d, gs_error *err);
-size_t gs_disagg_lane(size_t id, size_t prefill, size_t decode_copies, size_t ranks, int decode);
+size_t gs_disagg_lane(size_t id, size_t prefill, size_t decode_copies, size_t prefill_ranks, size_t decode_ranks,
+                      int decode);
 /* read/runs.c: an RFC 4180 CSV record at a time (the decode runs' reader and the serving
  * runs'), and a run's source: the note's leading tag ("P2"), else the source cell. */
 #define GS_CSV_FIELD_CAP GS_RUNS_FIELD_CAP

@@ -43,7 +43,7 @@ static const char SERVE_HEAD[] =
 
 typedef struct {
   cli_load_flags lf;     /* the load and the engine's limits (load_flags.c) */
-  gs_disagg disagg;      /* --prefill-copies and --decode-copies; 0 and 0: not given */
+  gs_disagg disagg;      /* --prefill-copies and --decode-copies; 0 and 0: not given; --prefill-counts */
   unsigned copies_given; /* 1: --prefill-copies, 2: --decode-copies */
   int json, explain;
   int attention;         /* 0: not given; 1: data; 2: slices */
@@ -52,7 +52,7 @@ typedef struct {
 } serve_options;
 
 #define AT(member) offsetof(serve_options, member)
-static const uint64_t COPIES_MOST = GS_SERVE_MAX_RANKS - 1;
+static const uint64_t COPIES_MOST = GS_SERVE_MAX_RANKS - 1, PREFILL_COUNTS_MOST = GS_SERVE_MAX_RANKS; /* a copy's ranks */
 #define COPIES(name, member, bit, help) \
   {name, GS_FLAG_WHOLE, "N", AT(member), bit, AT(copies_given), &COPIES_MOST, 0, 0, 0, 0, help}
 #define DECIDED(flag) GS_REFUSED(flag, "what the served load decides")
@@ -93,6 +93,9 @@ static const gs_flag SERVE_FLAGS[] = {
            "under --attention data each copy's ranks in turn, the cache\n"
            "whole from a prefill rank's GPU to a decode rank's"),
     COPIES("--decode-copies", disagg.decode, 2, "copies that only decode (with --prefill-copies)"),
+    GS_WHOLE("--prefill-counts", "N", AT(disagg.prefill_gpus), &PREFILL_COUNTS_MOST,
+             "the GPUs of each prefill copy, in the layout's split, experts\n"
+             "and attention (default: --counts, as each decode copy holds)"),
     GS_SWITCH("--explain", AT(explain), 0, "the sums of the step in which half the requests were done"),
     GS_SWITCH("--json", AT(json), 0, "one JSON object instead of the table"),
     DECIDED("--words"), DECIDED("--gpus"), DECIDED("--max-n"), DECIDED("--cache-per-chat"),
@@ -123,6 +126,8 @@ static int read_flags(int argc, char **argv, serve_options *o, cli_report_flags 
     return cli_bad("--prefill-copies: give it with --decode-copies, one count each");
   if (o->copies_given && rf->q.replicas > 1)
     return cli_bad("--replicas: prefill and decode copies are the deployment; leave out --replicas");
+  if (o->disagg.prefill_gpus && !o->copies_given)
+    return cli_bad("--prefill-counts: the GPUs of a prefill copy, given with --prefill-copies and --decode-copies");
   if ((rc = cli_served_report_flags(rf, &o->lf)) != CLI_OK) return rc;
   return cli_load_check(&o->lf, rf->prompt_tokens, rf->q.engine, "serve");
 }
@@ -184,20 +189,26 @@ static void print_table(const gs_setting *s, const serve_options *o, const gs_sc
                         const char *serving) {
   char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP], c[GS_FIGURE_CAP];
   uint64_t copies = r->prefill_copies ? r->prefill_copies + r->decode_copies : s->replicas;
+  /* a copy's GPUs: a replica's, or beside prefill copies a decode copy's */
+  uint64_t copy_gpus = r->prefill_copies ? (r->gpus - r->prefill_copies * r->prefill_gpus) / r->decode_copies : r->gpus / copies;
   char spread[224] = "", ranks[96] = "", skew[64] = "", pooled[224] = "";
   if (s->plan.experts == GS_EXPERTS_SPREAD) { /* the ranks of experts, the routing, the attention */
     if (s->plan.expert_ranks)
       snprintf(ranks, sizeof ranks, " over %llu rank%s of %llu GPUs, each expert cut over them",
                (unsigned long long)s->plan.expert_ranks, s->plan.expert_ranks == 1 ? "" : "s",
-               (unsigned long long)(r->gpus / copies / s->plan.expert_ranks));
+               (unsigned long long)(copy_gpus / s->plan.expert_ranks));
     if (s->plan.skew > 1)
       snprintf(skew, sizeof skew, "the busiest rank routed %s times the mean", gs_plain((char[32]){0}, 32, s->plan.skew));
     snprintf(spread, sizeof spread, ", experts spread%s, %s, attention %s", ranks, skew[0] ? skew : "routing uniform",
              s->plan.attention == GS_ATTENTION_DATA ? "data-parallel" : "sliced");
   }
-  printf("Serve: %s on %llu x %s (%s%s), ", s->model_name, (unsigned long long)(r->gpus / copies), s->gpu_text.name,
+  printf("Serve: %s on %llu x %s (%s%s), ", s->model_name, (unsigned long long)copy_gpus, s->gpu_text.name,
          gs_split_name(s->plan.split), spread);
-  if (r->prefill_copies)
+  if (r->prefill_copies && r->prefill_gpus != copy_gpus)
+    printf("%llu prefill cop%s of %llu GPU%s and %llu decode cop%s", (unsigned long long)r->prefill_copies,
+           r->prefill_copies == 1 ? "y" : "ies", (unsigned long long)r->prefill_gpus, r->prefill_gpus == 1 ? "" : "s",
+           (unsigned long long)r->decode_copies, r->decode_copies == 1 ? "y" : "ies");
+  else if (r->prefill_copies)
     printf("%llu prefill cop%s and %llu decode cop%s", (unsigned long long)r->prefill_copies,
            r->prefill_copies == 1 ? "y" : "ies", (unsigned long long)r->decode_copies, r->decode_copies == 1 ? "y" : "ies");
   else printf("%llu replica%s", (unsigned long long)s->replicas, s->replicas == 1 ? "" : "s");
@@ -282,6 +293,23 @@ static int serve_plan(cli_report_options *r, int attention, double skew, gs_plan
   return CLI_OK;
 }
 
+/* --prefill-counts: a count the setting takes (as --counts is checked), and the engine's
+ * defaults for it (SGLang's memory share and chunk depend on the count), each limit given. */
+static int prefill_layout(const cli_report_options *r, serve_options *o, const char *engine, const gs_plan *p,
+                          gs_scheduler *e) {
+  gs_plan pre = *p;
+  gs_error err;
+  int rc;
+  if (!o->disagg.prefill_gpus) return CLI_OK;
+  pre.gpus = o->disagg.prefill_gpus;
+  if (gs_count_allowed(&r->setting, pre.gpus, &err) != GS_OK && !(p->experts == GS_EXPERTS_SPREAD && p->attention == GS_ATTENTION_DATA))
+    return cli_bad("--prefill-counts: %s", err.what);
+  if (gs_plan_check(&r->setting.model, &pre, &err) != GS_OK) return cli_bad("--prefill-counts: %s", err.what);
+  if ((rc = engine_limits(o, engine, &r->setting, pre.gpus, e)) != CLI_OK) return rc;
+  o->disagg.prefill_engine = e;
+  return CLI_OK;
+}
+
 static int simulate(const cli_report_options *r, const serve_options *o, const gs_plan *p, const gs_scheduler *e,
                     gs_serve_result *out) {
   size_t n = (size_t)o->lf.load.requests;
@@ -318,12 +346,13 @@ int cli_serve(int argc, char **argv) {
   char serving[1536];
   int rc;
   gs_plan p;
-  gs_scheduler e;
+  gs_scheduler e, prefill_engine;
   gs_serve_result out;
   memset(&o, 0, sizeof o);
   if (!r || !f) rc = cli_bad("serve: out of memory");
   else if ((rc = read_flags(argc, argv, &o, f)) == CLI_OK && (rc = cli_report_resolve(f, r)) == CLI_OK &&
-           (rc = serve_plan(r, o.attention, o.skew, &p)) == CLI_OK && (rc = engine_limits(&o, f->q.engine, &r->setting, p.gpus, &e)) == CLI_OK) {
+           (rc = serve_plan(r, o.attention, o.skew, &p)) == CLI_OK && (rc = engine_limits(&o, f->q.engine, &r->setting, p.gpus, &e)) == CLI_OK &&
+           (rc = prefill_layout(r, &o, f->q.engine, &p, &prefill_engine)) == CLI_OK) {
     o.lf.load.prompt_tokens = p.prompt_tokens ? p.prompt_tokens : 1024;
     p.prompt_tokens = 0;
     if ((rc = cli_load_lengths(&o.lf)) == CLI_OK && (rc = simulate(r, &o, &p, &e, &out)) == CLI_OK) {

@@ -63,12 +63,14 @@ void gs_out_serve(const gs_out *o, const gs_setting *s, const gs_load *l, const 
   gs_out_json_string(o, s->model_name);
   gs_out_text(o, ",\"gpu\":");
   gs_out_json_string(o, s->gpu_text.name);
-  uint64_t copies = r->prefill_copies ? r->prefill_copies + r->decode_copies : s->replicas;
+  /* a copy's GPUs: a replica's, or beside prefill copies a decode copy's (a prefill copy's in prefill_gpus) */
+  uint64_t copy_gpus = r->prefill_copies ? (r->gpus - r->prefill_copies * r->prefill_gpus) / r->decode_copies
+                                         : r->gpus / s->replicas;
   gs_out_format(o, ",\"engine\":\"%s\",\"split\":\"%s\",\"gpus_per_replica\":%llu,\"replicas\":%llu,\"gpus\":%llu",
-                gs_engine_name(e->kind), gs_split_name(s->plan.split), (unsigned long long)(r->gpus / copies),
+                gs_engine_name(e->kind), gs_split_name(s->plan.split), (unsigned long long)copy_gpus,
                 (unsigned long long)(r->prefill_copies ? 1 : s->replicas), (unsigned long long)r->gpus);
-  gs_out_format(o, ",\"prefill_copies\":%llu,\"decode_copies\":%llu", (unsigned long long)r->prefill_copies,
-                (unsigned long long)r->decode_copies);
+  gs_out_format(o, ",\"prefill_copies\":%llu,\"decode_copies\":%llu,\"prefill_gpus\":%llu", (unsigned long long)r->prefill_copies,
+                (unsigned long long)r->decode_copies, (unsigned long long)r->prefill_gpus);
   /* attention data-parallel only beside spread experts (csrc/core/mixed_spread.c) */
   gs_out_format(o, ",\"experts\":\"%s\",\"attention\":\"%s\",\"attention_ranks\":%llu,\"max_seqs\":%llu,\"max_batched_tokens\":%llu",
                 s->plan.experts == GS_EXPERTS_SPREAD ? "spread" : "slices",
@@ -80,7 +82,7 @@ void gs_out_serve(const gs_out *o, const gs_setting *s, const gs_load *l, const 
    * over a rank's GPUs; 1 when every expert is cut over all (experts sliced) */
   gs_out_format(o, ",\"expert_ranks\":%llu",
                 (unsigned long long)(s->plan.experts != GS_EXPERTS_SPREAD ? 1
-                                     : s->plan.expert_ranks ? s->plan.expert_ranks : r->gpus / copies / r->stages));
+                                     : s->plan.expert_ranks ? s->plan.expert_ranks : copy_gpus / r->stages));
   /* the busiest expert rank's share of the routed tokens over the mean; 1: uniform routing */
   member(o, "skew", s->plan.skew > 1 ? s->plan.skew : 1);
   gs_out_format(o, ",\"stages\":%llu,\"in_flight\":%llu", (unsigned long long)r->stages, (unsigned long long)r->in_flight);

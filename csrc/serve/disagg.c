@@ -63,12 +63,13 @@ static uint32_t landing_pop(landing *h, const gs_serve_req *reqs) {
   return top;
 }
 
-/* The lane (copy x ranks + rank) of request id on the prefill copies (decode 0) or the
- * decode copies (decode 1): copy id mod copies, and of that copy's requests, in turn, its
- * rank (id / copies) mod ranks. */
-size_t gs_disagg_lane(size_t id, size_t prefill, size_t decode_copies, size_t ranks, int decode) {
-  size_t of = decode ? decode_copies : prefill;
-  return ((decode ? prefill : 0) + id % of) * ranks + (id / of) % ranks;
+/* The lane of request id on the prefill copies (decode 0) or the decode copies (decode 1):
+ * the prefill copies' ranks first, copy by copy, then the decode copies'; copy id mod
+ * copies, and of that copy's requests, in turn, its rank (id / copies) mod ranks. */
+size_t gs_disagg_lane(size_t id, size_t prefill, size_t decode_copies, size_t prefill_ranks, size_t decode_ranks,
+                      int decode) {
+  size_t of = decode ? decode_copies : prefill, ranks = decode ? decode_ranks : prefill_ranks;
+  return (decode ? prefill * prefill_ranks : 0) + (id % of) * ranks + (id / of) % ranks;
 }
 
 /* The prompt's cache from a prefill copy to a decode copy: each GPU's share over its own
@@ -109,14 +110,17 @@ int gs_serve_disagg(gs_serve_disagg_args *d, gs_error *err) {
   landing h[GS_SERVE_MAX_RANKS];
   gs_step_work w[GS_SERVE_MAX_RANKS];
   gs_mixed_cost c;
-  size_t ranks = d->ranks ? d->ranks : 1, copies = d->prefill + d->decode, lanes = copies * ranks;
-  size_t first_decode = d->prefill * ranks, v, r, k, n = d->requests, done = 0, released = d->released;
+  size_t pre_ranks = d->ranks ? d->ranks : 1, dec_ranks = d->decode_ranks ? d->decode_ranks : 1;
+  size_t copies = d->prefill + d->decode, first_decode = d->prefill * pre_ranks, lanes;
+  size_t v, r, k, n = d->requests, done = 0, released = d->released;
   int typical = 0, rc;
   size_t stuck = 0;
-  if (d->prefill < 1 || d->decode < 1 || copies > GS_SERVE_MAX_RANKS / ranks)
+  if (d->prefill < 1 || d->decode < 1 || d->prefill > GS_SERVE_MAX_RANKS / pre_ranks ||
+      d->decode > (GS_SERVE_MAX_RANKS - d->prefill * pre_ranks) / dec_ranks)
     return gs_fail(err, GS_ERR_RANGE, "copies",
                    "prefill and decode copies: at least 1 each, and the copies times their attention ranks at most %d",
                    GS_SERVE_MAX_RANKS);
+  lanes = first_decode + d->decode * dec_ranks;
   for (v = 0; v < lanes; v++) {
     sim_init(&s[v], &d->a[v]);
     if (v >= first_decode) {
@@ -126,15 +130,17 @@ int gs_serve_disagg(gs_serve_disagg_args *d, gs_error *err) {
   }
   while (done < n) {
     double best = NEVER, t, host;
-    size_t at = 0, ends = 0, base;
+    size_t at = 0, ends = 0, base, ranks;
     uint64_t tokens = 0;
     int decode;
     /* the copy whose earliest rank can next do something: its ranks step together */
     for (v = 0; v < lanes; v++)
-      if ((t = ready_at(&s[v], v >= first_decode ? &h[v] : NULL)) < best) best = t, at = v / ranks;
+      if ((t = ready_at(&s[v], v >= first_decode ? &h[v] : NULL)) < best)
+        best = t, at = v < first_decode ? v / pre_ranks : d->prefill + (v - first_decode) / dec_ranks;
     if (best >= NEVER) return gs_fail(err, GS_ERR_NONE_FITS, "pool", "no request can run on the prefill or decode copies");
-    base = at * ranks;
     decode = at >= d->prefill;
+    ranks = decode ? dec_ranks : pre_ranks;
+    base = decode ? first_decode + (at - d->prefill) * dec_ranks : at * pre_ranks;
     for (r = 0; r < ranks; r++) {
       sim *y = &s[base + r];
       y->now = best;
@@ -164,7 +170,7 @@ int gs_serve_disagg(gs_serve_disagg_args *d, gs_error *err) {
       uint32_t id = d->finishing[k];
       gs_serve_req *q = &s[base].reqs[id];
       if (!decode) { /* prefilled: the cache sent to its decode copy's rank (disagg_lanes, serve.c) */
-        size_t to = gs_disagg_lane(id, d->prefill, d->decode, ranks, 1);
+        size_t to = gs_disagg_lane(id, d->prefill, d->decode, pre_ranks, dec_ranks, 1);
         q->first_token = q->last_token = q->finish + handoff(d, s[base].m, q->prompt);
         q->output = (uint64_t)d->outputs[id];
         if (q->output > 1) {

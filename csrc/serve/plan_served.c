@@ -152,6 +152,7 @@ static int simulate(search *q, const gs_served_point *pt, const gs_load *load, u
   q->out->simulated++;
   if (pt->prefill) {
     gs_disagg d;
+    memset(&d, 0, sizeof d); /* a prefill copy as large as a decode copy, with its engine */
     d.prefill = pt->prefill * replicas, d.decode = pt->decode * replicas;
     rc = gs_serve_run_disagg_only(&q->s->model, &q->s->gpu, &q->s->link, &p, &d, &e, load, q->sp, r, q->err);
   } else {

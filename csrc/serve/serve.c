@@ -219,25 +219,37 @@ static int run_replicas(const gs_model *m, const gs_gpu *g, const gs_link *l, co
   return GS_OK;
 }
 
+/* One role's layout as a run takes it: its plan (the served step's FLOP/s share in it), its
+ * engine's limits as run, its pool of blocks and its attention ranks (serve_run, prepare). */
+typedef struct {
+  gs_plan plan;
+  gs_scheduler engine;
+  uint64_t pool, ranks;
+} role;
+
 /* Prefill and decode on separate copies (disagg.c): request i prefilled by copy i mod P and
  * decoded by copy i mod D, on the rank of that copy gs_disagg_lane names (one but under
- * attention data parallel); in ids, the prefill lanes' lists (3 n), the decode lanes' (3 n),
- * their hand-offs on the way (n) and the requests finishing a step (n); the outputs kept
- * in scratch while the prefill copies see one token each. */
-static int run_disagg(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, const gs_disagg *dg,
-                      const gs_scheduler *e, const gs_load *load, gs_serve_space *sp, uint64_t pool, gs_serve_result *out,
-                      double *area, gs_error *err) {
+ * attention data parallel), each role in its own layout (pre, dec); in ids, the prefill
+ * lanes' lists (3 n), the decode lanes' (3 n), their hand-offs on the way (n) and the
+ * requests finishing a step (n); the outputs kept in scratch while the prefill copies see
+ * one token each. */
+static int run_disagg(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_disagg *dg, const role *pre,
+                      const role *dec, const gs_load *load, gs_serve_space *sp, gs_serve_result *out, double *area,
+                      gs_error *err) {
   gs_serve_sim_args a[GS_SERVE_MAX_RANKS];
   gs_serve_disagg_args d;
   gs_load batch = *load;
-  size_t n = (size_t)load->requests, ranks = (size_t)gs_attention_ranks(p), prefill = (size_t)dg->prefill;
-  size_t lanes = (size_t)(dg->prefill + dg->decode) * ranks, v, i, side, off[2] = {0, 0}, held[GS_SERVE_MAX_RANKS];
-  uint64_t servers_hold = p->per_server ? p->per_server : UINT64_MAX;
-  const gs_link *link = (dg->prefill + dg->decode) * p->gpus <= servers_hold ? l : &p->between;
+  size_t n = (size_t)load->requests, prefill = (size_t)dg->prefill, decode = (size_t)dg->decode;
+  size_t pre_ranks = (size_t)pre->ranks, dec_ranks = (size_t)dec->ranks, first_decode = prefill * pre_ranks;
+  size_t lanes = first_decode + decode * dec_ranks, v, i, side, off[2] = {0, 0}, held[GS_SERVE_MAX_RANKS];
+  uint64_t servers_hold = dec->plan.per_server ? dec->plan.per_server : UINT64_MAX;
+  uint64_t all_gpus = dg->prefill * pre->plan.gpus + dg->decode * dec->plan.gpus;
+  uint64_t links = pre->plan.gpus < dec->plan.gpus ? pre->plan.gpus : dec->plan.gpus;
+  const gs_link *link = all_gpus <= servers_hold ? l : &dec->plan.between;
   int rc;
   batch.kind = GS_LOAD_BATCH; /* arrivals and releases are the deployment's (disagg.c) */
   gs_load_fill(load, sp->reqs);
-  front_end(e, load, sp);
+  front_end(&dec->engine, load, sp);
   memset(sp->itl, 0, sizeof *sp->itl);
   memset(a, 0, sizeof a);
   memset(&d, 0, sizeof d);
@@ -247,28 +259,30 @@ static int run_disagg(const gs_model *m, const gs_gpu *g, const gs_link *l, cons
     sp->scratch[i] = (double)sp->reqs[i].output;
     sp->reqs[i].output = 1;
     if (i >= d.released) sp->reqs[i].arrival = -1;
-    for (side = 0; side < 2; side++) held[gs_disagg_lane(i, prefill, (size_t)dg->decode, ranks, (int)side)]++;
+    for (side = 0; side < 2; side++) held[gs_disagg_lane(i, prefill, decode, pre_ranks, dec_ranks, (int)side)]++;
   }
   for (v = 0; v < lanes; v++) {
-    int decode = v >= prefill * ranks;
-    uint32_t *mine = sp->ids + (decode ? 3 * n : 0) + off[decode];
-    a[v].m = m, a[v].g = g, a[v].l = l, a[v].p = p, a[v].e = e, a[v].load = &batch, a[v].reqs = sp->reqs;
-    a[v].pool = pool, a[v].out = out, a[v].itl = sp->itl;
+    int is_decode = v >= first_decode;
+    const role *x = is_decode ? dec : pre;
+    uint32_t *mine = sp->ids + (is_decode ? 3 * n : 0) + off[is_decode];
+    a[v].m = m, a[v].g = g, a[v].l = l, a[v].p = &x->plan, a[v].e = &x->engine, a[v].load = &batch, a[v].reqs = sp->reqs;
+    a[v].pool = x->pool, a[v].out = out, a[v].itl = sp->itl;
     a[v].mine = mine, a[v].run = mine + n, a[v].wait = mine + 2 * n, a[v].mine_n = 0;
-    off[decode] += held[v];
+    off[is_decode] += held[v];
   }
   for (i = 0; i < n; i++) /* each lane's requests in arrival order */
     for (side = 0; side < 2; side++) {
-      gs_serve_sim_args *x = &a[gs_disagg_lane(i, prefill, (size_t)dg->decode, ranks, (int)side)];
+      gs_serve_sim_args *x = &a[gs_disagg_lane(i, prefill, decode, pre_ranks, dec_ranks, (int)side)];
       x->mine[x->mine_n++] = (uint32_t)i;
     }
-  d.a = a, d.prefill = prefill, d.decode = (size_t)dg->decode, d.ranks = ranks, d.requests = n;
+  d.a = a, d.prefill = prefill, d.decode = decode, d.ranks = pre_ranks, d.decode_ranks = dec_ranks, d.requests = n;
   d.landing_offset = 3 * n, d.finishing = sp->ids + 7 * n, d.outputs = sp->scratch;
   d.link_seconds = link->base_us * 1e-6;
-  /* sliced, each of a copy's GPUs sends its share over its own link; under attention data
-   * parallel a request's cache is whole on its rank's one GPU, and goes over that GPU's link */
-  d.link_bytes_per_s = (double)(ranks > 1 ? 1 : p->gpus) * link->bandwidth;
-  d.cache_bits = p->cache_bits ? p->cache_bits : 16;
+  /* sliced, each GPU of the smaller copy sends or takes its share over its own link; under
+   * attention data parallel a request's cache is whole on its rank's one GPU, and goes over
+   * that GPU's link */
+  d.link_bytes_per_s = (double)(pre_ranks > 1 || dec_ranks > 1 ? 1 : links) * link->bandwidth;
+  d.cache_bits = dec->plan.cache_bits ? dec->plan.cache_bits : 16;
   if ((rc = gs_serve_disagg(&d, err)) != GS_OK) return rc;
   for (*area = 0, v = 0; v < lanes; v++) *area += a[v].area;
   return GS_OK;
@@ -303,23 +317,21 @@ static void summarize(const gs_load *load, gs_serve_space *sp, double area, doub
   out->mean_in_flight = area / out->duration;
 }
 
-/* saturate: an open loop's sustainable rate from a saturated pass first (gs_serve_run);
- * 0: the load alone (gs_serve_run_only, the plan's searches, which know the rate). */
-static int serve_run(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, uint64_t replicas,
-                     const gs_disagg *dg, const gs_scheduler *e, const gs_load *load, gs_serve_space *space,
-                     gs_serve_result *out, int saturate, gs_error *err) {
-  uint64_t pool, max_prompt, max_request, all, ranks = gs_attention_ranks(p), flight = flight_of(p, load, replicas);
-  gs_scheduler engine;
-  gs_plan served = *p;
-  double area, sustainable = 0;
+/* A role's engine and layout made ready (serve_run): the engine's limits for this load as it
+ * runs them, the checks of the load and the layout, the pool, the served step's FLOP/s share
+ * in the plan, the caps shared over its attention ranks, the one-request check. */
+static int prepare(const gs_model *m, const gs_gpu *g, const gs_plan *p, uint64_t replicas, uint64_t flight,
+                   const gs_scheduler *e, const gs_load *load, gs_serve_space *space, role *x, gs_error *err) {
+  uint64_t max_prompt, max_request, all, ranks = gs_attention_ranks(p);
   int rc;
-  memset(out, 0, sizeof *out);
-  engine = *e;
+  x->engine = *e;
+  x->plan = *p;
+  x->ranks = ranks;
   if (e->bench_limits) { /* trtllm-bench's limits for this load (bench_limits.c) */
     if (e->kind != GS_ENGINE_TRTLLM)
       return gs_fail(err, GS_ERR_UNSUPPORTED, "limits", "trtllm-bench sets TensorRT-LLM's limits only, not %s's",
                      gs_engine_name(e->kind));
-    if ((rc = gs_bench_limits(m, g, p, e, load, &engine.max_seqs, &engine.max_batched_tokens, err)) != GS_OK) return rc;
+    if ((rc = gs_bench_limits(m, g, p, e, load, &x->engine.max_seqs, &x->engine.max_batched_tokens, err)) != GS_OK) return rc;
   }
   if (e->kind == GS_ENGINE_VLLM && !e->chunked && e->max_batched_tokens == 0) {
     /* vLLM 0.6 without chunked prefill takes max(max_model_len, 2048) (engine.c, max_len.c) */
@@ -327,61 +339,79 @@ static int serve_run(const gs_model *m, const gs_gpu *g, const gs_link *l, const
       return gs_fail(err, GS_ERR_UNSUPPORTED, "max_batched_tokens",
                      "vLLM without chunked prefill takes it from the model's max_model_len, which this config does not "
                      "give as vLLM 0.6 reads it; give the tokens a step computes");
-    engine.max_batched_tokens = m->max_len > 2048 ? m->max_len : 2048;
+    x->engine.max_batched_tokens = m->max_len > 2048 ? m->max_len : 2048;
   }
-  e = &engine;
+  e = &x->engine;
+  if ((rc = gs_engine_runs_model(e, m, err)) != GS_OK || (rc = check_args(replicas, ranks, flight, e, load, space, err)) != GS_OK ||
+      (rc = gs_plan_check(m, p, err)) != GS_OK ||
+      (rc = gs_serve_pool(m, g, p, e, &x->pool, err)) != GS_OK)
+    return rc;
+  if (gs_pipeline_stages(p) > GS_SERVE_MAX_STAGES)
+    return gs_fail(err, GS_ERR_RANGE, "stages", "a served pipeline has at most %d stages", GS_SERVE_MAX_STAGES);
+  x->pool /= flight; /* each micro-batch's scheduler its share of the pool (pipeline.c) */
+  if (e->flops_share > 0) x->plan.efficiency.flops_share = e->flops_share; /* a served step's own share */
+  if (e->limits_shared) { /* the engine's limits shared out over its attention ranks (engine.c) */
+    x->engine.max_seqs = e->max_seqs / ranks > 0 || e->max_seqs == 0 ? e->max_seqs / ranks : 1;
+    x->engine.max_batched_tokens = e->max_batched_tokens / ranks > 0 ? e->max_batched_tokens / ranks : 1;
+  }
+  if (x->engine.max_seqs == 0) x->engine.max_seqs = x->pool * e->block_tokens / 2 > 0 ? x->pool * e->block_tokens / 2 : 1;
+  load_extent(load, &max_prompt, &max_request, &all);
+  if (gs_ceil_div(max_request, e->block_tokens) > x->pool)
+    return gs_fail(err, GS_ERR_NONE_FITS, "pool", "one request's %llu tokens need more than the %llu blocks of %llu tokens the pool holds",
+                   (unsigned long long)max_request, (unsigned long long)x->pool, (unsigned long long)e->block_tokens);
+  return GS_OK;
+}
+
+/* saturate: an open loop's sustainable rate from a saturated pass first (gs_serve_run);
+ * 0: the load alone (gs_serve_run_only, the plan's searches, which know the rate). */
+static int serve_run(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, uint64_t replicas,
+                     const gs_disagg *dg, const gs_scheduler *e, const gs_load *load, gs_serve_space *space,
+                     gs_serve_result *out, int saturate, gs_error *err) {
+  uint64_t ranks = gs_attention_ranks(p), flight = flight_of(p, load, replicas), pre_ranks = ranks;
+  gs_plan pre_plan = *p;
+  role dec, pre;
+  double area, sustainable = 0;
+  int rc;
+  memset(out, 0, sizeof *out);
+  if (dg && dg->prefill_gpus) pre_plan.gpus = dg->prefill_gpus, pre_ranks = gs_attention_ranks(&pre_plan);
   if (e->scheduler_steps > 1 && (e->kind != GS_ENGINE_VLLM || e->chunked || dg || flight > 1 ||
                                  (gs_pipeline_stages(p) > 1 && ranks > 1)))
     return gs_fail(err, GS_ERR_UNSUPPORTED, "scheduler_steps",
                    "several scheduler steps are simulated for vLLM without chunked prefill on one engine a copy (no "
                    "micro-batches in flight or prefill copies), as vLLM 0.6 ran them");
-  if (dg && (flight > 1 || replicas != 1 || dg->prefill < 1 || dg->decode < 1 ||
-             dg->prefill + dg->decode > GS_SERVE_MAX_RANKS / ranks))
+  if (dg && (flight > 1 || replicas != 1 || dg->prefill < 1 || dg->decode < 1 || dg->prefill > GS_SERVE_MAX_RANKS / pre_ranks ||
+             dg->decode > (GS_SERVE_MAX_RANKS - dg->prefill * pre_ranks) / ranks || gs_pipeline_stages(&pre_plan) > 1))
     return gs_fail(err, GS_ERR_UNSUPPORTED, "disaggregate",
                    "prefill and decode copies, at least 1 each and, times each copy's attention ranks, %d in all at "
                    "most, are simulated for one engine a copy (no replicas or groups)",
                    GS_SERVE_MAX_RANKS);
-  if ((rc = gs_engine_runs_model(e, m, err)) != GS_OK || (rc = check_args(replicas, ranks, flight, e, load, space, err)) != GS_OK ||
-      (rc = gs_plan_check(m, p, err)) != GS_OK ||
-      (rc = gs_serve_pool(m, g, p, e, &pool, err)) != GS_OK)
+  if ((rc = prepare(m, g, p, replicas, flight, e, load, space, &dec, err)) != GS_OK) return rc;
+  if (dg && (rc = prepare(m, g, &pre_plan, replicas, flight, dg->prefill_engine ? dg->prefill_engine : e, load, space, &pre,
+                          err)) != GS_OK)
     return rc;
-  if (gs_pipeline_stages(p) > GS_SERVE_MAX_STAGES)
-    return gs_fail(err, GS_ERR_RANGE, "stages", "a served pipeline has at most %d stages", GS_SERVE_MAX_STAGES);
-  pool /= flight; /* each micro-batch's scheduler its share of the pool (pipeline.c) */
-  if (e->flops_share > 0) served.efficiency.flops_share = e->flops_share; /* a served step's own share */
-  p = &served;
-  if (e->limits_shared) { /* the engine's limits shared out over its attention ranks (engine.c) */
-    engine.max_seqs = e->max_seqs / ranks > 0 || e->max_seqs == 0 ? e->max_seqs / ranks : 1;
-    engine.max_batched_tokens = e->max_batched_tokens / ranks > 0 ? e->max_batched_tokens / ranks : 1;
-  }
-  if (engine.max_seqs == 0) engine.max_seqs = pool * e->block_tokens / 2 > 0 ? pool * e->block_tokens / 2 : 1;
-  e = &engine;
-  load_extent(load, &max_prompt, &max_request, &all);
-  if (gs_ceil_div(max_request, e->block_tokens) > pool)
-    return gs_fail(err, GS_ERR_NONE_FITS, "pool", "one request's %llu tokens need more than the %llu blocks of %llu tokens the pool holds",
-                   (unsigned long long)max_request, (unsigned long long)pool, (unsigned long long)e->block_tokens);
   if (load->kind == GS_LOAD_OPEN && saturate) {
     /* what the deployment completes saturated: the same requests all sent at once */
     gs_load batch = *load;
     batch.kind = GS_LOAD_BATCH;
-    rc = dg ? run_disagg(m, g, l, p, dg, e, &batch, space, pool, out, &area, err)
-            : run_replicas(m, g, l, p, replicas, flight, e, &batch, space, pool, out, &area, err);
+    rc = dg ? run_disagg(m, g, l, dg, &pre, &dec, &batch, space, out, &area, err)
+            : run_replicas(m, g, l, &dec.plan, replicas, flight, &dec.engine, &batch, space, dec.pool, out, &area, err);
     if (rc != GS_OK) return rc;
     summarize(&batch, space, area, 0, out); /* from the engine's first arrival: a front end adds no work */
     sustainable = out->requests_per_s;
     memset(out, 0, sizeof *out);
   }
-  rc = dg ? run_disagg(m, g, l, p, dg, e, load, space, pool, out, &area, err)
-          : run_replicas(m, g, l, p, replicas, flight, e, load, space, pool, out, &area, err);
+  rc = dg ? run_disagg(m, g, l, dg, &pre, &dec, load, space, out, &area, err)
+          : run_replicas(m, g, l, &dec.plan, replicas, flight, &dec.engine, load, space, dec.pool, out, &area, err);
   if (rc != GS_OK) return rc;
-  summarize(load, space, area, e->request_us * 1e-6, out);
-  out->gpus = p->gpus * (dg ? dg->prefill + dg->decode : replicas);
+  summarize(load, space, area, dec.engine.request_us * 1e-6, out);
+  out->gpus = dg ? dg->prefill * pre.plan.gpus + dg->decode * p->gpus : p->gpus * replicas;
   out->prefill_copies = dg ? dg->prefill : 0;
   out->decode_copies = dg ? dg->decode : 0;
-  out->pool_blocks = pool;
-  out->pool_tokens = pool * e->block_tokens;
-  out->max_seqs = e->max_seqs;
-  out->max_batched_tokens = e->max_batched_tokens;
+  out->prefill_gpus = dg ? pre.plan.gpus : 0;
+  out->pool_blocks = dec.pool;
+  out->pool_tokens = dec.pool * dec.engine.block_tokens;
+  out->max_seqs = dec.engine.max_seqs;
+  out->max_batched_tokens = dec.engine.max_batched_tokens;
   out->ranks = ranks;
   out->stages = gs_pipeline_stages(p);
   out->in_flight = flight;

@@ -618,6 +618,12 @@ bad "disaggregate;(no replicas or groups)" serve --model 70b --gpu h100-sxm --co
 bad "--prefill-copies;from 1 to 255" serve --model 70b --gpu h100-sxm --counts 2 --prefill-copies 0 --decode-copies 1
 bad "disaggregate;256 in all at most" serve --model 70b --gpu h100-sxm --counts 2 --prefill-copies 200 --decode-copies 100
 good serve --model 70b --gpu h100-sxm --counts 2 --prefill-copies 1 --decode-copies 3 --concurrency 16 --requests 64
+# --prefill-counts: prefill copies of their own count, checked as --counts is
+bad "--prefill-counts;given with --prefill-copies and --decode-copies" serve --model 70b --gpu h100-sxm --counts 4 --prefill-counts 2
+bad "--prefill-counts;3 does not divide the 64 heads" serve --model 70b --gpu h100-sxm --counts 4 --prefill-copies 1 --decode-copies 1 --prefill-counts 3
+bad "--prefill-counts;from 1 to 256" serve --model 70b --gpu h100-sxm --counts 4 --prefill-copies 1 --decode-copies 1 --prefill-counts 300
+bad "--prefill-counts;256 experts do not spread evenly over 12 GPUs" serve --model deepseek-v3 --gpu h200 --counts 16 --experts spread --prefill-copies 1 --decode-copies 1 --prefill-counts 12
+good serve --model 70b --gpu h100-sxm --counts 4 --prefill-copies 2 --decode-copies 1 --prefill-counts 2 --concurrency 8 --requests 40
 # copies of spread experts beside data-parallel attention: each copy its ranks, 256 lanes at most
 good serve --model qwen3-30b-a3b --gpu h100-sxm --counts 8 --experts spread --prefill-copies 1 --decode-copies 2 --concurrency 32 --requests 96
 bad "disaggregate;times each copy's attention ranks, 256" serve --model qwen3-30b-a3b --gpu h100-sxm --counts 8 --experts spread --prefill-copies 17 --decode-copies 16

@@ -63,7 +63,7 @@ static double handoff(uint64_t n) {
 static void one_request_is_a_handoff_later(void **state) {
   gs_scheduler e = ts_bare_vllm();
   gs_plan p = slices(2);
-  gs_disagg d = {1, 1};
+  gs_disagg d = {1, 1, 0, NULL};
   gs_load l = ts_load(GS_LOAD_BATCH, 1, 1000, 32);
   gs_serve_result one, split;
   (void)state;
@@ -81,7 +81,7 @@ static void one_request_is_a_handoff_later(void **state) {
 static void one_token_is_done_on_landing(void **state) {
   gs_scheduler e = ts_bare_vllm();
   gs_plan p = slices(4);
-  gs_disagg d = {1, 1};
+  gs_disagg d = {1, 1, 0, NULL};
   gs_load l = ts_load(GS_LOAD_BATCH, 1, 1000, 1);
   gs_serve_result one, split;
   (void)state;
@@ -96,7 +96,7 @@ static void one_token_is_done_on_landing(void **state) {
  * requests' e2e end to end, and with fixed lengths each e2e is its first token and 31 gaps. */
 static void closed_loop_of_one_runs_end_to_end(const char *model, const gs_plan *p, uint64_t requests) {
   gs_scheduler e = ts_bare_vllm();
-  gs_disagg d = {1, 2};
+  gs_disagg d = {1, 2, 0, NULL};
   gs_load l = ts_load(GS_LOAD_CLOSED, requests, 1000, 32);
   gs_serve_result r;
   l.concurrency = 1;
@@ -117,7 +117,7 @@ static void a_closed_loop_of_one_runs_end_to_end(void **state) {
 static void two_prefill_copies_prefill_side_by_side(void **state) {
   gs_scheduler e = ts_bare_vllm();
   gs_plan p = slices(2);
-  gs_disagg one_p = {1, 2}, two_p = {2, 2};
+  gs_disagg one_p = {1, 2, 0, NULL}, two_p = {2, 2, 0, NULL};
   gs_load single = ts_load(GS_LOAD_BATCH, 1, 1000, 32), pair = ts_load(GS_LOAD_BATCH, 2, 1000, 32);
   gs_serve_result alone, both;
   (void)state;
@@ -127,11 +127,34 @@ static void two_prefill_copies_prefill_side_by_side(void **state) {
   ts_assert_close(both.e2e.mean, alone.e2e.mean, 1e-12);
 }
 
+/* Prefill copies of their own size: a request's prompt is computed as on one copy of the
+ * prefill count, its cache goes over the smaller copy's links (each of its GPUs sends or
+ * takes its share), and its decodes run as on one copy of the decode count. */
+static void prefill_copies_of_their_own_size(void **state) {
+  gs_scheduler e = ts_bare_vllm();
+  gs_plan two = slices(2), four = slices(4);
+  gs_disagg smaller = {1, 1, 2, NULL}, larger = {1, 1, 4, NULL};
+  gs_load l = ts_load(GS_LOAD_BATCH, 1, 1000, 32);
+  gs_serve_result on_two, on_four, split;
+  (void)state;
+  on_two = served(&two, NULL, &e, &l);
+  on_four = served(&four, NULL, &e, &l);
+  split = served(&four, &smaller, &e, &l); /* prefill on 2, decode on 4 */
+  ts_assert_close(split.ttft.mean, on_two.ttft.mean + handoff(2), 1e-12);
+  ts_assert_close(split.tpot.mean, on_four.tpot.mean, 1e-12);
+  assert_int_equal(split.gpus, 6);
+  assert_int_equal(split.prefill_gpus, 2);
+  split = served(&two, &larger, &e, &l); /* prefill on 4, decode on 2 */
+  ts_assert_close(split.ttft.mean, on_four.ttft.mean + handoff(2), 1e-12);
+  ts_assert_close(split.tpot.mean, on_two.tpot.mean, 1e-12);
+  assert_int_equal(split.gpus, 6);
+}
+
 /* Only one engine a copy: groups and copies past 256 are refused. */
 static void other_layouts_are_refused(void **state) {
   gs_scheduler e = ts_bare_vllm();
   gs_plan groups = slices(2);
-  gs_disagg d = {1, 1}, many = {200, 100};
+  gs_disagg d = {1, 1, 0, NULL}, many = {200, 100, 0, NULL};
   gs_load l = ts_load(GS_LOAD_BATCH, 100, 256, 8);
   gs_serve_result r;
   gs_error err;
@@ -160,7 +183,7 @@ static gs_plan data_parallel(uint64_t gpus) {
 static void a_rank_sends_its_whole_cache_over_one_link(void **state) {
   gs_scheduler e = ts_bare_vllm();
   gs_plan p = data_parallel(4);
-  gs_disagg d = {1, 1};
+  gs_disagg d = {1, 1, 0, NULL};
   gs_load l = ts_load(GS_LOAD_BATCH, 1, 1000, 32);
   gs_serve_result one, split;
   gs_link link;
@@ -185,8 +208,8 @@ static void requests_go_to_copies_then_ranks_in_turn(void **state) {
   size_t i;
   (void)state;
   for (i = 0; i < 6; i++) {
-    assert_int_equal(gs_disagg_lane(i, 2, 3, 2, 0), prefill[i]);
-    assert_int_equal(gs_disagg_lane(i, 2, 3, 2, 1), decode[i]);
+    assert_int_equal(gs_disagg_lane(i, 2, 3, 2, 2, 0), prefill[i]);
+    assert_int_equal(gs_disagg_lane(i, 2, 3, 2, 2, 1), decode[i]);
   }
 }
 
@@ -201,7 +224,7 @@ static void a_data_parallel_closed_loop_of_one_runs_end_to_end(void **state) {
 static void copies_times_ranks_past_256_are_refused(void **state) {
   gs_scheduler e = ts_bare_vllm();
   gs_plan p = data_parallel(8);
-  gs_disagg fits = {16, 16}, past = {17, 16};
+  gs_disagg fits = {16, 16, 0, NULL}, past = {17, 16, 0, NULL};
   gs_load l = ts_load(GS_LOAD_BATCH, 64, 256, 8);
   gs_serve_result r;
   gs_error err;
@@ -220,6 +243,7 @@ int main(void) {
       cmocka_unit_test(two_prefill_copies_prefill_side_by_side),
       cmocka_unit_test(other_layouts_are_refused),
       cmocka_unit_test(a_rank_sends_its_whole_cache_over_one_link),
+      cmocka_unit_test(prefill_copies_of_their_own_size),
       cmocka_unit_test(requests_go_to_copies_then_ranks_in_turn),
       cmocka_unit_test(a_data_parallel_closed_loop_of_one_runs_end_to_end),
       cmocka_unit_test(copies_times_ranks_past_256_are_refused),
