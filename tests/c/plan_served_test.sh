@@ -109,24 +109,35 @@ assert serve['gpus'] == c['total_gpus']
 # a first token within 3 s: every frontier point's serve flags give its figures again (under
 # SGLang's attention data parallel a point's --max-seqs is the whole engine's, which its ranks
 # share), and the spread points say their experts and attention.
-moe="--model qwen3-30b-a3b --gpu h100-sxm --engine sglang --requests 300"
-"$binary" plan $moe --gpus-max 16 --target-tpot-ms 60 --target-ttft-ms 3000 --json > "$tmp/moe.json"
-check "a plan of a mixture exits 0" [ $? -eq 0 ]
-python3 -c "
+# serve_points NAME SERVE_ARGS...: serve on each frontier point of $tmp/NAME.json, one JSON
+# line each into $tmp/NAME_serves ({} where serve fails)
+serve_points() {
+  name=$1
+  shift
+  python3 -c "
 import json, sys
 for p in json.load(open(sys.argv[1]))['frontier']: print(p['flags'])
-" "$tmp/moe.json" > "$tmp/moe_flags"
-: > "$tmp/moe_serves"
-while read -r flags; do
-  "$binary" serve $moe $flags --json >> "$tmp/moe_serves" || echo '{}' >> "$tmp/moe_serves"
-done < "$tmp/moe_flags"
-check "serve on each point of a mixture's plan gives its figures; spread points say so" python3 -c "
+" "$tmp/$name.json" > "$tmp/${name}_flags"
+  : > "$tmp/${name}_serves"
+  while read -r flags; do
+    "$binary" serve "$@" $flags --json >> "$tmp/${name}_serves" || echo '{}' >> "$tmp/${name}_serves"
+  done < "$tmp/${name}_flags"
+}
+# the same figures from serve on every point, and what each check adds about a point and its serve
+same_figures="
 import json, sys
 plan = json.load(open(sys.argv[1]))
 serves = [json.loads(line) for line in open(sys.argv[2])]
 assert len(serves) == len(plan['frontier']) > 0
 for p, s in zip(plan['frontier'], serves):
     assert s['tpot_ms'] == p['tpot_ms'] and s['ttft_ms'] == p['ttft_ms'], p['flags']
+"
+moe="--model qwen3-30b-a3b --gpu h100-sxm --engine sglang --requests 300"
+"$binary" plan $moe --gpus-max 16 --target-tpot-ms 60 --target-ttft-ms 3000 --json > "$tmp/moe.json"
+check "a plan of a mixture exits 0" [ $? -eq 0 ]
+serve_points moe $moe
+check "serve on each point of a mixture's plan gives its figures; spread points say so" python3 -c "$same_figures
+for p, s in zip(plan['frontier'], serves):
     spread = '--experts spread' in p['flags']
     assert (p['experts'] == 'spread') == spread and s['experts'] == p['experts'], p['flags']
     assert p['attention'] == s['attention'], p['flags']
@@ -140,21 +151,9 @@ assert any(p['experts'] == 'spread' for p in plan['frontier']), 'no spread layou
 ds="--model deepseek-v3 --gpu h200 --engine sglang --requests 400 --rate 6"
 "$binary" plan $ds --gpus-max 64 --target-tpot-ms 80 --target-ttft-ms 4000 --disaggregate --json > "$tmp/ds.json"
 check "a disaggregated plan of a mixture exits 0" [ $? -eq 0 ]
-python3 -c "
-import json, sys
-for p in json.load(open(sys.argv[1]))['frontier']: print(p['flags'])
-" "$tmp/ds.json" > "$tmp/ds_flags"
-: > "$tmp/ds_serves"
-while read -r flags; do
-  "$binary" serve $ds $flags --json >> "$tmp/ds_serves" || echo '{}' >> "$tmp/ds_serves"
-done < "$tmp/ds_flags"
-check "serve on each point of a mixture's disaggregated plan gives its figures" python3 -c "
-import json, sys
-plan = json.load(open(sys.argv[1]))
-serves = [json.loads(line) for line in open(sys.argv[2])]
-assert len(serves) == len(plan['frontier']) > 0
+serve_points ds $ds
+check "serve on each point of a mixture's disaggregated plan gives its figures" python3 -c "$same_figures
 for p, s in zip(plan['frontier'], serves):
-    assert s['tpot_ms'] == p['tpot_ms'] and s['ttft_ms'] == p['ttft_ms'], p['flags']
     assert s['gpus'] == p['total_gpus'] and s['prefill_copies'] == p['prefill_copies'], p['flags']
 assert any(p['experts'] == 'spread' and p['prefill_copies'] > 0 for p in plan['frontier']), 'no spread copies on the frontier'
 " "$tmp/ds.json" "$tmp/ds_serves"
