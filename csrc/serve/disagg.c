@@ -169,7 +169,7 @@ int gs_serve_disagg(gs_serve_disagg_args *d, gs_error *err) {
     for (k = 0; k < ends; k++) {
       uint32_t id = d->finishing[k];
       gs_serve_req *q = &s[base].reqs[id];
-      if (!decode) { /* prefilled: the cache sent to its decode copy's rank (disagg_lanes, serve.c) */
+      if (!decode) { /* prefilled: the cache sent to its decode copy's rank (gs_disagg_lane) */
         size_t to = gs_disagg_lane(id, d->prefill, d->decode, pre_ranks, dec_ranks, 1);
         q->first_token = q->last_token = q->finish + handoff(d, s[base].m, q->prompt);
         q->output = (uint64_t)d->outputs[id];
