@@ -1222,6 +1222,9 @@ typedef struct {
  * requests shared round-robin, each copy run by engine e; fills out. */
 int gs_serve_run(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, uint64_t replicas,
                  const gs_scheduler *e, const gs_load *load, gs_serve_space *space, gs_serve_result *out, gs_error *err);
+/* A copy's GPUs in a run of `replicas` replicas: a replica's, or beside prefill copies a
+ * decode copy's (a prefill copy's are r->prefill_gpus). */
+uint64_t gs_serve_copy_gpus(const gs_serve_result *r, uint64_t replicas);
 /* Prefill and decode on separate copies of the layout (csrc/serve/disagg.c). */
 typedef struct {
   uint64_t prefill, decode; /* copies that only prefill, copies that only decode */

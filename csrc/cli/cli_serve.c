@@ -188,9 +188,7 @@ static void print_dist_row(const char *name, const gs_dist *d) {
 static void print_table(const gs_setting *s, const serve_options *o, const gs_scheduler *e, const gs_serve_result *r,
                         const char *serving) {
   char a[GS_FIGURE_CAP], b[GS_FIGURE_CAP], c[GS_FIGURE_CAP];
-  uint64_t copies = r->prefill_copies ? r->prefill_copies + r->decode_copies : s->replicas;
-  /* a copy's GPUs: a replica's, or beside prefill copies a decode copy's */
-  uint64_t copy_gpus = r->prefill_copies ? (r->gpus - r->prefill_copies * r->prefill_gpus) / r->decode_copies : r->gpus / copies;
+  uint64_t copy_gpus = gs_serve_copy_gpus(r, s->replicas);
   char spread[224] = "", ranks[96] = "", skew[64] = "", pooled[224] = "";
   if (s->plan.experts == GS_EXPERTS_SPREAD) { /* the ranks of experts, the routing, the attention */
     if (s->plan.expert_ranks)

@@ -108,7 +108,8 @@ int gs_mixed_step_spread(const gs_model *m, const gs_gpu *g, const gs_link *l, c
     double ops, attention, read, compute, longer, shorter, busy;
     /* a rank with nothing this step (its dummy pass) costs as every other such rank: priced
      * once a step, as a serve of many ranks and few requests holds most of them idle */
-    if (idle_priced && w[r].tokens == 0 && w[r].seqs == 0 && w[r].cache_full == 0) {
+    int empty = w[r].tokens == 0 && w[r].seqs == 0 && w[r].cache_full == 0;
+    if (idle_priced && empty) {
       if (idle.busy > worst) worst = idle.busy, out->read_bytes = idle.bytes, out->read = idle.read, out->compute = idle.compute;
       continue;
     }
@@ -122,7 +123,7 @@ int gs_mixed_step_spread(const gs_model *m, const gs_gpu *g, const gs_link *l, c
     out->gemm_ops += ops;
     out->attention_ops += attention;
     if (busy > worst) worst = busy, out->read_bytes = bytes, out->read = read, out->compute = compute;
-    if (w[r].tokens == 0 && w[r].seqs == 0 && w[r].cache_full == 0)
+    if (empty)
       idle_priced = 1, idle.bytes = bytes, idle.read = read, idle.compute = compute, idle.busy = busy;
   }
   out->gemm_ops += expert_ops;

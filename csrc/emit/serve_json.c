@@ -63,9 +63,7 @@ void gs_out_serve(const gs_out *o, const gs_setting *s, const gs_load *l, const 
   gs_out_json_string(o, s->model_name);
   gs_out_text(o, ",\"gpu\":");
   gs_out_json_string(o, s->gpu_text.name);
-  /* a copy's GPUs: a replica's, or beside prefill copies a decode copy's (a prefill copy's in prefill_gpus) */
-  uint64_t copy_gpus = r->prefill_copies ? (r->gpus - r->prefill_copies * r->prefill_gpus) / r->decode_copies
-                                         : r->gpus / s->replicas;
+  uint64_t copy_gpus = gs_serve_copy_gpus(r, s->replicas);
   gs_out_format(o, ",\"engine\":\"%s\",\"split\":\"%s\",\"gpus_per_replica\":%llu,\"replicas\":%llu,\"gpus\":%llu",
                 gs_engine_name(e->kind), gs_split_name(s->plan.split), (unsigned long long)copy_gpus,
                 (unsigned long long)(r->prefill_copies ? 1 : s->replicas), (unsigned long long)r->gpus);

@@ -24,8 +24,6 @@
  *   i-th request goes to its rank i mod ranks, as SGLang's data-parallel controller shares
  *   requests round-robin, and a request's cache, whole on its prefill rank, goes to its
  *   decode rank over one GPU's link. */
-#include <string.h>
-
 #include "sim.h"
 
 #define NEVER 1e300
@@ -144,10 +142,10 @@ int gs_serve_disagg(gs_serve_disagg_args *d, gs_error *err) {
     for (r = 0; r < ranks; r++) {
       sim *y = &s[base + r];
       y->now = best;
-      if (ranks > 1 && sim_idle(y) && !(decode && h[base + r].n > 0 && landing_time(y->reqs, h[base + r].ids[0]) <= y->now)) {
-        memset(&w[r], 0, sizeof w[r]);
+      /* a decode rank whose hand-off has landed is not idle, though it holds nothing yet */
+      if (!(decode && h[base + r].n > 0 && landing_time(y->reqs, h[base + r].ids[0]) <= y->now) &&
+          sim_skip_idle(y, ranks, &w[r]))
         continue;
-      }
       if (!decode) sim_arrive(y);
       else
         while (h[base + r].n > 0 && landing_time(y->reqs, h[base + r].ids[0]) <= y->now)

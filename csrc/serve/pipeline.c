@@ -26,8 +26,6 @@
  * reads and computes as that step does, and the stages take the layers in turn), plus S - 1
  * hand-offs of the busiest rank's hidden vectors between stages over the between link
  * (gs_handoff_time; each rank hands to its own GPU in the next stage, all at once). */
-#include <string.h>
-
 #include "sim.h"
 
 uint64_t gs_pipeline_stages(const gs_plan *p) {
@@ -81,10 +79,7 @@ int gs_serve_pipeline(gs_serve_sim_args *a, size_t flight, size_t ranks, uint64_
     uint64_t tokens = 0, most = 0;
     for (r = 0; r < ranks; r++) {
       x[r].now = x[0].now;
-      if (ranks > 1 && sim_idle(&x[r])) {
-        memset(&w[r], 0, sizeof w[r]);
-        continue;
-      }
+      if (sim_skip_idle(&x[r], ranks, &w[r])) continue;
       sim_arrive(&x[r]);
       sim_build_step(&x[r], &w[r]);
       tokens += w[r].tokens;

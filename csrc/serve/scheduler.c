@@ -316,6 +316,12 @@ int sim_idle(const sim *s) {
   return 1;
 }
 
+int sim_skip_idle(const sim *s, size_t ranks, gs_step_work *w) {
+  if (ranks < 2 || !sim_idle(s)) return 0;
+  memset(w, 0, sizeof *w);
+  return 1;
+}
+
 /* Runs one engine copy, its `ranks` attention ranks in lock step (one but under attention
  * data parallel), until their requests are done; fills the result's step counts, and the
  * step in which half the copy's requests were done as the typical one. */
@@ -335,10 +341,7 @@ int gs_serve_instance(gs_serve_sim_args *a, size_t ranks, gs_error *err) {
     uint64_t tokens = 0;
     for (r = 0, prefills = 0; r < ranks; r++) {
       s[r].now = s[0].now;
-      if (ranks > 1 && sim_idle(&s[r])) { /* what sim_arrive and sim_build_step would find: nothing */
-        memset(&w[r], 0, sizeof w[r]);
-        continue;
-      }
+      if (sim_skip_idle(&s[r], ranks, &w[r])) continue; /* what sim_arrive and sim_build_step would find: nothing */
       if (window > 0) {
         build_window_step(&s[r], &w[r]);
       } else {

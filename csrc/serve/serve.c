@@ -420,6 +420,10 @@ static int serve_run(const gs_model *m, const gs_gpu *g, const gs_link *l, const
   return GS_OK;
 }
 
+uint64_t gs_serve_copy_gpus(const gs_serve_result *r, uint64_t replicas) {
+  return r->prefill_copies ? (r->gpus - r->prefill_copies * r->prefill_gpus) / r->decode_copies : r->gpus / replicas;
+}
+
 int gs_serve_run(const gs_model *m, const gs_gpu *g, const gs_link *l, const gs_plan *p, uint64_t replicas,
                  const gs_scheduler *e, const gs_load *load, gs_serve_space *space, gs_serve_result *out, gs_error *err) {
   return serve_run(m, g, l, p, replicas, NULL, e, load, space, out, 1, err);

@@ -35,6 +35,8 @@ int sim_build_step(sim *s, gs_step_work *w);
  * step would be empty (an attention rank's dummy pass). The ranks' loops skip building it,
  * so a step of many ranks and few requests costs what its busy ranks do. */
 int sim_idle(const sim *s);
+/* Under several ranks, an idle one's step left empty without building it: 1 when skipped. */
+int sim_skip_idle(const sim *s, size_t ranks, gs_step_work *w);
 /* After a step: tokens computed and sampled, the finished released. */
 void sim_finish_step(sim *s);
 /* 1 when none of the `ranks` instances holds or waits for anything; *next the earliest
